@@ -1,0 +1,196 @@
+/* bench_gemm.c -- one-thread int8 GEMM timings (not a test): the plain
+ * loop (loop.c without plugin), the same loop built with the plugin flags,
+ * mp_gemm_x8 with each available kernel family, and oneDNN's
+ * dnnl_gemm_s8s8s32.  Prints median GOP/s (2*M*N*K / time), ratios to
+ * oneDNN, and checks that all results are identical.
+ * Usage: bench_gemm [max_seconds_per_measurement] */
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <dnnl.h>
+#include "mixprec.h"
+
+#ifndef MP_BENCH_PLUGIN_FLAGS
+#define MP_BENCH_PLUGIN_FLAGS ""
+#endif
+
+void loop_plain(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C);
+void loop_mixprec(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C);
+
+static double mp_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int mp_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+typedef struct mp_problem {
+	int M, N, K;
+	const int8_t *A, *B;
+	int32_t *C;
+} mp_problem;
+
+typedef void (*mp_method_fn)(const mp_problem *p, int which);
+
+static void mp_run_loop(const mp_problem *p, int which)
+{
+	(which ? loop_mixprec : loop_plain)(p->M, p->N, p->K, p->A, p->B, p->C);
+}
+
+static void mp_run_mp(const mp_problem *p, int which)
+{
+	mp_gemm_x8((mp_kernel)which, p->M, p->N, p->K, p->A, MP_DT_S8, p->K, 1, 0, p->B,
+		   MP_DT_S8, p->N, 1, 0, p->C, p->N, 1, 0);
+}
+
+static void mp_run_dnnl(const mp_problem *p, int which)
+{
+	int32_t co = 0;
+	dnnl_status_t st = dnnl_gemm_s8s8s32('N', 'N', 'F', p->M, p->N, p->K, 1.0f, p->A, p->K,
+					     0, p->B, p->N, 0, 0.0f, p->C, p->N, &co);
+	if (st != dnnl_success) {
+		fprintf(stderr, "dnnl_gemm_s8s8s32 failed: %d\n", (int)st);
+		exit(1);
+	}
+}
+
+/* Median seconds of one call of fn over repetitions that fill about budget
+ * seconds (at least 3 when a call is fast, 1 when slow).  The first call
+ * (also the one whose result is checked) is not timed when fast. */
+static double mp_time(mp_method_fn fn, const mp_problem *p, int which, double budget)
+{
+	double t0 = mp_now();
+	fn(p, which);
+	double first = mp_now() - t0;
+	if (first > budget / 3)
+		return first;
+	int reps = (int)(budget / (first + 1e-7));
+	reps = reps < 3 ? 3 : reps > 51 ? 51 : reps;
+	double *t = malloc(sizeof(double) * reps);
+	for (int r = 0; r < reps; r++) {
+		/* tiny problems: time a batch of calls */
+		int inner = first < 1e-4 ? (int)(1e-4 / (first + 1e-9)) + 1 : 1;
+		double s = mp_now();
+		for (int i = 0; i < inner; i++)
+			fn(p, which);
+		t[r] = (mp_now() - s) / inner;
+	}
+	qsort(t, reps, sizeof(double), mp_cmp_double);
+	double med = t[reps / 2];
+	free(t);
+	return med;
+}
+
+enum { COL_PLAIN, COL_PLUGIN, COL_MP512, COL_MP2, COL_MPS, COL_DNNL, NCOL };
+
+int main(int argc, char **argv)
+{
+	double budget = argc > 1 ? atof(argv[1]) : 0.4;
+	omp_set_num_threads(1);
+	static const int sizes[][3] = {{64, 64, 64},	   {128, 128, 128}, {256, 256, 256},
+				       {512, 512, 512},	   {1024, 1024, 1024}, {1, 4096, 4096},
+				       {128, 1000, 1024}};
+	const char *names[NCOL] = {"loop_plain", "loop_mixprec", "mp(avx512vnni)", "mp(avx2)",
+				   "mp(scalar)", "oneDNN"};
+	mp_kernel best = mp_kernel_select();
+	const char *pf = MP_BENCH_PLUGIN_FLAGS;
+	printf("one thread; GOP/s = 2*M*N*K/median time; kernel selected: %s\n",
+	       mp_kernel_name(best));
+	printf("loop_plain  : bench/loop.c, gcc -O3 -march=native, no plugin (ijk int8 loop)\n");
+	if (*pf)
+		printf("loop_mixprec: bench/loop.c, same flags + %s\n", pf);
+	else
+		printf("loop_mixprec: bench/loop.c, same flags, NO plugin flags set "
+		       "(MIXPREC_BENCH_PLUGIN_FLAGS empty): measures the plain loop again\n");
+	printf("mp(...)     : mp_gemm_x8 called directly with that kernel family\n");
+	printf("oneDNN      : dnnl_gemm_s8s8s32 (oneDNN %d.%d), zero offsets, alpha 1, beta 0\n",
+	       dnnl_version()->major, dnnl_version()->minor);
+	printf("all results compared element by element with oneDNN's\n\n");
+	printf("%-16s", "M x N x K");
+	for (int c = 0; c < NCOL; c++)
+		printf(" %14s", names[c]);
+	printf("   %s\n", "mp/oneDNN  plugin/oneDNN  plugin fired");
+
+	int bad_total = 0;
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+		int M = sizes[si][0], N = sizes[si][1], K = sizes[si][2];
+		int8_t *A = malloc((size_t)M * K), *B = malloc((size_t)K * N);
+		int32_t *C = malloc(sizeof(int32_t) * M * N), *R = malloc(sizeof(int32_t) * M * N);
+		srand(1234 + (unsigned)si);
+		for (long i = 0; i < (long)M * K; i++)
+			A[i] = (int8_t)(rand() & 0xff);
+		for (long i = 0; i < (long)K * N; i++)
+			B[i] = (int8_t)(rand() & 0xff);
+		mp_problem p = {M, N, K, A, B, C};
+		double ops = 2.0 * M * N * K, gops[NCOL];
+		char label[32];
+		snprintf(label, sizeof label, "%dx%dx%d", M, N, K);
+		printf("%-16s", label);
+		fflush(stdout);
+
+		/* oneDNN first: its result is the reference */
+		p.C = R;
+		gops[COL_DNNL] = ops / mp_time(mp_run_dnnl, &p, 0, budget) / 1e9;
+		p.C = C;
+		int fired = -1;
+		for (int c = 0; c < NCOL; c++) {
+			gops[c] = c == COL_DNNL ? gops[c] : NAN;
+			mp_method_fn fn = NULL;
+			int which = 0;
+			if (c == COL_PLAIN || c == COL_PLUGIN) {
+				if (ops / 2.5e9 > 5.0) { /* the loop runs at 2-3 GOP/s */
+					printf(" %14s", "skipped");
+					continue;
+				}
+				fn = mp_run_loop;
+				which = c == COL_PLUGIN;
+			} else if (c != COL_DNNL) {
+				which = c == COL_MP512 ? MP_KERNEL_AVX512VNNI
+					: c == COL_MP2 ? MP_KERNEL_AVX2 : MP_KERNEL_SCALAR;
+				if (!mp_kernel_available((mp_kernel)which)) {
+					printf(" %14s", "n/a (cpu)");
+					continue;
+				}
+				fn = mp_run_mp;
+			}
+			if (fn) {
+				mp_stats st;
+				memset(C, 0x5a, sizeof(int32_t) * M * N);
+				mp_stats_reset();
+				gops[c] = ops / mp_time(fn, &p, which, budget) / 1e9;
+				if (c == COL_PLUGIN) {
+					mp_stats_get(&st);
+					fired = st.fast > 0;
+				}
+				if (memcmp(C, R, sizeof(int32_t) * M * N)) {
+					printf(" %13s!", "MISMATCH");
+					bad_total++;
+					continue;
+				}
+			}
+			printf(" %14.2f", gops[c]);
+			fflush(stdout);
+		}
+		double mpbest = best == MP_KERNEL_AVX512VNNI ? gops[COL_MP512]
+				: best == MP_KERNEL_AVX2 ? gops[COL_MP2] : gops[COL_MPS];
+		printf("   %8.2fx  %12.3fx  %s\n", mpbest / gops[COL_DNNL],
+		       gops[COL_PLUGIN] / gops[COL_DNNL],
+		       fired < 0 ? "-" : fired ? "yes" : "no");
+		free(A);
+		free(B);
+		free(C);
+		free(R);
+	}
+	if (bad_total)
+		printf("\n%d MISMATCHES against oneDNN\n", bad_total);
+	return bad_total != 0;
+}

@@ -1,0 +1,77 @@
+/* gcc-common.h -- every GCC header the plugin needs, in the one order that
+ * works, plus the C front-end entry points declared weak (lto1 loads the
+ * plugin too and lacks them; see shared/notes/gcc-plugin.md).  Every
+ * GCC-version difference belongs in this file.
+ */
+#ifndef MP_GCC_COMMON_H
+#define MP_GCC_COMMON_H
+
+#define INCLUDE_VECTOR
+#define INCLUDE_MAP
+#define INCLUDE_SET
+#define INCLUDE_STRING
+#define INCLUDE_ALGORITHM
+#include "gcc-plugin.h"
+#include "system.h"
+#include "coretypes.h"
+#include "backend.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "ssa.h"
+#include "cgraph.h"
+#include "fold-const.h"
+#include "stor-layout.h"
+#include "gimple-iterator.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "gimple-pretty-print.h"
+#include "tree-cfg.h"
+#include "cfgloop.h"
+#include "cfghooks.h"
+#include "dumpfile.h"
+#include "intl.h"
+#include "calls.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "tree-iterator.h"
+#include "c-family/c-common.h"
+#include "c-family/c-pragma.h"
+#include "diagnostic-core.h"
+
+#if BUILDING_GCC_VERSION < 12000
+#error "mixprec's GCC plugin needs GCC 12 or newer"
+#endif
+
+/* C front-end functions: absent from lto1, so weak. */
+extern void c_register_pragma_with_expansion(const char *, const char *, pragma_handler_1arg)
+	__attribute__((weak));
+extern enum cpp_ttype pragma_lex(tree *, location_t *) __attribute__((weak));
+extern tree add_stmt(tree) __attribute__((weak));
+extern tree lookup_name(tree) __attribute__((weak));
+
+#include "mp_nest.h"
+
+/* Shared between the plugin's files. */
+#define MP_MARKER_NAME "__mixprec_marker"
+
+struct mp_pragma_rec {
+	mp_pragma p;
+	location_t pragma_loc;   /* the '#pragma' */
+	location_t loop_loc;     /* the 'for' it annotates (0 until known) */
+	bool bad;                /* an error was reported already */
+	std::vector<location_t> tok_locs;
+};
+
+extern std::vector<mp_pragma_rec> mp_pragmas;
+
+/* Location cookies: small ints (>= 1) standing for a location_t inside the
+ * compiler-neutral core. */
+int mp_loc_cookie(location_t loc);
+location_t mp_loc_of(int cookie);
+
+/* The pass body: translate, analyse, rewrite every marked nest of FN. */
+unsigned int mp_process_function(function *fn);
+
+#endif

@@ -1,0 +1,74 @@
+/* mp-gcc.h -- the state of one nest while the GCC glue translates it into
+ * the core's description (translate.cc, nest.cc) and rewrites it from the
+ * core's plan (rewrite.cc). */
+#ifndef MP_GCC_H
+#define MP_GCC_H
+
+
+/* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
+#define MP_NEST_ABI_VERSION 1
+
+mp_scalar mp_scalar_of_type(tree t);
+
+struct mp_ctx {
+	function *fn;
+	class loop *top;            /* the annotated loop */
+	mp_nest *n;
+	mp_pragma_rec *pr;
+	location_t loop_loc;
+
+	std::vector<char> bb_in;    /* block index -> inside the nest */
+	std::vector<class loop *> loops;          /* loop id -> loop */
+	std::vector<gimple *> loop_init, loop_incr;
+	std::vector<tree> loop_iter;              /* loop id -> iterator decl */
+	std::map<tree, int> iter_var;             /* iterator decl -> var id */
+	std::map<tree, int> var_of;
+	std::vector<tree> var_tree;               /* var id -> decl / SSA name */
+	std::map<tree, int> array_of;
+	std::vector<tree> array_base;             /* array id -> base tree */
+	std::vector<tree> access_ref;             /* access id -> reference */
+	std::vector<gimple *> stmt_g;             /* stmt id -> gimple */
+	std::map<tree, std::vector<gimple *>> defs;  /* non-SSA decl -> in-nest assignments */
+	std::map<tree, std::vector<gimple *>> uses;  /* artificial decl -> in-nest reads */
+	std::set<tree> stored_decls;              /* non-register decls stored to */
+	std::set<gimple *> control;               /* loop control statements */
+	bool has_opaque = false;
+
+	bool failed = false;
+	std::string fail_text;
+	location_t fail_loc = UNKNOWN_LOCATION;
+
+	bool in_nest(basic_block bb) const;
+	void fail(location_t loc, const char *fmt, ...) ATTRIBUTE_PRINTF_3;
+	int var_for(tree t, mp_var_kind kind);
+	int var_expr(int v, mp_scalar ty);
+	gimple *inline_def(tree t, gimple *use);
+	bool inlined_temp(gimple *g);
+	bool aff_of(tree t, gimple *at, mp_aff *r, int depth);
+	bool aff_of_def(gimple *d, mp_aff *r, int depth);
+	int array_for(tree base, bool is_decl);
+	bool ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth);
+	bool addr_of(tree ref, gimple *at, int *arr, mp_aff *off, int depth);
+	int access_for(tree ref, gimple *at, bool is_write, int stmt);
+	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
+	int expr_of(tree t, gimple *at, int stmt, int depth);
+	int def_expr(gimple *d, int stmt, int depth);
+};
+
+static inline bool is_reg_decl_p(tree t)
+{
+	return t && (TREE_CODE(t) == VAR_DECL || TREE_CODE(t) == PARM_DECL) && is_gimple_reg(t);
+}
+edge mp_loop_entry(class loop *l);
+edge mp_loop_exit(class loop *l);
+bool mp_harmless_call(gcall *c);
+const char *mp_callee_name(gcall *c);
+
+/* nest.cc */
+bool mp_build_nest(mp_ctx &c);
+/* rewrite.cc */
+bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+
+extern bool mp_opt_dump;
+
+#endif

@@ -1,0 +1,642 @@
+/* nest.cc -- find the nest a marker annotates, describe its loops and
+ * statements for the core, and drive analysis and rewriting (the pass body).
+ */
+#include "gcc-common.h"
+#include "mp-gcc.h"
+
+extern tree mp_marker_fn(void);
+
+static bool stmt_is_marker(gimple *g, int *id)
+{
+	gcall *c = dyn_cast<gcall *>(g);
+	if (!c)
+		return false;
+	tree fn = gimple_call_fndecl(c);
+	if (!fn || !DECL_NAME(fn) || strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), MP_MARKER_NAME))
+		return false;
+	tree a = gimple_call_arg(c, 0);
+	*id = tree_fits_shwi_p(a) ? (int)tree_to_shwi(a) : -1;
+	return true;
+}
+
+static const char *decl_name(tree t)
+{
+	if (TREE_CODE(t) == SSA_NAME)
+		t = SSA_NAME_VAR(t);
+	return t && DECL_P(t) && DECL_NAME(t) ? IDENTIFIER_POINTER(DECL_NAME(t)) : "<temporary>";
+}
+
+/* The entry edge of loop L (its only predecessor edge from outside). */
+edge mp_loop_entry(class loop *l)
+{
+	edge e, found = NULL;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, l->header->preds) {
+		if (flow_bb_inside_loop_p(l, e->src))
+			continue;
+		if (found)
+			return NULL;
+		found = e;
+	}
+	return found;
+}
+
+/* The exit edge of L leaving from its header. */
+edge mp_loop_exit(class loop *l)
+{
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, l->header->succs)
+		if (!flow_bb_inside_loop_p(l, e->dest))
+			return e;
+	return NULL;
+}
+
+/* Tree operand walker: does T mention DECL? */
+static tree find_decl_r(tree *tp, int *walk_subtrees, void *data)
+{
+	if (*tp == (tree)data)
+		return *tp;
+	if (TYPE_P(*tp))
+		*walk_subtrees = 0;
+	return NULL_TREE;
+}
+
+static bool stmt_reads(gimple *g, tree decl)
+{
+	unsigned first = 0;
+	if (is_gimple_assign(g) || is_gimple_call(g)) {
+		tree lhs = gimple_get_lhs(g);
+		if (lhs == decl)
+			first = 1;   /* a plain write */
+	}
+	for (unsigned i = first; i < gimple_num_ops(g); i++) {
+		tree op = gimple_op(g, i);
+		if (op && walk_tree_without_duplicates(&op, find_decl_r, decl))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------ loop control */
+
+static tree iv_decl_of(tree op, basic_block header)
+{
+	if (is_reg_decl_p(op))
+		return op;
+	if (TREE_CODE(op) == SSA_NAME) {
+		gimple *d = SSA_NAME_DEF_STMT(op);
+		if (d && gimple_bb(d) == header && is_gimple_assign(d) &&
+		    (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) ||
+		     gimple_assign_rhs_code(d) == SSA_NAME || gimple_assign_rhs_code(d) == VAR_DECL ||
+		     gimple_assign_rhs_code(d) == PARM_DECL)) {
+			tree r = gimple_assign_rhs1(d);
+			if (is_reg_decl_p(r))
+				return r;
+		}
+	}
+	return NULL_TREE;
+}
+
+/* Assignments to DECL inside loop L (all depths). */
+static std::vector<gimple *> assigns_in(class loop *l, tree decl)
+{
+	std::vector<gimple *> r;
+	basic_block *body = get_loop_body(l);
+	for (unsigned i = 0; i < l->num_nodes; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if ((is_gimple_assign(s) || is_gimple_call(s)) && gimple_get_lhs(s) == decl)
+				r.push_back(s);
+		}
+	free(body);
+	return r;
+}
+
+static bool is_increment(gimple *s, tree v, int64_t *step)
+{
+	if (!is_gimple_assign(s) || gimple_assign_lhs(s) != v)
+		return false;
+	enum tree_code c = gimple_assign_rhs_code(s);
+	if (c != PLUS_EXPR && c != MINUS_EXPR)
+		return false;
+	tree a = gimple_assign_rhs1(s), b = gimple_assign_rhs2(s);
+	if (c == PLUS_EXPR && a != v)
+		std::swap(a, b);
+	if (a != v || TREE_CODE(b) != INTEGER_CST || !tree_fits_shwi_p(b))
+		return false;
+	*step = c == PLUS_EXPR ? tree_to_shwi(b) : -tree_to_shwi(b);
+	return true;
+}
+
+static bool describe_loop(mp_ctx &c, class loop *l, int parent)
+{
+	location_t lloc = UNKNOWN_LOCATION;
+	gimple *last = last_stmt(l->header);
+	gcond *cond = last ? dyn_cast<gcond *>(last) : NULL;
+	if (cond)
+		lloc = gimple_location(cond);
+	if (lloc == UNKNOWN_LOCATION)
+		lloc = c.loop_loc;
+	if (!cond) {
+		c.fail(lloc, "a loop of the nest has no exit condition");
+		return false;
+	}
+	for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
+		gimple *s = gsi_stmt(g);
+		if (s == cond || is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL)
+			continue;
+		if (!is_gimple_assign(s) || TREE_CODE(gimple_assign_lhs(s)) != SSA_NAME) {
+			c.fail(lloc, "the condition of a loop of the nest has side effects");
+			return false;
+		}
+	}
+	auto_vec<edge> exits = get_loop_exit_edges(l);
+	if (exits.length() != 1 || exits[0]->src != l->header) {
+		c.fail(lloc, "a loop of the nest has more than one exit (break, return or goto)");
+		return false;
+	}
+	edge ex = exits[0];
+	enum tree_code code = gimple_cond_code(cond);
+	if (ex->flags & EDGE_TRUE_VALUE)
+		code = invert_tree_comparison(code, false);
+	tree lhs = gimple_cond_lhs(cond), rhs = gimple_cond_rhs(cond);
+	tree v = iv_decl_of(lhs, l->header);
+	int64_t step = 0;
+	gimple *incr = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			v = iv_decl_of(rhs, l->header);
+			std::swap(lhs, rhs);
+			code = swap_tree_comparison(code);
+		}
+		if (!v)
+			continue;
+		std::vector<gimple *> as = assigns_in(l, v);
+		if (as.size() == 1 && is_increment(as[0], v, &step)) {
+			incr = as[0];
+			break;
+		}
+		v = NULL_TREE;
+	}
+	if (!v || !incr) {
+		c.fail(lloc, "cannot find the induction variable of a loop of the nest "
+		       "(expected 'for (v = lo; v < hi; v++)')");
+		return false;
+	}
+	if (!INTEGRAL_TYPE_P(TREE_TYPE(v))) {
+		c.fail(lloc, "the induction variable '%s' is not an integer", decl_name(v));
+		return false;
+	}
+	/* the initial value: last assignment before the entry edge */
+	edge en = mp_loop_entry(l);
+	gimple *init = NULL;
+	for (basic_block bb = en ? en->src : NULL; bb && !init; ) {
+		for (gimple_stmt_iterator g = gsi_last_bb(bb); !gsi_end_p(g); gsi_prev(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_assign(s) && gimple_assign_lhs(s) == v) {
+				init = s;
+				break;
+			}
+		}
+		if (init || !single_pred_p(bb) || !gsi_end_p(gsi_start_nondebug_bb(bb)))
+			break;
+		bb = single_pred(bb);
+	}
+	if (!init) {
+		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
+		return false;
+	}
+	int id = (int)c.loops.size();
+	int iv = c.var_for(v, MP_VAR_ITER);
+	if (iv < 0)
+		return false;
+	c.iter_var[v] = iv;
+	c.n->var[iv].loop = id;
+	mp_aff lo, hi, one;
+	if (!c.aff_of_def(init, &lo, 0)) {
+		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
+		return false;
+	}
+	if (!c.aff_of(rhs, cond, &hi, 0)) {
+		c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer loop variables",
+		       decl_name(v));
+		return false;
+	}
+	switch (code) {
+	case LT_EXPR:
+		mp_aff_const(&one, -1);
+		mp_aff_add(&hi, &hi, &one);
+		break;
+	case LE_EXPR:
+		break;
+	case GT_EXPR: case GE_EXPR:
+		if (step > 0) {
+			c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
+			return false;
+		}
+		break;   /* downward loop: the core refuses step != 1 */
+	default:
+		c.fail(lloc, "the exit test of loop '%s' must be <, <=, > or >=", decl_name(v));
+		return false;
+	}
+	if (code == GT_EXPR || code == GE_EXPR) {
+		/* describe as an upward range; the core refuses the step anyway */
+		std::swap(lo, hi);
+	}
+	int lid = mp_nest_add_loop(c.n, iv, parent, 0, &lo, &hi, step);
+	if (lid < 0) {
+		c.fail(lloc, "the nest is too deep");
+		return false;
+	}
+	c.n->loop[lid].loc = mp_loc_cookie(lloc);
+	c.loops.push_back(l);
+	c.loop_init.push_back(init);
+	c.loop_incr.push_back(incr);
+	c.loop_iter.push_back(v);
+	c.control.insert(cond);
+	c.control.insert(incr);
+	c.control.insert(init);
+	for (class loop *s = l->inner; s; s = s->next)
+		if (!describe_loop(c, s, lid))
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------- statements */
+
+static int loop_id(mp_ctx &c, class loop *l)
+{
+	for (size_t i = 0; i < c.loops.size(); i++)
+		if (c.loops[i] == l)
+			return (int)i;
+	return -1;
+}
+
+static int new_stmt(mp_ctx &c, mp_stmt_kind k, int lid, bool guarded, gimple *g)
+{
+	mp_stmt s;
+	memset(&s, 0, sizeof s);
+	s.kind = k;
+	s.loop = lid;
+	s.guarded = guarded;
+	s.lhs_var = s.lhs_access = s.rhs = -1;
+	location_t l = gimple_location(g);
+	s.loc = mp_loc_cookie(l != UNKNOWN_LOCATION ? l : c.loop_loc);
+	int id = mp_nest_add_stmt(c.n, &s);
+	if (id < 0) {
+		c.fail(c.loop_loc, "the nest has too many statements");
+		return -1;
+	}
+	if ((int)c.stmt_g.size() <= id)
+		c.stmt_g.resize(id + 1);
+	c.stmt_g[id] = g;
+	return id;
+}
+
+static void opaque(mp_ctx &c, int lid, bool guarded, gimple *g, const char *fmt, ...)
+{
+	int id = new_stmt(c, MP_S_OPAQUE, lid, guarded, g);
+	if (id < 0)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c.n->stmt[id].why, sizeof c.n->stmt[id].why, fmt, ap);
+	va_end(ap);
+	c.has_opaque = true;
+}
+
+static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
+{
+	int id;
+	if (is_gimple_debug(g) || c.control.count(g))
+		return;
+	switch (gimple_code(g)) {
+	case GIMPLE_LABEL: case GIMPLE_NOP: case GIMPLE_PREDICT: case GIMPLE_COND:
+	case GIMPLE_SWITCH:
+		return;
+	case GIMPLE_ASSIGN: {
+		tree lhs = gimple_assign_lhs(g);
+		if (TREE_CODE(lhs) == SSA_NAME)
+			return;
+		if (is_reg_decl_p(lhs)) {
+			if (c.iter_var.count(lhs)) {
+				opaque(c, lid, guarded, g, "loop variable '%s' is assigned in the loop body",
+				       decl_name(lhs));
+				return;
+			}
+			if (DECL_ARTIFICIAL(lhs) && c.inlined_temp(g))
+				return;
+			id = new_stmt(c, MP_S_ASSIGN, lid, guarded, g);
+			if (id < 0) return;
+			c.n->stmt[id].lhs_var = c.var_for(lhs, MP_VAR_LOCAL);
+			c.n->stmt[id].rhs = c.def_expr(g, id, 0);
+			return;
+		}
+		id = new_stmt(c, MP_S_STORE, lid, guarded, g);
+		if (id < 0) return;
+		{
+			int a = c.access_for(lhs, g, true, id);
+			if (a == -2) {
+				c.n->stmt[id].kind = MP_S_OPAQUE;
+				snprintf(c.n->stmt[id].why, sizeof c.n->stmt[id].why,
+					 "a store through an unknown address");
+				c.has_opaque = true;
+				return;
+			}
+			c.n->stmt[id].lhs_access = a;
+		}
+		c.n->stmt[id].rhs = c.def_expr(g, id, 0);
+		return;
+	}
+	case GIMPLE_CALL: {
+		gcall *call = as_a<gcall *>(g);
+		int mid;
+		if (stmt_is_marker(g, &mid)) {
+			opaque(c, lid, guarded, g, "it contains another '#pragma mixprec' nest");
+			return;
+		}
+		if (!mp_harmless_call(call)) {
+			opaque(c, lid, guarded, g, "call to '%s' may have side effects (declare it "
+			       "__attribute__((const)) or __attribute__((pure)))", mp_callee_name(call));
+			return;
+		}
+		tree lhs = gimple_call_lhs(call);
+		if (!lhs || TREE_CODE(lhs) == SSA_NAME)
+			return;
+		if (is_reg_decl_p(lhs)) {
+			if (DECL_ARTIFICIAL(lhs) && c.inlined_temp(g))
+				return;
+			id = new_stmt(c, MP_S_ASSIGN, lid, guarded, g);
+			if (id < 0) return;
+			c.n->stmt[id].lhs_var = c.var_for(lhs, MP_VAR_LOCAL);
+		} else {
+			id = new_stmt(c, MP_S_STORE, lid, guarded, g);
+			if (id < 0) return;
+			c.n->stmt[id].lhs_access = c.access_for(lhs, g, true, id);
+		}
+		c.n->stmt[id].rhs = c.def_expr(g, id, 0);
+		return;
+	}
+	case GIMPLE_ASM:
+		opaque(c, lid, guarded, g, "inline assembly");
+		return;
+	case GIMPLE_RETURN:
+		opaque(c, lid, guarded, g, "a return statement");
+		return;
+	default:
+		opaque(c, lid, guarded, g, "a '%s' statement", gimple_code_name[gimple_code(g)]);
+		return;
+	}
+}
+
+/* Walk callback collecting the reads of artificial decls. */
+struct use_data { mp_ctx *c; gimple *g; };
+static tree collect_uses_r(tree *tp, int *walk_subtrees, void *data)
+{
+	use_data *u = (use_data *)data;
+	if (TYPE_P(*tp)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	if (is_reg_decl_p(*tp) && DECL_ARTIFICIAL(*tp))
+		u->c->uses[*tp].push_back(u->g);
+	return NULL_TREE;
+}
+
+bool mp_build_nest(mp_ctx &c)
+{
+	function *fn = c.fn;
+	c.bb_in.assign(last_basic_block_for_fn(fn), 0);
+	basic_block *body = get_loop_body(c.top);
+	unsigned nb = c.top->num_nodes;
+	for (unsigned i = 0; i < nb; i++)
+		c.bb_in[body[i]->index] = 1;
+
+	/* statement order inside blocks, definitions and uses */
+	for (unsigned i = 0; i < nb; i++) {
+		unsigned uid = 0;
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			gimple_set_uid(s, ++uid);
+			if (is_gimple_assign(s) || is_gimple_call(s)) {
+				tree lhs = gimple_get_lhs(s);
+				if (lhs && is_reg_decl_p(lhs))
+					c.defs[lhs].push_back(s);
+				else if (lhs && DECL_P(lhs))
+					c.stored_decls.insert(lhs);
+			}
+			use_data u = { &c, s };
+			unsigned first = 0;
+			if ((is_gimple_assign(s) || is_gimple_call(s)) && gimple_get_lhs(s) &&
+			    is_reg_decl_p(gimple_get_lhs(s)))
+				first = 1;
+			for (unsigned k = first; k < gimple_num_ops(s); k++) {
+				tree op = gimple_op(s, k);
+				if (op)
+					walk_tree_without_duplicates(&op, collect_uses_r, &u);
+			}
+		}
+	}
+
+	/* loops, outermost first */
+	if (!describe_loop(c, c.top, -1)) {
+		free(body);
+		return false;
+	}
+
+	/* statements, in reverse post-order (source order for C loops) */
+	int *rpo = XNEWVEC(int, n_basic_blocks_for_fn(fn));
+	int nr = pre_and_rev_post_order_compute(NULL, rpo, false);
+	std::vector<int> rpo_pos(last_basic_block_for_fn(fn), 0);
+	for (int i = 0; i < nr; i++)
+		rpo_pos[rpo[i]] = i;
+	free(rpo);
+	std::vector<basic_block> order(body, body + nb);
+	std::sort(order.begin(), order.end(), [&](basic_block a, basic_block b) {
+		return rpo_pos[a->index] < rpo_pos[b->index];
+	});
+	free(body);
+
+	/* has_opaque must be known before expressions are translated */
+	for (basic_block bb : order)
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (gimple_code(s) == GIMPLE_ASM ||
+			    (is_gimple_call(s) && !mp_harmless_call(as_a<gcall *>(s))))
+				c.has_opaque = true;
+		}
+
+	std::vector<std::pair<long, int>> keys_stmt;   /* (key, stmt id) */
+	for (basic_block bb : order) {
+		int lid = loop_id(c, bb->loop_father);
+		if (lid < 0) {
+			c.fail(c.loop_loc, "unexpected control flow in the nest");
+			return false;
+		}
+		class loop *l = bb->loop_father;
+		bool guarded = !dominated_by_p(CDI_DOMINATORS, l->latch, bb);
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+			int before = c.n->nstmts;
+			describe_stmt(c, gsi_stmt(g), lid, guarded);
+			if (c.failed)
+				return false;
+			for (int s = before; s < c.n->nstmts; s++)
+				keys_stmt.push_back({ (long)rpo_pos[bb->index] * 100000 + gimple_uid(gsi_stmt(g)), s });
+		}
+	}
+	/* positions among the children of each loop */
+	for (int p = -1; p < (int)c.loops.size(); p++) {
+		std::vector<std::pair<long, std::pair<int, int>>> kids;  /* key, (0 loop|1 stmt, id) */
+		for (size_t l = 0; l < c.loops.size(); l++)
+			if (c.n->loop[l].parent == p && p >= 0)
+				kids.push_back({ (long)rpo_pos[c.loops[l]->header->index] * 100000, { 0, (int)l } });
+		for (auto &k : keys_stmt)
+			if (c.n->stmt[k.second].loop == p)
+				kids.push_back({ k.first, { 1, k.second } });
+		std::sort(kids.begin(), kids.end());
+		for (size_t i = 0; i < kids.size(); i++) {
+			if (kids[i].second.first == 0)
+				c.n->loop[kids[i].second.second].pos = (int)i;
+			else
+				c.n->stmt[kids[i].second.second].pos = (int)i;
+		}
+	}
+
+	/* which iterators and locals are read after the nest */
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, fn) {
+		if (c.in_nest(bb))
+			continue;
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
+			for (int v = 0; v < c.n->nvars; v++) {
+				if (c.n->var[v].kind == MP_VAR_PARAM || c.n->var[v].used_after)
+					continue;
+				tree t = c.var_tree[v];
+				if (t && DECL_P(t) && stmt_reads(gsi_stmt(g), t))
+					c.n->var[v].used_after = 1;
+			}
+	}
+	return !c.failed;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static class loop *loop_after_marker(gimple *m)
+{
+	basic_block bb = gimple_bb(m);
+	class loop *outer = bb->loop_father;
+	for (int hops = 0; hops < 8; hops++) {
+		if (!single_succ_p(bb))
+			return NULL;
+		basic_block s = single_succ(bb);
+		if (s->loop_father != outer && s->loop_father->header == s &&
+		    loop_outer(s->loop_father) == outer)
+			return s->loop_father;
+		/* only straight-line code may sit between pragma and loop */
+		for (gimple_stmt_iterator g = gsi_start_bb(s); !gsi_end_p(g); gsi_next(&g))
+			if (gimple_code(gsi_stmt(g)) == GIMPLE_COND)
+				return NULL;
+		bb = s;
+	}
+	return NULL;
+}
+
+static void report(const mp_pragma_rec &r, const char *reason, location_t at)
+{
+	location_t loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
+	if (strstr(reason, "scale=")) {
+		error_at(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
+			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, "%s", reason);
+		return;
+	}
+	if (dump_enabled_p())
+		dump_printf_loc(MSG_MISSED_OPTIMIZATION, dump_user_location_t::from_location_t(loc),
+				"mixprec: loop nest not transformed: %s\n", reason);
+	if (warning_at(loc, OPT_Wpragmas, "mixprec: loop nest not transformed: %s", reason) &&
+	    at != UNKNOWN_LOCATION && LOCATION_LINE(at) != LOCATION_LINE(loc))
+		inform(at, "the reason is here");
+}
+
+static void process_marker(function *fn, gimple *m, int id, bool *changed)
+{
+	mp_pragma_rec &r = mp_pragmas[id];
+	if (r.bad)
+		return;
+	class loop *top = loop_after_marker(m);
+	if (!top) {
+		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
+		return;
+	}
+	mp_ctx c;
+	c.fn = fn;
+	c.top = top;
+	c.pr = &r;
+	c.loop_loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
+	c.n = (mp_nest *)xcalloc(1, sizeof(mp_nest));
+	mp_plan *plan = (mp_plan *)xcalloc(1, sizeof(mp_plan));
+	mp_nest_init(c.n);
+
+	calculate_dominance_info(CDI_DOMINATORS);
+	bool built = mp_build_nest(c);
+	if (mp_opt_dump) {
+		size_t len = 1 << 16;
+		char *buf = (char *)xmalloc(len);
+		mp_nest_print(c.n, buf, len);
+		fprintf(stderr, "mixprec: nest at %s:%d%s%s\n%s", LOCATION_FILE(c.loop_loc),
+			LOCATION_LINE(c.loop_loc), built ? "" : " (incomplete: ",
+			built ? "" : (c.fail_text + ")").c_str(), buf);
+		free(buf);
+	}
+	if (!built) {
+		report(r, c.fail_text.c_str(), c.fail_loc);
+	} else if (!mp_analyze(c.n, &r.p, plan)) {
+		report(r, plan->reason, mp_loc_of(plan->reason_loc));
+	} else {
+		if (mp_opt_dump)
+			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
+		if (mp_rewrite(c, *plan)) {
+			*changed = true;
+			if (dump_enabled_p())
+				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
+						dump_user_location_t::from_location_t(c.loop_loc),
+						"mixprec: %s; %s; %s; kernel chosen at run time "
+						"(target=%s)\n", plan->what, plan->layout,
+						plan->mode == MP_OUT_DIRECT
+						? "accumulates into the output (no temporary)"
+						: "int32 temporary tile, epilogue kept as written",
+						mp_target_name(r.p.target));
+		} else {
+			report(r, c.fail_text.c_str(), c.fail_loc);
+		}
+	}
+	free_dominance_info(CDI_DOMINATORS);
+	free(plan);
+	free(c.n);
+}
+
+unsigned int mp_process_function(function *fn)
+{
+	std::vector<std::pair<gimple *, int>> markers;
+	basic_block bb;
+	FOR_EACH_BB_FN(bb, fn)
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+			int id;
+			if (stmt_is_marker(gsi_stmt(g), &id) && id >= 0 && id < (int)mp_pragmas.size())
+				markers.push_back({ gsi_stmt(g), id });
+		}
+	if (markers.empty())
+		return 0;
+	bool changed = false;
+	for (auto &m : markers)
+		process_marker(fn, m.first, m.second, &changed);
+	for (auto &m : markers) {
+		gimple_stmt_iterator g = gsi_for_stmt(m.first);
+		gsi_remove(&g, true);
+	}
+	if (!changed)
+		return 0;
+	free_dominance_info(CDI_DOMINATORS);
+	loops_state_set(LOOPS_NEED_FIXUP);
+	return TODO_cleanup_cfg;
+}

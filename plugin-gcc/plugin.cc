@@ -1,0 +1,315 @@
+/* plugin.cc -- registration of mixprec's GCC plugin.
+ *
+ *   gcc -fplugin=mixprec.so ...
+ *
+ * 1. `#pragma mixprec(...)` is registered with macro expansion.  Its handler
+ *    parses the clauses with the core's parser (polyhedral/mp_pragma.c) and
+ *    adds a marker statement  __mixprec_marker(ID)  to the statement list
+ *    being parsed: the marker lands right before the annotated loop.
+ * 2. Before genericization, every marker must be followed by a `for`
+ *    statement; the loop's location is recorded for later diagnostics.
+ * 3. A GIMPLE pass after "cfg" (mixprec.cc) finds each marker, analyses the
+ *    nest that follows it and rewrites it, then deletes the marker.
+ *
+ * Plugin arguments: -fplugin-arg-mixprec-dump (print each nest description
+ * and plan to stderr, for debugging and bug reports).
+ */
+#include "gcc-common.h"
+#include "plugin-version.h"
+
+int plugin_is_GPL_compatible;
+
+std::vector<mp_pragma_rec> mp_pragmas;
+static std::vector<location_t> mp_cookies;
+bool mp_opt_dump;
+
+int mp_loc_cookie(location_t loc)
+{
+	mp_cookies.push_back(loc);
+	return (int)mp_cookies.size();
+}
+
+location_t mp_loc_of(int cookie)
+{
+	if (cookie <= 0 || cookie > (int)mp_cookies.size())
+		return UNKNOWN_LOCATION;
+	return mp_cookies[cookie - 1];
+}
+
+static tree mp_marker_decl;
+
+static tree marker_decl(void)
+{
+	if (!mp_marker_decl) {
+		tree ft = build_function_type_list(void_type_node, integer_type_node, NULL_TREE);
+		mp_marker_decl = build_fn_decl(MP_MARKER_NAME, ft);
+		DECL_EXTERNAL(mp_marker_decl) = 1;
+		TREE_PUBLIC(mp_marker_decl) = 1;
+		DECL_ARTIFICIAL(mp_marker_decl) = 1;
+	}
+	return mp_marker_decl;
+}
+
+/* Text of a pragma token for the core's parser. */
+static void token_text(enum cpp_ttype t, tree x, char *buf, size_t len)
+{
+	switch (t) {
+	case CPP_NAME:
+		snprintf(buf, len, "%s", IDENTIFIER_POINTER(x));
+		return;
+	case CPP_NUMBER:
+		if (x && TREE_CODE(x) == INTEGER_CST && tree_fits_shwi_p(x))
+			snprintf(buf, len, "%lld", (long long)tree_to_shwi(x));
+		else if (x && TREE_CODE(x) == REAL_CST) {
+			real_to_decimal(buf, TREE_REAL_CST_PTR(x), len, 0, 1);
+		} else
+			snprintf(buf, len, "?");
+		return;
+	case CPP_STRING:
+		snprintf(buf, len, "\"%s\"", x ? TREE_STRING_POINTER(x) : "");
+		return;
+	default:
+		snprintf(buf, len, "%s", cpp_type2name(t, 0));
+		return;
+	}
+}
+
+static mp_tok_kind token_kind(enum cpp_ttype t)
+{
+	switch (t) {
+	case CPP_NAME: return MP_TOK_NAME;
+	case CPP_NUMBER: return MP_TOK_NUMBER;
+	case CPP_STRING: return MP_TOK_STRING;
+	case CPP_OPEN_PAREN: case CPP_CLOSE_PAREN: case CPP_COMMA: case CPP_EQ:
+	case CPP_MULT: case CPP_PLUS: case CPP_MINUS: case CPP_DIV:
+	case CPP_OPEN_SQUARE: case CPP_CLOSE_SQUARE: case CPP_DOT: case CPP_DEREF:
+		return MP_TOK_PUNCT;
+	default:
+		return MP_TOK_OTHER;
+	}
+}
+
+/* Names in scale= expressions must be declared where the pragma is. */
+static bool check_scale_names(const mp_token *tok, const mp_pragma &p,
+			      const std::vector<location_t> &locs)
+{
+	bool ok = true;
+	for (int i = p.scale_first; i < p.scale_first + p.scale_count; i++) {
+		if (tok[i].kind != MP_TOK_NAME)
+			continue;
+		if (i > p.scale_first && (!strcmp(tok[i - 1].text, ".") || !strcmp(tok[i - 1].text, "->")))
+			continue;   /* member name */
+		tree id = get_identifier(tok[i].text);
+		if (!lookup_name || !lookup_name(id)) {
+			error_at(locs[i], "%qs undeclared in %<#pragma mixprec%>", tok[i].text);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void handle_pragma(cpp_reader *)
+{
+	std::vector<mp_token> toks;
+	std::vector<location_t> locs;
+	location_t loc, first = input_location;
+	tree x;
+	enum cpp_ttype t;
+	bool too_long = false;
+
+	while ((t = pragma_lex(&x, &loc)) != CPP_EOF) {
+		if (toks.size() >= MP_MAX_PRAGMA_TOKENS) {
+			too_long = true;
+			continue;   /* drain the line */
+		}
+		mp_token tk;
+		memset(&tk, 0, sizeof tk);
+		tk.kind = token_kind(t);
+		token_text(t, x, tk.text, sizeof tk.text);
+		toks.push_back(tk);
+		locs.push_back(loc);
+		toks.back().loc = (int)locs.size();
+	}
+	if (!locs.empty())
+		first = locs[0];
+	if (too_long) {
+		error_at(first, "too many arguments in %<#pragma mixprec%> (more than %d tokens)",
+			 MP_MAX_PRAGMA_TOKENS);
+		return;
+	}
+
+	mp_pragma_rec rec;
+	memset(&rec.p, 0, sizeof rec.p);
+	rec.pragma_loc = first;
+	rec.loop_loc = UNKNOWN_LOCATION;
+	rec.bad = false;
+	rec.tok_locs = locs;
+
+	char err[MP_REASON_LEN];
+	int err_tok = 0;
+	if (mp_pragma_parse(toks.data(), (int)toks.size(), &rec.p, err, sizeof err, &err_tok) != 0) {
+		location_t el = err_tok >= 0 && err_tok < (int)locs.size() ? locs[err_tok]
+			      : (locs.empty() ? first : locs.back());
+		error_at(el, "%s", err);
+		return;
+	}
+	if (!current_function_decl) {
+		error_at(first, "%<#pragma mixprec%> must appear inside a function, "
+			 "right before a %<for%> loop");
+		return;
+	}
+	if (rec.p.scale == MP_SCALE_EXPR && !check_scale_names(toks.data(), rec.p, locs))
+		return;
+	if (!add_stmt) {
+		return;
+	}
+	int id = (int)mp_pragmas.size();
+	mp_pragmas.push_back(rec);
+	tree call = build_call_expr_loc(first, marker_decl(), 1,
+					build_int_cst(integer_type_node, id));
+	add_stmt(call);
+}
+
+static void register_pragmas(void *, void *)
+{
+	if (c_register_pragma_with_expansion)
+		c_register_pragma_with_expansion(NULL, "mixprec", handle_pragma);
+}
+
+/* ------------------------------------------------ marker -> loop check */
+
+static bool is_marker(tree t, int *id)
+{
+	if (!t || TREE_CODE(t) != CALL_EXPR)
+		return false;
+	tree fn = get_callee_fndecl(t);
+	if (!fn || fn != mp_marker_decl)
+		return false;
+	*id = (int)tree_to_shwi(CALL_EXPR_ARG(t, 0));
+	return true;
+}
+
+/* The statement that a marker annotates: FOR_STMT, possibly inside the
+ * scope the C front end opens for `for (int i = ...)`. */
+static tree annotated_for(tree s)
+{
+	while (s) {
+		if (TREE_CODE(s) == FOR_STMT)
+			return s;
+		if (TREE_CODE(s) == BIND_EXPR) {
+			s = BIND_EXPR_BODY(s);
+			continue;
+		}
+		if (TREE_CODE(s) == STATEMENT_LIST) {
+			tree next = NULL_TREE;
+			for (tree_stmt_iterator i = tsi_start(s); !tsi_end_p(i); tsi_next(&i)) {
+				tree e = tsi_stmt(i);
+				if (TREE_CODE(e) == DECL_EXPR)
+					continue;
+				next = e;
+				break;
+			}
+			s = next;
+			continue;
+		}
+		return NULL_TREE;
+	}
+	return NULL_TREE;
+}
+
+static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
+{
+	tree t = *tp;
+	int id;
+	if (TREE_CODE(t) != STATEMENT_LIST)
+		return NULL_TREE;
+	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
+		if (!is_marker(tsi_stmt(i), &id))
+			continue;
+		mp_pragma_rec &r = mp_pragmas[id];
+		tree_stmt_iterator n = i;
+		tsi_next(&n);
+		/* Further pragmas in a row: only the last may own the loop. */
+		tree f = tsi_end_p(n) ? NULL_TREE : annotated_for(tsi_stmt(n));
+		if (!f) {
+			int id2;
+			if (!tsi_end_p(n) && is_marker(tsi_stmt(n), &id2))
+				error_at(r.pragma_loc, "%<#pragma mixprec%> appears twice before the same loop");
+			else
+				error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a %<for%> loop");
+			r.bad = true;
+			continue;
+		}
+		r.loop_loc = EXPR_LOCATION(f);
+		if (r.loop_loc == UNKNOWN_LOCATION)
+			r.loop_loc = r.pragma_loc;
+	}
+	*walk_subtrees = 1;
+	return NULL_TREE;
+}
+
+static void pre_genericize(void *gcc_data, void *)
+{
+	tree fndecl = (tree)gcc_data;
+	if (!mp_marker_decl || !DECL_SAVED_TREE(fndecl))
+		return;
+	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), check_markers_r, NULL);
+}
+
+/* ---------------------------------------------------------------- pass */
+
+static const pass_data mp_pass_data = {
+	GIMPLE_PASS,
+	"mixprec",
+	OPTGROUP_LOOP,
+	TV_NONE,
+	PROP_cfg,
+	0, 0, 0, 0
+};
+
+namespace {
+struct mp_pass : gimple_opt_pass {
+	mp_pass(gcc::context *ctx) : gimple_opt_pass(mp_pass_data, ctx) {}
+	bool gate(function *) final override { return mp_marker_decl != NULL_TREE; }
+	unsigned int execute(function *fn) final override { return mp_process_function(fn); }
+};
+}
+
+static struct plugin_info mp_info = {
+	"0.1.0",
+	"mixprec: #pragma mixprec(int8, acc=int32) runs annotated loop nests on "
+	"low-precision kernels.  Argument: dump (print nest descriptions and plans)."
+};
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("mixprec: this plugin was built for GCC %s and cannot be loaded by GCC %s; "
+		      "rebuild mixprec with this compiler",
+		      gcc_version.basever, version->basever);
+		return 1;
+	}
+	for (int i = 0; i < info->argc; i++) {
+		if (!strcmp(info->argv[i].key, "dump"))
+			mp_opt_dump = true;
+		else
+			warning(0, "mixprec: unknown plugin argument %qs", info->argv[i].key);
+	}
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &mp_info);
+	register_callback(info->base_name, PLUGIN_PRAGMAS, register_pragmas, NULL);
+	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE, pre_genericize, NULL);
+
+	static const struct ggc_root_tab roots[] = {
+		{ &mp_marker_decl, 1, sizeof(mp_marker_decl), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+		LAST_GGC_ROOT_TAB
+	};
+	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)roots);
+
+	struct register_pass_info pi;
+	pi.pass = new mp_pass(g);
+	pi.reference_pass_name = "cfg";
+	pi.ref_pass_instance_number = 1;
+	pi.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pi);
+	return 0;
+}

@@ -1,0 +1,366 @@
+/* rewrite.cc -- the core's plan back into GIMPLE.
+ *
+ * Nothing is duplicated: both paths live in the one copy of the nest.
+ *
+ *   TILE mode (contract section 5), before:         after:
+ *     for i { init; for k { s += A*B; } epi; }        t = __mixprec_i8_nest(...);
+ *                                                     for i { init;
+ *                                                       if (t) s += T[i][j];
+ *                                                       else for k { s += A*B; }
+ *                                                       epi; }
+ *                                                     __mixprec_release(t);
+ *   DIRECT mode (perfect nest C[i,j] += A*B):
+ *     for i for j for k C += A*B;                     t = __mixprec_i8_nest(...);
+ *                                                     if (!t) for i for j for k C += A*B;
+ *
+ * The runtime returns NULL when a run-time check fails (operands overlap a
+ * written range, int32 bound, no kernel, allocation): the original loops
+ * run unchanged then.  The argument list is documented in runtime/nest.c.
+ */
+#include "gcc-common.h"
+#include "mp-gcc.h"
+
+static tree long_t(void) { return long_integer_type_node; }
+
+static tree type_of_scalar(mp_scalar s)
+{
+	switch (s) {
+	case MP_TY_S8: return signed_char_type_node;
+	case MP_TY_U8: return unsigned_char_type_node;
+	case MP_TY_S16: return short_integer_type_node;
+	case MP_TY_U16: return short_unsigned_type_node;
+	case MP_TY_S32: return integer_type_node;
+	case MP_TY_U32: return unsigned_type_node;
+	case MP_TY_S64: return long_integer_type_node;
+	case MP_TY_U64: return long_unsigned_type_node;
+	default: return long_integer_type_node;
+	}
+}
+
+struct mp_mat {
+	mp_ctx &c;
+	explicit mp_mat(mp_ctx &cc) : c(cc) {}
+
+	/* Value of variable V as a long; ITERs at their lower bound if AT_LO. */
+	tree var(int v, bool at_lo)
+	{
+		const mp_var &mv = c.n->var[v];
+		if (mv.kind == MP_VAR_ITER && at_lo)
+			return aff(&c.n->loop[mv.loop].lo, true);
+		return fold_convert(long_t(), c.var_tree[v]);
+	}
+
+	tree aff(const mp_aff *a, bool at_lo)
+	{
+		tree r = build_int_cst(long_t(), a->cst);
+		for (int i = 0; i < a->n; i++) {
+			tree t = build_int_cst(long_t(), a->t[i].coef);
+			t = fold_build2(MULT_EXPR, long_t(), t, var(a->t[i].v1, at_lo));
+			if (a->t[i].v2 >= 0)
+				t = fold_build2(MULT_EXPR, long_t(), t, var(a->t[i].v2, at_lo));
+			r = fold_build2(PLUS_EXPR, long_t(), r, t);
+		}
+		return r;
+	}
+
+	/* Coefficient (a long) of iterator var IT in A. */
+	tree coef(const mp_aff *a, int it)
+	{
+		mp_aff k;
+		mp_aff_coef_of(a, it, &k);
+		return aff(&k, true);
+	}
+
+	tree extent(int l)
+	{
+		if (l < 0)
+			return build_int_cst(long_t(), 1);
+		tree lo = aff(&c.n->loop[l].lo, true), hi = aff(&c.n->loop[l].hi, true);
+		tree e = fold_build2(PLUS_EXPR, long_t(), fold_build2(MINUS_EXPR, long_t(), hi, lo),
+				     build_int_cst(long_t(), 1));
+		return fold_build2(MAX_EXPR, long_t(), e, build_int_cst(long_t(), 0));
+	}
+
+	/* Base address of array A as a `char *`. */
+	tree base(int a)
+	{
+		tree b = c.array_base[a];
+		if (c.n->array[a].is_decl) {
+			TREE_ADDRESSABLE(b) = 1;
+			b = build_fold_addr_expr(b);
+		}
+		return fold_convert(build_pointer_type(char_type_node), b);
+	}
+
+	tree addr(int acc, bool at_lo)
+	{
+		const mp_access &x = c.n->access[acc];
+		tree off = aff(&x.off, at_lo);
+		return fold_build_pointer_plus(base(x.array), fold_convert(sizetype, off));
+	}
+
+	/* Byte range [lo, hi] (as longs) that access ACC touches over the
+	   rectangular box of the loops. */
+	void range(int acc, tree *lo, tree *hi)
+	{
+		const mp_access &x = c.n->access[acc];
+		tree b = fold_convert(long_t(), base(x.array));
+		tree l = fold_build2(PLUS_EXPR, long_t(), b, build_int_cst(long_t(), x.off.cst));
+		tree h = l;
+		for (int i = 0; i < x.off.n; i++) {
+			const mp_term &t = x.off.t[i];
+			int it = c.n->var[t.v1].kind == MP_VAR_ITER ? t.v1
+			       : t.v2 >= 0 && c.n->var[t.v2].kind == MP_VAR_ITER ? t.v2 : -1;
+			tree f = build_int_cst(long_t(), t.coef);
+			if (t.v1 != it)
+				f = fold_build2(MULT_EXPR, long_t(), f, var(t.v1, false));
+			if (t.v2 >= 0 && t.v2 != it)
+				f = fold_build2(MULT_EXPR, long_t(), f, var(t.v2, false));
+			if (it < 0) {
+				l = fold_build2(PLUS_EXPR, long_t(), l, f);
+				h = fold_build2(PLUS_EXPR, long_t(), h, f);
+				continue;
+			}
+			const mp_loop &lp = c.n->loop[c.n->var[it].loop];
+			tree x1 = fold_build2(MULT_EXPR, long_t(), f, aff(&lp.lo, true));
+			tree x2 = fold_build2(MULT_EXPR, long_t(), f, aff(&lp.hi, true));
+			l = fold_build2(PLUS_EXPR, long_t(), l, fold_build2(MIN_EXPR, long_t(), x1, x2));
+			h = fold_build2(PLUS_EXPR, long_t(), h, fold_build2(MAX_EXPR, long_t(), x1, x2));
+		}
+		*lo = l;
+		*hi = fold_build2(PLUS_EXPR, long_t(), h, build_int_cst(long_t(), x.elem_size - 1));
+	}
+
+	/* A loop-invariant scalar expression of the description. */
+	tree expr(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		switch (x.kind) {
+		case MP_X_CONST:
+			return build_int_cst(long_t(), x.cst);
+		case MP_X_VAR:
+			return fold_convert(long_t(), c.var_tree[x.var]);
+		case MP_X_CAST:
+			return fold_convert(long_t(), fold_convert(type_of_scalar(x.type), expr(x.a)));
+		case MP_X_NEG:
+			return fold_build1(NEGATE_EXPR, long_t(), expr(x.a));
+		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
+			return fold_build2(x.kind == MP_X_ADD ? PLUS_EXPR : x.kind == MP_X_SUB ? MINUS_EXPR
+					   : MULT_EXPR, long_t(), expr(x.a), expr(x.b));
+		default:
+			return build_int_cst(long_t(), 0);
+		}
+	}
+};
+
+static tree nest_fn_decl, release_fn_decl;
+
+static tree runtime_fn(tree *slot, const char *name, tree type)
+{
+	if (!*slot) {
+		*slot = build_fn_decl(name, type);
+		DECL_EXTERNAL(*slot) = 1;
+		TREE_PUBLIC(*slot) = 1;
+		DECL_ARTIFICIAL(*slot) = 1;
+		TREE_NOTHROW(*slot) = 1;
+	}
+	return *slot;
+}
+
+static tree gval(tree t, gimple_seq *seq)
+{
+	return force_gimple_operand(t, seq, true, NULL_TREE);
+}
+
+/* A new empty block on edge E; the CFG stays in source shape. */
+static basic_block block_on_edge(edge e)
+{
+	return split_edge(e);
+}
+
+/* COND_BB ends in "if (tile != 0)": true goes to a new block (returned),
+   whose only successor is TO; false keeps COND_BB's old successor. */
+static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to)
+{
+	gimple_stmt_iterator g = gsi_last_bb(cond_bb);
+	gcond *cnd = gimple_build_cond(NE_EXPR, tile, null_pointer_node, NULL_TREE, NULL_TREE);
+	gsi_insert_after(&g, cnd, GSI_NEW_STMT);
+	edge old = single_succ_edge(cond_bb);
+	old->flags &= ~EDGE_FALLTHRU;
+	old->flags |= EDGE_FALSE_VALUE;
+	old->probability = profile_probability::very_unlikely();
+	basic_block fast = create_empty_bb(cond_bb);
+	add_bb_to_loop(fast, cond_bb->loop_father);
+	edge t = make_edge(cond_bb, fast, EDGE_TRUE_VALUE);
+	t->probability = profile_probability::very_likely();
+	fast->count = cond_bb->count;
+	edge o = make_edge(fast, to, EDGE_FALLTHRU);
+	o->probability = profile_probability::always();
+	return fast;
+}
+
+/* Final value of loop L's iterator (max(lo, hi + 1)), in its type. */
+static tree final_iter(mp_ctx &c, mp_mat &m, int l)
+{
+	tree lo = m.aff(&c.n->loop[l].lo, true);
+	tree hi1 = fold_build2(PLUS_EXPR, long_t(), m.aff(&c.n->loop[l].hi, true),
+			       build_int_cst(long_t(), 1));
+	return fold_convert(TREE_TYPE(c.loop_iter[l]), fold_build2(MAX_EXPR, long_t(), lo, hi1));
+}
+
+static void assign(gimple_seq *seq, tree lhs, tree val)
+{
+	tree v = gval(fold_convert(TREE_TYPE(lhs), val), seq);
+	gimple_seq_add_stmt(seq, gimple_build_assign(lhs, v));
+}
+
+bool mp_rewrite(mp_ctx &c, const mp_plan &p)
+{
+	mp_mat m(c);
+	const mp_nest *n = c.n;
+	tree ptr = ptr_type_node;
+	tree vt = build_varargs_function_type_list(ptr, long_t(), long_t(), NULL_TREE);
+	tree nest_fn = runtime_fn(&nest_fn_decl, "__mixprec_i8_nest", vt);
+	tree rel_fn = runtime_fn(&release_fn_decl, "__mixprec_release",
+				 build_function_type_list(void_type_node, ptr, NULL_TREE));
+
+	edge e0 = mp_loop_entry(c.top);
+	edge ex = mp_loop_exit(c.top);
+	if (!e0 || !ex) {
+		c.fail(c.loop_loc, "the nest has no single entry and exit");
+		return false;
+	}
+	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
+	const mp_access &A = n->access[p.acc_a], &B = n->access[p.acc_b];
+	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
+
+	/* 1. the runtime call, on the nest's entry edge */
+	gimple_seq seq = NULL;
+	vec<tree> args = vNULL;
+	auto L = [&](tree t) { args.safe_push(gval(fold_convert(long_t(), t), &seq)); };
+	auto P = [&](tree t) { args.safe_push(gval(fold_convert(ptr, t), &seq)); };
+	tree zero = build_int_cst(long_t(), 0);
+
+	tree mvar = create_tmp_var(long_t(), "mp_M");
+	tree nvar = create_tmp_var(long_t(), "mp_N");
+	assign(&seq, mvar, m.extent(li));
+	assign(&seq, nvar, m.extent(lj));
+	L(build_int_cst(long_t(), MP_NEST_ABI_VERSION));
+	L(zero);   /* nargs, patched below */
+	L(build_int_cst(long_t(), p.mode == MP_OUT_DIRECT ? 1 : 0));
+	L(mvar);
+	L(nvar);
+	L(m.extent(lk));
+	P(m.addr(p.acc_a, true));
+	L(m.coef(&A.off, vi));
+	L(m.coef(&A.off, vk));
+	L(build_int_cst(long_t(), p.a_type == MP_TY_U8 ? 1 : 0));
+	L(p.za_expr >= 0 ? fold_build2(MULT_EXPR, long_t(), m.expr(p.za_expr),
+				       build_int_cst(long_t(), p.zsign_a < 0 ? -1 : 1)) : zero);
+	P(m.addr(p.acc_b, true));
+	L(m.coef(&B.off, vk));
+	L(vj >= 0 ? m.coef(&B.off, vj) : zero);
+	L(build_int_cst(long_t(), p.b_type == MP_TY_U8 ? 1 : 0));
+	L(p.zb_expr >= 0 ? fold_build2(MULT_EXPR, long_t(), m.expr(p.zb_expr),
+				       build_int_cst(long_t(), p.zsign_b < 0 ? -1 : 1)) : zero);
+	if (p.mode == MP_OUT_DIRECT) {
+		const mp_access &C = n->access[p.acc_c];
+		P(m.addr(p.acc_c, true));
+		L(m.coef(&C.off, vi));
+		L(vj >= 0 ? m.coef(&C.off, vj) : zero);
+	} else {
+		P(null_pointer_node);
+		L(zero);
+		L(zero);
+	}
+	L(build_int_cst(long_t(), p.ncheck));
+	for (int i = 0; i < p.ncheck; i++) {
+		tree lo, hi;
+		m.range(p.check_access[i], &lo, &hi);
+		L(lo);
+		L(hi);
+	}
+	args[1] = build_int_cst(long_t(), args.length() - 2);
+	tree tile = create_tmp_var(ptr, "mp_tile");
+	gcall *call = gimple_build_call_vec(nest_fn, args);
+	args.release();
+	gimple_call_set_lhs(call, tile);
+	gimple_set_location(call, c.loop_loc);
+	gimple_seq_add_stmt(&seq, call);
+
+	basic_block pre = block_on_edge(e0);
+	gimple_stmt_iterator g = gsi_last_bb(pre);
+	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
+
+	if (p.mode == MP_OUT_DIRECT) {
+		/* 2a. the whole nest is the fallback */
+		basic_block fast = branch_if_tile(pre, tile, ex->dest);
+		gimple_seq fin = NULL;
+		for (size_t l = 0; l < c.loops.size(); l++) {
+			tree v = c.loop_iter[l];
+			int var = c.iter_var[v];
+			if (!n->var[var].used_after)
+				continue;
+			tree val = final_iter(c, m, (int)l);
+			if (l > 0) {
+				/* inner iterators change only if every outer loop ran */
+				tree nel = build_int_cst(long_t(), 1);
+				for (int o = n->loop[l].parent; o >= 0; o = n->loop[o].parent)
+					nel = fold_build2(MULT_EXPR, long_t(), nel,
+							  fold_convert(long_t(),
+								       fold_build2(GT_EXPR, boolean_type_node,
+										   m.extent(o), zero)));
+				tree old = fold_convert(long_t(), v);
+				val = fold_build2(PLUS_EXPR, long_t(), old,
+						  fold_build2(MULT_EXPR, long_t(), nel,
+							      fold_build2(MINUS_EXPR, long_t(),
+									  fold_convert(long_t(), val), old)));
+			}
+			assign(&fin, v, val);
+		}
+		g = gsi_start_bb(fast);
+		gsi_insert_seq_after(&g, fin, GSI_CONTINUE_LINKING);
+		return true;
+	}
+
+	/* 2b. TILE: release after the nest, tile read in place of loop k */
+	gimple_seq rel = NULL;
+	gimple_seq_add_stmt(&rel, gimple_build_call(rel_fn, 1, tile));
+	basic_block post = block_on_edge(mp_loop_exit(c.top));
+	g = gsi_last_bb(post);
+	gsi_insert_seq_after(&g, rel, GSI_CONTINUE_LINKING);
+
+	class loop *kl = c.loops[lk];
+	edge ek = mp_loop_entry(kl), xk = mp_loop_exit(kl);
+	basic_block kcond = block_on_edge(ek);
+	basic_block fast = branch_if_tile(kcond, tile, xk->dest);
+
+	gimple_seq fs = NULL;
+	tree idx = fold_build2(MINUS_EXPR, long_t(), m.var(vi, false), m.var(vi, true));
+	if (vj >= 0)
+		idx = fold_build2(PLUS_EXPR, long_t(), fold_build2(MULT_EXPR, long_t(), idx, nvar),
+				  fold_build2(MINUS_EXPR, long_t(), m.var(vj, false), m.var(vj, true)));
+	tree i32p = build_pointer_type(integer_type_node);
+	tree tp = fold_build_pointer_plus(fold_convert(i32p, tile),
+					  fold_convert(sizetype, fold_build2(MULT_EXPR, long_t(), idx,
+									     build_int_cst(long_t(), 4))));
+	tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
+	if (p.acc_var >= 0) {
+		tree s = c.var_tree[p.acc_var];
+		tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
+		gimple_seq_add_stmt(&fs, gimple_build_assign(s, PLUS_EXPR, s, sum));
+	} else {
+		const mp_access &C = n->access[p.acc_mem];
+		tree et = TREE_TYPE(c.access_ref[p.acc_mem]);
+		tree cp = gval(fold_convert(build_pointer_type(et), m.addr(p.acc_mem, false)), &fs);
+		(void)C;
+		tree old = gval(build_simple_mem_ref(cp), &fs);
+		tree nv = gval(fold_build2(PLUS_EXPR, et, old, fold_convert(et, tv)), &fs);
+		gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
+	}
+	if (n->var[vk].used_after)
+		assign(&fs, c.loop_iter[lk], final_iter(c, m, lk));
+	g = gsi_start_bb(fast);
+	gsi_insert_seq_after(&g, fs, GSI_CONTINUE_LINKING);
+	return true;
+}

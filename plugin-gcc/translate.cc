@@ -1,0 +1,630 @@
+/* translate.cc -- GIMPLE (right after "cfg", loops in source shape, user
+ * variables not yet in SSA form) into the core's mp_nest description.
+ *
+ * What the C front end gives at this point, for
+ *     for (k = 0; k < K; k++) s += x[i*K + k] * w[j*K + k];
+ * is
+ *     k = 0; goto <hdr>;
+ *   <body>: _4 = i * K; _5 = k + _4; _6 = (sizetype) _5; _7 = x + _6;
+ *           _8 = *_7; _9 = (int) _8; ... _17 = _10 * _16; s = s + _17;
+ *           k = k + 1;
+ *   <hdr>:  if (k < K) goto <body>; else goto <exit>;
+ * Compiler temporaries are single-definition SSA names (followed to their
+ * definitions), user scalars are VAR_DECLs (statements of the nest), loads
+ * and stores are MEM_REF / ARRAY_REF trees (accesses with affine byte
+ * offsets).
+ */
+#include "gcc-common.h"
+#include "mp-gcc.h"
+
+/* ----------------------------------------------------------- helpers */
+
+mp_scalar mp_scalar_of_type(tree t)
+{
+	if (!t)
+		return MP_TY_OTHER;
+	switch (TREE_CODE(t)) {
+	case INTEGER_TYPE:
+	case ENUMERAL_TYPE: {
+		unsigned p = TYPE_PRECISION(t);
+		bool u = TYPE_UNSIGNED(t);
+		if (p == 8) return u ? MP_TY_U8 : MP_TY_S8;
+		if (p == 16) return u ? MP_TY_U16 : MP_TY_S16;
+		if (p == 32) return u ? MP_TY_U32 : MP_TY_S32;
+		if (p == 64) return u ? MP_TY_U64 : MP_TY_S64;
+		return MP_TY_OTHER;
+	}
+	case REAL_TYPE:
+		if (TYPE_PRECISION(t) == 32) return MP_TY_F32;
+		if (TYPE_PRECISION(t) == 64) return MP_TY_F64;
+		return MP_TY_OTHER;
+	case POINTER_TYPE:
+		return MP_TY_PTR;
+	default:
+		return MP_TY_OTHER;
+	}
+}
+
+static void name_of(tree t, char *buf, size_t len)
+{
+	if (TREE_CODE(t) == SSA_NAME) {
+		tree v = SSA_NAME_VAR(t);
+		if (v && DECL_NAME(v))
+			snprintf(buf, len, "%s", IDENTIFIER_POINTER(DECL_NAME(v)));
+		else
+			snprintf(buf, len, "_%u", SSA_NAME_VERSION(t));
+		return;
+	}
+	if (DECL_P(t) && DECL_NAME(t)) {
+		snprintf(buf, len, "%s", IDENTIFIER_POINTER(DECL_NAME(t)));
+		return;
+	}
+	if (DECL_P(t)) {
+		snprintf(buf, len, "D.%u", DECL_UID(t));
+		return;
+	}
+	snprintf(buf, len, "?");
+}
+
+bool mp_ctx::in_nest(basic_block bb) const
+{
+	return bb && bb->index < (int)bb_in.size() && bb_in[bb->index];
+}
+
+void mp_ctx::fail(location_t loc, const char *fmt, ...)
+{
+	if (failed)
+		return;
+	char buf[MP_REASON_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	failed = true;
+	fail_text = buf;
+	fail_loc = loc;
+}
+
+/* A variable of the description for tree T (decl or SSA name). */
+int mp_ctx::var_for(tree t, mp_var_kind kind)
+{
+	auto it = var_of.find(t);
+	if (it != var_of.end())
+		return it->second;
+	char name[MP_NAME_LEN];
+	name_of(t, name, sizeof name);
+	/* names must be unique in the text form */
+	if (mp_nest_find_var(n, name) >= 0) {
+		char b2[MP_NAME_LEN];
+		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
+		snprintf(name, sizeof name, "%s", b2);
+	}
+	int v = mp_nest_add_var(n, name, kind, mp_scalar_of_type(TREE_TYPE(t)));
+	if (v < 0) {
+		fail(loop_loc, "the nest has too many variables");
+		return -1;
+	}
+	var_of[t] = v;
+	if ((int)var_tree.size() <= v)
+		var_tree.resize(v + 1);
+	var_tree[v] = t;
+	return v;
+}
+
+
+/* The single in-nest definition of artificial temporary T that reaches the
+ * use at USE (same block, before it), or NULL. */
+gimple *mp_ctx::inline_def(tree t, gimple *use)
+{
+	auto it = defs.find(t);
+	if (it == defs.end() || it->second.size() != 1 || !DECL_ARTIFICIAL(t))
+		return NULL;
+	gimple *d = it->second[0];
+	if (!use || gimple_bb(d) != gimple_bb(use) || gimple_uid(d) >= gimple_uid(use))
+		return NULL;
+	if (!is_gimple_assign(d))
+		return NULL;
+	/* every use of T must be in that block after the definition */
+	auto u = uses.find(t);
+	if (u != uses.end())
+		for (gimple *g : u->second)
+			if (gimple_bb(g) != gimple_bb(d) || gimple_uid(g) <= gimple_uid(d))
+				return NULL;
+	return d;
+}
+
+bool mp_ctx::inlined_temp(gimple *g)
+{
+	if (!is_gimple_assign(g))
+		return false;
+	tree l = gimple_assign_lhs(g);
+	if (!is_reg_decl_p(l) || !DECL_ARTIFICIAL(l))
+		return false;
+	auto u = uses.find(l);
+	if (u == uses.end() || u->second.empty())
+		return true;   /* dead temporary */
+	for (gimple *use : u->second)
+		if (inline_def(l, use) != g)
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------ affine forms */
+
+/* Integer expression T (read at statement AT) as a quasi-affine form. */
+bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
+{
+	mp_aff a, b;
+	if (depth > 40 || failed)
+		return false;
+	STRIP_NOPS(t);
+	switch (TREE_CODE(t)) {
+	case INTEGER_CST:
+		if (!tree_fits_shwi_p(t) && !tree_fits_uhwi_p(t))
+			return false;
+		mp_aff_const(r, tree_fits_shwi_p(t) ? tree_to_shwi(t) : (int64_t)tree_to_uhwi(t));
+		return true;
+	case SSA_NAME: {
+		gimple *d = SSA_NAME_DEF_STMT(t);
+		if (SSA_NAME_IS_DEFAULT_DEF(t) || !d || !in_nest(gimple_bb(d))) {
+			int v = var_for(t, MP_VAR_PARAM);
+			if (v < 0) return false;
+			mp_aff_var(r, v);
+			return true;
+		}
+		return aff_of_def(d, r, depth);
+	}
+	case VAR_DECL:
+	case PARM_DECL: {
+		auto it = iter_var.find(t);
+		if (it != iter_var.end()) {
+			mp_aff_var(r, it->second);
+			return true;
+		}
+		if (defs.count(t)) {
+			gimple *d = inline_def(t, at);
+			if (d)
+				return aff_of_def(d, r, depth);
+			return false;   /* changes inside the nest */
+		}
+		int v = var_for(t, MP_VAR_PARAM);
+		if (v < 0) return false;
+		mp_aff_var(r, v);
+		return true;
+	}
+	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
+		if (!aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) ||
+		    !aff_of(TREE_OPERAND(t, 1), at, &b, depth + 1))
+			return false;
+		if (TREE_CODE(t) == MULT_EXPR)
+			return mp_aff_mul(n, r, &a, &b) == 0;
+		if (TREE_CODE(t) == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
+			return false;
+		return mp_aff_add(r, &a, &b) == 0;
+	case NEGATE_EXPR:
+		return aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+	default:
+		return false;
+	}
+}
+
+static bool value_preserving_int_conv(tree to, tree from)
+{
+	if (!INTEGRAL_TYPE_P(to) && !POINTER_TYPE_P(to))
+		return false;
+	if (!INTEGRAL_TYPE_P(from) && !POINTER_TYPE_P(from))
+		return false;
+	/* index arithmetic: int -> sizetype and back is fine (no overflow is
+	   assumed, as the C standard does for signed index expressions) */
+	return TYPE_PRECISION(to) >= 32 || TYPE_PRECISION(to) >= TYPE_PRECISION(from);
+}
+
+bool mp_ctx::aff_of_def(gimple *d, mp_aff *r, int depth)
+{
+	if (!is_gimple_assign(d))
+		return false;
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	mp_aff a, b;
+	switch (c) {
+	case SSA_NAME: case VAR_DECL: case PARM_DECL: case INTEGER_CST:
+		return aff_of(r1, d, r, depth + 1);
+	CASE_CONVERT:
+		if (!value_preserving_int_conv(TREE_TYPE(gimple_assign_lhs(d)), TREE_TYPE(r1)))
+			return false;
+		return aff_of(r1, d, r, depth + 1);
+	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
+		if (!aff_of(r1, d, &a, depth + 1) || !aff_of(gimple_assign_rhs2(d), d, &b, depth + 1))
+			return false;
+		if (c == MULT_EXPR)
+			return mp_aff_mul(n, r, &a, &b) == 0;
+		if (c == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
+			return false;
+		return mp_aff_add(r, &a, &b) == 0;
+	case NEGATE_EXPR:
+		return aff_of(r1, d, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+	default:
+		return false;
+	}
+}
+
+/* ---------------------------------------------------------- addresses */
+
+int mp_ctx::array_for(tree base, bool is_decl)
+{
+	auto it = array_of.find(base);
+	if (it != array_of.end())
+		return it->second;
+	char name[MP_NAME_LEN];
+	name_of(base, name, sizeof name);
+	int bv = -1;
+	int64_t size = -1;
+	if (!is_decl) {
+		bv = var_for(base, MP_VAR_PARAM);
+		if (bv < 0) return -1;
+	} else if (DECL_SIZE_UNIT(base) && tree_fits_shwi_p(DECL_SIZE_UNIT(base))) {
+		size = tree_to_shwi(DECL_SIZE_UNIT(base));
+	}
+	int a = mp_nest_add_array(n, name, bv, is_decl, size);
+	if (a < 0) {
+		fail(loop_loc, "the nest accesses too many arrays");
+		return -1;
+	}
+	array_of[base] = a;
+	if ((int)array_base.size() <= a)
+		array_base.resize(a + 1);
+	array_base[a] = base;
+	return a;
+}
+
+/* Pointer value P as  array base + affine byte offset. */
+bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
+{
+	if (depth > 40)
+		return false;
+	STRIP_NOPS(p);
+	switch (TREE_CODE(p)) {
+	case ADDR_EXPR:
+		return addr_of(TREE_OPERAND(p, 0), at, arr, off, depth + 1);
+	case SSA_NAME: {
+		gimple *d = SSA_NAME_DEF_STMT(p);
+		if (SSA_NAME_IS_DEFAULT_DEF(p) || !d || !in_nest(gimple_bb(d))) {
+			*arr = array_for(SSA_NAME_IS_DEFAULT_DEF(p) && SSA_NAME_VAR(p) ? SSA_NAME_VAR(p) : p, false);
+			mp_aff_const(off, 0);
+			return *arr >= 0;
+		}
+		if (!is_gimple_assign(d))
+			return false;
+		enum tree_code c = gimple_assign_rhs_code(d);
+		tree r1 = gimple_assign_rhs1(d);
+		if (c == POINTER_PLUS_EXPR) {
+			mp_aff o2;
+			if (!ptr_of(r1, d, arr, off, depth + 1) ||
+			    !aff_of(gimple_assign_rhs2(d), d, &o2, depth + 1))
+				return false;
+			return mp_aff_add(off, off, &o2) == 0;
+		}
+		if (CONVERT_EXPR_CODE_P(c) || c == SSA_NAME || c == ADDR_EXPR || c == VAR_DECL || c == PARM_DECL)
+			return ptr_of(r1, d, arr, off, depth + 1);
+		return false;
+	}
+	case VAR_DECL:
+	case PARM_DECL:
+		if (defs.count(p)) {
+			gimple *d = inline_def(p, at);
+			if (d)
+				return ptr_of(gimple_assign_rhs1(d), d, arr, off, depth + 1);
+			return false;
+		}
+		if (!is_gimple_reg(p))
+			return false;   /* pointer read from memory */
+		*arr = array_for(p, false);
+		mp_aff_const(off, 0);
+		return *arr >= 0;
+	case POINTER_PLUS_EXPR: {
+		mp_aff o2;
+		if (!ptr_of(TREE_OPERAND(p, 0), at, arr, off, depth + 1) ||
+		    !aff_of(TREE_OPERAND(p, 1), at, &o2, depth + 1))
+			return false;
+		return mp_aff_add(off, off, &o2) == 0;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Address of reference REF as array + affine byte offset. */
+bool mp_ctx::addr_of(tree ref, gimple *at, int *arr, mp_aff *off, int depth)
+{
+	mp_aff a, b;
+	if (depth > 40)
+		return false;
+	switch (TREE_CODE(ref)) {
+	case VAR_DECL:
+	case PARM_DECL:
+	case RESULT_DECL:
+		*arr = array_for(ref, true);
+		mp_aff_const(off, 0);
+		return *arr >= 0;
+	case MEM_REF: {
+		if (!ptr_of(TREE_OPERAND(ref, 0), at, arr, off, depth + 1))
+			return false;
+		tree o = TREE_OPERAND(ref, 1);
+		if (!tree_fits_shwi_p(o))
+			return false;
+		mp_aff_const(&a, tree_to_shwi(o));
+		return mp_aff_add(off, off, &a) == 0;
+	}
+	case ARRAY_REF: {
+		if (!addr_of(TREE_OPERAND(ref, 0), at, arr, off, depth + 1))
+			return false;
+		tree low = array_ref_low_bound(ref);
+		tree esz = array_ref_element_size(ref);
+		if (!aff_of(TREE_OPERAND(ref, 1), at, &a, depth + 1))
+			return false;
+		if (low && !integer_zerop(low)) {
+			mp_aff l;
+			if (!aff_of(low, at, &l, depth + 1) || mp_aff_scale(&l, &l, -1) ||
+			    mp_aff_add(&a, &a, &l))
+				return false;
+		}
+		if (!aff_of(esz, at, &b, depth + 1) || mp_aff_mul(n, &a, &a, &b))
+			return false;
+		return mp_aff_add(off, off, &a) == 0;
+	}
+	case COMPONENT_REF: {
+		tree f = TREE_OPERAND(ref, 1);
+		if (!addr_of(TREE_OPERAND(ref, 0), at, arr, off, depth + 1))
+			return false;
+		tree fo = component_ref_field_offset(ref);
+		if (!fo || !tree_fits_shwi_p(fo) || !tree_fits_shwi_p(DECL_FIELD_BIT_OFFSET(f)))
+			return false;
+		mp_aff_const(&a, tree_to_shwi(fo) + tree_to_shwi(DECL_FIELD_BIT_OFFSET(f)) / BITS_PER_UNIT);
+		return mp_aff_add(off, off, &a) == 0;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Register an access to REF in statement S; -1 on overflow. */
+int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
+{
+	int arr = -1;
+	mp_aff off;
+	mp_aff_const(&off, 0);
+	bool ok = !TREE_THIS_VOLATILE(ref) && addr_of(ref, at, &arr, &off, 0);
+	if (failed)
+		return -1;
+	if (arr < 0) {
+		/* the array is unknown: name it after the outermost base */
+		tree b = get_base_address(ref);
+		if (b && TREE_CODE(b) == MEM_REF)
+			b = TREE_OPERAND(b, 0);
+		if (!b || (!DECL_P(b) && TREE_CODE(b) != SSA_NAME))
+			return -2;
+		arr = array_for(b, DECL_P(b) && !is_gimple_reg(b));
+		if (arr < 0)
+			return -1;
+		ok = false;
+	}
+	tree ty = TREE_TYPE(ref);
+	int esz = ty && TYPE_SIZE_UNIT(ty) && tree_fits_shwi_p(TYPE_SIZE_UNIT(ty))
+		  ? (int)tree_to_shwi(TYPE_SIZE_UNIT(ty)) : 0;
+	int id = mp_nest_add_access(n, arr, &off, ok ? 1 : 0, mp_scalar_of_type(ty), esz,
+				    is_write ? 1 : 0, stmt);
+	if (id < 0) {
+		fail(loop_loc, "the nest has too many memory accesses");
+		return -1;
+	}
+	n->access[id].loc = mp_loc_cookie(gimple_location(at) != UNKNOWN_LOCATION
+					  ? gimple_location(at) : loop_loc);
+	if ((int)access_ref.size() <= id)
+		access_ref.resize(id + 1);
+	access_ref[id] = ref;
+	return id;
+}
+
+/* -------------------------------------------------------- expressions */
+
+bool mp_harmless_call(gcall *c)
+{
+	tree fn = gimple_call_fndecl(c);
+	if (gimple_call_internal_p(c))
+		return false;
+	int f = gimple_call_flags(c);
+	if (f & (ECF_CONST | ECF_PURE))
+		return !(f & ECF_LOOPING_CONST_OR_PURE);
+	if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL)) {
+		/* math functions whose only side effect is errno */
+		switch (DECL_FUNCTION_CODE(fn)) {
+		CASE_FLT_FN(BUILT_IN_LRINT): CASE_FLT_FN(BUILT_IN_LLRINT):
+		CASE_FLT_FN(BUILT_IN_LROUND): CASE_FLT_FN(BUILT_IN_LLROUND):
+		CASE_FLT_FN(BUILT_IN_RINT): CASE_FLT_FN(BUILT_IN_NEARBYINT):
+		CASE_FLT_FN(BUILT_IN_ROUND): CASE_FLT_FN(BUILT_IN_FLOOR):
+		CASE_FLT_FN(BUILT_IN_CEIL): CASE_FLT_FN(BUILT_IN_TRUNC):
+		CASE_FLT_FN(BUILT_IN_FABS): CASE_FLT_FN(BUILT_IN_FMIN):
+		CASE_FLT_FN(BUILT_IN_FMAX): CASE_FLT_FN(BUILT_IN_EXP):
+		CASE_FLT_FN(BUILT_IN_SQRT): CASE_FLT_FN(BUILT_IN_TANH):
+		case BUILT_IN_ABS: case BUILT_IN_LABS: case BUILT_IN_LLABS:
+			return true;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+const char *mp_callee_name(gcall *c)
+{
+	tree fn = gimple_call_fndecl(c);
+	if (fn && DECL_NAME(fn))
+		return IDENTIFIER_POINTER(DECL_NAME(fn));
+	return "<indirect>";
+}
+
+int mp_ctx::add_expr(mp_expr_kind k, mp_scalar ty, int a, int b)
+{
+	mp_expr e;
+	memset(&e, 0, sizeof e);
+	e.kind = k;
+	e.type = ty;
+	e.a = a;
+	e.b = b;
+	e.var = -1;
+	e.access = -1;
+	int id = mp_nest_add_expr(n, &e);
+	if (id < 0)
+		fail(loop_loc, "the nest has too many operations");
+	return id;
+}
+
+static bool is_memory_ref(tree t)
+{
+	switch (TREE_CODE(t)) {
+	case MEM_REF: case ARRAY_REF: case COMPONENT_REF: case TARGET_MEM_REF:
+	case BIT_FIELD_REF: case ARRAY_RANGE_REF: case REALPART_EXPR: case IMAGPART_EXPR:
+		return true;
+	case VAR_DECL: case PARM_DECL: case RESULT_DECL:
+		return !is_gimple_reg(t);
+	default:
+		return false;
+	}
+}
+
+int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
+{
+	if (failed || depth > 60)
+		return -1;
+	mp_scalar ty = mp_scalar_of_type(TREE_TYPE(t));
+	switch (TREE_CODE(t)) {
+	case INTEGER_CST: {
+		int e = add_expr(MP_X_CONST, ty, -1, -1);
+		if (e >= 0)
+			n->expr[e].cst = tree_fits_shwi_p(t) ? tree_to_shwi(t) : (int64_t)tree_to_uhwi(t);
+		return e;
+	}
+	case REAL_CST: {
+		int e = add_expr(MP_X_CONST, ty, -1, -1);
+		if (e >= 0) {
+			char buf[64];
+			real_to_decimal(buf, TREE_REAL_CST_PTR(t), sizeof buf, 0, 1);
+			n->expr[e].fcst = atof(buf);
+		}
+		return e;
+	}
+	case SSA_NAME: {
+		gimple *d = SSA_NAME_DEF_STMT(t);
+		if (SSA_NAME_IS_DEFAULT_DEF(t) || !d || !in_nest(gimple_bb(d)))
+			return var_expr(var_for(t, MP_VAR_PARAM), ty);
+		return def_expr(d, stmt, depth);
+	}
+	case VAR_DECL:
+	case PARM_DECL: {
+		if (!is_gimple_reg(t))
+			break;   /* memory */
+		auto it = iter_var.find(t);
+		if (it != iter_var.end())
+			return var_expr(it->second, ty);
+		if (defs.count(t)) {
+			gimple *d = inline_def(t, at);
+			if (d)
+				return def_expr(d, stmt, depth);
+			return var_expr(var_for(t, MP_VAR_LOCAL), ty);
+		}
+		return var_expr(var_for(t, MP_VAR_PARAM), ty);
+	}
+	default:
+		break;
+	}
+	if (is_memory_ref(t)) {
+		/* a scalar global or static read and never written in the nest
+		   is an invariant like a parameter */
+		if (DECL_P(t) && !stored_decls.count(t) && !has_opaque)
+			return var_expr(var_for(t, MP_VAR_PARAM), ty);
+		int acc = access_for(t, at, false, stmt);
+		if (acc == -1)
+			return -1;
+		int e = add_expr(MP_X_LOAD, ty, -1, -1);
+		if (e >= 0)
+			n->expr[e].access = acc < 0 ? -1 : acc;
+		if (acc < 0 && e >= 0)
+			n->expr[e].kind = MP_X_OTHER, snprintf(n->expr[e].op, sizeof n->expr[e].op, "load");
+		return e;
+	}
+	int e = add_expr(MP_X_OTHER, ty, -1, -1);
+	if (e >= 0)
+		snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", get_tree_code_name(TREE_CODE(t)));
+	return e;
+}
+
+int mp_ctx::var_expr(int v, mp_scalar ty)
+{
+	if (v < 0)
+		return -1;
+	int e = add_expr(MP_X_VAR, ty, -1, -1);
+	if (e >= 0)
+		n->expr[e].var = v;
+	return e;
+}
+
+/* The value computed by in-nest statement D (an assignment or a call). */
+int mp_ctx::def_expr(gimple *d, int stmt, int depth)
+{
+	if (gcall *c = dyn_cast<gcall *>(d)) {
+		tree lhs = gimple_call_lhs(c);
+		mp_scalar ty = lhs ? mp_scalar_of_type(TREE_TYPE(lhs)) : MP_TY_OTHER;
+		int e = add_expr(MP_X_OTHER, ty, -1, -1);
+		if (e < 0)
+			return -1;
+		snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", mp_callee_name(c));
+		for (unsigned i = 0; i < gimple_call_num_args(c); i++) {
+			int a = expr_of(gimple_call_arg(c, i), d, stmt, depth + 1);
+			if (i == 0) n->expr[e].a = a;
+			if (i == 1) n->expr[e].b = a;
+		}
+		return e;
+	}
+	if (!is_gimple_assign(d)) {
+		int e = add_expr(MP_X_OTHER, MP_TY_OTHER, -1, -1);
+		if (e >= 0)
+			snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", gimple_code_name[gimple_code(d)]);
+		return e;
+	}
+	tree lhs = gimple_assign_lhs(d);
+	mp_scalar ty = mp_scalar_of_type(TREE_TYPE(lhs));
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	switch (get_gimple_rhs_class(c)) {
+	case GIMPLE_SINGLE_RHS:
+		return expr_of(r1, d, stmt, depth + 1);
+	case GIMPLE_UNARY_RHS:
+		if (CONVERT_EXPR_CODE_P(c) || c == FLOAT_EXPR || c == FIX_TRUNC_EXPR)
+			return add_expr(MP_X_CAST, ty, expr_of(r1, d, stmt, depth + 1), -1);
+		if (c == NEGATE_EXPR)
+			return add_expr(MP_X_NEG, ty, expr_of(r1, d, stmt, depth + 1), -1);
+		break;
+	case GIMPLE_BINARY_RHS: {
+		mp_expr_kind k = c == PLUS_EXPR ? MP_X_ADD : c == MINUS_EXPR ? MP_X_SUB
+			       : c == MULT_EXPR ? MP_X_MUL : MP_X_OTHER;
+		int a = expr_of(r1, d, stmt, depth + 1);
+		int b = expr_of(gimple_assign_rhs2(d), d, stmt, depth + 1);
+		int e = add_expr(k, ty, a, b);
+		if (e >= 0 && k == MP_X_OTHER)
+			snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", get_tree_code_name(c));
+		return e;
+	}
+	default:
+		break;
+	}
+	int e = add_expr(MP_X_OTHER, ty, -1, -1);
+	if (e < 0)
+		return -1;
+	snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", get_tree_code_name(c));
+	for (unsigned i = 1; i < gimple_num_ops(d); i++) {
+		int a = expr_of(gimple_op(d, i), d, stmt, depth + 1);
+		if (i == 1) n->expr[e].a = a;
+		if (i == 2) n->expr[e].b = a;
+	}
+	return e;
+}

@@ -1,0 +1,781 @@
+/* mp_model.c -- ISL model of an mp_nest: domains, accesses, schedule,
+ * memory-based dependences and the queries the planner asks (mp_model.h).
+ *
+ * The model is built from ISL's text syntax: every part is a short string
+ * over generated names (S<s>, A<a>, V<v>, c<loop>, p_<var>, q_<v1>_<v2>),
+ * so no user identifier ever reaches the ISL parser.  Nests are small (a
+ * few loops and statements): clarity over speed.
+ */
+#include "mp_model.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/options.h>
+#include <isl/val.h>
+#include <isl/space.h>
+#include <isl/ilp.h>
+
+#define SB_LEN 16384
+
+struct mp_model {
+	isl_ctx *ctx;
+	const mp_nest *n;
+	int depth[MP_MAX_STMTS];                 /* -1: no valid loop chain */
+	int chain[MP_MAX_STMTS][MP_MAX_LOOPS];   /* outermost first */
+	int ldepth[MP_MAX_LOOPS];
+	int lchain[MP_MAX_LOOPS][MP_MAX_LOOPS];  /* enclosing + itself */
+	int lbounds_ok[MP_MAX_LOOPS];
+	int arr_row[MP_MAX_ARRAYS];              /* row param var, or -1 */
+	int whole[MP_MAX_ACCESSES];
+	isl_set *dom[MP_MAX_STMTS];
+	isl_map *acc[MP_MAX_ACCESSES];
+	isl_union_map *reads, *writes, *sched;
+	char params[SB_LEN];
+};
+
+/* -------------------------------------------------------- string builder */
+
+typedef struct sb {
+	char s[SB_LEN];
+	size_t pos;
+	int over;
+} sb;
+
+static void sbf(sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (b->over)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(b->s + b->pos, SB_LEN - b->pos, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= SB_LEN - b->pos)
+		b->over = 1;
+	else
+		b->pos += (size_t)k;
+}
+
+static void sb_reset(sb *b)
+{
+	b->pos = 0;
+	b->over = 0;
+	b->s[0] = 0;
+}
+
+/* --------------------------------------------------------------- helpers */
+
+static int var_kind(const mp_nest *n, int v, mp_var_kind k)
+{
+	return v >= 0 && v < n->nvars && n->var[v].kind == k;
+}
+
+/* Is loop l in chain[0..d)? */
+static int in_chain(const int *chain, int d, int l)
+{
+	int i;
+
+	for (i = 0; i < d; i++)
+		if (chain[i] == l)
+			return 1;
+	return 0;
+}
+
+/* Enclosing loops of loop l (l itself last); -1 on a broken parent chain. */
+static int loop_chain(const mp_nest *n, int l, int *chain)
+{
+	int tmp[MP_MAX_LOOPS], d = 0, i;
+
+	while (l != -1) {
+		if (l < 0 || l >= n->nloops || d >= MP_MAX_LOOPS)
+			return -1;
+		tmp[d++] = l;
+		l = n->loop[l].parent;
+	}
+	for (i = 0; i < d; i++)
+		chain[i] = tmp[d - 1 - i];
+	return d;
+}
+
+static void emit_coef(sb *b, int64_t coef, const char *what)
+{
+	if (coef < 0)
+		sbf(b, " - %" PRIu64 "*%s", (uint64_t)0 - (uint64_t)coef, what);
+	else
+		sbf(b, " + %" PRId64 "*%s", coef, what);
+}
+
+/* Emit term t (linear or PARAM*PARAM) in the context of the enclosing
+ * loops chain[0..d); -1 when the term is not expressible. */
+static int emit_term(sb *b, const mp_nest *n, const mp_term *t,
+		     const int *chain, int d)
+{
+	char name[40];
+
+	if (t->v2 < 0) {
+		if (var_kind(n, t->v1, MP_VAR_PARAM))
+			snprintf(name, sizeof(name), "p_%d", t->v1);
+		else if (var_kind(n, t->v1, MP_VAR_ITER) &&
+			 in_chain(chain, d, n->var[t->v1].loop))
+			snprintf(name, sizeof(name), "c%d", n->var[t->v1].loop);
+		else
+			return -1;
+	} else if (var_kind(n, t->v1, MP_VAR_PARAM) &&
+		   var_kind(n, t->v2, MP_VAR_PARAM)) {
+		int a = t->v1 < t->v2 ? t->v1 : t->v2;
+		int c = t->v1 < t->v2 ? t->v2 : t->v1;
+
+		snprintf(name, sizeof(name), "q_%d_%d", a, c);
+	} else
+		return -1;
+	emit_coef(b, t->coef, name);
+	return 0;
+}
+
+/* "(cst + terms)" for a whole affine form; -1 if not expressible. */
+static int emit_aff(sb *b, const mp_nest *n, const mp_aff *a,
+		    const int *chain, int d)
+{
+	int i;
+
+	sbf(b, "(%" PRId64, a->cst);
+	for (i = 0; i < a->n; i++)
+		if (emit_term(b, n, &a->t[i], chain, d) < 0)
+			return -1;
+	sbf(b, ")");
+	return 0;
+}
+
+/* The iterator of an ITER*PARAM term and its param; -1 if not that kind. */
+static int iter_param_term(const mp_nest *n, const mp_term *t, int *param)
+{
+	if (t->v2 < 0)
+		return -1;
+	if (var_kind(n, t->v1, MP_VAR_ITER) && var_kind(n, t->v2, MP_VAR_PARAM)) {
+		*param = t->v2;
+		return t->v1;
+	}
+	if (var_kind(n, t->v2, MP_VAR_ITER) && var_kind(n, t->v1, MP_VAR_PARAM)) {
+		*param = t->v1;
+		return t->v2;
+	}
+	return -1;
+}
+
+/* Split a = P*r + o for row parameter P and emit "r = (...) and o = (...)".
+ * -1 if a has a linearised term over another parameter. */
+static int emit_split(sb *b, const mp_nest *n, const mp_aff *a, int P,
+		      const int *chain, int d)
+{
+	int i, param, it;
+	char name[40];
+
+	sbf(b, "r = (0");
+	for (i = 0; i < a->n; i++) {
+		const mp_term *t = &a->t[i];
+
+		if ((it = iter_param_term(n, t, &param)) >= 0) {
+			if (param != P || !in_chain(chain, d, n->var[it].loop))
+				return -1;
+			snprintf(name, sizeof(name), "c%d", n->var[it].loop);
+			emit_coef(b, t->coef, name);
+		} else if (t->v2 < 0 && t->v1 == P) {
+			sbf(b, " + %" PRId64, t->coef);
+		} else if (t->v2 >= 0 && (t->v1 == P || t->v2 == P)) {
+			int other = t->v1 == P ? t->v2 : t->v1;
+
+			if (!var_kind(n, other, MP_VAR_PARAM))
+				return -1;
+			snprintf(name, sizeof(name), "p_%d", other);
+			emit_coef(b, t->coef, name);
+		}
+	}
+	sbf(b, ") and o = (%" PRId64, a->cst);
+	for (i = 0; i < a->n; i++) {
+		const mp_term *t = &a->t[i];
+
+		if (iter_param_term(n, t, &param) >= 0)
+			continue;
+		if ((t->v2 < 0 && t->v1 == P) ||
+		    (t->v2 >= 0 && (t->v1 == P || t->v2 == P)))
+			continue;
+		if (emit_term(b, n, t, chain, d) < 0)
+			return -1;
+	}
+	sbf(b, ")");
+	return 0;
+}
+
+static void emit_tuple(sb *b, char kind, int id, const int *chain, int d)
+{
+	int i;
+
+	sbf(b, "%c%d[", kind, id);
+	for (i = 0; i < d; i++)
+		sbf(b, "%sc%d", i ? ", " : "", chain[i]);
+	sbf(b, "]");
+}
+
+/* "{ T[..] : bounds }" over chain; marks loops whose bounds do not fit. */
+static void emit_domain(mp_model *m, sb *b, char kind, int id,
+			const int *chain, int d)
+{
+	const mp_nest *n = m->n;
+	int i;
+
+	sbf(b, "%s -> { ", m->params);
+	emit_tuple(b, kind, id, chain, d);
+	sbf(b, " : 1 = 1");
+	for (i = 0; i < d; i++) {
+		const mp_loop *l = &n->loop[chain[i]];
+		sb t;
+
+		sb_reset(&t);
+		if (emit_aff(&t, n, &l->lo, chain, i) == 0 && !t.over)
+			sbf(b, " and %s <= c%d", t.s, chain[i]);
+		else
+			m->lbounds_ok[chain[i]] = 0;
+		sb_reset(&t);
+		if (emit_aff(&t, n, &l->hi, chain, i) == 0 && !t.over)
+			sbf(b, " and c%d <= %s", chain[i], t.s);
+		else
+			m->lbounds_ok[chain[i]] = 0;
+	}
+	sbf(b, " }");
+}
+
+/* ------------------------------------------------------------- building */
+
+static void collect_q(const mp_nest *n, const mp_aff *a, char (*seen)[MP_MAX_VARS])
+{
+	int i;
+
+	for (i = 0; i < a->n; i++) {
+		const mp_term *t = &a->t[i];
+
+		if (t->v2 >= 0 && var_kind(n, t->v1, MP_VAR_PARAM) &&
+		    var_kind(n, t->v2, MP_VAR_PARAM)) {
+			int x = t->v1 < t->v2 ? t->v1 : t->v2;
+			int y = t->v1 < t->v2 ? t->v2 : t->v1;
+
+			seen[x][y] = 1;
+		}
+	}
+}
+
+static void build_params(mp_model *m)
+{
+	static char seen[MP_MAX_VARS][MP_MAX_VARS];
+	const mp_nest *n = m->n;
+	sb b;
+	int i, j, first = 1;
+
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n->nloops; i++) {
+		collect_q(n, &n->loop[i].lo, seen);
+		collect_q(n, &n->loop[i].hi, seen);
+	}
+	for (i = 0; i < n->naccesses; i++)
+		if (n->access[i].affine)
+			collect_q(n, &n->access[i].off, seen);
+	sb_reset(&b);
+	sbf(&b, "[");
+	for (i = 0; i < n->nvars; i++)
+		if (n->var[i].kind == MP_VAR_PARAM) {
+			sbf(&b, "%sp_%d", first ? "" : ", ", i);
+			first = 0;
+		}
+	for (i = 0; i < n->nvars; i++)
+		for (j = 0; j < n->nvars; j++)
+			if (seen[i][j]) {
+				sbf(&b, "%sq_%d_%d", first ? "" : ", ", i, j);
+				first = 0;
+			}
+	sbf(&b, "]");
+	memcpy(m->params, b.s, sizeof(m->params));
+}
+
+/* Row parameter of array arr: the param of its first linearised term. */
+static int find_row_param(const mp_nest *n, int arr)
+{
+	int i, j, param;
+
+	for (i = 0; i < n->naccesses; i++) {
+		const mp_access *a = &n->access[i];
+
+		if (a->array != arr || !a->affine)
+			continue;
+		for (j = 0; j < a->off.n; j++)
+			if (iter_param_term(n, &a->off.t[j], &param) >= 0)
+				return param;
+	}
+	return -1;
+}
+
+static isl_map *build_access(mp_model *m, int id)
+{
+	const mp_nest *n = m->n;
+	const mp_access *a = &n->access[id];
+	int s = a->stmt, d = m->depth[s], arr = a->array, P = m->arr_row[arr];
+	sb b;
+	isl_map *map;
+
+	sb_reset(&b);
+	sbf(&b, "%s -> { ", m->params);
+	emit_tuple(&b, 'S', s, m->chain[s], d);
+	sbf(&b, P >= 0 ? " -> A%d[r, o] : " : " -> A%d[o] : ", arr);
+	if (!a->affine)
+		m->whole[id] = 1;
+	else if (P >= 0)
+		m->whole[id] = emit_split(&b, n, &a->off, P, m->chain[s], d) < 0;
+	else {
+		sbf(&b, "o = ");
+		m->whole[id] = emit_aff(&b, n, &a->off, m->chain[s], d) < 0;
+	}
+	if (m->whole[id]) {
+		sb_reset(&b);
+		sbf(&b, "%s -> { ", m->params);
+		emit_tuple(&b, 'S', s, m->chain[s], d);
+		sbf(&b, P >= 0 ? " -> A%d[r, o] : 1 = 1" : " -> A%d[o] : 1 = 1", arr);
+	}
+	sbf(&b, " }");
+	if (b.over)
+		return NULL;
+	map = isl_map_read_from_str(m->ctx, b.s);
+	return isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
+}
+
+/* Scalar access S<s>[..] -> V<v>[] restricted to the domain. */
+static isl_union_map *add_scalar(mp_model *m, isl_union_map *um, int s, int v)
+{
+	sb b;
+	isl_map *map;
+
+	sb_reset(&b);
+	sbf(&b, "%s -> { ", m->params);
+	emit_tuple(&b, 'S', s, m->chain[s], m->depth[s]);
+	sbf(&b, " -> V%d[] }", v);
+	map = isl_map_read_from_str(m->ctx, b.s);
+	map = isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
+	return isl_union_map_add_map(um, map);
+}
+
+static isl_union_map *scalar_reads(mp_model *m, isl_union_map *um, int s,
+				   int e, int depth)
+{
+	const mp_nest *n = m->n;
+	const mp_expr *x;
+
+	if (e < 0 || e >= n->nexprs || depth > 200 || !um)
+		return um;
+	x = &n->expr[e];
+	if (x->kind == MP_X_VAR && var_kind(n, x->var, MP_VAR_LOCAL))
+		return add_scalar(m, um, s, x->var);
+	if (x->kind == MP_X_CONST || x->kind == MP_X_VAR || x->kind == MP_X_LOAD)
+		return um;
+	um = scalar_reads(m, um, s, x->a, depth + 1);
+	if (x->kind != MP_X_CAST && x->kind != MP_X_NEG)
+		um = scalar_reads(m, um, s, x->b, depth + 1);
+	return um;
+}
+
+static int max_depth(mp_model *m)
+{
+	int s, d = 0;
+
+	for (s = 0; s < m->n->nstmts; s++)
+		if (m->depth[s] > d)
+			d = m->depth[s];
+	return d;
+}
+
+static isl_map *build_schedule(mp_model *m, int s, int width)
+{
+	const mp_nest *n = m->n;
+	int i, k = 0, d = m->depth[s];
+	sb b;
+
+	sb_reset(&b);
+	sbf(&b, "%s -> { ", m->params);
+	emit_tuple(&b, 'S', s, m->chain[s], d);
+	sbf(&b, " -> [");
+	for (i = 0; i < d; i++, k += 2)
+		sbf(&b, "%s%d, c%d", i ? ", " : "", n->loop[m->chain[s][i]].pos,
+		    m->chain[s][i]);
+	sbf(&b, "%s%d", d ? ", " : "", n->stmt[s].pos);
+	for (k++; k < width; k++)
+		sbf(&b, ", 0");
+	sbf(&b, "] }");
+	return isl_map_read_from_str(m->ctx, b.s);
+}
+
+mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
+{
+	mp_model *m = calloc(1, sizeof(*m));
+	int i, width;
+	sb *b = malloc(sizeof(sb));
+
+	if (!m || !b)
+		goto error;
+	m->n = n;
+	m->ctx = isl_ctx_alloc();
+	if (!m->ctx)
+		goto error;
+	isl_options_set_on_error(m->ctx, ISL_ON_ERROR_CONTINUE);
+	build_params(m);
+	for (i = 0; i < n->nloops; i++) {
+		m->lbounds_ok[i] = 1;
+		m->ldepth[i] = loop_chain(n, i, m->lchain[i]);
+	}
+	for (i = 0; i < n->narrays; i++)
+		m->arr_row[i] = find_row_param(n, i);
+	for (i = 0; i < n->nstmts; i++) {
+		int l = n->stmt[i].loop;
+
+		m->depth[i] = l == -1 ? 0 : loop_chain(n, l, m->chain[i]);
+		if (m->depth[i] < 0) {
+			snprintf(err, errlen, "statement %d has an invalid loop", i);
+			goto error;
+		}
+		sb_reset(b);
+		emit_domain(m, b, 'S', i, m->chain[i], m->depth[i]);
+		m->dom[i] = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
+		if (!m->dom[i]) {
+			snprintf(err, errlen, "ISL rejected the domain of statement %d", i);
+			goto error;
+		}
+	}
+	for (i = 0; i < n->nloops; i++)
+		if (m->ldepth[i] < 0) {
+			snprintf(err, errlen, "loop %d has an invalid parent", i);
+			goto error;
+		}
+	m->reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	m->writes = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	for (i = 0; i < n->naccesses; i++) {
+		int s = n->access[i].stmt;
+
+		if (s < 0 || s >= n->nstmts)
+			continue;
+		m->acc[i] = build_access(m, i);
+		if (!m->acc[i]) {
+			snprintf(err, errlen, "ISL rejected access %d", i);
+			goto error;
+		}
+		if (n->access[i].is_write)
+			m->writes = isl_union_map_add_map(m->writes,
+							  isl_map_copy(m->acc[i]));
+		else
+			m->reads = isl_union_map_add_map(m->reads,
+							 isl_map_copy(m->acc[i]));
+	}
+	for (i = 0; i < n->nstmts; i++) {
+		const mp_stmt *s = &n->stmt[i];
+
+		if (s->kind == MP_S_OPAQUE)
+			continue;
+		m->reads = scalar_reads(m, m->reads, i, s->rhs, 0);
+		if (s->kind == MP_S_ASSIGN && var_kind(n, s->lhs_var, MP_VAR_LOCAL))
+			m->writes = add_scalar(m, m->writes, i, s->lhs_var);
+	}
+	width = 2 * max_depth(m) + 1;
+	m->sched = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	for (i = 0; i < n->nstmts; i++)
+		m->sched = isl_union_map_add_map(m->sched, build_schedule(m, i, width));
+	if (!m->reads || !m->writes || !m->sched) {
+		snprintf(err, errlen, "ISL failed to build the model");
+		goto error;
+	}
+	free(b);
+	return m;
+error:
+	if (err && errlen && (!m || !m->ctx || !err[0]))
+		snprintf(err, errlen, "out of memory building the ISL model");
+	free(b);
+	mp_model_free(m);
+	return NULL;
+}
+
+void mp_model_free(mp_model *m)
+{
+	int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < MP_MAX_STMTS; i++)
+		isl_set_free(m->dom[i]);
+	for (i = 0; i < MP_MAX_ACCESSES; i++)
+		isl_map_free(m->acc[i]);
+	isl_union_map_free(m->reads);
+	isl_union_map_free(m->writes);
+	isl_union_map_free(m->sched);
+	if (m->ctx)
+		isl_ctx_free(m->ctx);
+	free(m);
+}
+
+isl_ctx *mp_model_ctx(mp_model *m)
+{
+	return m ? m->ctx : NULL;
+}
+
+/* --------------------------------------------------------------- access */
+
+__isl_give isl_set *mp_model_domain(mp_model *m, int stmt)
+{
+	if (!m || stmt < 0 || stmt >= m->n->nstmts)
+		return NULL;
+	return isl_set_copy(m->dom[stmt]);
+}
+
+__isl_give isl_map *mp_model_access(mp_model *m, int access)
+{
+	if (!m || access < 0 || access >= m->n->naccesses)
+		return NULL;
+	return isl_map_copy(m->acc[access]);
+}
+
+__isl_give isl_union_map *mp_model_schedule(mp_model *m)
+{
+	return m ? isl_union_map_copy(m->sched) : NULL;
+}
+
+int mp_model_access_is_whole(mp_model *m, int access)
+{
+	return m->whole[access];
+}
+
+int mp_model_array_row_param(mp_model *m, int array)
+{
+	return m->arr_row[array];
+}
+
+int mp_model_loop_bounds_affine(mp_model *m, int loop)
+{
+	return m->lbounds_ok[loop];
+}
+
+int mp_model_stmt_loops(mp_model *m, int stmt, int *loops)
+{
+	int i;
+
+	for (i = 0; i < m->depth[stmt]; i++)
+		loops[i] = m->chain[stmt][i];
+	return m->depth[stmt];
+}
+
+/* ---------------------------------------------------------- dependences */
+
+__isl_give isl_union_map *mp_model_dependences(mp_model *m, int kinds)
+{
+	isl_union_map *before, *dep, *d;
+
+	if (!m)
+		return NULL;
+	before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched),
+						isl_union_map_copy(m->sched));
+	dep = isl_union_map_empty(isl_union_map_get_space(m->sched));
+	if (kinds & MP_DEP_RAW) {
+		d = isl_union_map_apply_range(isl_union_map_copy(m->writes),
+			isl_union_map_reverse(isl_union_map_copy(m->reads)));
+		dep = isl_union_map_union(dep, d);
+	}
+	if (kinds & MP_DEP_WAR) {
+		d = isl_union_map_apply_range(isl_union_map_copy(m->reads),
+			isl_union_map_reverse(isl_union_map_copy(m->writes)));
+		dep = isl_union_map_union(dep, d);
+	}
+	if (kinds & MP_DEP_WAW) {
+		d = isl_union_map_apply_range(isl_union_map_copy(m->writes),
+			isl_union_map_reverse(isl_union_map_copy(m->writes)));
+		dep = isl_union_map_union(dep, d);
+	}
+	return isl_union_map_intersect(dep, before);
+}
+
+struct carried_data {
+	mp_model *m;
+	int loop;
+	int (*pairs)[2];
+	int max, count;
+};
+
+static int stmt_of(isl_map *map, enum isl_dim_type t)
+{
+	const char *s = isl_map_get_tuple_name(map, t);
+
+	return s && s[0] == 'S' ? atoi(s + 1) : -1;
+}
+
+static isl_stat carried_one(__isl_take isl_map *map, void *user)
+{
+	struct carried_data *cd = user;
+	mp_model *m = cd->m;
+	int a = stmt_of(map, isl_dim_in), b = stmt_of(map, isl_dim_out);
+	int dl, i;
+	isl_bool empty;
+
+	if (a < 0 || b < 0) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	for (dl = 0; dl < m->depth[a] && m->chain[a][dl] != cd->loop; dl++)
+		;
+	if (dl >= m->depth[a] || dl >= m->depth[b] || m->chain[b][dl] != cd->loop) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	for (i = 0; i < dl; i++)
+		map = isl_map_equate(map, isl_dim_in, i, isl_dim_out, i);
+	map = isl_map_order_lt(map, isl_dim_in, dl, isl_dim_out, dl);
+	empty = isl_map_is_empty(map);
+	isl_map_free(map);
+	if (empty < 0)
+		return isl_stat_error;
+	if (!empty) {
+		if (cd->count < cd->max) {
+			cd->pairs[cd->count][0] = a;
+			cd->pairs[cd->count][1] = b;
+		}
+		cd->count++;
+	}
+	return isl_stat_ok;
+}
+
+int mp_model_carried(mp_model *m, __isl_keep isl_union_map *deps, int loop,
+		     int (*pairs)[2], int max)
+{
+	struct carried_data cd = { m, loop, pairs, max, 0 };
+
+	if (!m || !deps || loop < 0 || loop >= m->n->nloops)
+		return -1;
+	if (isl_union_map_foreach_map(deps, carried_one, &cd) < 0)
+		return -1;
+	return cd.count;
+}
+
+/* -------------------------------------------------------------- queries */
+
+int mp_model_first_writer(mp_model *m, int acc, int except)
+{
+	const mp_nest *n = m->n;
+	isl_set *fp;
+	int w;
+
+	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+		return -2;
+	fp = isl_map_range(isl_map_copy(m->acc[acc]));
+	for (w = 0; w < n->naccesses; w++) {
+		isl_set *wr;
+		isl_bool disjoint;
+
+		if (w == except || !n->access[w].is_write || !m->acc[w] ||
+		    n->access[w].array != n->access[acc].array)
+			continue;
+		wr = isl_map_range(isl_map_copy(m->acc[w]));
+		disjoint = isl_set_is_disjoint(wr, fp);
+		isl_set_free(wr);
+		if (disjoint != isl_bool_true) {
+			isl_set_free(fp);
+			return disjoint < 0 ? -2 : w;
+		}
+	}
+	isl_set_free(fp);
+	return -1;
+}
+
+isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
+				   int nloops)
+{
+	const mp_nest *n = m->n;
+	isl_map *map;
+	isl_bool r;
+	int s, d, i;
+
+	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+		return isl_bool_error;
+	if (m->whole[acc])
+		return isl_bool_false;
+	s = n->access[acc].stmt;
+	map = isl_map_copy(m->acc[acc]);
+	for (d = m->depth[s] - 1; d >= 0; d--) {
+		int keep = 0;
+
+		for (i = 0; i < nloops; i++)
+			keep |= loops[i] == m->chain[s][d];
+		if (!keep)
+			map = isl_map_project_out(map, isl_dim_in, d, 1);
+	}
+	r = isl_map_is_single_valued(map);
+	if (r == isl_bool_true)
+		r = isl_map_is_injective(map);
+	isl_map_free(map);
+	return r;
+}
+
+isl_bool mp_model_domain_is_box(mp_model *m, int stmt)
+{
+	isl_set *dom, *box = NULL;
+	isl_bool r;
+	int d, i;
+
+	if (!m || stmt < 0 || stmt >= m->n->nstmts)
+		return isl_bool_error;
+	dom = m->dom[stmt];
+	d = (int)isl_set_dim(dom, isl_dim_set);
+	if (d == 0)
+		return isl_bool_true;
+	for (i = 0; i < d; i++) {
+		isl_set *p = isl_set_copy(dom);
+
+		p = isl_set_project_out(p, isl_dim_set, i + 1, (unsigned)(d - i - 1));
+		p = isl_set_project_out(p, isl_dim_set, 0, (unsigned)i);
+		box = box ? isl_set_flat_product(box, p) : p;
+	}
+	r = isl_set_is_subset(box, dom);
+	isl_set_free(box);
+	return r;
+}
+
+int64_t mp_model_max_trip(mp_model *m, int loop)
+{
+	isl_set *dom, *delta;
+	isl_map *pairs;
+	isl_val *v;
+	sb *b;
+	int np, d, i;
+	int64_t r = -1;
+
+	if (!m || loop < 0 || loop >= m->n->nloops)
+		return -1;
+	b = malloc(sizeof(sb));
+	if (!b)
+		return -1;
+	sb_reset(b);
+	emit_domain(m, b, 'L', loop, m->lchain[loop], m->ldepth[loop]);
+	dom = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
+	free(b);
+	if (!dom)
+		return -1;
+	np = (int)isl_set_dim(dom, isl_dim_param);
+	dom = isl_set_move_dims(dom, isl_dim_set, 0, isl_dim_param, 0, (unsigned)np);
+	d = (int)isl_set_dim(dom, isl_dim_set);
+	pairs = isl_map_from_domain_and_range(isl_set_copy(dom), dom);
+	for (i = 0; i < d - 1; i++)
+		pairs = isl_map_equate(pairs, isl_dim_in, i, isl_dim_out, i);
+	delta = isl_map_deltas(pairs);
+	v = isl_set_dim_max_val(delta, d - 1);
+	if (v && isl_val_is_int(v) && isl_val_is_nonneg(v)) {
+		long x = isl_val_get_num_si(v);
+
+		r = (int64_t)x + 1;
+	} else if (v && isl_val_is_nan(v))
+		r = 0; /* the loop never runs */
+	isl_val_free(v);
+	return r;
+}

@@ -1,0 +1,92 @@
+/* mp_model.h -- the ISL model of an mp_nest (internal to polyhedral/).
+ *
+ * Statement S<s> has the iteration domain
+ *   [params] -> { S<s>[c<l0>, ..., c<ld>] : lo_l <= c_l <= hi_l }
+ * over its enclosing loops, outermost first.  Parameters are named p_<var>
+ * for PARAM variables and q_<v1>_<v2> for PARAM*PARAM products (never a
+ * user name, so no ISL keyword can clash).
+ *
+ * Arrays: A<a>[o] with o the byte offset, or A<a>[r, o] when an access has a
+ * linearised subscript coef*iter*P (P a PARAM): the byte offset is then
+ * r*P + o, and the model assumes o stays inside a row (the delinearisation
+ * assumption every polyhedral compiler makes for VLA subscripts).  An
+ * access that does not fit its array's shape, or is not affine, touches the
+ * whole array.  LOCAL scalars are 0-d arrays V<v>[].
+ *
+ * Schedule: the original 2d+1 order [pos0, c0, pos1, c1, ..., pos_s, 0...].
+ * Dependences are memory-based (no kills): an over-approximation, which is
+ * what legality needs.  Guarded statements execute on their whole domain
+ * (their writes are may-writes; since no dependence is ever killed, the
+ * over-approximation is the same).
+ *
+ * Ownership follows ISL: __isl_give results belong to the caller.
+ */
+#ifndef MP_MODEL_H
+#define MP_MODEL_H
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/map.h>
+#include <isl/union_map.h>
+
+#include "mp_nest.h"
+
+#ifndef __isl_give
+#define __isl_give
+#define __isl_take
+#define __isl_keep
+#endif
+
+typedef struct mp_model mp_model;
+
+enum { MP_DEP_RAW = 1, MP_DEP_WAR = 2, MP_DEP_WAW = 4, MP_DEP_ALL = 7 };
+
+/* Build the model of n.  Returns NULL (with a message in err) only when
+ * ISL itself fails; parts it cannot model exactly are over-approximated
+ * and flagged (mp_model_access_is_whole, mp_model_loop_bounds_affine). */
+mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen);
+void mp_model_free(mp_model *m);
+isl_ctx *mp_model_ctx(mp_model *m);
+
+/* Copies of the parts.  NULL for a statement outside every loop's table
+ * (stmt.loop invalid) or an access of no statement. */
+__isl_give isl_set *mp_model_domain(mp_model *m, int stmt);
+__isl_give isl_map *mp_model_access(mp_model *m, int access);
+__isl_give isl_union_map *mp_model_schedule(mp_model *m);
+/* kinds: a mask of MP_DEP_*; S<a>[x] -> S<b>[y] pairs, a before b. */
+__isl_give isl_union_map *mp_model_dependences(mp_model *m, int kinds);
+
+/* Access modelled as touching its whole array (not affine, or not of the
+ * array's delinearised shape). */
+int mp_model_access_is_whole(mp_model *m, int access);
+/* Row-length parameter (a var id) of a delinearised array, else -1. */
+int mp_model_array_row_param(mp_model *m, int array);
+/* Loop bounds expressible in ISL (affine over params and outer iterators). */
+int mp_model_loop_bounds_affine(mp_model *m, int loop);
+
+/* Enclosing loops of stmt, outermost first; returns their number. */
+int mp_model_stmt_loops(mp_model *m, int stmt, int *loops);
+
+/* Statement pairs (src, dst) with a dependence of deps carried by loop:
+ * same iteration of every outer loop, src's iteration of `loop` before
+ * dst's.  Fills at most max pairs; returns how many exist, -1 on error. */
+int mp_model_carried(mp_model *m, __isl_keep isl_union_map *deps, int loop,
+		     int (*pairs)[2], int max);
+
+/* The first write access of the nest (other than `except`, -1 for none)
+ * that may write an element read by access `acc`; -1 if none, -2 on error. */
+int mp_model_first_writer(mp_model *m, int acc, int except);
+
+/* Is access acc, as a function of the iterators of `loops` (the other
+ * enclosing loops projected out), single-valued and injective? */
+isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
+				   int nloops);
+
+/* Is the domain of stmt a box (bounds depend on parameters only)? */
+isl_bool mp_model_domain_is_box(mp_model *m, int stmt);
+
+/* Largest trip count of loop over all parameter values and outer
+ * iterations when it is a constant; -1 when unbounded or on error. */
+int64_t mp_model_max_trip(mp_model *m, int loop);
+
+#endif

@@ -1,0 +1,1323 @@
+/* mp_nest.c -- builders, affine helpers and the text format of mp_nest.
+ *
+ * Implements the value-type half of mp_nest.h: the table builders the
+ * compiler glue calls while walking its IR, the quasi-affine helpers
+ * (mp_aff_*), the scalar-type helpers, and mp_nest_print / mp_nest_parse,
+ * the line-based text format of docs/nest-format.md that unit tests write
+ * by hand and the glue dumps for debugging.
+ *
+ * Workload: nests of a handful of loops and statements; nothing here is
+ * performance sensitive.  Every function is total: bad input sets n->error
+ * (builders, parser) or returns -1 (affine helpers), never aborts.
+ */
+#include "mp_nest.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- scalars */
+
+static const char *const scalar_names[] = {
+	"other", "s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64",
+	"f32", "f64", "ptr"
+};
+
+const char *mp_scalar_name(mp_scalar t)
+{
+	if ((int)t < 0 || (int)t > (int)MP_TY_PTR)
+		return "?";
+	return scalar_names[t];
+}
+
+int mp_scalar_is_int(mp_scalar t)
+{
+	return t >= MP_TY_S8 && t <= MP_TY_U64;
+}
+
+int mp_scalar_bits(mp_scalar t)
+{
+	switch (t) {
+	case MP_TY_S8: case MP_TY_U8: return 8;
+	case MP_TY_S16: case MP_TY_U16: return 16;
+	case MP_TY_S32: case MP_TY_U32: case MP_TY_F32: return 32;
+	case MP_TY_S64: case MP_TY_U64: case MP_TY_F64: case MP_TY_PTR: return 64;
+	default: return 0;
+	}
+}
+
+/* ------------------------------------------------------------ builders */
+
+/* Record the first error only: later ones are usually consequences. */
+static void nest_error(mp_nest *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n->error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(n->error, sizeof(n->error), fmt, ap);
+	va_end(ap);
+}
+
+static void copy_name(char *dst, const char *src)
+{
+	memset(dst, 0, MP_NAME_LEN);
+	if (src)
+		strncpy(dst, src, MP_NAME_LEN - 1);
+}
+
+void mp_nest_init(mp_nest *n)
+{
+	memset(n, 0, sizeof(*n));
+}
+
+int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar type)
+{
+	mp_var *v;
+
+	if (n->nvars >= MP_MAX_VARS) {
+		nest_error(n, "the nest uses more than %d variables", MP_MAX_VARS);
+		return -1;
+	}
+	v = &n->var[n->nvars];
+	memset(v, 0, sizeof(*v));
+	copy_name(v->name, name);
+	v->kind = kind;
+	v->type = type;
+	v->loop = -1;
+	return n->nvars++;
+}
+
+int mp_nest_find_var(const mp_nest *n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n->nvars; i++)
+		if (strncmp(n->var[i].name, name, MP_NAME_LEN - 1) == 0)
+			return i;
+	return -1;
+}
+
+int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos,
+		     const mp_aff *lo, const mp_aff *hi, int64_t step)
+{
+	mp_loop *l;
+
+	if (n->nloops >= MP_MAX_LOOPS) {
+		nest_error(n, "the nest has more than %d loops", MP_MAX_LOOPS);
+		return -1;
+	}
+	if (iter < 0 || iter >= n->nvars || parent < -1 || parent >= n->nloops) {
+		nest_error(n, "invalid loop description (iterator %d, parent %d)",
+			   iter, parent);
+		return -1;
+	}
+	l = &n->loop[n->nloops];
+	memset(l, 0, sizeof(*l));
+	l->iter = iter;
+	l->parent = parent;
+	l->pos = pos;
+	l->lo = *lo;
+	l->hi = *hi;
+	l->step = step;
+	n->var[iter].loop = n->nloops;
+	return n->nloops++;
+}
+
+int mp_nest_add_array(mp_nest *n, const char *name, int base_var, int is_decl,
+		      int64_t size_bytes)
+{
+	mp_array *a;
+
+	if (n->narrays >= MP_MAX_ARRAYS) {
+		nest_error(n, "the nest accesses more than %d arrays", MP_MAX_ARRAYS);
+		return -1;
+	}
+	a = &n->array[n->narrays];
+	memset(a, 0, sizeof(*a));
+	copy_name(a->name, name);
+	a->base_var = base_var;
+	a->is_decl = is_decl;
+	a->size_bytes = size_bytes;
+	return n->narrays++;
+}
+
+int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine,
+		       mp_scalar elem, int elem_size, int is_write, int stmt)
+{
+	mp_access *a;
+
+	if (n->naccesses >= MP_MAX_ACCESSES) {
+		nest_error(n, "the nest has more than %d memory accesses",
+			   MP_MAX_ACCESSES);
+		return -1;
+	}
+	if (array < 0 || array >= n->narrays) {
+		nest_error(n, "access to an unknown array (%d)", array);
+		return -1;
+	}
+	a = &n->access[n->naccesses];
+	memset(a, 0, sizeof(*a));
+	a->array = array;
+	if (off)
+		a->off = *off;
+	a->affine = affine;
+	a->elem = elem;
+	a->elem_size = elem_size;
+	a->is_write = is_write;
+	a->stmt = stmt;
+	return n->naccesses++;
+}
+
+int mp_nest_add_expr(mp_nest *n, const mp_expr *e)
+{
+	if (n->nexprs >= MP_MAX_EXPRS) {
+		nest_error(n, "the nest has more than %d expression nodes",
+			   MP_MAX_EXPRS);
+		return -1;
+	}
+	n->expr[n->nexprs] = *e;
+	return n->nexprs++;
+}
+
+int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s)
+{
+	if (n->nstmts >= MP_MAX_STMTS) {
+		nest_error(n, "the nest has more than %d statements", MP_MAX_STMTS);
+		return -1;
+	}
+	n->stmt[n->nstmts] = *s;
+	return n->nstmts++;
+}
+
+/* -------------------------------------------------------- affine forms */
+
+void mp_aff_const(mp_aff *r, int64_t c)
+{
+	memset(r, 0, sizeof(*r));
+	r->cst = c;
+}
+
+void mp_aff_var(mp_aff *r, int var)
+{
+	mp_aff_const(r, 0);
+	r->n = 1;
+	r->t[0].coef = 1;
+	r->t[0].v1 = var;
+	r->t[0].v2 = -1;
+}
+
+/* Do terms x and y multiply the same variables (in either order)? */
+static int same_vars(const mp_term *x, const mp_term *y)
+{
+	return (x->v1 == y->v1 && x->v2 == y->v2) ||
+	       (x->v1 == y->v2 && x->v2 == y->v1);
+}
+
+/* Add coef * v1 [* v2] to r, merging like terms; -1 when full/overflow. */
+static int aff_add_term(mp_aff *r, int64_t coef, int v1, int v2)
+{
+	mp_term t = { coef, v1, v2 };
+	int i;
+
+	if (coef == 0)
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		if (!same_vars(&r->t[i], &t))
+			continue;
+		if (__builtin_add_overflow(r->t[i].coef, coef, &r->t[i].coef))
+			return -1;
+		if (r->t[i].coef == 0) {
+			memmove(&r->t[i], &r->t[i + 1],
+				(size_t)(r->n - i - 1) * sizeof(mp_term));
+			r->n--;
+			memset(&r->t[r->n], 0, sizeof(mp_term));
+		}
+		return 0;
+	}
+	if (r->n >= MP_MAX_TERMS)
+		return -1;
+	r->t[r->n++] = t;
+	return 0;
+}
+
+int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b)
+{
+	mp_aff s = *a;
+	int i;
+
+	if (__builtin_add_overflow(a->cst, b->cst, &s.cst))
+		return -1;
+	for (i = 0; i < b->n; i++)
+		if (aff_add_term(&s, b->t[i].coef, b->t[i].v1, b->t[i].v2) < 0)
+			return -1;
+	*r = s;
+	return 0;
+}
+
+int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c)
+{
+	mp_aff s;
+	int i;
+
+	mp_aff_const(&s, 0);
+	if (__builtin_mul_overflow(a->cst, c, &s.cst))
+		return -1;
+	for (i = 0; i < a->n && c != 0; i++) {
+		int64_t k;
+
+		if (__builtin_mul_overflow(a->t[i].coef, c, &k))
+			return -1;
+		if (aff_add_term(&s, k, a->t[i].v1, a->t[i].v2) < 0)
+			return -1;
+	}
+	*r = s;
+	return 0;
+}
+
+static int is_iter(const mp_nest *n, int v)
+{
+	return v >= 0 && v < n->nvars && n->var[v].kind == MP_VAR_ITER;
+}
+
+int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
+{
+	mp_aff s, part;
+	int i, j;
+	int64_t c;
+
+	if (mp_aff_is_const(a, &c))
+		return mp_aff_scale(r, b, c);
+	if (mp_aff_is_const(b, &c))
+		return mp_aff_scale(r, a, c);
+	/* both non-constant: only linear x linear terms can combine */
+	if (mp_aff_scale(&s, a, b->cst) < 0)
+		return -1;
+	if (mp_aff_scale(&part, b, a->cst) < 0 || mp_aff_add(&s, &s, &part) < 0)
+		return -1;
+	if (__builtin_mul_overflow(a->cst, b->cst, &c) ||
+	    __builtin_sub_overflow(s.cst, c, &s.cst))
+		return -1;  /* cst counted twice above */
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++) {
+			const mp_term *x = &a->t[i], *y = &b->t[j];
+			int v1 = x->v1, v2 = y->v1;
+			int64_t k;
+
+			if (x->v2 != -1 || y->v2 != -1)
+				return -1;
+			if (is_iter(n, v1) && is_iter(n, v2))
+				return -1;
+			if (is_iter(n, v2) || (!is_iter(n, v1) && v2 < v1)) {
+				int t = v1; v1 = v2; v2 = t;
+			}
+			if (__builtin_mul_overflow(x->coef, y->coef, &k))
+				return -1;
+			if (aff_add_term(&s, k, v1, v2) < 0)
+				return -1;
+		}
+	*r = s;
+	return 0;
+}
+
+int mp_aff_is_const(const mp_aff *a, int64_t *c)
+{
+	if (a->n != 0)
+		return 0;
+	if (c)
+		*c = a->cst;
+	return 1;
+}
+
+void mp_aff_coef_of(const mp_aff *a, int it, mp_aff *coef)
+{
+	int i;
+
+	mp_aff_const(coef, 0);
+	for (i = 0; i < a->n; i++) {
+		const mp_term *t = &a->t[i];
+
+		if (t->v1 == it && t->v2 == -1)
+			coef->cst += t->coef;
+		else if (t->v1 == it)
+			aff_add_term(coef, t->coef, t->v2, -1);
+		else if (t->v2 == it)
+			aff_add_term(coef, t->coef, t->v1, -1);
+	}
+}
+
+int mp_aff_uses_var(const mp_aff *a, int var)
+{
+	int i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->t[i].v1 == var || a->t[i].v2 == var)
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------ text appender */
+
+typedef struct out {
+	char *buf;
+	size_t len, pos;
+	int trunc;
+} out;
+
+static void outf(out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+	size_t room = o->pos < o->len ? o->len - o->pos : 0;
+
+	va_start(ap, fmt);
+	k = vsnprintf(room ? o->buf + o->pos : NULL, room, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if ((size_t)k >= room)
+		o->trunc = 1;
+	o->pos += (size_t)k;
+}
+
+static const char *vname(const mp_nest *n, int v, char *tmp)
+{
+	if (v >= 0 && v < n->nvars && n->var[v].name[0])
+		return n->var[v].name;
+	snprintf(tmp, 16, "v%d", v);
+	return tmp;
+}
+
+/* Print a with separator sep between terms (" + " or "+"). */
+static void aff_out(out *o, const mp_nest *n, const mp_aff *a, int spaced)
+{
+	int i, first = 1;
+	char t1[16], t2[16];
+
+	for (i = 0; i <= a->n; i++) {
+		int64_t c = i < a->n ? a->t[i].coef : a->cst;
+		uint64_t m = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
+
+		if (i == a->n && (c == 0 && !first))
+			break;
+		if (i == a->n && c == 0) {
+			outf(o, "0");
+			break;
+		}
+		if (first)
+			outf(o, c < 0 ? "-" : "");
+		else
+			outf(o, spaced ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : "+"));
+		first = 0;
+		if (i == a->n) {
+			outf(o, "%" PRIu64, m);
+			break;
+		}
+		if (m != 1)
+			outf(o, "%" PRIu64 "*", m);
+		outf(o, "%s", vname(n, a->t[i].v1, t1));
+		if (a->t[i].v2 >= 0)
+			outf(o, "*%s", vname(n, a->t[i].v2, t2));
+	}
+}
+
+int mp_aff_print(const mp_nest *n, const mp_aff *a, char *buf, size_t len)
+{
+	out o = { buf, len, 0, 0 };
+
+	if (len)
+		buf[0] = 0;
+	aff_out(&o, n, a, 1);
+	return o.trunc ? -1 : 0;
+}
+
+/* --------------------------------------------------------- nest print */
+
+static const char *kind_name(mp_var_kind k)
+{
+	return k == MP_VAR_ITER ? "iter" : k == MP_VAR_PARAM ? "param" : "local";
+}
+
+static int default_size(mp_scalar t)
+{
+	return mp_scalar_bits(t) / 8;
+}
+
+static void access_out(out *o, const mp_nest *n, int id)
+{
+	const mp_access *a = &n->access[id];
+
+	outf(o, "%s[", a->array >= 0 && a->array < n->narrays ?
+	     n->array[a->array].name : "?");
+	if (a->affine)
+		aff_out(o, n, &a->off, 0);
+	else
+		outf(o, "?");
+	outf(o, "]:%s", mp_scalar_name(a->elem));
+	if (a->elem_size != default_size(a->elem))
+		outf(o, "/%d", a->elem_size);
+	if (a->loc)
+		outf(o, "@%d", a->loc);
+}
+
+static void fcst_out(out *o, double v)
+{
+	char tmp[40];
+
+	snprintf(tmp, sizeof(tmp), "%.17g", v);
+	if (!strpbrk(tmp, ".eEni"))
+		strcat(tmp, ".0");
+	outf(o, "%s", tmp);
+}
+
+static void expr_out(out *o, const mp_nest *n, int id, int depth)
+{
+	const mp_expr *e;
+	char t1[16];
+
+	if (id < 0 || id >= n->nexprs || depth > 200) {
+		outf(o, "_");
+		return;
+	}
+	e = &n->expr[id];
+	switch (e->kind) {
+	case MP_X_CONST:
+		if (e->type == MP_TY_F32 || e->type == MP_TY_F64) {
+			fcst_out(o, e->fcst);
+			if (e->type != MP_TY_F64)
+				outf(o, ":%s", mp_scalar_name(e->type));
+		} else {
+			outf(o, "%" PRId64, e->cst);
+			if (e->type != MP_TY_S32)
+				outf(o, ":%s", mp_scalar_name(e->type));
+		}
+		return;
+	case MP_X_VAR:
+		outf(o, "%s", vname(n, e->var, t1));
+		if (e->var < 0 || e->var >= n->nvars || e->type != n->var[e->var].type)
+			outf(o, ":%s", mp_scalar_name(e->type));
+		return;
+	case MP_X_LOAD:
+		if (e->access >= 0 && e->access < n->naccesses &&
+		    e->type == n->access[e->access].elem) {
+			access_out(o, n, e->access);
+		} else {
+			outf(o, "(load:%s ", mp_scalar_name(e->type));
+			if (e->access >= 0 && e->access < n->naccesses)
+				access_out(o, n, e->access);
+			else
+				outf(o, "_");
+			outf(o, ")");
+		}
+		return;
+	case MP_X_CAST:
+		outf(o, "(cast:%s ", mp_scalar_name(e->type));
+		expr_out(o, n, e->a, depth + 1);
+		outf(o, ")");
+		return;
+	case MP_X_NEG:
+		outf(o, "(neg");
+		break;
+	case MP_X_ADD: outf(o, "(+"); break;
+	case MP_X_SUB: outf(o, "(-"); break;
+	case MP_X_MUL: outf(o, "(*"); break;
+	default:
+		outf(o, "(other:%s \"%s\"", mp_scalar_name(e->type), e->op);
+		if (e->a >= 0 || e->b >= 0) {
+			outf(o, " ");
+			expr_out(o, n, e->a, depth + 1);
+		}
+		if (e->b >= 0) {
+			outf(o, " ");
+			expr_out(o, n, e->b, depth + 1);
+		}
+		outf(o, ")");
+		return;
+	}
+	/* arithmetic: type suffix only when it differs from operand a's */
+	if (e->a < 0 || e->a >= n->nexprs || n->expr[e->a].type != e->type)
+		outf(o, ":%s", mp_scalar_name(e->type));
+	outf(o, " ");
+	expr_out(o, n, e->a, depth + 1);
+	if (e->kind != MP_X_NEG) {
+		outf(o, " ");
+		expr_out(o, n, e->b, depth + 1);
+	}
+	outf(o, ")");
+}
+
+static const char *loop_name(const mp_nest *n, int l)
+{
+	if (l < 0 || l >= n->nloops)
+		return "-";
+	if (n->loop[l].iter < 0 || n->loop[l].iter >= n->nvars)
+		return "?";
+	return n->var[n->loop[l].iter].name;
+}
+
+/* Mark accesses reachable from statements (others are printed alone). */
+static void mark_expr(const mp_nest *n, int id, char *seen, int depth)
+{
+	const mp_expr *e;
+
+	if (id < 0 || id >= n->nexprs || depth > 200)
+		return;
+	e = &n->expr[id];
+	if (e->kind == MP_X_LOAD && e->access >= 0 && e->access < n->naccesses)
+		seen[e->access] = 1;
+	if (e->kind == MP_X_CONST || e->kind == MP_X_VAR || e->kind == MP_X_LOAD)
+		return;
+	mark_expr(n, e->a, seen, depth + 1);
+	if (e->kind != MP_X_CAST && e->kind != MP_X_NEG)
+		mark_expr(n, e->b, seen, depth + 1);
+}
+
+int mp_nest_print(const mp_nest *n, char *buf, size_t len)
+{
+	out o = { buf, len, 0, 0 };
+	char seen[MP_MAX_ACCESSES] = { 0 };
+	char t1[16];
+	int i;
+
+	if (len)
+		buf[0] = 0;
+	for (i = 0; i < n->nvars; i++) {
+		const mp_var *v = &n->var[i];
+
+		outf(&o, "var %s %s %s%s\n", v->name, kind_name(v->kind),
+		     mp_scalar_name(v->type), v->used_after ? " used_after" : "");
+	}
+	for (i = 0; i < n->narrays; i++) {
+		const mp_array *a = &n->array[i];
+
+		outf(&o, "array %s", a->name);
+		if (a->base_var >= 0)
+			outf(&o, " base=%s", vname(n, a->base_var, t1));
+		if (a->is_decl)
+			outf(&o, " decl");
+		if (a->size_bytes != -1)
+			outf(&o, " size=%" PRId64, a->size_bytes);
+		outf(&o, "\n");
+	}
+	for (i = 0; i < n->nloops; i++) {
+		const mp_loop *l = &n->loop[i];
+
+		outf(&o, "loop %s", loop_name(n, i));
+		if (l->parent >= 0)
+			outf(&o, " parent=%s", loop_name(n, l->parent));
+		outf(&o, " pos=%d lo=", l->pos);
+		aff_out(&o, n, &l->lo, 0);
+		outf(&o, " hi=");
+		aff_out(&o, n, &l->hi, 0);
+		if (l->step != 1)
+			outf(&o, " step=%" PRId64, l->step);
+		if (l->loc)
+			outf(&o, " loc=%d", l->loc);
+		outf(&o, "\n");
+	}
+	for (i = 0; i < n->nstmts; i++) {
+		const mp_stmt *s = &n->stmt[i];
+
+		outf(&o, "stmt %s pos=%d", loop_name(n, s->loop), s->pos);
+		if (s->loc)
+			outf(&o, " loc=%d", s->loc);
+		if (s->guarded)
+			outf(&o, " guarded");
+		outf(&o, " : ");
+		if (s->kind == MP_S_OPAQUE) {
+			outf(&o, "opaque \"%s\"\n", s->why);
+			continue;
+		}
+		if (s->kind == MP_S_STORE) {
+			if (s->lhs_access >= 0 && s->lhs_access < n->naccesses) {
+				seen[s->lhs_access] = 1;
+				access_out(&o, n, s->lhs_access);
+			} else
+				outf(&o, "_");
+		} else
+			outf(&o, "%s", vname(n, s->lhs_var, t1));
+		outf(&o, " = ");
+		mark_expr(n, s->rhs, seen, 0);
+		expr_out(&o, n, s->rhs, 0);
+		outf(&o, "\n");
+	}
+	for (i = 0; i < n->naccesses; i++) {
+		if (seen[i])
+			continue;
+		outf(&o, "access ");
+		if (n->access[i].stmt >= 0)
+			outf(&o, "%d", n->access[i].stmt);
+		else
+			outf(&o, "-");
+		outf(&o, " %s ", n->access[i].is_write ? "write" : "read");
+		access_out(&o, n, i);
+		outf(&o, "\n");
+	}
+	if (n->error[0])
+		outf(&o, "# error: %s\n", n->error);
+	return o.trunc ? -1 : 0;
+}
+
+/* --------------------------------------------------------- nest parse */
+
+typedef struct parser {
+	mp_nest *n;
+	const char *p;
+	int line;
+	int failed;
+} parser;
+
+static int perr(parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[MP_REASON_LEN - 32];
+
+	if (ps->failed)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ps->n->error[0] = 0;
+	snprintf(ps->n->error, sizeof(ps->n->error), "line %d: %s", ps->line, msg);
+	ps->failed = 1;
+	return -1;
+}
+
+static void skip_ws(parser *ps)
+{
+	while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\r')
+		ps->p++;
+}
+
+static int is_name_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '.' || c == '$';
+}
+
+static int is_name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '$';
+}
+
+static int at_end(parser *ps)
+{
+	skip_ws(ps);
+	return *ps->p == 0 || *ps->p == '\n' || *ps->p == '#';
+}
+
+static int get_name(parser *ps, char *dst)
+{
+	size_t k = 0;
+
+	skip_ws(ps);
+	if (!is_name_start((unsigned char)*ps->p))
+		return perr(ps, "expected a name at '%.12s'", ps->p);
+	memset(dst, 0, MP_NAME_LEN);
+	while (is_name_char((unsigned char)*ps->p)) {
+		if (k < MP_NAME_LEN - 1)
+			dst[k++] = *ps->p;
+		ps->p++;
+	}
+	return 0;
+}
+
+static int get_int(parser *ps, int64_t *v)
+{
+	char *end;
+
+	skip_ws(ps);
+	if (!(isdigit((unsigned char)*ps->p) ||
+	      (*ps->p == '-' && isdigit((unsigned char)ps->p[1]))))
+		return perr(ps, "expected a number at '%.12s'", ps->p);
+	*v = strtoll(ps->p, &end, 10);
+	ps->p = end;
+	return 0;
+}
+
+static int accept(parser *ps, const char *s)
+{
+	size_t k = strlen(s);
+
+	skip_ws(ps);
+	if (strncmp(ps->p, s, k) != 0)
+		return 0;
+	ps->p += k;
+	return 1;
+}
+
+static int expect(parser *ps, const char *s)
+{
+	if (accept(ps, s))
+		return 0;
+	return perr(ps, "expected '%s' at '%.12s'", s, ps->p);
+}
+
+/* key=value attribute: is the next word `key=`? */
+static int accept_key(parser *ps, const char *key)
+{
+	size_t k = strlen(key);
+
+	skip_ws(ps);
+	if (strncmp(ps->p, key, k) != 0 || ps->p[k] != '=')
+		return 0;
+	ps->p += k + 1;
+	return 1;
+}
+
+static int get_type(parser *ps, mp_scalar *t)
+{
+	char name[MP_NAME_LEN];
+	int i;
+
+	if (get_name(ps, name) < 0)
+		return -1;
+	for (i = 0; i <= (int)MP_TY_PTR; i++)
+		if (strcmp(name, scalar_names[i]) == 0) {
+			*t = (mp_scalar)i;
+			return 0;
+		}
+	return perr(ps, "unknown type '%s'", name);
+}
+
+static int lookup_var(parser *ps, const char *name)
+{
+	int v = mp_nest_find_var(ps->n, name);
+
+	if (v < 0)
+		perr(ps, "unknown variable '%s'", name);
+	return v;
+}
+
+/* aff := ['-'] term (('+'|'-') term)* ; term := factor ('*' factor)*,
+ * factor := integer | variable; no spaces inside. */
+static int get_aff(parser *ps, mp_aff *r)
+{
+	skip_ws(ps);
+	mp_aff_const(r, 0);
+	for (;;) {
+		int64_t coef = 1, v;
+		int vars[3], nv = 0;
+		char name[MP_NAME_LEN];
+
+		if (*ps->p == '-') {
+			coef = -1;
+			ps->p++;
+		} else if (*ps->p == '+')
+			ps->p++;
+		for (;;) {
+			if (isdigit((unsigned char)*ps->p)) {
+				char *end;
+
+				v = strtoll(ps->p, &end, 10);
+				ps->p = end;
+				if (__builtin_mul_overflow(coef, v, &coef))
+					return perr(ps, "coefficient overflow");
+			} else if (is_name_start((unsigned char)*ps->p)) {
+				if (get_name(ps, name) < 0)
+					return -1;
+				if (nv == 2)
+					return perr(ps, "term with more than two variables");
+				if ((vars[nv++] = lookup_var(ps, name)) < 0)
+					return -1;
+			} else
+				return perr(ps, "bad affine expression at '%.12s'", ps->p);
+			if (*ps->p != '*')
+				break;
+			ps->p++;
+		}
+		if (nv == 0)
+			r->cst += coef;
+		else if (aff_add_term(r, coef, vars[0], nv == 2 ? vars[1] : -1) < 0)
+			return perr(ps, "affine expression with too many terms");
+		if (*ps->p != '+' && *ps->p != '-')
+			return 0;
+	}
+}
+
+/* access := array '[' (aff | '?') ']' ':' type ['/' size] ['@' loc] */
+static int get_access(parser *ps, int is_write, int stmt)
+{
+	char name[MP_NAME_LEN];
+	mp_aff off;
+	int affine = 1, arr, id, i;
+	mp_scalar t;
+	int64_t size, loc = 0;
+
+	if (get_name(ps, name) < 0)
+		return -1;
+	for (arr = -1, i = 0; i < ps->n->narrays; i++)
+		if (strcmp(ps->n->array[i].name, name) == 0)
+			arr = i;
+	if (arr < 0)
+		return perr(ps, "unknown array '%s'", name);
+	if (expect(ps, "[") < 0)
+		return -1;
+	mp_aff_const(&off, 0);
+	if (accept(ps, "?"))
+		affine = 0;
+	else if (get_aff(ps, &off) < 0)
+		return -1;
+	if (expect(ps, "]") < 0 || expect(ps, ":") < 0 || get_type(ps, &t) < 0)
+		return -1;
+	size = default_size(t);
+	if (*ps->p == '/') {
+		ps->p++;
+		if (get_int(ps, &size) < 0)
+			return -1;
+	}
+	if (*ps->p == '@') {
+		ps->p++;
+		if (get_int(ps, &loc) < 0)
+			return -1;
+	}
+	id = mp_nest_add_access(ps->n, arr, &off, affine, t, (int)size,
+				is_write, stmt);
+	if (id < 0)
+		return perr(ps, "%s", ps->n->error);
+	ps->n->access[id].loc = (int)loc;
+	return id;
+}
+
+static void expr_blank(mp_expr *e, mp_expr_kind k, mp_scalar t)
+{
+	memset(e, 0, sizeof(*e));
+	e->kind = k;
+	e->type = t;
+	e->var = e->access = e->a = e->b = -1;
+}
+
+static int add_expr(parser *ps, const mp_expr *e)
+{
+	int id = mp_nest_add_expr(ps->n, e);
+
+	if (id < 0)
+		perr(ps, "%s", ps->n->error);
+	return id;
+}
+
+static int get_expr(parser *ps, int stmt, int depth);
+
+/* Optional ":type" suffix right after an operator or operand. */
+static int opt_type(parser *ps, mp_scalar *t, int *given)
+{
+	*given = 0;
+	if (*ps->p != ':')
+		return 0;
+	ps->p++;
+	*given = 1;
+	return get_type(ps, t);
+}
+
+static int get_compound(parser *ps, int stmt, int depth)
+{
+	mp_expr e;
+	mp_scalar t = MP_TY_OTHER;
+	int given, a, b = -1;
+	mp_expr_kind k;
+	const char *op = ps->p;
+
+	skip_ws(ps);
+	op = ps->p;
+	if (accept(ps, "neg"))
+		k = MP_X_NEG;
+	else if (accept(ps, "cast"))
+		k = MP_X_CAST;
+	else if (accept(ps, "load"))
+		k = MP_X_LOAD;
+	else if (accept(ps, "other"))
+		k = MP_X_OTHER;
+	else if (accept(ps, "+"))
+		k = MP_X_ADD;
+	else if (accept(ps, "-"))
+		k = MP_X_SUB;
+	else if (accept(ps, "*"))
+		k = MP_X_MUL;
+	else
+		return perr(ps, "unknown operator at '%.12s'", op);
+	if (opt_type(ps, &t, &given) < 0)
+		return -1;
+	if ((k == MP_X_CAST || k == MP_X_OTHER || k == MP_X_LOAD) && !given)
+		return perr(ps, "operator '%.5s' needs a ':type'", op);
+	expr_blank(&e, k, t);
+	if (k == MP_X_LOAD) {
+		if ((e.access = get_access(ps, 0, stmt)) < 0 || expect(ps, ")") < 0)
+			return -1;
+		return add_expr(ps, &e);
+	}
+	if (k == MP_X_OTHER) {
+		size_t len = 0;
+
+		if (expect(ps, "\"") < 0)
+			return -1;
+		while (*ps->p && *ps->p != '"' && *ps->p != '\n') {
+			if (len < sizeof(e.op) - 1)
+				e.op[len++] = *ps->p;
+			ps->p++;
+		}
+		if (expect(ps, "\"") < 0)
+			return -1;
+		if (!accept(ps, ")")) {
+			if ((e.a = get_expr(ps, stmt, depth + 1)) < -1)
+				return -1;
+			if (!accept(ps, ")")) {
+				if ((e.b = get_expr(ps, stmt, depth + 1)) < -1 ||
+				    expect(ps, ")") < 0)
+					return -1;
+			}
+		}
+		return ps->failed ? -1 : add_expr(ps, &e);
+	}
+	if ((a = get_expr(ps, stmt, depth + 1)) < 0)
+		return -1;
+	if (k != MP_X_NEG && k != MP_X_CAST &&
+	    (b = get_expr(ps, stmt, depth + 1)) < 0)
+		return -1;
+	if (expect(ps, ")") < 0)
+		return -1;
+	e.a = a;
+	e.b = b;
+	if (!given)
+		e.type = ps->n->expr[a].type;
+	return add_expr(ps, &e);
+}
+
+/* Returns an expression id, -1 for the placeholder '_' of an absent
+ * operand (only meaningful inside "other"), < -1 on error. */
+static int get_expr(parser *ps, int stmt, int depth)
+{
+	mp_expr e;
+	int given;
+
+	if (depth > 100)
+		return perr(ps, "expression nested too deeply") - 1;
+	skip_ws(ps);
+	if (*ps->p == '(') {
+		ps->p++;
+		return ps->failed ? -2 : (get_compound(ps, stmt, depth) < 0 ?
+			-2 : ps->n->nexprs - 1);
+	}
+	if (*ps->p == '_' && !is_name_char((unsigned char)ps->p[1])) {
+		ps->p++;
+		return -1;
+	}
+	if (isdigit((unsigned char)*ps->p) ||
+	    (*ps->p == '-' && (isdigit((unsigned char)ps->p[1]) || ps->p[1] == '.'))) {
+		const char *q = ps->p + 1;
+		char *end;
+
+		while (isalnum((unsigned char)*q) || *q == '.' ||
+		       ((*q == '-' || *q == '+') && (q[-1] == 'e' || q[-1] == 'E')))
+			q++;
+		if (memchr(ps->p, '.', (size_t)(q - ps->p)) ||
+		    memchr(ps->p, 'e', (size_t)(q - ps->p)) ||
+		    memchr(ps->p, 'E', (size_t)(q - ps->p))) {
+			expr_blank(&e, MP_X_CONST, MP_TY_F64);
+			e.fcst = strtod(ps->p, &end);
+		} else {
+			expr_blank(&e, MP_X_CONST, MP_TY_S32);
+			e.cst = strtoll(ps->p, &end, 10);
+		}
+		ps->p = end;
+		if (opt_type(ps, &e.type, &given) < 0)
+			return -2;
+		return add_expr(ps, &e) < 0 ? -2 : ps->n->nexprs - 1;
+	}
+	if (is_name_start((unsigned char)*ps->p)) {
+		const char *save = ps->p;
+		char name[MP_NAME_LEN];
+
+		if (get_name(ps, name) < 0)
+			return -2;
+		if (*ps->p == '[') {
+			ps->p = save;
+			expr_blank(&e, MP_X_LOAD, MP_TY_OTHER);
+			if ((e.access = get_access(ps, 0, stmt)) < 0)
+				return -2;
+			e.type = ps->n->access[e.access].elem;
+			return add_expr(ps, &e) < 0 ? -2 : ps->n->nexprs - 1;
+		}
+		expr_blank(&e, MP_X_VAR, MP_TY_OTHER);
+		if ((e.var = lookup_var(ps, name)) < 0)
+			return -2;
+		e.type = ps->n->var[e.var].type;
+		if (opt_type(ps, &e.type, &given) < 0)
+			return -2;
+		return add_expr(ps, &e) < 0 ? -2 : ps->n->nexprs - 1;
+	}
+	return perr(ps, "bad expression at '%.12s'", ps->p) - 1;
+}
+
+static int find_loop_by_iter(parser *ps, const char *name)
+{
+	int v;
+
+	if (strcmp(name, "-") == 0)
+		return -1;
+	v = mp_nest_find_var(ps->n, name);
+	if (v < 0 || ps->n->var[v].loop < 0)
+		return perr(ps, "'%s' is not the iterator of a loop declared above",
+			    name) - 1;
+	return ps->n->var[v].loop;
+}
+
+/* Next free position among the children of loop `parent`. */
+static int next_pos(const mp_nest *n, int parent)
+{
+	int i, pos = 0;
+
+	for (i = 0; i < n->nloops; i++)
+		if (n->loop[i].parent == parent && n->loop[i].pos >= pos)
+			pos = n->loop[i].pos + 1;
+	for (i = 0; i < n->nstmts; i++)
+		if (n->stmt[i].loop == parent && n->stmt[i].pos >= pos)
+			pos = n->stmt[i].pos + 1;
+	return pos;
+}
+
+static int get_loop_ref(parser *ps, int *loop)
+{
+	char name[MP_NAME_LEN];
+
+	skip_ws(ps);
+	if (*ps->p == '-') {
+		ps->p++;
+		*loop = -1;
+		return 0;
+	}
+	if (get_name(ps, name) < 0)
+		return -1;
+	*loop = find_loop_by_iter(ps, name);
+	return *loop < -1 ? -1 : 0;
+}
+
+static int parse_var(parser *ps)
+{
+	char name[MP_NAME_LEN], kind[MP_NAME_LEN];
+	mp_var_kind k;
+	mp_scalar t;
+	int v;
+
+	if (get_name(ps, name) < 0 || get_name(ps, kind) < 0)
+		return -1;
+	if (strcmp(kind, "iter") == 0)
+		k = MP_VAR_ITER;
+	else if (strcmp(kind, "param") == 0)
+		k = MP_VAR_PARAM;
+	else if (strcmp(kind, "local") == 0)
+		k = MP_VAR_LOCAL;
+	else
+		return perr(ps, "unknown variable kind '%s'", kind);
+	if (get_type(ps, &t) < 0)
+		return -1;
+	if (mp_nest_find_var(ps->n, name) >= 0)
+		return perr(ps, "variable '%s' declared twice", name);
+	if ((v = mp_nest_add_var(ps->n, name, k, t)) < 0)
+		return perr(ps, "%s", ps->n->error);
+	if (accept(ps, "used_after"))
+		ps->n->var[v].used_after = 1;
+	return 0;
+}
+
+static int parse_array(parser *ps)
+{
+	char name[MP_NAME_LEN], base[MP_NAME_LEN];
+	int base_var = -1, decl = 0;
+	int64_t size = -1;
+
+	if (get_name(ps, name) < 0)
+		return -1;
+	while (!at_end(ps)) {
+		if (accept_key(ps, "base")) {
+			if (get_name(ps, base) < 0 ||
+			    (base_var = lookup_var(ps, base)) < 0)
+				return -1;
+		} else if (accept_key(ps, "size")) {
+			if (get_int(ps, &size) < 0)
+				return -1;
+		} else if (accept(ps, "decl"))
+			decl = 1;
+		else
+			return perr(ps, "unknown array attribute at '%.12s'", ps->p);
+	}
+	if (mp_nest_add_array(ps->n, name, base_var, decl, size) < 0)
+		return perr(ps, "%s", ps->n->error);
+	return 0;
+}
+
+static int parse_loop(parser *ps)
+{
+	char name[MP_NAME_LEN];
+	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
+	int64_t pos = -1, step = 1, loc = 0;
+	mp_aff lo, hi;
+
+	if (get_name(ps, name) < 0 || (iter = lookup_var(ps, name)) < 0)
+		return -1;
+	if (ps->n->var[iter].kind != MP_VAR_ITER)
+		return perr(ps, "loop variable '%s' is not declared 'iter'", name);
+	if (ps->n->var[iter].loop >= 0)
+		return perr(ps, "'%s' drives two loops", name);
+	while (!at_end(ps)) {
+		if (accept_key(ps, "parent")) {
+			if (get_loop_ref(ps, &parent) < 0)
+				return -1;
+		} else if (accept_key(ps, "pos")) {
+			if (get_int(ps, &pos) < 0)
+				return -1;
+		} else if (accept_key(ps, "lo")) {
+			if (get_aff(ps, &lo) < 0)
+				return -1;
+			have_lo = 1;
+		} else if (accept_key(ps, "hi")) {
+			if (get_aff(ps, &hi) < 0)
+				return -1;
+			have_hi = 1;
+		} else if (accept_key(ps, "step")) {
+			if (get_int(ps, &step) < 0)
+				return -1;
+		} else if (accept_key(ps, "loc")) {
+			if (get_int(ps, &loc) < 0)
+				return -1;
+		} else
+			return perr(ps, "unknown loop attribute at '%.12s'", ps->p);
+	}
+	if (!have_lo || !have_hi)
+		return perr(ps, "loop '%s' needs lo= and hi=", name);
+	if (pos < 0)
+		pos = next_pos(ps->n, parent);
+	id = mp_nest_add_loop(ps->n, iter, parent, (int)pos, &lo, &hi, step);
+	if (id < 0)
+		return perr(ps, "%s", ps->n->error);
+	ps->n->loop[id].loc = (int)loc;
+	return 0;
+}
+
+static int parse_stmt(parser *ps)
+{
+	mp_stmt s;
+	int64_t pos = -1, loc = 0;
+	int id = ps->n->nstmts;
+
+	memset(&s, 0, sizeof(s));
+	s.lhs_var = s.lhs_access = s.rhs = -1;
+	if (get_loop_ref(ps, &s.loop) < 0)
+		return -1;
+	for (;;) {
+		if (accept_key(ps, "pos")) {
+			if (get_int(ps, &pos) < 0)
+				return -1;
+		} else if (accept_key(ps, "loc")) {
+			if (get_int(ps, &loc) < 0)
+				return -1;
+		} else if (accept(ps, "guarded"))
+			s.guarded = 1;
+		else
+			break;
+	}
+	if (expect(ps, ":") < 0)
+		return -1;
+	s.pos = pos < 0 ? next_pos(ps->n, s.loop) : (int)pos;
+	s.loc = (int)loc;
+	skip_ws(ps);
+	if (strncmp(ps->p, "opaque", 6) == 0 && !is_name_char((unsigned char)ps->p[6])) {
+		size_t len = 0;
+
+		ps->p += 6;
+		s.kind = MP_S_OPAQUE;
+		if (expect(ps, "\"") < 0)
+			return -1;
+		while (*ps->p && *ps->p != '"' && *ps->p != '\n') {
+			if (len < sizeof(s.why) - 1)
+				s.why[len++] = *ps->p;
+			ps->p++;
+		}
+		if (expect(ps, "\"") < 0)
+			return -1;
+	} else {
+		const char *save = ps->p;
+		char name[MP_NAME_LEN];
+
+		if (get_name(ps, name) < 0)
+			return -1;
+		if (*ps->p == '[') {
+			ps->p = save;
+			s.kind = MP_S_STORE;
+			if ((s.lhs_access = get_access(ps, 1, id)) < 0)
+				return -1;
+		} else {
+			s.kind = MP_S_ASSIGN;
+			if ((s.lhs_var = lookup_var(ps, name)) < 0)
+				return -1;
+		}
+		if (expect(ps, "=") < 0)
+			return -1;
+		if ((s.rhs = get_expr(ps, id, 0)) < 0)
+			return ps->failed ? -1 : perr(ps, "missing right-hand side");
+	}
+	if (mp_nest_add_stmt(ps->n, &s) < 0)
+		return perr(ps, "%s", ps->n->error);
+	return 0;
+}
+
+static int parse_access_line(parser *ps)
+{
+	int64_t stmt = -1;
+	int w;
+
+	skip_ws(ps);
+	if (*ps->p == '-')
+		ps->p++;
+	else if (get_int(ps, &stmt) < 0)
+		return -1;
+	if (accept(ps, "write"))
+		w = 1;
+	else if (accept(ps, "read"))
+		w = 0;
+	else
+		return perr(ps, "expected 'read' or 'write'");
+	return get_access(ps, w, (int)stmt) < 0 ? -1 : 0;
+}
+
+int mp_nest_parse(mp_nest *n, const char *text)
+{
+	parser ps = { n, text, 0, 0 };
+
+	mp_nest_init(n);
+	while (*ps.p && !ps.failed) {
+		char word[MP_NAME_LEN];
+		int r = 0;
+
+		ps.line++;
+		if (!at_end(&ps)) {
+			if (get_name(&ps, word) < 0)
+				break;
+			if (strcmp(word, "var") == 0)
+				r = parse_var(&ps);
+			else if (strcmp(word, "array") == 0)
+				r = parse_array(&ps);
+			else if (strcmp(word, "loop") == 0)
+				r = parse_loop(&ps);
+			else if (strcmp(word, "stmt") == 0)
+				r = parse_stmt(&ps);
+			else if (strcmp(word, "access") == 0)
+				r = parse_access_line(&ps);
+			else
+				r = perr(&ps, "unknown directive '%s'", word);
+			if (r < 0)
+				break;
+			if (!at_end(&ps)) {
+				perr(&ps, "unexpected text '%.12s'", ps.p);
+				break;
+			}
+		}
+		while (*ps.p && *ps.p != '\n')
+			ps.p++;
+		if (*ps.p == '\n')
+			ps.p++;
+	}
+	return ps.failed ? -1 : 0;
+}

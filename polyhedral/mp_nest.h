@@ -1,0 +1,342 @@
+/* mp_nest.h -- compiler-neutral description of an annotated loop nest,
+ * the pragma it carries, and the plan the core derives from both.
+ *
+ * This is the contract between the compiler glue (plugin-gcc/, later
+ * plugin-clang/) and the analysis core (polyhedral/, plain C + ISL):
+ *
+ *   glue:  source IR  -> mp_nest          (mp_nest_* builders below)
+ *   core:  mp_nest + mp_pragma -> mp_plan (mp_analyze)
+ *   glue:  mp_plan    -> calls into the runtime (include/mixprec.h)
+ *
+ * Nothing in here knows about GCC or clang.  Every object is a plain value
+ * type kept in fixed-size tables, indexed by small integers ("ids"); a nest
+ * that does not fit the tables is refused with a reason, never truncated.
+ *
+ * Ownership: mp_nest and mp_plan are caller-allocated (they are large but
+ * flat; allocate them with calloc).  No function here keeps pointers to its
+ * arguments.
+ */
+#ifndef MP_NEST_H
+#define MP_NEST_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MP_MAX_VARS     96
+#define MP_MAX_LOOPS    12
+#define MP_MAX_ARRAYS   24
+#define MP_MAX_ACCESSES 96
+#define MP_MAX_EXPRS    768
+#define MP_MAX_STMTS    96
+#define MP_MAX_TERMS    8
+#define MP_NAME_LEN     48
+#define MP_REASON_LEN   320
+
+/* ---------------------------------------------------------------- types */
+
+/* Scalar element types the core distinguishes. */
+typedef enum mp_scalar {
+	MP_TY_OTHER = 0, /* anything else (struct, bool, ...): never an operand */
+	MP_TY_S8, MP_TY_U8, MP_TY_S16, MP_TY_U16,
+	MP_TY_S32, MP_TY_U32, MP_TY_S64, MP_TY_U64,
+	MP_TY_F32, MP_TY_F64,
+	MP_TY_PTR
+} mp_scalar;
+
+const char *mp_scalar_name(mp_scalar t);      /* "s8", "u8", ..., "ptr" */
+int mp_scalar_is_int(mp_scalar t);
+int mp_scalar_bits(mp_scalar t);              /* 0 for OTHER */
+
+/* ------------------------------------------------------------ variables */
+
+/* ITER : the induction variable of a loop of the nest.
+ * PARAM: a scalar that is read in the nest and never written inside it
+ *        (sizes, leading dimensions, zero points, pointer bases).
+ * LOCAL: a user scalar written inside the nest (accumulators, temporaries
+ *        the user named).  Compiler temporaries never appear: the glue
+ *        folds them into expressions. */
+typedef enum mp_var_kind { MP_VAR_ITER, MP_VAR_PARAM, MP_VAR_LOCAL } mp_var_kind;
+
+typedef struct mp_var {
+	char name[MP_NAME_LEN];
+	mp_var_kind kind;
+	mp_scalar type;
+	int loop;              /* ITER: the loop it drives; else -1 */
+	int used_after;        /* ITER/LOCAL: read after the nest (glue fills) */
+} mp_var;
+
+/* -------------------------------------------------------- affine forms */
+
+/* A "quasi-affine" integer expression: cst + sum coef * v1 [* v2].
+ * v1, v2 are variable ids; v2 == -1 for a linear term.  In a product term
+ * at most one of v1, v2 is an ITER (the other a PARAM): this is what
+ * linearised subscripts look like (i*ld + k).  PARAM*PARAM terms are
+ * allowed (they are loop invariant); ITER*ITER is not affine and the glue
+ * reports the subscript as non-affine instead. */
+typedef struct mp_term {
+	int64_t coef;
+	int v1, v2;
+} mp_term;
+
+typedef struct mp_aff {
+	int64_t cst;
+	int n;
+	mp_term t[MP_MAX_TERMS];
+} mp_aff;
+
+/* ----------------------------------------------------- arrays, accesses */
+
+/* An array is the object an access goes through: a pointer variable (a
+ * PARAM of type PTR, value = base address) or a declared array (global,
+ * static, local or parameter of array type).  Two distinct arrays may still
+ * overlap at run time when either is a pointer: the core asks for a run-time
+ * overlap check then. */
+typedef struct mp_array {
+	char name[MP_NAME_LEN];
+	int base_var;          /* PARAM var holding the base pointer, or -1 */
+	int is_decl;           /* a declared array object (not a pointer) */
+	int64_t size_bytes;    /* size of a declared array, -1 if unknown */
+} mp_array;
+
+/* One memory access.  The address is  base(array) + off  in BYTES, where
+ * off is an mp_aff over ITER and PARAM variables.  affine == 0 marks an
+ * address the glue could not express (indirect subscript, ...): off is then
+ * meaningless and the access may touch any byte of its array. */
+typedef struct mp_access {
+	int array;
+	mp_aff off;
+	int affine;
+	mp_scalar elem;
+	int elem_size;         /* bytes */
+	int is_write;
+	int stmt;              /* statement containing it */
+	int loc;               /* glue location cookie (for diagnostics) */
+} mp_access;
+
+/* --------------------------------------------------------- expressions */
+
+typedef enum mp_expr_kind {
+	MP_X_CONST,   /* cst (integers) or fcst (floats) */
+	MP_X_VAR,     /* read of variable `var` */
+	MP_X_LOAD,    /* read of access `access` */
+	MP_X_CAST,    /* conversion of operand a to `type` */
+	MP_X_ADD, MP_X_SUB, MP_X_MUL, MP_X_NEG,
+	MP_X_OTHER    /* any other operation / pure call; operands a, b
+	                 (-1 when absent) are listed so that reads are known */
+} mp_expr_kind;
+
+typedef struct mp_expr {
+	mp_expr_kind kind;
+	mp_scalar type;        /* type of the result */
+	int64_t cst;
+	double fcst;
+	int var;
+	int access;
+	int a, b;
+	char op[16];           /* MP_X_OTHER: operator or callee name, for reasons */
+} mp_expr;
+
+/* ---------------------------------------------------------- statements */
+
+/* ASSIGN: var `lhs_var` (a LOCAL or ITER) = expr `rhs`.
+ * STORE : access `lhs_access` (is_write) = expr `rhs`.
+ * OPAQUE: something the glue cannot describe (call with side effects,
+ *         asm, volatile access, store through a non-affine address of
+ *         unknown array).  `why` says what.  Its presence blocks
+ *         transformation unless the core can prove it harmless (it never
+ *         can at present). */
+typedef enum mp_stmt_kind { MP_S_ASSIGN, MP_S_STORE, MP_S_OPAQUE } mp_stmt_kind;
+
+typedef struct mp_stmt {
+	mp_stmt_kind kind;
+	int loop;              /* innermost enclosing loop id, -1 = none */
+	int pos;               /* position among the children of `loop` */
+	int guarded;           /* executed under a condition inside its loop */
+	int lhs_var;
+	int lhs_access;
+	int rhs;
+	int loc;               /* glue location cookie */
+	char why[MP_NAME_LEN * 2];
+} mp_stmt;
+
+/* ---------------------------------------------------------------- loops */
+
+/* for (iter = lo; iter <= hi; iter += step).  lo and hi are inclusive
+ * affine bounds over PARAM and outer ITER variables.  Loop 0 is the
+ * outermost loop of the nest (the one the pragma annotates). */
+typedef struct mp_loop {
+	int iter;              /* ITER var id */
+	int parent;            /* loop id, -1 for loop 0 */
+	int pos;               /* position among the children of parent */
+	mp_aff lo, hi;
+	int64_t step;          /* only 1 is transformed */
+	int loc;               /* glue location cookie */
+} mp_loop;
+
+/* --------------------------------------------------------------- nest */
+
+typedef struct mp_nest {
+	int nvars, nloops, narrays, naccesses, nexprs, nstmts;
+	mp_var var[MP_MAX_VARS];
+	mp_loop loop[MP_MAX_LOOPS];
+	mp_array array[MP_MAX_ARRAYS];
+	mp_access access[MP_MAX_ACCESSES];
+	mp_expr expr[MP_MAX_EXPRS];
+	mp_stmt stmt[MP_MAX_STMTS];
+	/* set by a builder when a table overflowed or an input was invalid;
+	   mp_analyze then refuses with this text */
+	char error[MP_REASON_LEN];
+} mp_nest;
+
+/* Builders.  All return the new id, or -1 (and set n->error) when a table
+ * is full.  Names are copied (truncated to MP_NAME_LEN - 1). */
+void mp_nest_init(mp_nest *n);
+int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar type);
+int mp_nest_find_var(const mp_nest *n, const char *name);          /* -1 if none */
+int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos,
+		     const mp_aff *lo, const mp_aff *hi, int64_t step);
+int mp_nest_add_array(mp_nest *n, const char *name, int base_var, int is_decl,
+		      int64_t size_bytes);
+int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine,
+		       mp_scalar elem, int elem_size, int is_write, int stmt);
+int mp_nest_add_expr(mp_nest *n, const mp_expr *e);
+int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s);
+
+/* Affine helpers.  They return 0 on success, -1 when the result is not
+ * quasi-affine or does not fit MP_MAX_TERMS. */
+void mp_aff_const(mp_aff *r, int64_t c);
+void mp_aff_var(mp_aff *r, int var);
+int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b);      /* r = a + b */
+int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c);           /* r = a * c */
+int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b);
+int mp_aff_is_const(const mp_aff *a, int64_t *c);
+/* Coefficient of ITER var `it` in a, as an affine form over PARAMs (a
+ * linearised subscript i*ld + k has coefficient `ld` for i). */
+void mp_aff_coef_of(const mp_aff *a, int it, mp_aff *coef);
+int mp_aff_uses_var(const mp_aff *a, int var);
+/* Print in C syntax ("4*i*K + 4*k"), for reasons and tests. */
+int mp_aff_print(const mp_nest *n, const mp_aff *a, char *buf, size_t len);
+
+/* Dump the whole nest in the text format of mp_nest_parse (docs/nest-format.md). */
+int mp_nest_print(const mp_nest *n, char *buf, size_t len);
+/* Parse the text format (used by unit tests and by `-fplugin-arg-...-dump`).
+ * Returns 0, or -1 with a message in n->error. */
+int mp_nest_parse(mp_nest *n, const char *text);
+
+/* -------------------------------------------------------------- pragma */
+
+typedef enum mp_prec {
+	MP_PREC_NONE = 0, MP_PREC_INT8, MP_PREC_UINT8, MP_PREC_BF16,
+	MP_PREC_FP16, MP_PREC_FP8_E4M3, MP_PREC_FP8_E5M2
+} mp_prec;
+
+typedef enum mp_accty { MP_ACC_DEFAULT = 0, MP_ACC_INT32, MP_ACC_FP32 } mp_accty;
+
+typedef enum mp_target {
+	MP_TARGET_AUTO = 0, MP_TARGET_SCALAR, MP_TARGET_AVX2, MP_TARGET_AVX512VNNI,
+	MP_TARGET_AVXVNNI, MP_TARGET_AVX512BF16
+} mp_target;
+
+typedef enum mp_scale_kind { MP_SCALE_NONE = 0, MP_SCALE_DYNAMIC, MP_SCALE_EXPR } mp_scale_kind;
+
+/* Tokens as the glue's preprocessor delivers them (macros expanded). */
+typedef enum mp_tok_kind {
+	MP_TOK_NAME, MP_TOK_NUMBER, MP_TOK_PUNCT, MP_TOK_STRING, MP_TOK_OTHER
+} mp_tok_kind;
+
+typedef struct mp_token {
+	mp_tok_kind kind;
+	char text[64];
+	int loc;               /* glue location cookie */
+} mp_token;
+
+#define MP_MAX_PRAGMA_TOKENS 256
+#define MP_MAX_SCALE_TOKENS  64
+
+typedef struct mp_pragma {
+	mp_prec prec;
+	mp_accty acc;
+	mp_target target;
+	mp_scale_kind scale;
+	int scale_first, scale_count;  /* token range of an explicit scale= */
+	int tile_m, tile_n, tile_k;    /* tile=MxNxK override, 0 = planner's */
+	int verify;                    /* verify clause */
+	int loc;                       /* location cookie of the precision */
+	int scale_loc;                 /* location cookie of scale=, 0 if none */
+} mp_pragma;
+
+/* Parse the tokens between the pragma name and the end of the line:
+ * "( PREC [, clause]... )".  Returns 0, or -1 with a message in err and the
+ * index of the offending token in *err_tok (ntok when the problem is at the
+ * end).  Every message is a complete sentence fragment in the style of
+ * compiler diagnostics, e.g. "unknown precision 'int4' in '#pragma mixprec';
+ * expected one of int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2". */
+int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out,
+		    char *err, size_t errlen, int *err_tok);
+const char *mp_prec_name(mp_prec p);
+const char *mp_target_name(mp_target t);
+
+/* ---------------------------------------------------------------- plan */
+
+typedef enum mp_out_mode {
+	MP_OUT_TILE,   /* the runtime fills a temporary int32 tile T[M][N];
+	                  the reduction loop becomes  acc = acc + T[i-lo_i][j-lo_j] */
+	MP_OUT_DIRECT  /* the runtime accumulates straight into the output
+	                  access (C += A*B); the nest disappears */
+} mp_out_mode;
+
+typedef struct mp_plan {
+	int ok;                    /* 1: transform as planned */
+	char reason[MP_REASON_LEN];/* ok == 0: why not (one line, no location) */
+	int reason_loc;            /* location cookie the reason points at */
+
+	int loop_i, loop_j, loop_k;/* loop ids; loop_j == -1 for matrix-vector */
+	int red_stmt;              /* the reduction statement */
+	int red_loop;              /* the loop replaced by the tile read
+	                              (== loop_k in TILE mode) */
+	int acc_a, acc_b;          /* access ids: A(i,k) and B(k,j) */
+	mp_scalar a_type, b_type;  /* MP_TY_S8 / MP_TY_U8 */
+	int za_expr, zb_expr;      /* zero points subtracted in the body, expr
+	                              ids (evaluable before the nest), -1: none */
+	int zsign_a, zsign_b;      /* +1: operand - z ; -1: operand + z */
+	mp_out_mode mode;
+	int acc_c;                 /* DIRECT: the int32 output access */
+	int acc_var;               /* TILE with a scalar accumulator: its var */
+	int acc_mem;               /* TILE with a memory accumulator: access id */
+
+	/* Run-time checks: written accesses whose address range must not
+	   overlap A's or B's.  The runtime performs them; the original nest
+	   runs when one fails. */
+	int ncheck;
+	int check_access[MP_MAX_ACCESSES];
+
+	/* int32 accumulator bound: |sum| <= K * max|a - za| * max|b - zb|.
+	   k_extent_static: the largest trip count of loop k if it is a
+	   compile-time constant, else -1 (then the runtime checks it). */
+	int64_t k_extent_static;
+	int64_t bound_static;      /* the bound when fully static, else -1 */
+	int need_runtime_bound;
+
+	/* Tile shape and kernel requested by the pragma/planner (informative:
+	   the runtime picks the kernel of the running CPU). */
+	mp_target target;
+	int tile_m, tile_n, tile_k;
+
+	/* For remarks: one line each, human readable. */
+	char what[MP_REASON_LEN];   /* "int8 contraction y[i,j] = sum_k x[i,k]*w[j,k]" */
+	char layout[MP_REASON_LEN]; /* "A row-major (k contiguous), B transposed" */
+} mp_plan;
+
+/* Analyse: build the ISL model, prove legality, match the contraction and
+ * fill *plan.  Never fails hard: plan->ok == 0 with a reason when the nest
+ * is not transformed.  Returns plan->ok. */
+int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

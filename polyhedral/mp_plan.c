@@ -1,0 +1,1038 @@
+/* mp_plan.c -- mp_analyze: match the int8 contraction of an annotated nest,
+ * prove the rewrite legal with the ISL model, and fill the plan.
+ *
+ * Expected workload: one pragma-annotated nest of 2-3 loops (plus epilogue
+ * loops) per call.  The steps, in the order a refusal can come from:
+ *
+ *   1. match      find the unique statement  acc = acc + fa*fb  (scalar or
+ *                 memory accumulator) whose operands are widened 8-bit loads,
+ *                 optionally minus a loop-invariant zero point;
+ *   2. pragma     the precision/accumulator/scale clauses fit the source;
+ *   3. types      accumulator, product and operands are 32-bit signed;
+ *   4. statements no opaque statement, no write to an iterator;
+ *   5. roles      loops k (in both operands), i (A only), j (B only);
+ *   6. mode       DIRECT (perfect i/j/k nest into an injective int32 output)
+ *                 or TILE (k innermost, holding only the reduction);
+ *   7. legality   rectangular step-1 loops, affine writes, operands never
+ *                 written (ISL), only the reduction carries dependences on k;
+ *   8. bound      K * max|a-za| * max|b-zb| fits int32, or a run-time check.
+ *
+ * Every refusal names the variable/array concerned and points reason_loc
+ * at the loop, statement or access it is about.
+ */
+#include "mp_nest.h"
+#include "mp_model.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One side of the product: a widened 8-bit load, maybe minus a zero point. */
+typedef struct operand {
+	int access;       /* the LOAD's access */
+	mp_scalar load;   /* its element type */
+	mp_scalar type;   /* type of the whole operand expression */
+	int z;            /* zero point expr, -1 */
+	int zsign;        /* +1: op - z, -1: op + z */
+	int ok_widen;     /* the cast chain preserves the loaded value */
+} operand;
+
+typedef struct cand {
+	int stmt;
+	int acc_var, acc_write, acc_read;  /* scalar var or memory accesses */
+	int add, prod;                     /* expr ids: the '+' and the '*' */
+	operand f[2];
+} cand;
+
+typedef struct az {
+	const mp_nest *n;
+	const mp_pragma *p;
+	mp_plan *plan;
+	mp_model *m;
+	cand c;
+} az;
+
+/* ----------------------------------------------------------- reasons */
+
+static int refuse(az *z, int loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	z->plan->ok = 0;
+	va_start(ap, fmt);
+	vsnprintf(z->plan->reason, sizeof(z->plan->reason), fmt, ap);
+	va_end(ap);
+	z->plan->reason_loc = loc;
+	return -1;
+}
+
+static const char *vn(const mp_nest *n, int v)
+{
+	return v >= 0 && v < n->nvars ? n->var[v].name : "?";
+}
+
+static const char *an(const mp_nest *n, int acc)
+{
+	if (acc < 0 || acc >= n->naccesses || n->access[acc].array < 0 ||
+	    n->access[acc].array >= n->narrays)
+		return "?";
+	return n->array[n->access[acc].array].name;
+}
+
+static const char *ln(const mp_nest *n, int l)
+{
+	return l >= 0 && l < n->nloops ? vn(n, n->loop[l].iter) : "?";
+}
+
+static int loop_loc(const mp_nest *n, int l)
+{
+	return l >= 0 && l < n->nloops ? n->loop[l].loc : 0;
+}
+
+static const char *prec_str(mp_prec p)
+{
+	static const char *const names[] = {
+		"none", "int8", "uint8", "bf16", "fp16", "fp8_e4m3", "fp8_e5m2"
+	};
+	return (int)p >= 0 && (int)p <= (int)MP_PREC_FP8_E5M2 ? names[p] : "?";
+}
+
+/* ---------------------------------------------------------- matching */
+
+static const mp_expr *ex(const mp_nest *n, int e)
+{
+	return e >= 0 && e < n->nexprs ? &n->expr[e] : NULL;
+}
+
+static int peel_casts(const mp_nest *n, int e)
+{
+	const mp_expr *x;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST)
+		e = x->a;
+	return e;
+}
+
+static void type_range(mp_scalar t, int64_t *lo, int64_t *hi)
+{
+	int b = mp_scalar_bits(t);
+
+	if (t == MP_TY_S8 || t == MP_TY_S16 || t == MP_TY_S32 || t == MP_TY_S64) {
+		*lo = b == 64 ? INT64_MIN : -((int64_t)1 << (b - 1));
+		*hi = b == 64 ? INT64_MAX : ((int64_t)1 << (b - 1)) - 1;
+	} else if (mp_scalar_is_int(t)) {
+		*lo = 0;
+		*hi = b >= 63 ? INT64_MAX : ((int64_t)1 << b) - 1;
+	} else {
+		*lo = INT64_MIN;
+		*hi = INT64_MAX;
+	}
+}
+
+/* A loop-invariant zero point: CONST, PARAM var, or casts of those. */
+static int is_invariant(const mp_nest *n, int e)
+{
+	const mp_expr *x = ex(n, peel_casts(n, e));
+
+	if (!x)
+		return 0;
+	if (x->kind == MP_X_CONST)
+		return mp_scalar_is_int(x->type);
+	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
+	       n->var[x->var].kind == MP_VAR_PARAM &&
+	       mp_scalar_is_int(n->var[x->var].type);
+}
+
+/* [casts] LOAD: the load; ok_widen tells whether every cast keeps the
+ * loaded value (each target type holds the loaded type's range). */
+static int match_load(const mp_nest *n, int e, operand *o)
+{
+	int chain[64], k = 0, i;
+	const mp_expr *x;
+	int64_t lo, hi, tlo, thi;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST && k < 64) {
+		chain[k++] = e;
+		e = x->a;
+	}
+	if (!x || x->kind != MP_X_LOAD || x->access < 0 || x->access >= n->naccesses)
+		return 0;
+	o->access = x->access;
+	o->load = n->access[x->access].elem;
+	o->ok_widen = mp_scalar_is_int(o->load) && mp_scalar_is_int(x->type);
+	type_range(o->load, &lo, &hi);
+	for (i = k - 1; i >= 0; i--) {
+		mp_scalar t = n->expr[chain[i]].type;
+
+		type_range(t, &tlo, &thi);
+		if (!mp_scalar_is_int(t) || tlo > lo || thi < hi)
+			o->ok_widen = 0;
+	}
+	return 1;
+}
+
+/* [identity casts] ( SUB(ld, z) | ADD(ld, z) | ADD(z, ld) | ld ). */
+static int match_operand(const mp_nest *n, int e, operand *o)
+{
+	const mp_expr *x = ex(n, e);
+
+	memset(o, 0, sizeof(*o));
+	o->z = -1;
+	o->zsign = 0;
+	if (!x)
+		return 0;
+	o->type = x->type;
+	while (x && x->kind == MP_X_CAST && ex(n, x->a) &&
+	       ex(n, x->a)->type == x->type && ex(n, x->a)->kind != MP_X_LOAD) {
+		e = x->a;
+		x = ex(n, e);
+	}
+	if (x->kind == MP_X_SUB || x->kind == MP_X_ADD) {
+		if (is_invariant(n, x->b) && match_load(n, x->a, o)) {
+			o->z = x->b;
+			o->zsign = x->kind == MP_X_SUB ? 1 : -1;
+			return 1;
+		}
+		if (x->kind == MP_X_ADD && is_invariant(n, x->a) &&
+		    match_load(n, x->b, o)) {
+			o->z = x->a;
+			o->zsign = -1;
+			return 1;
+		}
+		return 0;
+	}
+	return match_load(n, e, o);
+}
+
+static int same_aff(const mp_aff *a, const mp_aff *b)
+{
+	mp_aff neg, d;
+
+	if (mp_aff_scale(&neg, b, -1) < 0 || mp_aff_add(&d, a, &neg) < 0)
+		return 0;
+	return d.n == 0 && d.cst == 0;
+}
+
+/* Is expr e (through casts) a read of the accumulator of stmt s? */
+static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
+{
+	const mp_expr *x = ex(n, peel_casts(n, e));
+
+	if (!x)
+		return 0;
+	if (s->kind == MP_S_ASSIGN)
+		return x->kind == MP_X_VAR && x->var == s->lhs_var;
+	if (x->kind == MP_X_LOAD && x->access >= 0 && x->access < n->naccesses &&
+	    s->lhs_access >= 0 && s->lhs_access < n->naccesses) {
+		const mp_access *r = &n->access[x->access];
+		const mp_access *w = &n->access[s->lhs_access];
+
+		if (r->array == w->array && r->affine && w->affine &&
+		    r->elem == w->elem && same_aff(&r->off, &w->off)) {
+			*acc_read = x->access;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int match_stmt(const mp_nest *n, int sid, cand *c)
+{
+	const mp_stmt *s = &n->stmt[sid];
+	const mp_expr *add, *mul;
+	int side, prod;
+
+	memset(c, 0, sizeof(*c));
+	c->stmt = sid;
+	c->acc_var = c->acc_write = c->acc_read = -1;
+	if (s->kind == MP_S_ASSIGN) {
+		if (s->lhs_var < 0 || s->lhs_var >= n->nvars ||
+		    n->var[s->lhs_var].kind != MP_VAR_LOCAL)
+			return 0;
+		c->acc_var = s->lhs_var;
+	} else if (s->kind == MP_S_STORE)
+		c->acc_write = s->lhs_access;
+	else
+		return 0;
+	c->add = s->rhs;
+	add = ex(n, s->rhs);
+	if (!add || add->kind != MP_X_ADD)
+		return 0;
+	for (side = 0; side < 2; side++) {
+		int accx = side ? add->b : add->a, px = side ? add->a : add->b;
+
+		if (!reads_acc(n, s, accx, &c->acc_read))
+			continue;
+		prod = peel_casts(n, px);
+		mul = ex(n, prod);
+		if (!mul || mul->kind != MP_X_MUL)
+			continue;
+		c->prod = prod;
+		if (match_operand(n, mul->a, &c->f[0]) &&
+		    match_operand(n, mul->b, &c->f[1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* --------------------------------------------------------- checks */
+
+static int find_candidate(az *z)
+{
+	const mp_nest *n = z->n;
+	int s, count = 0, first = -1, second = -1;
+	cand c;
+
+	for (s = 0; s < n->nstmts; s++) {
+		if (!match_stmt(n, s, &c))
+			continue;
+		if (count == 0) {
+			z->c = c;
+			first = s;
+		} else if (count == 1)
+			second = s;
+		count++;
+	}
+	if (count == 0)
+		return refuse(z, loop_loc(n, 0),
+			      "no contraction found in the nest: expected 'acc = acc + a*b' "
+			      "or 'c[...] += a*b' with a and b 8-bit integer loads");
+	if (count > 1)
+		return refuse(z, n->stmt[second].loc,
+			      "the nest holds %d contractions (statements %d and %d, ...); "
+			      "only one per '#pragma mixprec' is supported",
+			      count, first, second);
+	return 0;
+}
+
+static const char *acc_name(az *z)
+{
+	return z->c.acc_var >= 0 ? vn(z->n, z->c.acc_var) : an(z->n, z->c.acc_write);
+}
+
+static int check_source_and_pragma(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_pragma *p = z->p;
+	const mp_stmt *s = &n->stmt[z->c.stmt];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		mp_scalar t = z->c.f[i].load;
+
+		if (t == MP_TY_F32 || t == MP_TY_F64)
+			return refuse(z, s->loc,
+				      "operand '%s' is %s: floating-point sources are not "
+				      "supported yet", an(n, z->c.f[i].access),
+				      mp_scalar_name(t));
+	}
+	for (i = 0; i < 2; i++) {
+		mp_scalar t = z->c.f[i].load;
+
+		if (t != MP_TY_S8 && t != MP_TY_U8)
+			return refuse(z, n->access[z->c.f[i].access].loc,
+				      "operand '%s' is %s; only 8-bit integer operands "
+				      "(s8, u8) are supported", an(n, z->c.f[i].access),
+				      mp_scalar_name(t));
+	}
+	if (p->prec != MP_PREC_INT8 && p->prec != MP_PREC_UINT8)
+		return refuse(z, p->loc,
+			      "'#pragma mixprec(%s)' asks for a floating-point precision, but "
+			      "the operands '%s' and '%s' are 8-bit integers; use int8 or uint8",
+			      prec_str(p->prec), an(n, z->c.f[0].access),
+			      an(n, z->c.f[1].access));
+	if (p->acc != MP_ACC_DEFAULT && p->acc != MP_ACC_INT32)
+		return refuse(z, p->loc,
+			      "acc=fp32 on an integer source: products of 8-bit integers "
+			      "accumulate exactly in int32 ('%s'); use acc=int32",
+			      acc_name(z));
+	if (p->scale != MP_SCALE_NONE)
+		return refuse(z, p->scale_loc ? p->scale_loc : p->loc,
+			      "scale= has no effect on an integer source: write the "
+			      "requantization in the loop body, where mixprec fuses it");
+	return 0;
+}
+
+static int check_types(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_stmt *s = &n->stmt[z->c.stmt];
+	mp_scalar at = z->c.acc_var >= 0 ? n->var[z->c.acc_var].type :
+		       n->access[z->c.acc_write].elem;
+	int i;
+
+	if (at != MP_TY_S32) {
+		if (mp_scalar_is_int(at) && mp_scalar_bits(at) != 32)
+			return refuse(z, s->loc,
+				      "accumulator '%s' is %d-bit; only a 32-bit signed "
+				      "(int32) accumulator is supported", acc_name(z),
+				      mp_scalar_bits(at));
+		return refuse(z, s->loc,
+			      "accumulator '%s' is %s; only a 32-bit signed (int32) "
+			      "accumulator is supported", acc_name(z), mp_scalar_name(at));
+	}
+	if (n->expr[z->c.add].type != MP_TY_S32 || n->expr[z->c.prod].type != MP_TY_S32 ||
+	    peel_casts(n, n->expr[z->c.add].a) != n->expr[z->c.add].a ||
+	    peel_casts(n, n->expr[z->c.add].b) != n->expr[z->c.add].b)
+		return refuse(z, s->loc,
+			      "the products accumulated into '%s' are not computed in "
+			      "int32 (%s); only int32 products are supported", acc_name(z),
+			      mp_scalar_name(n->expr[z->c.prod].type));
+	for (i = 0; i < 2; i++) {
+		const operand *o = &z->c.f[i];
+
+		if (o->type != MP_TY_S32 || !o->ok_widen)
+			return refuse(z, n->access[o->access].loc,
+				      "operand '%s' is not widened to int32 without loss "
+				      "(%s operand); only value-preserving widening is supported",
+				      an(n, o->access), mp_scalar_name(o->type));
+	}
+	if (s->guarded)
+		return refuse(z, s->loc,
+			      "the update of '%s' is guarded by a condition; only "
+			      "unconditional contractions are supported", acc_name(z));
+	return 0;
+}
+
+static int check_statements(az *z)
+{
+	const mp_nest *n = z->n;
+	int s;
+
+	for (s = 0; s < n->nstmts; s++) {
+		const mp_stmt *st = &n->stmt[s];
+
+		if (st->kind == MP_S_OPAQUE)
+			return refuse(z, st->loc,
+				      "the nest contains a statement mixprec cannot analyse "
+				      "(%s)", st->why[0] ? st->why : "unknown operation");
+		if (st->kind == MP_S_ASSIGN && st->lhs_var >= 0 &&
+		    st->lhs_var < n->nvars && n->var[st->lhs_var].kind != MP_VAR_LOCAL)
+			return refuse(z, st->loc,
+				      "the nest assigns '%s', which is a loop iterator or "
+				      "a parameter", vn(n, st->lhs_var));
+	}
+	return 0;
+}
+
+/* Every variable of a is an ITER of chain[0..d) or a PARAM. */
+static int aff_in_scope(const mp_nest *n, const mp_aff *a, const int *chain,
+			int d, int *bad)
+{
+	int i, k, j;
+
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k < 2; k++) {
+			int v = k ? a->t[i].v2 : a->t[i].v1, inside = 0;
+
+			if (v < 0)
+				continue;
+			if (v >= n->nvars) {
+				*bad = v;
+				return 0;
+			}
+			if (n->var[v].kind == MP_VAR_PARAM)
+				continue;
+			for (j = 0; j < d; j++)
+				inside |= n->loop[chain[j]].iter == v;
+			if (!inside) {
+				*bad = v;
+				return 0;
+			}
+		}
+	return 1;
+}
+
+static int check_operand_subscripts(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	int i, bad;
+
+	for (i = 0; i < 2; i++) {
+		const mp_access *a = &n->access[z->c.f[i].access];
+
+		if (!a->affine)
+			return refuse(z, a->loc,
+				      "subscript of '%s' is not affine in the loop iterators",
+				      an(n, z->c.f[i].access));
+		if (!aff_in_scope(n, &a->off, chain, d, &bad)) {
+			if (bad < n->nvars && n->var[bad].kind == MP_VAR_ITER)
+				return refuse(z, a->loc,
+					      "subscript of '%s' uses '%s', which is not a "
+					      "loop enclosing the contraction",
+					      an(n, z->c.f[i].access), vn(n, bad));
+			return refuse(z, a->loc,
+				      "subscript of '%s' is not affine in the loop iterators "
+				      "(it depends on '%s', which the nest writes)",
+				      an(n, z->c.f[i].access), vn(n, bad));
+		}
+	}
+	return 0;
+}
+
+static void swap_operands(cand *c)
+{
+	operand t = c->f[0];
+
+	c->f[0] = c->f[1];
+	c->f[1] = t;
+}
+
+/* Find loops k, i, j among the loops enclosing the reduction. */
+static int assign_roles(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	const mp_aff *fa = &n->access[z->c.f[0].access].off;
+	const mp_aff *fb = &n->access[z->c.f[1].access].off;
+	const mp_aff *fc = z->c.acc_write >= 0 ? &n->access[z->c.acc_write].off : NULL;
+	int loc = n->stmt[z->c.stmt].loc;
+	int i, k = -1, li = -1, lj = -1, nk = 0;
+
+	if (d > 3)
+		return refuse(z, loop_loc(n, chain[0]),
+			      "the contraction into '%s' is nested in %d loops; at most 3 "
+			      "(i, j, k) are supported", acc_name(z), d);
+	for (i = 0; i < d; i++) {
+		int it = n->loop[chain[i]].iter;
+
+		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) &&
+		    !(fc && mp_aff_uses_var(fc, it))) {
+			if (nk++ == 0)
+				k = chain[i];
+			else
+				return refuse(z, loc,
+					      "operands '%s' and '%s' share the iterators '%s' "
+					      "and '%s'; only one reduction loop is supported",
+					      an(n, z->c.f[0].access), an(n, z->c.f[1].access),
+					      ln(n, k), ln(n, chain[i]));
+		}
+	}
+	if (k < 0)
+		return refuse(z, loc,
+			      "no reduction loop: no loop iterator indexes both '%s' and "
+			      "'%s' without indexing '%s'", an(n, z->c.f[0].access),
+			      an(n, z->c.f[1].access), acc_name(z));
+	for (i = 0; i < d; i++) {
+		int l = chain[i], it = n->loop[l].iter;
+		int ua = mp_aff_uses_var(fa, it), ub = mp_aff_uses_var(fb, it);
+
+		if (l == k)
+			continue;
+		if (ua && ub)
+			return refuse(z, loop_loc(n, l),
+				      "loop '%s' indexes both operands '%s' and '%s' and the "
+				      "output '%s'", ln(n, l), an(n, z->c.f[0].access),
+				      an(n, z->c.f[1].access), acc_name(z));
+		if (!ua && !ub)
+			return refuse(z, loop_loc(n, l),
+				      "loop '%s' encloses the contraction but indexes neither "
+				      "'%s' nor '%s'", ln(n, l), an(n, z->c.f[0].access),
+				      an(n, z->c.f[1].access));
+		if (ua) {
+			if (li >= 0)
+				return refuse(z, loc,
+					      "operand '%s' depends on both '%s' and '%s'",
+					      an(n, z->c.f[0].access), ln(n, li), ln(n, l));
+			li = l;
+		} else {
+			if (lj >= 0)
+				return refuse(z, loc,
+					      "operand '%s' depends on both '%s' and '%s'",
+					      an(n, z->c.f[1].access), ln(n, lj), ln(n, l));
+			lj = l;
+		}
+	}
+	if (li < 0 && lj < 0)
+		return refuse(z, loop_loc(n, k),
+			      "'%s' is a dot product over '%s' (no i or j loop); only "
+			      "matrix products and matrix-vector products are supported",
+			      acc_name(z), ln(n, k));
+	if (li < 0) {
+		swap_operands(&z->c);
+		li = lj;
+		lj = -1;
+	}
+	plan->loop_i = li;
+	plan->loop_j = lj;
+	plan->loop_k = k;
+	return 0;
+}
+
+/* "a store to 'y'" / "an assignment to 't'" / "loop 'l'" */
+static void describe_stmt(const mp_nest *n, int s, char *buf, size_t len)
+{
+	const mp_stmt *st = &n->stmt[s];
+
+	if (st->kind == MP_S_STORE)
+		snprintf(buf, len, "a store to '%s'", an(n, st->lhs_access));
+	else if (st->kind == MP_S_ASSIGN)
+		snprintf(buf, len, "an assignment to '%s'", vn(n, st->lhs_var));
+	else
+		snprintf(buf, len, "an opaque statement");
+}
+
+static int choose_mode(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	int k = plan->loop_k, s, l;
+	char what[MP_NAME_LEN * 2];
+
+	if (z->c.acc_write >= 0 && n->nstmts == 1 && n->nloops == d &&
+	    n->access[z->c.acc_write].affine) {
+		int ij[2] = { plan->loop_i, plan->loop_j };
+		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,
+							 plan->loop_j >= 0 ? 2 : 1);
+
+		if (inj < 0)
+			return refuse(z, loop_loc(n, 0), "internal error: ISL failed "
+				      "on the output access '%s'", acc_name(z));
+		if (inj) {
+			plan->mode = MP_OUT_DIRECT;
+			plan->acc_c = z->c.acc_write;
+			plan->red_loop = chain[0];
+			return 0;
+		}
+	}
+	plan->mode = MP_OUT_TILE;
+	for (s = 0; s < n->nstmts; s++)
+		if (s != z->c.stmt && n->stmt[s].loop == k) {
+			describe_stmt(n, s, what, sizeof(what));
+			return refuse(z, n->stmt[s].loc,
+				      "reduction loop '%s' also contains %s; the reduction "
+				      "loop must hold the contraction alone", ln(n, k), what);
+		}
+	for (l = 0; l < n->nloops; l++)
+		if (n->loop[l].parent == k)
+			return refuse(z, loop_loc(n, l),
+				      "reduction loop '%s' also contains loop '%s'; the "
+				      "reduction loop must hold the contraction alone",
+				      ln(n, k), ln(n, l));
+	if (n->stmt[z->c.stmt].loop != k)
+		return refuse(z, n->stmt[z->c.stmt].loc,
+			      "the contraction is not directly inside its reduction loop '%s'",
+			      ln(n, k));
+	plan->red_loop = k;
+	if (z->c.acc_var >= 0)
+		plan->acc_var = z->c.acc_var;
+	else
+		plan->acc_mem = z->c.acc_write;
+	return 0;
+}
+
+/* Rectangular, affine, step-1 bounds over PARAMs for the loops i, j, k. */
+static int check_loops(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	int i, b, t, bad;
+	isl_bool box;
+
+	for (i = 0; i < d; i++) {
+		const mp_loop *l = &n->loop[chain[i]];
+
+		if (l->step != 1)
+			return refuse(z, l->loc, "loop '%s' has step %" PRId64 "; only "
+				      "step 1 is supported", ln(n, chain[i]), l->step);
+		for (b = 0; b < 2; b++) {
+			const mp_aff *a = b ? &l->hi : &l->lo;
+
+			for (t = 0; t < a->n; t++) {
+				int v = a->t[t].v1, w = a->t[t].v2;
+
+				if (v >= 0 && v < n->nvars && n->var[v].kind == MP_VAR_ITER)
+					return refuse(z, l->loc,
+						      "bounds of loop '%s' depend on '%s' "
+						      "(triangular nests are not supported yet)",
+						      ln(n, chain[i]), vn(n, v));
+				if (w >= 0 && w < n->nvars && n->var[w].kind == MP_VAR_ITER)
+					return refuse(z, l->loc,
+						      "bounds of loop '%s' depend on '%s' "
+						      "(triangular nests are not supported yet)",
+						      ln(n, chain[i]), vn(n, w));
+			}
+			if (!aff_in_scope(n, a, chain, i, &bad))
+				return refuse(z, l->loc,
+					      "bounds of loop '%s' depend on '%s', which the "
+					      "nest writes", ln(n, chain[i]), vn(n, bad));
+		}
+		if (!mp_model_loop_bounds_affine(z->m, chain[i]))
+			return refuse(z, l->loc, "bounds of loop '%s' are not affine",
+				      ln(n, chain[i]));
+		if (n->var[l->iter].used_after &&
+		    (z->plan->mode == MP_OUT_DIRECT || chain[i] == z->plan->loop_k))
+			return refuse(z, l->loc,
+				      "the iterator '%s' is used after the nest",
+				      ln(n, chain[i]));
+	}
+	box = mp_model_domain_is_box(z->m, z->c.stmt);
+	if (box != isl_bool_true)
+		return refuse(z, loop_loc(n, chain[0]),
+			      "the iteration domain of the contraction into '%s' is not "
+			      "rectangular", acc_name(z));
+	return 0;
+}
+
+static void add_check(mp_plan *plan, int acc)
+{
+	int i;
+
+	for (i = 0; i < plan->ncheck; i++)
+		if (plan->check_access[i] == acc)
+			return;
+	if (plan->ncheck < MP_MAX_ACCESSES)
+		plan->check_access[plan->ncheck++] = acc;
+}
+
+/* Writes are affine; the operands' arrays are never written (ISL), or the
+ * written arrays are different objects checked for overlap at run time. */
+static int check_writes(az *z)
+{
+	const mp_nest *n = z->n;
+	int w, i;
+
+	for (w = 0; w < n->naccesses; w++) {
+		const mp_access *a = &n->access[w];
+
+		if (!a->is_write || a->stmt < 0 || a->stmt >= n->nstmts)
+			continue;
+		if (!a->affine)
+			return refuse(z, a->loc ? a->loc : n->stmt[a->stmt].loc,
+				      "store to '%s' has a subscript that is not affine in "
+				      "the loop iterators", an(n, w));
+	}
+	for (i = 0; i < 2; i++) {
+		int x = z->c.f[i].access, arr = n->access[x].array;
+		int wr = mp_model_first_writer(z->m, x, -1);
+
+		if (wr == -2)
+			return refuse(z, n->access[x].loc, "internal error: ISL failed "
+				      "on the reads of '%s'", an(n, x));
+		if (wr >= 0)
+			return refuse(z, n->access[wr].loc ? n->access[wr].loc :
+				      n->stmt[n->access[wr].stmt].loc,
+				      "'%s' is an operand of the contraction and the nest "
+				      "writes to it", an(n, x));
+		for (w = 0; w < n->naccesses; w++) {
+			const mp_access *a = &n->access[w];
+
+			if (!a->is_write || a->array == arr || a->stmt < 0)
+				continue;
+			if (n->array[a->array].is_decl && n->array[arr].is_decl)
+				continue;  /* distinct objects never overlap */
+			add_check(z->plan, w);
+		}
+	}
+	return 0;
+}
+
+/* Only the reduction carries dependences on loop k (DIRECT: on any loop). */
+static int check_dependences(az *z)
+{
+	const mp_nest *n = z->n;
+	isl_union_map *deps = mp_model_dependences(z->m, MP_DEP_ALL);
+	int pairs[16][2], l, cnt, i, r = 0, red = z->c.stmt;
+	char what[MP_NAME_LEN * 2];
+
+	if (!deps)
+		return refuse(z, loop_loc(n, 0), "internal error: ISL failed to "
+			      "compute the dependences");
+	for (l = 0; l < n->nloops && r == 0; l++) {
+		if (l != z->plan->loop_k && z->plan->mode != MP_OUT_DIRECT)
+			continue;
+		cnt = mp_model_carried(z->m, deps, l, pairs, 16);
+		if (cnt < 0) {
+			r = refuse(z, loop_loc(n, l), "internal error: ISL failed on "
+				   "the dependences of loop '%s'", ln(n, l));
+			break;
+		}
+		for (i = 0; i < cnt && i < 16; i++) {
+			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
+
+			if (pairs[i][0] == red && pairs[i][1] == red)
+				continue;
+			describe_stmt(n, o, what, sizeof(what));
+			r = refuse(z, loop_loc(n, l),
+				   "loop '%s' carries a dependence between the contraction "
+				   "and %s", ln(n, l), what);
+			break;
+		}
+	}
+	isl_union_map_free(deps);
+	return r;
+}
+
+/* Value of a constant zero point (casts applied), or 0 if not constant. */
+static int zero_value(const mp_nest *n, int e, int64_t *v)
+{
+	const mp_expr *x = ex(n, e);
+
+	if (!x)
+		return 0;
+	if (x->kind == MP_X_CONST) {
+		*v = x->cst;
+	} else if (x->kind == MP_X_CAST) {
+		if (!zero_value(n, x->a, v))
+			return 0;
+	} else
+		return 0;
+	if (mp_scalar_is_int(x->type) && mp_scalar_bits(x->type) < 64) {
+		int b = mp_scalar_bits(x->type);
+		uint64_t mask = ((uint64_t)1 << b) - 1, u = (uint64_t)*v & mask;
+
+		if (x->type == MP_TY_S8 || x->type == MP_TY_S16 || x->type == MP_TY_S32)
+			*v = (u >> (b - 1)) ? (int64_t)(u | ~mask) : (int64_t)u;
+		else
+			*v = (int64_t)u;
+	}
+	return 1;
+}
+
+/* max |x - z| over the operand's 8-bit range; -1 if z is not constant. */
+static int64_t operand_max(const mp_nest *n, const operand *o)
+{
+	int64_t lo, hi, zv = 0, a, b;
+
+	type_range(o->load, &lo, &hi);
+	if (o->z >= 0) {
+		if (!zero_value(n, o->z, &zv) || zv > INT32_MAX || zv < INT32_MIN)
+			return -1;
+		zv *= o->zsign;
+	}
+	a = lo - zv;
+	b = hi - zv;
+	a = a < 0 ? -a : a;
+	b = b < 0 ? -b : b;
+	return a > b ? a : b;
+}
+
+static int compute_bound(az *z)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	int64_t ma = operand_max(n, &z->c.f[0]), mb = operand_max(n, &z->c.f[1]);
+	int64_t K = mp_model_max_trip(z->m, plan->loop_k), ab, bound;
+
+	plan->k_extent_static = K;
+	plan->bound_static = -1;
+	if (K < 0 || ma < 0 || mb < 0) {
+		plan->need_runtime_bound = 1;
+		return 0;
+	}
+	if (__builtin_mul_overflow(ma, mb, &ab) ||
+	    __builtin_mul_overflow(K, ab, &bound))
+		bound = INT64_MAX;
+	if (bound > INT32_MAX)
+		return refuse(z, loop_loc(n, plan->loop_k),
+			      "the int32 accumulator can overflow: K*max|a|*max|b| = "
+			      "%" PRId64 "*%" PRId64 "*%" PRId64 " = %" PRId64 " > 2^31-1 "
+			      "(reduction loop '%s', operands '%s' and '%s')",
+			      K, ma, mb, bound, ln(n, plan->loop_k),
+			      an(n, z->c.f[0].access), an(n, z->c.f[1].access));
+	plan->bound_static = bound;
+	plan->need_runtime_bound = 0;
+	return 0;
+}
+
+/* ------------------------------------------------------------ remarks */
+
+/* Iterators of the given loops used in access, by decreasing stride. */
+static void index_str(const mp_nest *n, int acc, const int *loops, int nl,
+		      char *buf, size_t len)
+{
+	int order[3], no = 0, i, j;
+	int64_t rank[3];
+	size_t pos;
+
+	for (i = 0; i < nl; i++) {
+		mp_aff coef;
+		int64_t c;
+
+		if (loops[i] < 0 || !mp_aff_uses_var(&n->access[acc].off,
+						     n->loop[loops[i]].iter))
+			continue;
+		mp_aff_coef_of(&n->access[acc].off, n->loop[loops[i]].iter, &coef);
+		rank[no] = mp_aff_is_const(&coef, &c) ? (c < 0 ? -c : c) : INT64_MAX;
+		order[no++] = loops[i];
+	}
+	for (i = 0; i < no; i++)
+		for (j = i + 1; j < no; j++)
+			if (rank[j] > rank[i]) {
+				int64_t r = rank[i];
+				int o = order[i];
+
+				rank[i] = rank[j]; rank[j] = r;
+				order[i] = order[j]; order[j] = o;
+			}
+	snprintf(buf, len, "%s[", an(n, acc));
+	for (i = 0; i < no; i++) {
+		pos = strlen(buf);
+		snprintf(buf + pos, len - pos, "%s%s", i ? "," : "", ln(n, order[i]));
+	}
+	pos = strlen(buf);
+	snprintf(buf + pos, len - pos, "]");
+}
+
+/* Is loop l's iterator the unit-stride (contiguous) index of acc? */
+static int contiguous(const mp_nest *n, int acc, int l)
+{
+	mp_aff coef;
+	int64_t c;
+
+	if (l < 0)
+		return 0;
+	mp_aff_coef_of(&n->access[acc].off, n->loop[l].iter, &coef);
+	return mp_aff_is_const(&coef, &c) && c == n->access[acc].elem_size;
+}
+
+/* A STORE after the reduction whose value reads the scalar accumulator. */
+static int expr_reads_var(const mp_nest *n, int e, int v, int depth)
+{
+	const mp_expr *x = ex(n, e);
+
+	if (!x || depth > 200)
+		return 0;
+	if (x->kind == MP_X_VAR)
+		return x->var == v;
+	if (x->kind == MP_X_CONST || x->kind == MP_X_LOAD)
+		return 0;
+	return expr_reads_var(n, x->a, v, depth + 1) ||
+	       (x->kind != MP_X_CAST && x->kind != MP_X_NEG &&
+		expr_reads_var(n, x->b, v, depth + 1));
+}
+
+static void fill_remarks(az *z)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	const operand *A = &z->c.f[0], *B = &z->c.f[1];
+	int loops[3] = { plan->loop_i, plan->loop_j, plan->loop_k };
+	char ia[96], ib[96], ic[96], out[128], zp[64];
+	const char *k = ln(n, plan->loop_k);
+	int s;
+
+	index_str(n, A->access, loops, 3, ia, sizeof(ia));
+	index_str(n, B->access, loops, 3, ib, sizeof(ib));
+	if (z->c.acc_var < 0) {
+		index_str(n, z->c.acc_write, loops, 2, ic, sizeof(ic));
+		snprintf(out, sizeof(out), "%s", ic);
+	} else {
+		snprintf(out, sizeof(out), "%s", vn(n, z->c.acc_var));
+		for (s = 0; s < n->nstmts; s++)
+			if (n->stmt[s].kind == MP_S_STORE &&
+			    expr_reads_var(n, n->stmt[s].rhs, z->c.acc_var, 0)) {
+				index_str(n, n->stmt[s].lhs_access, loops, 2, ic, sizeof(ic));
+				snprintf(out, sizeof(out), "%s <- %s", ic,
+					 vn(n, z->c.acc_var));
+				break;
+			}
+	}
+	if (A->z >= 0 && B->z >= 0)
+		snprintf(zp, sizeof(zp), ", zero points on %s and %s",
+			 an(n, A->access), an(n, B->access));
+	else if (A->z >= 0 || B->z >= 0)
+		snprintf(zp, sizeof(zp), ", zero point on %s",
+			 an(n, A->z >= 0 ? A->access : B->access));
+	else
+		zp[0] = 0;
+	snprintf(plan->what, sizeof(plan->what),
+		 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s -> s32%s)",
+		 prec_str(z->p->prec),
+		 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
+		 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
+		 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
+	snprintf(plan->layout, sizeof(plan->layout),
+		 "A=%s (%s), B=%s (%s), %s%s%s",
+		 an(n, A->access),
+		 contiguous(n, A->access, plan->loop_k) ? "k contiguous" :
+		 contiguous(n, A->access, plan->loop_i) ? "i contiguous" : "strided",
+		 an(n, B->access),
+		 plan->loop_j < 0 ?
+			(contiguous(n, B->access, plan->loop_k) ? "vector" : "strided vector") :
+		 contiguous(n, B->access, plan->loop_k) ? "transposed: k contiguous" :
+		 contiguous(n, B->access, plan->loop_j) ? "j contiguous" : "strided",
+		 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
+					       "tile mode (epilogue kept)",
+		 plan->ncheck ? ", run-time overlap check" : "",
+		 plan->need_runtime_bound ? ", run-time bound check" : "");
+}
+
+/* -------------------------------------------------------------- driver */
+
+static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->reason_loc = n->nloops > 0 ? n->loop[0].loc : 0;
+	plan->loop_i = plan->loop_j = plan->loop_k = -1;
+	plan->red_stmt = plan->red_loop = -1;
+	plan->acc_a = plan->acc_b = -1;
+	plan->za_expr = plan->zb_expr = -1;
+	plan->acc_c = plan->acc_var = plan->acc_mem = -1;
+	plan->k_extent_static = -1;
+	plan->bound_static = -1;
+	plan->mode = MP_OUT_TILE;
+	plan->target = p->target;
+	plan->tile_m = p->tile_m;
+	plan->tile_n = p->tile_n;
+	plan->tile_k = p->tile_k;
+}
+
+static int analyze(az *z)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	char err[MP_REASON_LEN] = "";
+	int chain[MP_MAX_LOOPS], d;
+
+	if (n->error[0])
+		return refuse(z, loop_loc(n, 0), "%s", n->error);
+	if (n->nloops == 0)
+		return refuse(z, 0, "'#pragma mixprec' is not followed by a loop nest");
+	if (find_candidate(z) < 0 || check_source_and_pragma(z) < 0 ||
+	    check_types(z) < 0 || check_statements(z) < 0)
+		return -1;
+	z->m = mp_model_build(n, err, sizeof(err));
+	if (!z->m)
+		return refuse(z, loop_loc(n, 0), "internal error: %s", err);
+	d = mp_model_stmt_loops(z->m, z->c.stmt, chain);
+	if (check_operand_subscripts(z, chain, d) < 0 || assign_roles(z, chain, d) < 0)
+		return -1;
+	plan->red_stmt = z->c.stmt;
+	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
+	    check_writes(z) < 0 || check_dependences(z) < 0 || compute_bound(z) < 0)
+		return -1;
+	plan->acc_a = z->c.f[0].access;
+	plan->acc_b = z->c.f[1].access;
+	plan->a_type = z->c.f[0].load;
+	plan->b_type = z->c.f[1].load;
+	plan->za_expr = z->c.f[0].z;
+	plan->zb_expr = z->c.f[1].z;
+	plan->zsign_a = z->c.f[0].z >= 0 ? z->c.f[0].zsign : 0;
+	plan->zsign_b = z->c.f[1].z >= 0 ? z->c.f[1].zsign : 0;
+	fill_remarks(z);
+	plan->ok = 1;
+	plan->reason[0] = 0;
+	return 0;
+}
+
+int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan)
+{
+	mp_pragma dflt;
+	az z;
+
+	if (!p) {
+		memset(&dflt, 0, sizeof(dflt));
+		dflt.prec = MP_PREC_INT8;
+		p = &dflt;
+	}
+	plan_init(plan, n, p);
+	memset(&z, 0, sizeof(z));
+	z.n = n;
+	z.p = p;
+	z.plan = plan;
+	analyze(&z);
+	mp_model_free(z.m);
+	return plan->ok;
+}

@@ -1,0 +1,73 @@
+/* cpu.c -- CPU dispatch of the int8 kernels: which kernel families this
+ * CPU can run, the MIXPREC_TARGET override, and their names.
+ * Compiled for baseline x86-64: nothing here may use an ISA extension. */
+#include <stdlib.h>
+#include <string.h>
+#include "mixprec.h"
+
+/* Whether this CPU (and OS) can run kernel family k.  Unknown k gives 0. */
+int mp_kernel_available(mp_kernel k)
+{
+	switch (k) {
+	case MP_KERNEL_SCALAR:
+		return 1;
+#if defined(__x86_64__) || defined(__i386__)
+	case MP_KERNEL_AVX2:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	case MP_KERNEL_AVX512VNNI:
+		__builtin_cpu_init();
+		return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+		       __builtin_cpu_supports("avx512vl") &&
+		       __builtin_cpu_supports("avx512vnni");
+#endif
+	default:
+		return 0;
+	}
+}
+
+/* The name of k as MIXPREC_TARGET spells it ("none" for anything else). */
+const char *mp_kernel_name(mp_kernel k)
+{
+	switch (k) {
+	case MP_KERNEL_SCALAR:
+		return "scalar";
+	case MP_KERNEL_AVX2:
+		return "avx2";
+	case MP_KERNEL_AVX512VNNI:
+		return "avx512vnni";
+	default:
+		return "none";
+	}
+}
+
+/* Computes the selection: MIXPREC_TARGET if set (an unknown or unavailable
+ * family gives MP_KERNEL_NONE), else the best available family. */
+static mp_kernel mp_kernel_select_uncached(void)
+{
+	const char *env = getenv("MIXPREC_TARGET");
+	if (env && *env) {
+		for (int k = 0; k < MP_KERNEL_COUNT; k++)
+			if (strcmp(env, mp_kernel_name((mp_kernel)k)) == 0)
+				return mp_kernel_available((mp_kernel)k) ? (mp_kernel)k
+									 : MP_KERNEL_NONE;
+		return MP_KERNEL_NONE;
+	}
+	for (int k = MP_KERNEL_COUNT - 1; k >= 0; k--)
+		if (mp_kernel_available((mp_kernel)k))
+			return (mp_kernel)k;
+	return MP_KERNEL_SCALAR;
+}
+
+/* The kernel family to use, computed once per process (a racing first call
+ * computes the same value twice, which is harmless). */
+mp_kernel mp_kernel_select(void)
+{
+	static int cached = -2; /* -2: not computed yet */
+	int k = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (k == -2) {
+		k = (int)mp_kernel_select_uncached();
+		__atomic_store_n(&cached, k, __ATOMIC_RELAXED);
+	}
+	return (mp_kernel)k;
+}

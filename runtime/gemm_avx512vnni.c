@@ -1,0 +1,411 @@
+/* gemm_avx512vnni.c -- AVX512-VNNI kernel family of mp_gemm_x8:
+ * mp_x8_gemm_ukernel_MRxNRc4__avx512vnni (vpdpbusd, u8 A x s8 B in K-groups
+ * of 4), its packing routines (fast paths for unit-stride rows of A and for
+ * row-major or column-major B) and its epilogue (start from the corrections,
+ * masked stores for c_sj == 1, a scatter otherwise).
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni: call only
+ * after mp_kernel_available(MP_KERNEL_AVX512VNNI). */
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mp_gemm.h"
+
+#ifndef MP_MR
+#define MP_MR 8 /* rows of the register tile */
+#endif
+#ifndef MP_NRV
+#define MP_NRV 2 /* zmm vectors (16 columns each) of the register tile */
+#endif
+#define MP_NR (16 * MP_NRV)
+#define MP_KG 4
+#ifndef MP_MC
+#define MP_MC 96
+#endif
+#ifndef MP_NC
+#define MP_NC 1024
+#endif
+
+/* Packs A block rows [i0, i0+mc) (see mp_pack_a_fn).  Fast path for
+ * a_sk == 1: 4-byte words; other strides go through the generic packer. */
+static void mp_x8_pack_a_c4__avx512vnni(const mp_gemm_args *g, long i0, long mc, long kp,
+					void *ap, int32_t *rcorr)
+{
+	if (g->a_sk != 1) {
+		mp_pack_a_generic(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 1);
+		return;
+	}
+	const uint8_t flip = (uint8_t)mp_flip_a(g->a_dt);
+	const uint32_t flip4 = flip * 0x01010101u;
+	const uint32_t q = mp_corr_q(g), kpq = (uint32_t)g->K * mp_corr_p(g) * q;
+	const long K = g->K, kfull = K / 4;
+	long nsl = (mc + MP_MR - 1) / MP_MR;
+	for (long s = 0; s < nsl; s++) {
+		uint8_t *dst = (uint8_t *)ap + s * kp * MP_MR;
+		for (int r = 0; r < MP_MR; r++) {
+			long i = s * MP_MR + r;
+			uint8_t *d = dst + r * 4;
+			if (i >= mc) {
+				for (long qq = 0; qq < kp / 4; qq++)
+					memset(d + qq * MP_MR * 4, 0, 4);
+				continue;
+			}
+			const uint8_t *row = (const uint8_t *)g->a + (i0 + i) * g->a_si;
+			uint32_t sum = 0;
+			for (long k = 0; k < K; k++)
+				sum += (uint8_t)(row[k] ^ flip);
+			rcorr[i] = (int32_t)(kpq - q * sum);
+			for (long qq = 0; qq < kfull; qq++) {
+				uint32_t w;
+				memcpy(&w, row + 4 * qq, 4);
+				w ^= flip4;
+				memcpy(d + qq * MP_MR * 4, &w, 4);
+			}
+			if (kfull * 4 < kp) {
+				uint8_t t[4] = {0, 0, 0, 0};
+				for (long k = kfull * 4; k < K; k++)
+					t[k - kfull * 4] = row[k] ^ flip;
+				memcpy(d + kfull * MP_MR * 4, t, 4);
+			}
+		}
+	}
+}
+
+/* Interleaves 16 columns of 4 rows (xmm each) into the c4 layout: column j
+ * gets bytes (r0[j], r1[j], r2[j], r3[j]). */
+static inline __m512i mp_interleave4x16(__m128i r0, __m128i r1, __m128i r2, __m128i r3)
+{
+	__m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
+	__m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
+	__m512i z = _mm512_castsi128_si512(_mm_unpacklo_epi16(t0, t2));
+	z = _mm512_inserti32x4(z, _mm_unpackhi_epi16(t0, t2), 1);
+	z = _mm512_inserti32x4(z, _mm_unpacklo_epi16(t1, t3), 2);
+	return _mm512_inserti32x4(z, _mm_unpackhi_epi16(t1, t3), 3);
+}
+
+/* Packs B panel columns [j0, j0+nc) (see mp_pack_b_fn).  Fast paths for
+ * b_sj == 1 (rows of B contiguous: 4x16 byte interleave, column sums with
+ * vpdpbusd against ones) and b_sk == 1 (4-byte words); else generic. */
+static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc, long kp,
+					void *bp, int32_t *ccorr)
+{
+	const uint8_t *b = (const uint8_t *)g->b;
+	const uint8_t flip = (uint8_t)mp_flip_b(g->b_dt);
+	const uint32_t p = mp_corr_p(g);
+	const long K = g->K;
+	long nsl = (nc + MP_NR - 1) / MP_NR;
+	if (g->b_sj == 1) {
+		const __m128i fl = _mm_set1_epi8((char)flip);
+		const __m512i ones = _mm512_set1_epi8(1);
+		for (long s = 0; s < nsl; s++) {
+			int8_t *dst = (int8_t *)bp + s * kp * MP_NR;
+			for (int v = 0; v < MP_NRV; v++) {
+				long jv = s * MP_NR + 16 * v;
+				long cols = nc - jv;
+				cols = cols < 0 ? 0 : cols > 16 ? 16 : cols;
+				__mmask16 m = (__mmask16)((1u << cols) - 1);
+				const uint8_t *col = b + (j0 + jv) * g->b_sj;
+				__m512i sum = _mm512_setzero_si512();
+				for (long qq = 0; qq < kp / 4; qq++) {
+					__m128i r[4];
+					for (int u = 0; u < 4; u++) {
+						long k = qq * 4 + u;
+						r[u] = k < K ? _mm_maskz_mov_epi8(m, _mm_xor_si128(
+							_mm_maskz_loadu_epi8(m, col + k * g->b_sk), fl))
+							     : _mm_setzero_si128();
+					}
+					__m512i z = mp_interleave4x16(r[0], r[1], r[2], r[3]);
+					_mm512_store_si512(dst + qq * MP_NR * 4 + 64 * v, z);
+					sum = _mm512_dpbusd_epi32(sum, ones, z);
+				}
+				__m512i cc = _mm512_mullo_epi32(sum, _mm512_set1_epi32((int)p));
+				_mm512_storeu_si512(ccorr + s * MP_NR + 16 * v, cc);
+			}
+		}
+		return;
+	}
+	if (g->b_sk != 1) {
+		mp_pack_b_generic(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 1);
+		return;
+	}
+	const uint32_t flip4 = flip * 0x01010101u;
+	const long kfull = K / 4;
+	for (long s = 0; s < nsl; s++) {
+		int8_t *dst = (int8_t *)bp + s * kp * MP_NR;
+		for (int r = 0; r < MP_NR; r++) {
+			long j = s * MP_NR + r;
+			int8_t *d = dst + r * 4;
+			if (j >= nc) {
+				for (long qq = 0; qq < kp / 4; qq++)
+					memset(d + qq * MP_NR * 4, 0, 4);
+				ccorr[j] = 0;
+				continue;
+			}
+			const uint8_t *col = b + (j0 + j) * g->b_sj;
+			uint32_t sum = 0;
+			for (long k = 0; k < K; k++)
+				sum += (uint32_t)(int32_t)(int8_t)(col[k] ^ flip);
+			ccorr[j] = (int32_t)(p * sum);
+			for (long qq = 0; qq < kfull; qq++) {
+				uint32_t w;
+				memcpy(&w, col + 4 * qq, 4);
+				w ^= flip4;
+				memcpy(d + qq * MP_NR * 4, &w, 4);
+			}
+			if (kfull * 4 < kp) {
+				uint8_t t[4] = {0, 0, 0, 0};
+				for (long k = kfull * 4; k < K; k++)
+					t[k - kfull * 4] = col[k] ^ flip;
+				memcpy(d + kfull * MP_NR * 4, t, 4);
+			}
+		}
+	}
+}
+
+/* The register tile for mr rows and nv vectors (compile-time constants
+ * after inlining): accumulators start at rcorr[r] - ccorr[j]; then
+ * vpdpbusd over kgroups groups; then store/add into c. */
+static inline __attribute__((always_inline)) void
+mp_x8_tile_c4__avx512vnni(const mp_gemm_args *g, long kgroups, const uint8_t *a,
+			  const int8_t *b, const int32_t *rcorr, const int32_t *ccorr,
+			  int32_t *c, int nc, const int mr, const int nv)
+{
+	__m512i acc[MP_MR][MP_NRV];
+	__m512i cc[MP_NRV];
+#pragma GCC unroll 4
+	for (int v = 0; v < nv; v++)
+		cc[v] = _mm512_loadu_si512(ccorr + 16 * v);
+#pragma GCC unroll 16
+	for (int r = 0; r < mr; r++) {
+		__m512i rv = _mm512_set1_epi32(rcorr[r]);
+#pragma GCC unroll 4
+		for (int v = 0; v < nv; v++)
+			acc[r][v] = _mm512_sub_epi32(rv, cc[v]);
+	}
+	for (long q = 0; q < kgroups; q++) {
+		__m512i bv[MP_NRV];
+#pragma GCC unroll 4
+		for (int v = 0; v < nv; v++)
+			bv[v] = _mm512_load_si512(b + 64 * v);
+#pragma GCC unroll 16
+		for (int r = 0; r < mr; r++) {
+			int32_t w;
+			memcpy(&w, a + 4 * r, 4);
+			__m512i av = _mm512_set1_epi32(w);
+#pragma GCC unroll 4
+			for (int v = 0; v < nv; v++)
+				acc[r][v] = _mm512_dpbusd_epi32(acc[r][v], av, bv[v]);
+		}
+		a += MP_MR * 4;
+		b += MP_NR * 4;
+	}
+	if (g->c_sj == 1) {
+#pragma GCC unroll 16
+		for (int r = 0; r < mr; r++) {
+			int32_t *cr = c + r * g->c_si;
+#pragma GCC unroll 4
+			for (int v = 0; v < nv; v++) {
+				int cols = nc - 16 * v;
+				__mmask16 m = cols >= 16 ? 0xffff : (__mmask16)((1u << cols) - 1);
+				__m512i x = acc[r][v];
+				if (g->accumulate)
+					x = _mm512_add_epi32(x, _mm512_maskz_loadu_epi32(m, cr + 16 * v));
+				_mm512_mask_storeu_epi32(cr + 16 * v, m, x);
+			}
+		}
+	} else {
+		int32_t t[MP_MR * MP_NR] __attribute__((aligned(64)));
+#pragma GCC unroll 16
+		for (int r = 0; r < mr; r++)
+#pragma GCC unroll 4
+			for (int v = 0; v < nv; v++)
+				_mm512_store_si512(t + r * MP_NR + 16 * v, acc[r][v]);
+		mp_store_tile(g, t, MP_NR, c, mr, nc);
+	}
+}
+
+#define MP_TILE_NV(MR)                                                                   \
+	switch (nv) {                                                                    \
+	case 1: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, 1); return; \
+	case 2: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 2 ? 2 : 1); return; \
+	case 3: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 3 ? 3 : 1); return; \
+	default: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 4 ? 4 : 1); return; \
+	}
+
+/* mp_tile_fn of this family: picks the instance for (mr, vectors of nc). */
+static void mp_x8_gemm_ukernel_c4__avx512vnni(const mp_gemm_args *g, long kg, const void *ap,
+					      const void *bp, const int32_t *rc,
+					      const int32_t *cc, int32_t *c, int mr, int nc)
+{
+	const uint8_t *a = ap;
+	const int8_t *b = bp;
+	int nv = (nc + 15) / 16;
+	switch (mr) {
+#if MP_MR >= 16
+	case 16: MP_TILE_NV(16)
+#endif
+#if MP_MR >= 15
+	case 15: MP_TILE_NV(15)
+#endif
+#if MP_MR >= 14
+	case 14: MP_TILE_NV(14)
+#endif
+#if MP_MR >= 13
+	case 13: MP_TILE_NV(13)
+#endif
+#if MP_MR >= 12
+	case 12: MP_TILE_NV(12)
+#endif
+#if MP_MR >= 11
+	case 11: MP_TILE_NV(11)
+#endif
+#if MP_MR >= 10
+	case 10: MP_TILE_NV(10)
+#endif
+#if MP_MR >= 9
+	case 9: MP_TILE_NV(9)
+#endif
+#if MP_MR >= 8
+	case 8: MP_TILE_NV(8)
+#endif
+#if MP_MR >= 7
+	case 7: MP_TILE_NV(7)
+#endif
+#if MP_MR >= 6
+	case 6: MP_TILE_NV(6)
+#endif
+#if MP_MR >= 5
+	case 5: MP_TILE_NV(5)
+#endif
+#if MP_MR >= 4
+	case 4: MP_TILE_NV(4)
+#endif
+#if MP_MR >= 3
+	case 3: MP_TILE_NV(3)
+#endif
+#if MP_MR >= 2
+	case 2: MP_TILE_NV(2)
+#endif
+	default: MP_TILE_NV(1)
+	}
+}
+
+/* Transposes the 128-bit lanes of x[0..3] (x[v] lane L -> x[L] lane v). */
+static inline void mp_lane_transpose4(__m512i x[4])
+{
+	__m512i t0 = _mm512_shuffle_i32x4(x[0], x[1], 0x44);
+	__m512i t1 = _mm512_shuffle_i32x4(x[2], x[3], 0x44);
+	__m512i t2 = _mm512_shuffle_i32x4(x[0], x[1], 0xEE);
+	__m512i t3 = _mm512_shuffle_i32x4(x[2], x[3], 0xEE);
+	x[0] = _mm512_shuffle_i32x4(t0, t1, 0x88);
+	x[1] = _mm512_shuffle_i32x4(t0, t1, 0xDD);
+	x[2] = _mm512_shuffle_i32x4(t2, t3, 0x88);
+	x[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
+}
+
+/* Few rows of A against row-major B without packing B: 4 rows of B are
+ * interleaved in registers (in-lane unpacks; the lane order is repaired on
+ * the accumulators at the end), column sums come from vpdpbusd against
+ * ones.  mr (<= 4) rows, 64 columns per block. */
+static inline __attribute__((always_inline)) void
+mp_x8_gemm_direct_rows__avx512vnni(const mp_gemm_args *g, const uint8_t *ap,
+				   const int32_t *rcorr, const int mr)
+{
+	const uint8_t *b = (const uint8_t *)g->b;
+	const __m512i fl = _mm512_set1_epi8((char)mp_flip_b(g->b_dt));
+	const __m512i ones = _mm512_set1_epi8(1);
+	const __m512i p = _mm512_set1_epi32((int)mp_corr_p(g));
+	const long K = g->K, kg = (K + 3) / 4;
+	for (long j0 = 0; j0 < g->N; j0 += 64) {
+		long cols = g->N - j0 < 64 ? g->N - j0 : 64;
+		__mmask64 m = cols == 64 ? ~(__mmask64)0 : (((__mmask64)1 << cols) - 1);
+		__m512i acc[4][4], cs[4];
+		for (int v = 0; v < 4; v++) {
+			cs[v] = _mm512_setzero_si512();
+#pragma GCC unroll 4
+			for (int r = 0; r < mr; r++)
+				acc[r][v] = _mm512_setzero_si512();
+		}
+		const uint8_t *col = b + j0;
+		for (long q = 0; q < kg; q++) {
+			__m512i x[4];
+#pragma GCC unroll 4
+			for (int u = 0; u < 4; u++) {
+				long k = 4 * q + u;
+				x[u] = k < K ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
+						_mm512_maskz_loadu_epi8(m, col + k * g->b_sk), fl))
+					     : _mm512_setzero_si512();
+			}
+			__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
+			__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
+			__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
+			__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
+			x[0] = _mm512_unpacklo_epi16(t0, t2);
+			x[1] = _mm512_unpackhi_epi16(t0, t2);
+			x[2] = _mm512_unpacklo_epi16(t1, t3);
+			x[3] = _mm512_unpackhi_epi16(t1, t3);
+#pragma GCC unroll 4
+			for (int v = 0; v < 4; v++)
+				cs[v] = _mm512_dpbusd_epi32(cs[v], ones, x[v]);
+#pragma GCC unroll 4
+			for (int r = 0; r < mr; r++) {
+				int32_t w;
+				memcpy(&w, ap + q * MP_MR * 4 + 4 * r, 4);
+				__m512i av = _mm512_set1_epi32(w);
+#pragma GCC unroll 4
+				for (int v = 0; v < 4; v++)
+					acc[r][v] = _mm512_dpbusd_epi32(acc[r][v], av, x[v]);
+			}
+		}
+		mp_lane_transpose4(cs);
+#pragma GCC unroll 4
+		for (int r = 0; r < mr; r++) {
+			mp_lane_transpose4(acc[r]);
+			__m512i rc = _mm512_set1_epi32(rcorr[r]);
+			int32_t t[64] __attribute__((aligned(64)));
+#pragma GCC unroll 4
+			for (int v = 0; v < 4; v++) {
+				__m512i sv = _mm512_sub_epi32(_mm512_add_epi32(acc[r][v], rc),
+							      _mm512_mullo_epi32(p, cs[v]));
+				if (g->c_sj == 1) {
+					int32_t *cr = g->c + r * g->c_si + j0 + 16 * v;
+					__mmask16 mv = (__mmask16)(m >> (16 * v));
+					if (g->accumulate)
+						sv = _mm512_add_epi32(sv, _mm512_maskz_loadu_epi32(mv, cr));
+					_mm512_mask_storeu_epi32(cr, mv, sv);
+				} else {
+					_mm512_store_si512(t + 16 * v, sv);
+				}
+			}
+			if (g->c_sj != 1)
+				mp_store_tile(g, t, 64, g->c + r * g->c_si + j0 * g->c_sj, 1, (int)cols);
+		}
+	}
+}
+
+/* mp_direct_fn of this family: takes M <= 4 with row-major B (b_sj == 1),
+ * where packing B would cost as much as the product itself. */
+static int mp_x8_gemm_direct__avx512vnni(const mp_gemm_args *g)
+{
+	if (g->M > 4 || g->b_sj != 1)
+		return 0;
+	long kp = (g->K + 3) / 4 * 4;
+	uint8_t *ap = aligned_alloc(64, (size_t)((kp * MP_MR + 63) / 64 * 64 + 64));
+	int32_t rcorr[MP_MR];
+	if (!ap)
+		abort();
+	mp_x8_pack_a_c4__avx512vnni(g, 0, g->M, kp, ap, rcorr);
+	switch (g->M) {
+	case 4: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 4); break;
+	case 3: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 3); break;
+	case 2: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 2); break;
+	default: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 1); break;
+	}
+	free(ap);
+	return 1;
+}
+
+const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni = {
+	MP_MR, MP_NR, MP_KG, 1, MP_MC, MP_NC,
+	mp_x8_pack_a_c4__avx512vnni, mp_x8_pack_b_c4__avx512vnni,
+	mp_x8_gemm_ukernel_c4__avx512vnni, mp_x8_gemm_direct__avx512vnni,
+};

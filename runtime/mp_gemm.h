@@ -1,0 +1,179 @@
+/* mp_gemm.h -- internal interface of the int8 contraction (mp_gemm_x8).
+ *
+ * The contraction runs in three steps shared by every kernel family:
+ *   1. pack a block of A to unsigned bytes a' = a + alpha (alpha = 128 for
+ *      s8, 0 for u8) and a panel of B to signed bytes b' = b + beta
+ *      (beta = -128 for u8, 0 for s8), both zero-padded to the tile and to
+ *      the kernel's K-group; packing is where strides and transposition go;
+ *   2. a micro-kernel computes sum_k a'b' for an MR x NR tile;
+ *   3. the correction (all mod 2^32), with p = alpha + za, q = beta + zb:
+ *        sum (a-za)(b-zb) = sum a'b' - q sum_k a' - p sum_k b' + K p q
+ *      is folded into two vectors computed while packing:
+ *        rcorr[i] = K p q - q rowsum(a')[i],  ccorr[j] = p colsum(b')[j]
+ *      and the micro-kernel starts its accumulators at rcorr[i] - ccorr[j],
+ *      so the tile it stores is S(i,j) itself.
+ *
+ * Packed layouts (elements of esz bytes, kp = K rounded up to kg):
+ *   A block: sliver s (rows s*mr ...) at s*kp*mr, inside it [k/kg][mr][kg];
+ *   B panel: sliver s (cols s*nr ...) at s*kp*nr, inside it [k/kg][nr][kg].
+ * Elements are 1 byte (u8 A, s8 B) or 2 bytes (the same values widened to
+ * int16, for kernels without byte dot products).
+ */
+#ifndef MP_GEMM_H
+#define MP_GEMM_H
+
+#include "mixprec.h"
+
+/* The arguments of mp_gemm_x8, in one place. */
+typedef struct mp_gemm_args {
+	long M, N, K;
+	const void *a;
+	int a_dt;
+	ptrdiff_t a_si, a_sk;
+	int32_t za;
+	const void *b;
+	int b_dt;
+	ptrdiff_t b_sk, b_sj;
+	int32_t zb;
+	int32_t *c;
+	ptrdiff_t c_si, c_sj;
+	int accumulate;
+} mp_gemm_args;
+
+/* Packs rows [i0, i0+mc) of A, all of K, into ap (layout above) and writes
+ * rcorr[0 .. mc) (int32, as uint32 arithmetic). */
+typedef void (*mp_pack_a_fn)(const mp_gemm_args *g, long i0, long mc, long kp,
+			     void *ap, int32_t *rcorr);
+/* Packs columns [j0, j0+nc) of B, all of K, into bp and writes
+ * ccorr[0 .. round_up(nc, nr)) (zero past nc). */
+typedef void (*mp_pack_b_fn)(const mp_gemm_args *g, long j0, long nc, long kp,
+			     void *bp, int32_t *ccorr);
+/* Computes one tile: rows [0, mr) (mr <= MR) and columns [0, nc) (nc <= NR)
+ * of S from an A sliver ap and a B sliver bp (kp/kg groups), and stores or
+ * adds it (g->accumulate) at c with g's output strides. */
+typedef void (*mp_tile_fn)(const mp_gemm_args *g, long kgroups, const void *ap,
+			   const void *bp, const int32_t *rcorr, const int32_t *ccorr,
+			   int32_t *c, int mr, int nc);
+
+/* Optional path without the blocked driver (e.g. few rows of A, where
+ * packing B costs as much as the product): returns 1 when it computed the
+ * whole contraction, 0 to decline. */
+typedef int (*mp_direct_fn)(const mp_gemm_args *g);
+
+/* One kernel family: tile shape, K-group, element size, blocking. */
+typedef struct mp_gemm_kernel {
+	int mr, nr, kg, esz;
+	long mc, nc; /* block sizes (rows of A, columns of B) */
+	mp_pack_a_fn pack_a;
+	mp_pack_b_fn pack_b;
+	mp_tile_fn tile;
+	mp_direct_fn direct; /* may be NULL */
+} mp_gemm_kernel;
+
+/* The kernel tables (defined in the ISA files; use only when available). */
+extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
+extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
+extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
+
+/* The oracle: the plain loop, in wrapping int32 arithmetic.  Same contract
+ * as mp_gemm_x8. */
+void mp_gemm_x8_ref(const mp_gemm_args *g);
+
+/* Runs the blocked driver with kernel k. */
+void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
+
+/* ---------------------------------------- helpers for the ISA files */
+
+/* The byte xor that turns an operand of type dt into the packed type:
+ * A (to u8): s8 -> 0x80; B (to s8): u8 -> 0x80. */
+static inline int mp_flip_a(int dt) { return dt == MP_DT_S8 ? 0x80 : 0; }
+static inline int mp_flip_b(int dt) { return dt == MP_DT_U8 ? 0x80 : 0; }
+
+/* p = alpha + za and q = beta + zb, mod 2^32. */
+static inline uint32_t mp_corr_p(const mp_gemm_args *g)
+{
+	return (g->a_dt == MP_DT_S8 ? 128u : 0u) + (uint32_t)g->za;
+}
+static inline uint32_t mp_corr_q(const mp_gemm_args *g)
+{
+	return (g->b_dt == MP_DT_U8 ? (uint32_t)-128 : 0u) + (uint32_t)g->zb;
+}
+
+/* Generic packing of A (any strides): mr rows per sliver, groups of kg,
+ * elements of esz bytes.  Constant mr/kg/esz let the compiler specialize. */
+static inline __attribute__((always_inline)) void
+mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
+		  int32_t *rcorr, int mr, int kg, int esz)
+{
+	const uint8_t *a = (const uint8_t *)g->a;
+	const uint8_t flip = (uint8_t)mp_flip_a(g->a_dt);
+	const uint32_t q = mp_corr_q(g), kpq = (uint32_t)g->K * mp_corr_p(g) * q;
+	long nsl = (mc + mr - 1) / mr;
+	for (long s = 0; s < nsl; s++) {
+		for (int r = 0; r < mr; r++) {
+			long i = s * mr + r;
+			int live = i < mc;
+			const uint8_t *row = live ? a + (i0 + i) * g->a_si : a;
+			uint32_t sum = 0;
+			for (long k = 0; k < kp; k++) {
+				uint8_t v = 0;
+				if (live && k < g->K)
+					v = row[k * g->a_sk] ^ flip;
+				sum += v;
+				long o = s * kp * mr + (k / kg) * mr * kg + r * kg + k % kg;
+				if (esz == 1)
+					((uint8_t *)ap)[o] = v;
+				else
+					((int16_t *)ap)[o] = v;
+			}
+			if (live)
+				rcorr[i] = (int32_t)(kpq - q * sum);
+		}
+	}
+}
+
+/* Generic packing of B (any strides), like mp_pack_a_generic. */
+static inline __attribute__((always_inline)) void
+mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
+		  int32_t *ccorr, int nr, int kg, int esz)
+{
+	const uint8_t *b = (const uint8_t *)g->b;
+	const uint8_t flip = (uint8_t)mp_flip_b(g->b_dt);
+	const uint32_t p = mp_corr_p(g);
+	long nsl = (nc + nr - 1) / nr;
+	for (long s = 0; s < nsl; s++) {
+		for (int r = 0; r < nr; r++) {
+			long j = s * nr + r;
+			int live = j < nc;
+			const uint8_t *col = live ? b + (j0 + j) * g->b_sj : b;
+			uint32_t sum = 0;
+			for (long k = 0; k < kp; k++) {
+				int8_t v = 0;
+				if (live && k < g->K)
+					v = (int8_t)(col[k * g->b_sk] ^ flip);
+				sum += (uint32_t)(int32_t)v;
+				long o = s * kp * nr + (k / kg) * nr * kg + r * kg + k % kg;
+				if (esz == 1)
+					((int8_t *)bp)[o] = v;
+				else
+					((int16_t *)bp)[o] = v;
+			}
+			ccorr[j] = (int32_t)(live ? p * sum : 0);
+		}
+	}
+}
+
+/* Writes (or adds) an mr x nc tile t (row stride ldt) to c with the
+ * output strides of g. */
+static inline void mp_store_tile(const mp_gemm_args *g, const int32_t *t, long ldt,
+				 int32_t *c, int mr, int nc)
+{
+	for (int r = 0; r < mr; r++)
+		for (int j = 0; j < nc; j++) {
+			int32_t *d = c + r * g->c_si + j * g->c_sj;
+			uint32_t v = (uint32_t)t[r * ldt + j];
+			*d = (int32_t)(g->accumulate ? (uint32_t)*d + v : v);
+		}
+}
+
+#endif

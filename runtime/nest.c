@@ -1,0 +1,158 @@
+/* nest.c -- the entry points of plugin-generated code.
+ *
+ * For every transformed nest the plugin emits, on the nest's entry edge,
+ *
+ *   tile = __mixprec_i8_nest(MP_NEST_ABI, nargs,
+ *            mode,                        0: TILE, 1: DIRECT
+ *            M, N, K,                     extents of loops i, j, k (>= 0)
+ *            a, a_si, a_sk, a_dt, za,     A(i,k) = a[i*a_si + k*a_sk]  (8-bit, bytes)
+ *            b, b_sk, b_sj, b_dt, zb,     B(k,j) = b[k*b_sk + j*b_sj]
+ *            c, c_si, c_sj,               DIRECT: C(i,j) at c + i*c_si + j*c_sj
+ *                                         (BYTES, int32 elements); TILE: NULL, 0, 0
+ *            ncheck, {lo, hi} x ncheck)   byte ranges written by the nest
+ *
+ * a, b, c are pointers; every other argument is a long.  It returns NULL
+ * when the original loop must run (a run-time check failed), otherwise
+ *   TILE:   an int32 tile T with T[i*N + j] = sum_k (A(i,k)-za)*(B(k,j)-zb),
+ *           read by the nest in place of loop k, freed by __mixprec_release;
+ *   DIRECT: a non-NULL token after C(i,j) += sum_k ... was done.
+ *
+ * Run-time checks (each failure means: original loop, counted in mp_stats):
+ *   - MIXPREC_DISABLE set to anything but "0" or "";
+ *   - no usable kernel (MIXPREC_TARGET names one the CPU lacks);
+ *   - |sum| <= K * max|a-za| * max|b-zb| does not fit int32;
+ *   - a written range (or C) overlaps the bytes A or B reads;
+ *   - the tile cannot be allocated.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mixprec.h"
+#include "mp_runtime.h"
+
+static char mp_direct_token;
+
+typedef struct mp_range { intptr_t lo, hi; } mp_range;   /* inclusive bytes */
+
+/* Bytes touched by base + i*si + j*sj (+ elem-1) for i < m, j < n. */
+static mp_range span(const void *base, long m, long si, long n, long sj, long elem)
+{
+	intptr_t b = (intptr_t)base;
+	intptr_t x1 = 0, x2 = (intptr_t)(m - 1) * si, y1 = 0, y2 = (intptr_t)(n - 1) * sj;
+	mp_range r;
+	r.lo = b + (x1 < x2 ? x1 : x2) + (y1 < y2 ? y1 : y2);
+	r.hi = b + (x1 < x2 ? x2 : x1) + (y1 < y2 ? y2 : y1) + elem - 1;
+	return r;
+}
+
+static int overlap(mp_range a, mp_range b)
+{
+	return a.lo <= b.hi && b.lo <= a.hi;
+}
+
+static int64_t max_abs_minus(int dt, long z)
+{
+	int64_t lo = dt == MP_DT_U8 ? 0 : -128, hi = dt == MP_DT_U8 ? 255 : 127;
+	int64_t x = lo - z, y = hi - z;
+	x = x < 0 ? -x : x;
+	y = y < 0 ? -y : y;
+	return x > y ? x : y;
+}
+
+static int disabled(void)
+{
+	const char *e = getenv("MIXPREC_DISABLE");
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+static void *fallback(void)
+{
+	mp_stats_note(0, -1);
+	return NULL;
+}
+
+void *__mixprec_i8_nest(long abi, long nargs, ...)
+{
+	va_list ap;
+	long ncheck, i;
+	int ok = 1;
+
+	if (abi != MP_NEST_ABI || nargs < 18)
+		return fallback();
+	va_start(ap, nargs);
+	long mode = va_arg(ap, long);
+	long M = va_arg(ap, long), N = va_arg(ap, long), K = va_arg(ap, long);
+	const void *a = va_arg(ap, const void *);
+	long a_si = va_arg(ap, long), a_sk = va_arg(ap, long);
+	long a_dt = va_arg(ap, long), za = va_arg(ap, long);
+	const void *b = va_arg(ap, const void *);
+	long b_sk = va_arg(ap, long), b_sj = va_arg(ap, long);
+	long b_dt = va_arg(ap, long), zb = va_arg(ap, long);
+	void *c = va_arg(ap, void *);
+	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
+	ncheck = va_arg(ap, long);
+	if (nargs != 18 + 2 * ncheck) {
+		va_end(ap);
+		return fallback();
+	}
+	M = M < 0 ? 0 : M;
+	N = N < 0 ? 0 : N;
+	K = K < 0 ? 0 : K;
+
+	mp_range ra = span(a, M, a_si, K, a_sk, 1);
+	mp_range rb = span(b, K, b_sk, N, b_sj, 1);
+	int reads = M > 0 && N > 0 && K > 0;
+	for (i = 0; i < ncheck; i++) {
+		mp_range w;
+		w.lo = (intptr_t)va_arg(ap, long);
+		w.hi = (intptr_t)va_arg(ap, long);
+		if (reads && w.lo <= w.hi && (overlap(w, ra) || overlap(w, rb)))
+			ok = 0;
+	}
+	va_end(ap);
+
+	if (!ok || disabled() || za != (int32_t)za || zb != (int32_t)zb)
+		return fallback();
+	mp_kernel kern = mp_kernel_select();
+	if (kern == MP_KERNEL_NONE)
+		return fallback();
+	/* the int32 bound of the contraction sum */
+	__int128 bound = (__int128)K * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
+	if (bound > INT32_MAX)
+		return fallback();
+
+	if (mode == 1) {
+		if (c_si % 4 || c_sj % 4)
+			return fallback();
+		if (M > 0 && N > 0) {
+			mp_range rc = span(c, M, c_si, N, c_sj, 4);
+			if (K > 0 && (overlap(rc, ra) || overlap(rc, rb)))
+				return fallback();
+			mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
+				   b, (int)b_dt, b_sk, b_sj, (int32_t)zb,
+				   (int32_t *)c, c_si / 4, c_sj / 4, 1);
+		}
+		mp_stats_note(1, kern);
+		return &mp_direct_token;
+	}
+
+	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
+	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
+		return fallback();
+	size_t bytes = (cells * 4 + 63) & ~(size_t)63;
+	int32_t *t = aligned_alloc(64, bytes);
+	if (!t)
+		return fallback();
+	if (M > 0 && N > 0)
+		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
+			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
+	mp_stats_note(1, kern);
+	return t;
+}
+
+void __mixprec_release(void *tile)
+{
+	if (tile && tile != (void *)&mp_direct_token)
+		free(tile);
+}

@@ -1,0 +1,47 @@
+/* stats.c -- process-wide counters of the generated code's decisions
+ * (fast path taken or original loop run), for tests and users who want to
+ * know whether their loops really ran on the kernels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mixprec.h"
+#include "mp_runtime.h"
+
+static long mp_n_fast, mp_n_fallback, mp_last_kernel = -1;
+
+void mp_stats_note(int fast, int kernel)
+{
+	if (fast) {
+		__atomic_add_fetch(&mp_n_fast, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&mp_last_kernel, (long)kernel, __ATOMIC_RELAXED);
+	} else {
+		__atomic_add_fetch(&mp_n_fallback, 1, __ATOMIC_RELAXED);
+	}
+}
+
+void mp_stats_get(mp_stats *s)
+{
+	s->fast = __atomic_load_n(&mp_n_fast, __ATOMIC_RELAXED);
+	s->fallback = __atomic_load_n(&mp_n_fallback, __ATOMIC_RELAXED);
+	s->last_kernel = __atomic_load_n(&mp_last_kernel, __ATOMIC_RELAXED);
+}
+
+void mp_stats_reset(void)
+{
+	__atomic_store_n(&mp_n_fast, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mp_n_fallback, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&mp_last_kernel, -1, __ATOMIC_RELAXED);
+}
+
+/* MIXPREC_STATS=1 in the environment: print the counters at exit, so that
+ * a user can see whether the annotated loops ran on the kernels. */
+__attribute__((destructor)) static void mp_stats_atexit(void)
+{
+	const char *e = getenv("MIXPREC_STATS");
+	if (!e || !*e || !strcmp(e, "0"))
+		return;
+	mp_stats s;
+	mp_stats_get(&s);
+	fprintf(stderr, "mixprec: fast=%ld fallback=%ld kernel=%s\n", s.fast, s.fallback,
+		s.last_kernel >= 0 ? mp_kernel_name((mp_kernel)s.last_kernel) : "none");
+}

@@ -1,0 +1,16 @@
+#!/bin/sh
+# deps.sh -- install the Debian 12 packages mixprec needs (build, tests,
+# benchmarks), skipping the network when they are all present already.
+set -eu
+PKGS="cmake make gcc g++ gcc-12-plugin-dev libisl-dev pkg-config python3 binutils libdnnl-dev libopenblas-dev"
+missing=""
+for p in $PKGS; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "mixprec: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends $missing

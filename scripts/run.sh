@@ -1,0 +1,32 @@
+#!/bin/sh
+# run.sh -- the main job from a fresh Debian 12 machine: install the
+# dependencies, build and install mixprec into ./_install, compile the
+# samples with and without the plugin exactly as a user would (pkg-config),
+# check that each pair agrees bit for bit, print the speedups, then the
+# one-thread GEMM benchmark against oneDNN.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh
+ROOT=$(pwd)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$(nproc)"
+cmake --install build --prefix "$ROOT/_install" >/dev/null
+export PKG_CONFIG_PATH="$ROOT/_install/lib/pkgconfig:$ROOT/_install/lib/x86_64-linux-gnu/pkgconfig"
+PLUGIN=$(pkg-config --variable=gcc_plugin mixprec)
+CFLAGS=$(pkg-config --cflags mixprec)
+LIBS=$(pkg-config --libs mixprec)
+OUT="$ROOT/_samples"
+mkdir -p "$OUT"
+status=0
+for s in dense_requant gemm_ikj matvec_zp; do
+  echo "== samples/$s.c"
+  gcc -O3 -march=native $CFLAGS samples/$s.c -o "$OUT/${s}_plain" $LIBS
+  gcc -O3 -march=native -fplugin="$PLUGIN" -fopt-info-loop-optimized $CFLAGS \
+      samples/$s.c -o "$OUT/${s}_mixprec" $LIBS
+  sh scripts/compare-sample.sh "$OUT/${s}_plain" "$OUT/${s}_mixprec" || status=1
+done
+if [ -x build/bench/bench_gemm ]; then
+  echo "== bench/bench_gemm (one thread; GOP/s = 2*M*N*K/s)"
+  build/bench/bench_gemm 0.25
+fi
+exit $status

@@ -1,0 +1,500 @@
+/* test_plan.c -- table-driven tests of mp_analyze.
+ *
+ * Each row is a nest in the text format (docs/nest-format.md), the pragma
+ * clauses that differ from '#pragma mixprec(int8)', and the expected plan:
+ * verdict, mode, loop roles, operand arrays, bounds, run-time checks and
+ * substrings of the reason / remarks.  Every row is also round-tripped
+ * through mp_nest_print / mp_nest_parse.  The six loop orders of a perfect
+ * nest are generated.
+ */
+#include "mp_nest.h"
+#include "core_test.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#define NOCHK (-99)
+
+typedef struct pcase {
+	const char *name;
+	const char *text;
+	mp_prec prec;          /* 0: int8 */
+	mp_accty acc;
+	mp_scale_kind scale;
+	int ok;
+	mp_out_mode mode;
+	const char *li, *lj, *lk;  /* iterator names, "-" = none, NULL = skip */
+	const char *a, *b;         /* operand arrays */
+	const char *acc_var;       /* TILE scalar accumulator */
+	int64_t kext, bound;       /* NOCHK = skip */
+	int rtb;                   /* need_runtime_bound, NOCHK = skip */
+	int ncheck1;               /* expected ncheck + 1, 0 = skip */
+	int zsa, zsb;              /* zsign_a / zsign_b, NOCHK = skip */
+	const char *reason;        /* substring of the refusal */
+	int reason_loc;            /* 0 = skip */
+	const char *what, *layout; /* substrings of the remarks */
+} pcase;
+
+/* Common bodies ----------------------------------------------------- */
+
+#define PROD(A, B) "(* (cast:s32 " A ") (cast:s32 " B "))"
+
+/* i { j { s = 0; k { s += x[i,k]*w[j,k] }; y[i,j] = s } } */
+#define TILE_SCALAR(XA, WB) DECLS "var s local s32\n" \
+	"loop i lo=0 hi=M-1 loc=1\n" \
+	"loop j parent=i lo=0 hi=N-1 loc=2\n" \
+	"stmt j loc=3 : s = 0\n" \
+	"loop k parent=j lo=0 hi=K-1 loc=4\n" \
+	"stmt k loc=5 : s = (+ s " PROD(XA, WB) ")\n" \
+	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n"
+
+static const pcase cases[] = {
+{ .name = "ijk tile, scalar acc, B transposed",
+  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .acc_var = "s", .kext = -1, .bound = -1, .rtb = 1, .ncheck1 = 2, .zsa = 0, .zsb = 0,
+  .what = "int8 contraction over k: y[i,j] <- s = sum_k x[i,k]*w[j,k] (s8 x s8 -> s32)",
+  .layout = "A=x (k contiguous), B=w (transposed: k contiguous), tile mode (epilogue kept)" },
+
+{ .name = "operands swapped: B first in the product",
+  .text = TILE_SCALAR("w[j*K+k]:s8", "x[i*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x",
+  .kext = -1, .rtb = 1 },
+
+{ .name = "static K: bound computed",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=63\n"
+	"stmt k : s = (+ " PROD("x[64*i+k]:s8", "w[64*j+k]:s8") " s)\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .kext = 64, .bound = 64 * 128 * 128, .rtb = 0 },
+
+{ .name = "u8 x s8 with constant zero point on x (a - 128), static K",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=1 hi=100\n"
+	"stmt k : s = (+ s (* (- (cast:s32 x[i*K+k]:u8) 128) (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .a = "x", .b = "w", .kext = 100,
+  .bound = 100 * 128 * 128, .rtb = 0, .zsa = 1, .zsb = 0,
+  .what = "(u8 x s8 -> s32, zero point on x)" },
+
+{ .name = "u8 x u8, no zero point",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=255\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:u8", "w[j*K+k]:u8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .prec = MP_PREC_UINT8, .ok = 1, .kext = 256, .bound = 256 * 255 * 255, .rtb = 0,
+  .what = "uint8 contraction" },
+
+{ .name = "zero points: x - zx (param), w + 3 (constant, via casts)",
+  .text = DECLS "var s local s32\nvar zx param s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* (- (cast:s32 (cast:s16 x[i*K+k]:s8)) zx) "
+	"(+ (cast:s32 w[j*K+k]:s8) (cast:s32 3:s8))))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .zsa = 1, .zsb = -1, .rtb = 1, .bound = -1,
+  .what = "zero points on x and w" },
+
+{ .name = "constant zero point added first: (5 + w) with K = 10",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=9\n"
+	"stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (+ 5 (cast:s32 w[j*K+k]:s8))))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .zsb = -1, .kext = 10, .bound = 10 * 128 * 133, .rtb = 0 },
+
+{ .name = "init from bias and requantizing epilogue (tile)",
+  .text = DECLS "var s local s32\nvar bias param ptr\narray bias base=bias\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : s = bias[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[i*N+j]:s8 = (cast:s8 (other:s32 \"mp_requant\" s _))\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .ncheck1 = 2,
+  .what = "y[i,j] <- s" },
+
+{ .name = "2-D VLA subscripts: byte offsets with row-byte parameters",
+  .text = DECLS "var s local s32\nvar rbx param s64\nvar rbw param s64\nvar rby param s64\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*rbx+k]:s8", "w[k*rbw+j]:s8") ")\n"
+	"stmt j : y[i*rby+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .layout = "B=w (j contiguous)" },
+
+{ .name = "direct: perfect ijk nest into an injective int32 output",
+  .text = DECLS
+	"loop i lo=0 hi=M-1 loc=1\nloop j parent=i lo=0 hi=N-1\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_DIRECT, .li = "i", .lj = "j", .lk = "k", .ncheck1 = 2,
+  .layout = "direct mode", .what = "y[i,j] += sum_k x[i,k]*w[k,j]" },
+
+{ .name = "memory accumulator, output not injective in (i,j): tile",
+  .text = DECLS
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i+4*j]:s32 = (+ y[4*i+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE },
+
+{ .name = "memory accumulator with init statement: tile, acc_mem",
+  .text = DECLS
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:s32 = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (+ " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") " y[4*i*N+4*j]:s32)\n",
+  .ok = 1, .mode = MP_OUT_TILE, .what = "y[i,j] += sum_k" },
+
+{ .name = "matrix-vector, direct",
+  .text = DECLS
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"stmt k : y[4*i]:s32 = (+ y[4*i]:s32 " PROD("x[i*K+k]:s8", "w[k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_DIRECT, .li = "i", .lj = "-", .lk = "k", .a = "x", .b = "w",
+  .what = "matrix-vector product", .layout = "B=w (vector)" },
+
+{ .name = "matrix-vector with the vector first: normalised A(i,k), B(k)",
+  .text = DECLS "var s local s32\n"
+	"loop j lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "j", .lj = "-", .lk = "k", .a = "w", .b = "x" },
+
+{ .name = "same declared array read and written, provably disjoint",
+  .text = "var i iter s32\nvar j iter s32\nvar k iter s32\nvar s local s32\n"
+	"array buf decl size=4096\n"
+	"loop i lo=0 hi=3\nloop j parent=i lo=0 hi=3\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=63\n"
+	"stmt k : s = (+ s " PROD("buf[64*i+k]:s8", "buf[256+64*j+k]:s8") ")\n"
+	"stmt j : buf[1024+16*i+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .ncheck1 = 1, .kext = 64, .rtb = 0 },
+
+/* ---------------------------------------------------------- refusals */
+
+{ .name = "operand array written in the nest",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : x[i*K+j]:s8@9 = (cast:s8 s)\n",
+  .ok = 0, .reason = "'x' is an operand of the contraction and the nest writes to it",
+  .reason_loc = 9 },
+
+{ .name = "non-affine operand subscript",
+  .text = TILE_SCALAR("x[?]:s8@8", "w[j*K+k]:s8"),
+  .ok = 0, .reason = "subscript of 'x' is not affine in the loop iterators", .reason_loc = 8 },
+
+{ .name = "triangular bound",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=i loc=2\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "bounds of loop 'j' depend on 'i' (triangular nests are not supported yet)",
+  .reason_loc = 2 },
+
+{ .name = "opaque statement",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j loc=11 : opaque \"call to 'printf'\"\n",
+  .ok = 0, .reason = "call to 'printf'", .reason_loc = 11 },
+
+{ .name = "64-bit accumulator",
+  .text = DECLS "var s local s64\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0:s64\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k loc=5 : s = (+ s (cast:s64 " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") "))\n"
+	"stmt j : y[8*i*N+8*j]:s64 = s\n",
+  .ok = 0, .reason = "accumulator 's' is 64-bit", .reason_loc = 5 },
+
+{ .name = "static overflow bound",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=199999 loc=4\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "the int32 accumulator can overflow: K*max|a|*max|b| = 200000*128*128 = "
+	"3276800000 > 2^31-1", .reason_loc = 4 },
+
+{ .name = "float source",
+  .text = DECLS "var s local f32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0.0:f32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* x[i*K+k]:f32 w[j*K+k]:f32))\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .ok = 0, .reason = "floating-point sources are not supported yet" },
+
+{ .name = "scale clause on an integer source",
+  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"), .scale = MP_SCALE_DYNAMIC,
+  .ok = 0, .reason = "scale= has no effect on an integer source: write the requantization "
+	"in the loop body, where mixprec fuses it" },
+
+{ .name = "bf16 precision on an integer source",
+  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"), .prec = MP_PREC_BF16,
+  .ok = 0, .reason = "'#pragma mixprec(bf16)'" },
+
+{ .name = "acc=fp32 on an integer source",
+  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"), .acc = MP_ACC_FP32,
+  .ok = 0, .reason = "acc=fp32 on an integer source" },
+
+{ .name = "s - P is not a contraction",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (- s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "no contraction found" },
+
+{ .name = "reduction loop with another statement",
+  .text = DECLS "var s local s32\nvar t local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt k loc=12 : t = (cast:s32 x[i*K+k]:s8)\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "reduction loop 'k' also contains an assignment to 't'", .reason_loc = 12 },
+
+{ .name = "ikj imperfect: k not innermost",
+  .text = DECLS "var z param ptr\narray z base=z\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1 loc=3\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt i : z[4*i]:s32 = 0\n",
+  .ok = 0, .reason = "reduction loop 'k' also contains loop 'j'", .reason_loc = 3 },
+
+{ .name = "operand depends on both i and j",
+  .text = TILE_SCALAR("x[i*K+j+k]:s8", "w[k]:s8"),
+  .ok = 0, .reason = "operand 'x' depends on both 'i' and 'j'" },
+
+{ .name = "four enclosing loops",
+  .text = DECLS "var s local s32\nvar r iter s32\n"
+	"loop r lo=0 hi=9\nloop i parent=r lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "nested in 4 loops" },
+
+{ .name = "step 2",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1 step=2\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "loop 'k' has step 2" },
+
+{ .name = "non-affine store in the epilogue",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[?]:s32@21 = s\n",
+  .ok = 0, .reason = "store to 'y' has a subscript that is not affine", .reason_loc = 21 },
+
+{ .name = "guarded reduction",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k guarded : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "guarded by a condition" },
+
+{ .name = "16-bit operand",
+  .text = TILE_SCALAR("x[2*i*K+2*k]:s16", "w[j*K+k]:s8"),
+  .ok = 0, .reason = "operand 'x' is s16" },
+
+{ .name = "lossy cast chain (s8 -> u16 -> s32)",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* (cast:s32 (cast:u16 x[i*K+k]:s8)) (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "operand 'x' is not widened to int32 without loss" },
+
+{ .name = "dot product only",
+  .text = DECLS "var s local s32\n"
+	"loop k lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[k]:s8", "w[k]:s8") ")\n",
+  .ok = 0, .reason = "dot product" },
+
+{ .name = "iterator used after a direct nest",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\n"
+	"var i iter s32 used_after\nvar j iter s32\nvar k iter s32\n"
+	"array x base=x\narray w base=w\narray y base=y\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason = "the iterator 'i' is used after the nest" },
+
+{ .name = "output aliases an operand array (same pointer)",
+  .text = DECLS
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : x[4*i*N+4*j]:s32 = (+ x[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason = "'x' is an operand of the contraction and the nest writes to it" },
+};
+
+/* ------------------------------------------------------------ driver */
+
+static const char *iter_of(const mp_nest *n, int l)
+{
+	return l < 0 ? "-" : n->var[n->loop[l].iter].name;
+}
+
+static const char *arr_of(const mp_nest *n, int acc)
+{
+	return acc < 0 ? "-" : n->array[n->access[acc].array].name;
+}
+
+static void roundtrip(const char *name, const mp_nest *n)
+{
+	static char t1[65536], t2[65536];
+	static mp_nest n2;
+
+	CHECK(mp_nest_print(n, t1, sizeof(t1)) == 0, "%s: print", name);
+	CHECK(mp_nest_parse(&n2, t1) == 0, "%s: reparse: %s\n%s", name, n2.error, t1);
+	CHECK(mp_nest_print(&n2, t2, sizeof(t2)) == 0, "%s: print 2", name);
+	CHECK(strcmp(t1, t2) == 0, "%s: round trip differs:\n%s\n---\n%s", name, t1, t2);
+	CHECK(memcmp(n, &n2, sizeof(n2)) == 0, "%s: reparsed nest differs", name);
+}
+
+static void run_case(const pcase *c)
+{
+	static mp_nest n;
+	mp_pragma p;
+	mp_plan plan;
+
+	memset(&p, 0, sizeof(p));
+	p.prec = c->prec ? c->prec : MP_PREC_INT8;
+	p.acc = c->acc;
+	p.scale = c->scale;
+	if (mp_nest_parse(&n, c->text) != 0) {
+		CHECK(0, "%s: parse error: %s", c->name, n.error);
+		return;
+	}
+	roundtrip(c->name, &n);
+	mp_analyze(&n, &p, &plan);
+	CHECK(plan.ok == c->ok, "%s: ok=%d, reason: %s", c->name, plan.ok, plan.reason);
+	if (!c->ok) {
+		CHECK(c->reason && strstr(plan.reason, c->reason), "%s: reason '%s'",
+		      c->name, plan.reason);
+		if (c->reason_loc)
+			CHECK(plan.reason_loc == c->reason_loc, "%s: reason_loc %d",
+			      c->name, plan.reason_loc);
+		return;
+	}
+	if (!plan.ok)
+		return;
+	CHECK(plan.mode == c->mode, "%s: mode %d", c->name, plan.mode);
+	CHECK(plan.red_stmt >= 0 && plan.acc_a >= 0 && plan.acc_b >= 0, "%s: ids", c->name);
+	if (c->li)
+		CHECK(!strcmp(iter_of(&n, plan.loop_i), c->li), "%s: loop_i %s", c->name,
+		      iter_of(&n, plan.loop_i));
+	if (c->lj)
+		CHECK(!strcmp(iter_of(&n, plan.loop_j), c->lj), "%s: loop_j %s", c->name,
+		      iter_of(&n, plan.loop_j));
+	if (c->lk)
+		CHECK(!strcmp(iter_of(&n, plan.loop_k), c->lk), "%s: loop_k %s", c->name,
+		      iter_of(&n, plan.loop_k));
+	if (c->a)
+		CHECK(!strcmp(arr_of(&n, plan.acc_a), c->a), "%s: A %s", c->name,
+		      arr_of(&n, plan.acc_a));
+	if (c->b)
+		CHECK(!strcmp(arr_of(&n, plan.acc_b), c->b), "%s: B %s", c->name,
+		      arr_of(&n, plan.acc_b));
+	if (plan.mode == MP_OUT_TILE) {
+		CHECK(plan.red_loop == plan.loop_k, "%s: red_loop", c->name);
+		CHECK((plan.acc_var >= 0) != (plan.acc_mem >= 0), "%s: tile accumulator",
+		      c->name);
+		CHECK(plan.acc_c == -1, "%s: acc_c in tile mode", c->name);
+	} else {
+		CHECK(plan.acc_c >= 0 && n.access[plan.acc_c].is_write, "%s: acc_c", c->name);
+	}
+	if (c->acc_var)
+		CHECK(plan.acc_var >= 0 && !strcmp(n.var[plan.acc_var].name, c->acc_var),
+		      "%s: acc_var", c->name);
+	if (c->kext != 0 && c->kext != NOCHK)
+		CHECK(plan.k_extent_static == c->kext, "%s: k_extent %" PRId64, c->name,
+		      plan.k_extent_static);
+	if (c->bound != 0 && c->bound != NOCHK)
+		CHECK(plan.bound_static == c->bound, "%s: bound %" PRId64, c->name,
+		      plan.bound_static);
+	if (c->rtb != NOCHK && (c->kext != 0 || c->bound != 0))
+		CHECK(plan.need_runtime_bound == c->rtb, "%s: need_runtime_bound %d",
+		      c->name, plan.need_runtime_bound);
+	if (c->ncheck1)
+		CHECK(plan.ncheck == c->ncheck1 - 1, "%s: ncheck %d", c->name, plan.ncheck);
+	if (c->zsa || c->zsb) {
+		CHECK(plan.zsign_a == c->zsa && (c->zsa == 0) == (plan.za_expr < 0),
+		      "%s: zero point a (%d, %d)", c->name, plan.zsign_a, plan.za_expr);
+		CHECK(plan.zsign_b == c->zsb && (c->zsb == 0) == (plan.zb_expr < 0),
+		      "%s: zero point b (%d, %d)", c->name, plan.zsign_b, plan.zb_expr);
+	}
+	if (c->what)
+		CHECK(strstr(plan.what, c->what), "%s: what '%s'", c->name, plan.what);
+	if (c->layout)
+		CHECK(strstr(plan.layout, c->layout), "%s: layout '%s'", c->name, plan.layout);
+}
+
+/* The six orders of a perfect i/j/k nest into y[i,j]: all DIRECT. */
+static void loop_orders(void)
+{
+	static const char *orders[] = { "ijk", "ikj", "jik", "jki", "kij", "kji" };
+	char text[4096], name[64];
+	size_t o;
+	int d;
+
+	for (o = 0; o < sizeof(orders) / sizeof(orders[0]); o++) {
+		pcase c;
+		const char *ord = orders[o];
+		size_t pos;
+
+		snprintf(text, sizeof(text), "%s", DECLS);
+		for (d = 0; d < 3; d++) {
+			char it = ord[d];
+			const char *hi = it == 'i' ? "M-1" : it == 'j' ? "N-1" : "K-1";
+
+			pos = strlen(text);
+			if (d == 0)
+				snprintf(text + pos, sizeof(text) - pos, "loop %c lo=0 hi=%s\n",
+					 it, hi);
+			else
+				snprintf(text + pos, sizeof(text) - pos,
+					 "loop %c parent=%c lo=0 hi=%s\n", it, ord[d - 1], hi);
+		}
+		pos = strlen(text);
+		snprintf(text + pos, sizeof(text) - pos,
+			 "stmt %c : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 %s)\n", ord[2],
+			 PROD("x[i*K+k]:s8", "w[j*K+k]:s8"));
+		snprintf(name, sizeof(name), "perfect %s nest", ord);
+		memset(&c, 0, sizeof(c));
+		c.name = name;
+		c.text = text;
+		c.ok = 1;
+		c.mode = MP_OUT_DIRECT;
+		c.li = "i";
+		c.lj = "j";
+		c.lk = "k";
+		c.a = "x";
+		c.b = "w";
+		c.ncheck1 = 2;
+		c.kext = -1;
+		c.bound = -1;
+		c.rtb = 1;
+		c.layout = "B=w (transposed: k contiguous), direct mode";
+		run_case(&c);
+	}
+}
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(&cases[i]);
+	loop_orders();
+	printf("%zu table rows + 6 loop orders\n", sizeof(cases) / sizeof(cases[0]));
+	CT_DONE("test_core_plan");
+}

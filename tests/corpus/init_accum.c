@@ -1,0 +1,114 @@
+// MIXPREC-TRANSFORMED: 5
+/* init_accum.c -- init statements and where the sum lives: a scalar started
+ * at bias[j] or at C[i][j], the output array itself started at bias[j], a
+ * scalar added into the output (C += s), and iterators / accumulator that
+ * stay live after the nest. */
+#include "harness.h"
+#include <mixprec.h>
+
+__attribute__((noinline)) void mm_bias(int M, int N, int K, const int8_t *A, const int8_t *B,
+				       const int32_t *bias, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = bias[j];
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void mm_init_c(int M, int N, int K, const int8_t A[][K],
+					 const int8_t B[][N], int32_t C[][N])
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i][j];
+			for (int k = 0; k < K; k++)
+				s += A[i][k] * B[k][j];
+			C[i][j] = s;
+		}
+}
+
+__attribute__((noinline)) void mm_inplace_bias(int M, int N, int K, const int8_t *A,
+					       const int8_t *B, const int32_t *bias, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			C[i * N + j] = bias[j];
+			for (int k = 0; k < K; k++)
+				C[i * N + j] += A[i * K + k] * B[k * N + j];
+		}
+}
+
+__attribute__((noinline)) void mm_add_into(int M, int N, int K, const int8_t *A, const int8_t *B,
+					   int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] += s;
+		}
+}
+
+/* The iterators and the accumulator are declared before the nest and read
+ * after it: their final values must be those of the original loop. */
+__attribute__((noinline)) void mm_live(int M, int N, int K, const int8_t *A, const int8_t *B,
+				       const int32_t *bias, int32_t *C, long live[4])
+{
+	int i, j = -7, k = -9;
+	int32_t s = 12345;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < M; i++)
+		for (j = 0; j < N; j++) {
+			s = bias[i];
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	live[0] = i;
+	live[1] = j;
+	live[2] = k;
+	live[3] = s;
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+		int8_t *A = harness_rand_s8(mk), *B = harness_rand_s8(kn);
+		int32_t *bias = harness_rand_s32((size_t)(M > N ? M : N), -(1 << 22), 1 << 22);
+		int32_t *C = harness_rand_s32(mn, -(1 << 24), 1 << 24);
+		long live[4];
+
+		mm_bias(M, N, K, A, B, bias, C);
+		harness_out_array(harness_name("bias %dx%dx%d", M, N, K), C, mn);
+		if (M > 0 && N > 0 && K > 0) {
+			mm_init_c(M, N, K, (const int8_t(*)[K])A, (const int8_t(*)[N])B,
+				  (int32_t(*)[N])C);
+			harness_out_array(harness_name("init_c %dx%dx%d", M, N, K), C, mn);
+		}
+		harness_fill_s32(C, mn, INT32_MIN, INT32_MAX);
+		mm_inplace_bias(M, N, K, A, B, bias, C);
+		harness_out_array(harness_name("inplace_bias %dx%dx%d", M, N, K), C, mn);
+		mm_add_into(M, N, K, A, B, C);
+		harness_out_array(harness_name("add_into %dx%dx%d", M, N, K), C, mn);
+		mm_live(M, N, K, A, B, bias, C, live);
+		harness_out_array(harness_name("live %dx%dx%d", M, N, K), C, mn);
+		for (int v = 0; v < 4; v++)
+			harness_out_long(harness_name("live[%d] %dx%dx%d", v, M, N, K), live[v]);
+
+		harness_free(A);
+		harness_free(B);
+		harness_free(bias);
+		harness_free(C);
+	}
+}

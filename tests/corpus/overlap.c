@@ -1,0 +1,88 @@
+// MIXPREC-TRANSFORMED: 2
+// MIXPREC-EXPECT-FALLBACK: 1
+/* overlap.c -- aliasing known only at run time.  Both kernels take plain
+ * pointers, so the plugin must transform them and check for overlap when
+ * called: disjoint buffers run the kernels, overlapping ones (the output
+ * written over the rows of an operand still to be read) must take the
+ * original loop and give the sequential result. */
+#include "harness.h"
+#include <mixprec.h>
+#include <string.h>
+
+__attribute__((noinline)) void ov_i32(int M, int N, int K, const int8_t *A, const int8_t *B,
+				      int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ov_q8(int M, int N, int K, const int8_t *X, const int8_t *W,
+				     int8_t *Y, int ldy)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += X[i * K + k] * W[j * K + k];
+			Y[i * ldy + j] = (int8_t)mp_clamp_i32(s >> 8, -128, 127);
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+
+		/* Disjoint: the fast path. */
+		int8_t *A = harness_rand_s8(mk), *B = harness_rand_s8(kn);
+		int32_t *C = harness_rand_s32(mn, INT32_MIN, INT32_MAX);
+		ov_i32(M, N, K, A, B, C);
+		harness_out_array(harness_name("disjoint_i32 %dx%dx%d", M, N, K), C, mn);
+		int8_t *Y = harness_rand_s8(mn);
+		ov_q8(M, N, K, A, B, Y, N);
+		harness_out_array(harness_name("disjoint_q8 %dx%dx%d", M, N, K), Y, mn);
+
+		/* C over A: C starts 4 bytes into the buffer, A one row later, so
+		 * writing row i of C overwrites rows of A read later. */
+		size_t bytes = mk + kn + mn * 4 + 64;
+		unsigned char *buf = harness_alloc(bytes);
+		harness_fill_s8((int8_t *)buf, bytes);
+		int32_t *Co = (int32_t *)(buf + 4);
+		const int8_t *Ao = (const int8_t *)buf + 4 + (size_t)N;
+		ov_i32(M, N, K, Ao, B, Co);
+		harness_out(harness_name("c_over_a %dx%dx%d", M, N, K), buf, bytes);
+
+		/* C over B (B behind C by one int32). */
+		harness_fill_s8((int8_t *)buf, bytes);
+		ov_i32(M, N, K, A, (const int8_t *)buf + 4, (int32_t *)buf);
+		harness_out(harness_name("c_over_b %dx%dx%d", M, N, K), buf, bytes);
+
+		/* Requantize in place: Y is X itself (row stride K >= N when it
+		 * fits), so storing (i, j) changes X(i, j) before (i, j+1) reads it. */
+		if (N <= K) {
+			int8_t *X = harness_rand_s8(mk);
+			ov_q8(M, N, K, X, B, X, K);
+			harness_out_array(harness_name("y_is_x %dx%dx%d", M, N, K), X, mk);
+			harness_free(X);
+		}
+		/* Y over W with an offset. */
+		memcpy(buf, B, kn);
+		ov_q8(M, N, K, A, (const int8_t *)buf, (int8_t *)buf + 1, N);
+		harness_out(harness_name("y_over_w %dx%dx%d", M, N, K), buf, bytes);
+
+		harness_free(buf);
+		harness_free(A);
+		harness_free(B);
+		harness_free(C);
+		harness_free(Y);
+	}
+}

@@ -1,0 +1,27 @@
+/* not_for.c -- the pragma not followed by a for loop: a while loop, an
+ * expression statement, the end of a block. */
+#include <mixprec.h>
+
+void nf_while(int M, const int8_t *A, int32_t *C)
+{
+	int i = 0;
+#pragma mixprec(int8, acc=int32) // expected-error {{for loop}}
+	while (i < M) {
+		C[i] = A[i];
+		i++;
+	}
+}
+
+void nf_statement(int M, const int8_t *A, int32_t *C)
+{
+#pragma mixprec(int8) // expected-error {{for loop}}
+	C[0] = M > 0 ? A[0] : 0;
+}
+
+void nf_end_of_block(int M, const int8_t *A, int32_t *C)
+{
+	if (M > 0) {
+		C[0] = A[0];
+#pragma mixprec(int8) // expected-error {{for loop}}
+	}
+}

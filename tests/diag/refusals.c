@@ -1,0 +1,111 @@
+/* refusals.c -- every refusal of the contract, compile-only: the loop stays
+ * and one warning "mixprec: loop nest not transformed: <reason>" names the
+ * reason at the nest's for line.  -w silences them, -Werror makes them
+ * errors (the driver checks both). */
+#include <mixprec.h>
+
+void rf_written(int M, int N, int K, int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{written}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+			A[i * K] = (int8_t)s;
+		}
+}
+
+void rf_nonaffine(int M, int N, int K, const int8_t *A, const int *idx, const int8_t *B,
+		  int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{not affine}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + idx[k]] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+void rf_triangular(int M, int N, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{triangular}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < i; k++)
+				s += A[i * M + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+void rf_overflow(int M, int N, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{overflow}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < 200000; k++)
+				s += A[i * 200000 + k] * B[j * 200000 + k];
+			C[i * N + j] = s;
+		}
+}
+
+void rf_log(int v);
+
+void rf_side_effects(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{side effects}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				s += A[i * K + k] * B[k * N + j];
+				rf_log(k);
+			}
+			C[i * N + j] = s;
+		}
+}
+
+void rf_acc64(int M, int N, int K, const int8_t *A, const int8_t *B, int64_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{64-bit}}
+		for (int j = 0; j < N; j++) {
+			int64_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+void rf_step(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{step}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k += 4)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+/* The warning is at the annotated nest's for line even when the offending
+ * loop is deeper and the nest starts on a later line than the pragma. */
+void rf_step_inner_j(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+
+	for (int i = 0; // expected-warning {{not transformed}} expected-warning {{step}}
+	     i < M; i++)
+		for (int j = 0; j < N; j += 3) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}

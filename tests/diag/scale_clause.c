@@ -1,0 +1,29 @@
+/* scale_clause.c -- scale=: an undeclared name (float source), and any
+ * scale on an integer source (the requantization belongs in the body). */
+#include <mixprec.h>
+
+void sc_undeclared(int M, int N, int K, const float *A, const float *B, float *C)
+{
+#pragma mixprec(int8, acc=int32, scale=no_such_scale) // expected-error {{undeclared}}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+void sc_integer_source(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C,
+		       float sc)
+{
+	(void)sc;
+#pragma mixprec(int8, acc=int32, scale=sc) // expected-error {{requantization}}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}

@@ -1,0 +1,254 @@
+/* test_gemm.c -- checks one kernel family of mp_gemm_x8 against the plain
+ * loop (mp_gemm_x8_ref) on awkward shapes, all four operand type pairs,
+ * random and extreme zero points and data, padded / transposed / negative /
+ * zero strides, accumulate on and off; the whole output buffer (including
+ * the gaps between elements) must match, so stray writes are caught.
+ * A fault-injection step proves the checker can fail.
+ *
+ * Usage: test_gemm KERNEL [SEED]   (KERNEL: scalar|avx2|avx512vnni; SEED
+ * also from MP_TEST_SEED).  Exits 77 when the CPU lacks the kernel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "mp_gemm.h"
+
+static uint64_t mp_rng_state;
+
+/* xorshift64*: the test's only source of randomness (seeded once). */
+static uint64_t mp_rand(void)
+{
+	mp_rng_state ^= mp_rng_state >> 12;
+	mp_rng_state ^= mp_rng_state << 25;
+	mp_rng_state ^= mp_rng_state >> 27;
+	return mp_rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static long mp_rand_below(long n)
+{
+	return (long)(mp_rand() % (uint64_t)n);
+}
+
+/* A strided 2-D operand (rows x cols, elements of esz bytes) inside a buffer
+ * with a guard band; base points at element (0,0). */
+typedef struct mp_operand {
+	unsigned char *buf;
+	size_t bytes;
+	char *base;
+	ptrdiff_t s0, s1;
+} mp_operand;
+
+/* Layout kinds of an operand. */
+enum { L_ROW, L_ROW_PAD, L_COL, L_COL_PAD, L_NEG_ROW, L_NEG_COL, L_ZERO1, L_ZERO0, L_COUNT };
+
+/* Fills op for a rows x cols operand of layout kind lay.  The zero-stride
+ * kinds are only for inputs (output must be injective). */
+static void mp_operand_make(mp_operand *op, long rows, long cols, int lay, size_t esz)
+{
+	long pad = 1 + mp_rand_below(5);
+	ptrdiff_t s0, s1;
+	switch (lay) {
+	case L_ROW: s0 = cols; s1 = 1; break;
+	case L_ROW_PAD: s0 = cols + pad; s1 = 1; break;
+	case L_COL: s0 = 1; s1 = rows; break;
+	case L_COL_PAD: s0 = 1; s1 = rows + pad; break;
+	case L_NEG_ROW: s0 = -(cols + pad); s1 = -1; break;
+	case L_NEG_COL: s0 = 1; s1 = -(rows + pad); break;
+	case L_ZERO1: s0 = cols + pad; s1 = 0; break;
+	default: s0 = 0; s1 = 1; break;
+	}
+	ptrdiff_t lo = 0, hi = 0; /* extent of the offsets, in elements */
+	if (rows > 0 && cols > 0) {
+		ptrdiff_t e0 = (rows - 1) * s0, e1 = (cols - 1) * s1;
+		lo = (e0 < 0 ? e0 : 0) + (e1 < 0 ? e1 : 0);
+		hi = (e0 > 0 ? e0 : 0) + (e1 > 0 ? e1 : 0);
+	}
+	const ptrdiff_t guard = 16;
+	op->bytes = (size_t)(hi - lo + 1 + 2 * guard) * esz;
+	op->buf = malloc(op->bytes);
+	op->base = (char *)op->buf + (size_t)(guard - lo) * esz;
+	op->s0 = s0;
+	op->s1 = s1;
+}
+
+/* Fills an input buffer: mode 0 random bytes, 1 all 0x80, 2 all 0xff,
+ * 3 all 0x7f, 4 all 0x00. */
+static void mp_fill(mp_operand *op, int mode)
+{
+	static const unsigned char v[] = {0, 0x80, 0xff, 0x7f, 0x00};
+	for (size_t i = 0; i < op->bytes; i++)
+		op->buf[i] = mode ? v[mode] : (unsigned char)mp_rand();
+}
+
+/* A zero point: 0, small, byte-range or any int32. */
+static int32_t mp_rand_zp(void)
+{
+	switch (mp_rand_below(5)) {
+	case 0: return 0;
+	case 1: return (int32_t)mp_rand_below(7) - 3;
+	case 2: return (int32_t)mp_rand_below(256) - 128;
+	case 3: return (int32_t)mp_rand_below(256);
+	default: return (int32_t)(uint32_t)mp_rand();
+	}
+}
+
+static const char *mp_lay_name[] = {"row", "rowpad", "col", "colpad", "negrow", "negcol",
+				    "zero1", "zero0"};
+
+static int mp_failures, mp_cases;
+
+/* Compares two whole output buffers; returns the number of differing
+ * int32 words and prints the first one (when verbose). */
+static long mp_compare(const int32_t *want, const int32_t *got, size_t n, int verbose)
+{
+	long bad = 0;
+	for (size_t i = 0; i < n; i++)
+		if (want[i] != got[i]) {
+			if (!bad && verbose)
+				printf("    first difference at word %zu: want %d got %d\n", i,
+				       want[i], got[i]);
+			bad++;
+		}
+	return bad;
+}
+
+/* Runs one case; returns 0 when the kernel matches the reference.  With
+ * inject != 0, additionally perturbs the kernel's output and requires the
+ * checker to notice (returns 1 if it did not). */
+static int mp_check(mp_kernel kern, long M, long N, long K, int a_dt, int b_dt, int32_t za,
+		    int32_t zb, int la, int lb, int lc, int acc, int fill_a, int fill_b,
+		    int inject)
+{
+	mp_operand A, B, C;
+	mp_operand_make(&A, M, K, la, 1);
+	mp_operand_make(&B, K, N, lb, 1);
+	mp_operand_make(&C, M, N, lc, 4);
+	mp_fill(&A, fill_a);
+	mp_fill(&B, fill_b);
+	int32_t *cref = (int32_t *)C.buf;
+	size_t nw = C.bytes / 4;
+	for (size_t i = 0; i < nw; i++)
+		cref[i] = (int32_t)(uint32_t)mp_rand();
+	int32_t *ctest = malloc(C.bytes);
+	memcpy(ctest, cref, C.bytes);
+	char *ctest_base = (char *)ctest + (C.base - (char *)C.buf);
+
+	mp_gemm_args g = {M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
+			  (int32_t *)C.base, C.s0, C.s1, acc};
+	mp_gemm_x8_ref(&g);
+	mp_gemm_x8(kern, M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
+		   (int32_t *)ctest_base, C.s0, C.s1, acc);
+	long bad = mp_compare(cref, ctest, nw, 1);
+	int fail = bad != 0;
+	if (fail)
+		printf("FAIL %s M=%ld N=%ld K=%ld a=%s b=%s za=%d zb=%d A=%s B=%s C=%s acc=%d "
+		       "fill=%d/%d: %ld words differ\n",
+		       mp_kernel_name(kern), M, N, K, a_dt ? "u8" : "s8", b_dt ? "u8" : "s8", za,
+		       zb, mp_lay_name[la], mp_lay_name[lb], mp_lay_name[lc], acc, fill_a, fill_b,
+		       bad);
+	if (inject && !fail) {
+		/* an output element, then a guard word: both must be reported */
+		if (M > 0 && N > 0) {
+			int32_t *e = (int32_t *)ctest_base + mp_rand_below(M) * C.s0 +
+				     mp_rand_below(N) * C.s1;
+			*e ^= 1 << mp_rand_below(32);
+			if (mp_compare(cref, ctest, nw, 0) != 1) {
+				printf("FAIL fault injection: a flipped output bit went unnoticed\n");
+				fail = 1;
+			}
+			memcpy(ctest, cref, C.bytes); /* undo the flip */
+		}
+		ctest[0] += 1; /* guard band in front of the output */
+		if (mp_compare(cref, ctest, nw, 0) != 1) {
+			printf("FAIL fault injection: a stray write went unnoticed\n");
+			fail = 1;
+		}
+	}
+	free(A.buf);
+	free(B.buf);
+	free(C.buf);
+	free(ctest);
+	mp_cases++;
+	mp_failures += fail;
+	return fail;
+}
+
+/* A random case of shape M x N x K: random types, zero points, layouts,
+ * accumulate flag, mostly random data with some extreme fills. */
+static void mp_check_random(mp_kernel kern, long M, long N, long K)
+{
+	int fa = mp_rand_below(8) == 0 ? 1 + (int)mp_rand_below(4) : 0;
+	int fb = mp_rand_below(8) == 0 ? 1 + (int)mp_rand_below(4) : 0;
+	mp_check(kern, M, N, K, (int)mp_rand_below(2), (int)mp_rand_below(2), mp_rand_zp(),
+		 mp_rand_zp(), (int)mp_rand_below(L_COUNT), (int)mp_rand_below(L_COUNT),
+		 (int)mp_rand_below(L_ZERO1), (int)mp_rand_below(2), fa, fb, 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s scalar|avx2|avx512vnni [seed]\n", argv[0]);
+		return 2;
+	}
+	mp_kernel kern = MP_KERNEL_NONE;
+	for (int k = 0; k < MP_KERNEL_COUNT; k++)
+		if (!strcmp(argv[1], mp_kernel_name((mp_kernel)k)))
+			kern = (mp_kernel)k;
+	if (kern == MP_KERNEL_NONE) {
+		fprintf(stderr, "unknown kernel %s\n", argv[1]);
+		return 2;
+	}
+	if (!mp_kernel_available(kern)) {
+		printf("SKIP: this CPU cannot run the %s kernel\n", argv[1]);
+		return 77;
+	}
+	uint64_t seed;
+	const char *s = argc > 2 ? argv[2] : getenv("MP_TEST_SEED");
+	if (s)
+		seed = strtoull(s, NULL, 0);
+	else
+		seed = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
+	if (!seed)
+		seed = 1;
+	mp_rng_state = seed;
+	printf("kernel %s, seed %llu (reproduce: %s %s %llu)\n", argv[1],
+	       (unsigned long long)seed, argv[0], argv[1], (unsigned long long)seed);
+
+	static const long dims[] = {0, 1, 2, 3, 5, 7, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 129};
+	const int nd = (int)(sizeof dims / sizeof dims[0]);
+
+	/* 1. every shape of the awkward list, one random configuration each */
+	for (int i = 0; i < nd; i++)
+		for (int j = 0; j < nd; j++)
+			for (int k = 0; k < nd; k++)
+				mp_check_random(kern, dims[i], dims[j], dims[k]);
+
+	/* 2. every type pair x every input layout on larger shapes (beyond the
+	 * blocking: M > MC, N > NC) */
+	static const long big[][3] = {{257, 131, 515}, {100, 67, 1029}, {3, 1100, 9}, {1, 300, 777},
+				      {4, 70, 33}};
+	for (int t = 0; t < 4; t++)
+		for (int l = 0; l < L_COUNT; l++) {
+			const long *d = big[(t * L_COUNT + l) % 5];
+			mp_check(kern, d[0], d[1], d[2], t & 1, t >> 1, mp_rand_zp(), mp_rand_zp(),
+				 l, (l + 3) % L_COUNT, (int)mp_rand_below(L_ZERO1), l & 1, 0, 0, 0);
+		}
+
+	/* 3. extreme data and zero points, large K (wrapping sums) */
+	static const int32_t zps[] = {0, 127, -128, 255, INT32_MIN, INT32_MAX, -1};
+	for (int t = 0; t < 4; t++)
+		for (int f = 1; f <= 4; f++)
+			for (int z = 0; z < 7; z++)
+				mp_check(kern, 9, 37, 1031 + z, t & 1, t >> 1, zps[z], zps[(z + f) % 7],
+					 L_ROW, L_ROW, L_ROW, z & 1, f, 1 + (f + t) % 4, 0);
+
+	/* 4. the checker can fail */
+	int inj_fail = mp_failures;
+	mp_check(kern, 17, 33, 65, MP_DT_S8, MP_DT_S8, 3, -5, L_ROW, L_ROW, L_ROW_PAD, 0, 0, 0, 1);
+	if (mp_failures != inj_fail)
+		printf("FAIL: fault injection\n");
+
+	printf("%d cases, %d failures\n", mp_cases, mp_failures);
+	return mp_failures ? 1 : 0;
+}

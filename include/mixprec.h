@@ -141,6 +141,7 @@ void mp_stats_reset(void);
 #define MP_NEST_ABI 1
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void __mixprec_release(void *tile);
+void *__mixprec_tile_add(long abi, long nargs, ...);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,8 @@ struct mp_ctx {
 	int var_for(tree t, mp_var_kind kind);
 	int var_expr(int v, mp_scalar ty);
 	gimple *inline_def(tree t, gimple *use);
+	gimple *dominating_def(tree t, gimple *use);
+	bool ptr_of_def(gimple *d, int *arr, mp_aff *off, int depth);
 	bool inlined_temp(gimple *g);
 	bool aff_of(tree t, gimple *at, mp_aff *r, int depth);
 	bool aff_of_def(gimple *d, mp_aff *r, int depth);

@@ -189,6 +189,14 @@ static bool is_marker(tree t, int *id)
 	return true;
 }
 
+/* Statements that may sit between the pragma and its loop: -g's
+ * DEBUG_BEGIN_STMTs, and the init expression of `for (i = 0; ...)` when i
+ * is declared earlier (the C front end emits it before the FOR_STMT). */
+static bool is_debug_marker(tree t)
+{
+	return t && TREE_CODE(t) == DEBUG_BEGIN_STMT;
+}
+
 /* The statement that a marker annotates: FOR_STMT, possibly inside the
  * scope the C front end opens for `for (int i = ...)`. */
 static tree annotated_for(tree s)
@@ -204,7 +212,7 @@ static tree annotated_for(tree s)
 			tree next = NULL_TREE;
 			for (tree_stmt_iterator i = tsi_start(s); !tsi_end_p(i); tsi_next(&i)) {
 				tree e = tsi_stmt(i);
-				if (TREE_CODE(e) == DECL_EXPR)
+				if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
 					continue;
 				next = e;
 				break;
@@ -229,8 +237,23 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		mp_pragma_rec &r = mp_pragmas[id];
 		tree_stmt_iterator n = i;
 		tsi_next(&n);
-		/* Further pragmas in a row: only the last may own the loop. */
+		while (!tsi_end_p(n) && is_debug_marker(tsi_stmt(n)))
+			tsi_next(&n);
 		tree f = tsi_end_p(n) ? NULL_TREE : annotated_for(tsi_stmt(n));
+		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT) {
+			/* `i = 0;` emitted ahead of `for (; i < n; i++)` */
+			tree_stmt_iterator n2 = n;
+			tsi_next(&n2);
+			while (!tsi_end_p(n2) && is_debug_marker(tsi_stmt(n2)))
+				tsi_next(&n2);
+			tree e = tsi_stmt(n);
+			while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
+				e = TREE_OPERAND(e, 0);
+			if (e && (TREE_CODE(e) == MODIFY_EXPR || TREE_CODE(e) == COMPOUND_EXPR) &&
+			    !tsi_end_p(n2) && TREE_CODE(tsi_stmt(n2)) == FOR_STMT &&
+			    !FOR_INIT_STMT(tsi_stmt(n2)))
+				f = tsi_stmt(n2);
+		}
 		if (!f) {
 			int id2;
 			if (!tsi_end_p(n) && is_marker(tsi_stmt(n), &id2))

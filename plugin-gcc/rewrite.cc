@@ -39,13 +39,15 @@ static tree type_of_scalar(mp_scalar s)
 
 struct mp_mat {
 	mp_ctx &c;
+	/* when set, only the ITERs marked here are taken at their lower bound */
+	const std::vector<char> *lo_only = NULL;
 	explicit mp_mat(mp_ctx &cc) : c(cc) {}
 
 	/* Value of variable V as a long; ITERs at their lower bound if AT_LO. */
 	tree var(int v, bool at_lo)
 	{
 		const mp_var &mv = c.n->var[v];
-		if (mv.kind == MP_VAR_ITER && at_lo)
+		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
 			return aff(&c.n->loop[mv.loop].lo, true);
 		return fold_convert(long_t(), c.var_tree[v]);
 	}
@@ -153,7 +155,7 @@ struct mp_mat {
 	}
 };
 
-static tree nest_fn_decl, release_fn_decl;
+static tree nest_fn_decl, release_fn_decl, add_fn_decl;
 
 static tree runtime_fn(tree *slot, const char *name, tree type)
 {
@@ -167,9 +169,14 @@ static tree runtime_fn(tree *slot, const char *name, tree type)
 	return *slot;
 }
 
+/* T as a GIMPLE value; the statements computing it are appended to SEQ
+   (force_gimple_operand itself replaces its sequence). */
 static tree gval(tree t, gimple_seq *seq)
 {
-	return force_gimple_operand(t, seq, true, NULL_TREE);
+	gimple_seq s = NULL;
+	tree r = force_gimple_operand(t, &s, true, NULL_TREE);
+	gimple_seq_add_seq(seq, s);
+	return r;
 }
 
 /* A new empty block on edge E; the CFG stays in source shape. */
@@ -336,27 +343,62 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	basic_block fast = branch_if_tile(kcond, tile, xk->dest);
 
 	gimple_seq fs = NULL;
-	tree idx = fold_build2(MINUS_EXPR, long_t(), m.var(vi, false), m.var(vi, true));
-	if (vj >= 0)
-		idx = fold_build2(PLUS_EXPR, long_t(), fold_build2(MULT_EXPR, long_t(), idx, nvar),
-				  fold_build2(MINUS_EXPR, long_t(), m.var(vj, false), m.var(vj, true)));
-	tree i32p = build_pointer_type(integer_type_node);
-	tree tp = fold_build_pointer_plus(fold_convert(i32p, tile),
-					  fold_convert(sizetype, fold_build2(MULT_EXPR, long_t(), idx,
-									     build_int_cst(long_t(), 4))));
-	tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
-	if (p.acc_var >= 0) {
-		tree s = c.var_tree[p.acc_var];
-		tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
-		gimple_seq_add_stmt(&fs, gimple_build_assign(s, PLUS_EXPR, s, sum));
-	} else {
+	if (kl->inner) {
+		/* k encloses the rest of the chain (ikj order): add the tile's
+		   slice over the loops below k into the output */
+		std::vector<char> below(n->nvars, 0);
+		for (int l = 0; l < n->nloops; l++)
+			for (int q = n->loop[l].parent; q >= 0; q = n->loop[q].parent)
+				if (q == lk)
+					below[n->loop[l].iter] = 1;
+		mp_mat ms(c);
+		ms.lo_only = &below;
+		tree add_fn = runtime_fn(&add_fn_decl, "__mixprec_tile_add", vt);
 		const mp_access &C = n->access[p.acc_mem];
-		tree et = TREE_TYPE(c.access_ref[p.acc_mem]);
-		tree cp = gval(fold_convert(build_pointer_type(et), m.addr(p.acc_mem, false)), &fs);
-		(void)C;
-		tree old = gval(build_simple_mem_ref(cp), &fs);
-		tree nv = gval(fold_build2(PLUS_EXPR, et, old, fold_convert(et, tv)), &fs);
-		gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
+		vec<tree> a2 = vNULL;
+		auto L2 = [&](tree t) { a2.safe_push(gval(fold_convert(long_t(), t), &fs)); };
+		tree ti = fold_build2(MINUS_EXPR, long_t(), ms.var(vi, true), m.var(vi, true));
+		tree tj = vj >= 0 ? fold_build2(MINUS_EXPR, long_t(), ms.var(vj, true), m.var(vj, true))
+				  : build_int_cst(long_t(), 0);
+		L2(build_int_cst(long_t(), MP_NEST_ABI_VERSION));
+		L2(build_int_cst(long_t(), 9));
+		a2.safe_push(tile);
+		L2(fold_build2(PLUS_EXPR, long_t(), fold_build2(MULT_EXPR, long_t(), ti, nvar), tj));
+		L2(nvar);
+		L2(build_int_cst(long_t(), 1));
+		a2.safe_push(gval(fold_convert(ptr, ms.addr(p.acc_mem, true)), &fs));
+		L2(m.coef(&C.off, vi));
+		L2(vj >= 0 ? m.coef(&C.off, vj) : zero);
+		L2(below[vi] ? tree(mvar) : build_int_cst(long_t(), 1));
+		L2(vj >= 0 && below[vj] ? tree(nvar) : build_int_cst(long_t(), 1));
+		gcall *ac = gimple_build_call_vec(add_fn, a2);
+		a2.release();
+		gimple_set_location(ac, c.loop_loc);
+		gimple_seq_add_stmt(&fs, ac);
+	} else {
+		tree idx = fold_build2(MINUS_EXPR, long_t(), m.var(vi, false), m.var(vi, true));
+		if (vj >= 0)
+			idx = fold_build2(PLUS_EXPR, long_t(),
+					  fold_build2(MULT_EXPR, long_t(), idx, nvar),
+					  fold_build2(MINUS_EXPR, long_t(), m.var(vj, false),
+						      m.var(vj, true)));
+		tree i32p = build_pointer_type(integer_type_node);
+		tree tp = fold_build_pointer_plus(fold_convert(i32p, tile),
+						  fold_convert(sizetype,
+							       fold_build2(MULT_EXPR, long_t(), idx,
+									   build_int_cst(long_t(), 4))));
+		tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
+		if (p.acc_var >= 0) {
+			tree s = c.var_tree[p.acc_var];
+			tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
+			gimple_seq_add_stmt(&fs, gimple_build_assign(s, PLUS_EXPR, s, sum));
+		} else {
+			tree et = TREE_TYPE(c.access_ref[p.acc_mem]);
+			tree cp = gval(fold_convert(build_pointer_type(et), m.addr(p.acc_mem, false)), &fs);
+			tree old = gval(build_simple_mem_ref(cp), &fs);
+			tree nv = gval(fold_build2(PLUS_EXPR, et, old, fold_convert(et, tv)), &fs);
+			gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
+		}
 	}
 	if (n->var[vk].used_after)
 		assign(&fs, c.loop_iter[lk], final_iter(c, m, lk));

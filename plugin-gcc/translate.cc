@@ -133,6 +133,27 @@ gimple *mp_ctx::inline_def(tree t, gimple *use)
 	return d;
 }
 
+/* The single in-nest assignment of user scalar T when it dominates USE
+ * from a loop enclosing USE (a row pointer `p = x + i*K` set before the
+ * loop that reads p[k], or `int row = i*ld`), or NULL.  Between that
+ * assignment and USE no operand of its right-hand side changes. */
+gimple *mp_ctx::dominating_def(tree t, gimple *use)
+{
+	auto it = defs.find(t);
+	if (it == defs.end() || it->second.size() != 1 || !use)
+		return NULL;
+	gimple *d = it->second[0];
+	if (!is_gimple_assign(d))
+		return NULL;
+	basic_block db = gimple_bb(d), ub = gimple_bb(use);
+	if (db == ub ? gimple_uid(d) >= gimple_uid(use)
+		     : !dominated_by_p(CDI_DOMINATORS, ub, db))
+		return NULL;
+	if (!flow_bb_inside_loop_p(db->loop_father, ub))
+		return NULL;
+	return d;
+}
+
 bool mp_ctx::inlined_temp(gimple *g)
 {
 	if (!is_gimple_assign(g))
@@ -183,6 +204,8 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 		}
 		if (defs.count(t)) {
 			gimple *d = inline_def(t, at);
+			if (!d)
+				d = dominating_def(t, at);
 			if (d)
 				return aff_of_def(d, r, depth);
 			return false;   /* changes inside the nest */
@@ -293,27 +316,16 @@ bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
 			mp_aff_const(off, 0);
 			return *arr >= 0;
 		}
-		if (!is_gimple_assign(d))
-			return false;
-		enum tree_code c = gimple_assign_rhs_code(d);
-		tree r1 = gimple_assign_rhs1(d);
-		if (c == POINTER_PLUS_EXPR) {
-			mp_aff o2;
-			if (!ptr_of(r1, d, arr, off, depth + 1) ||
-			    !aff_of(gimple_assign_rhs2(d), d, &o2, depth + 1))
-				return false;
-			return mp_aff_add(off, off, &o2) == 0;
-		}
-		if (CONVERT_EXPR_CODE_P(c) || c == SSA_NAME || c == ADDR_EXPR || c == VAR_DECL || c == PARM_DECL)
-			return ptr_of(r1, d, arr, off, depth + 1);
-		return false;
+		return ptr_of_def(d, arr, off, depth);
 	}
 	case VAR_DECL:
 	case PARM_DECL:
 		if (defs.count(p)) {
 			gimple *d = inline_def(p, at);
+			if (!d)
+				d = dominating_def(p, at);
 			if (d)
-				return ptr_of(gimple_assign_rhs1(d), d, arr, off, depth + 1);
+				return ptr_of_def(d, arr, off, depth + 1);
 			return false;
 		}
 		if (!is_gimple_reg(p))
@@ -331,6 +343,25 @@ bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
 	default:
 		return false;
 	}
+}
+
+/* The pointer value assigned by in-nest statement D. */
+bool mp_ctx::ptr_of_def(gimple *d, int *arr, mp_aff *off, int depth)
+{
+	if (!is_gimple_assign(d))
+		return false;
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	if (c == POINTER_PLUS_EXPR) {
+		mp_aff o2;
+		if (!ptr_of(r1, d, arr, off, depth + 1) ||
+		    !aff_of(gimple_assign_rhs2(d), d, &o2, depth + 1))
+			return false;
+		return mp_aff_add(off, off, &o2) == 0;
+	}
+	if (CONVERT_EXPR_CODE_P(c) || c == SSA_NAME || c == ADDR_EXPR || c == VAR_DECL || c == PARM_DECL)
+		return ptr_of(r1, d, arr, off, depth + 1);
+	return false;
 }
 
 /* Address of reference REF as array + affine byte offset. */

@@ -18,6 +18,7 @@
 #include <isl/val.h>
 #include <isl/space.h>
 #include <isl/ilp.h>
+#include <isl/id.h>
 
 #define SB_LEN 16384
 
@@ -737,6 +738,7 @@ isl_bool mp_model_domain_is_box(mp_model *m, int stmt)
 		p = isl_set_project_out(p, isl_dim_set, 0, (unsigned)i);
 		box = box ? isl_set_flat_product(box, p) : p;
 	}
+	box = isl_set_set_tuple_id(box, isl_set_get_tuple_id(dom));
 	r = isl_set_is_subset(box, dom);
 	isl_set_free(box);
 	return r;

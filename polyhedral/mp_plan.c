@@ -355,6 +355,19 @@ static int check_source_and_pragma(az *z)
 	return 0;
 }
 
+/* Every cast on the way down from e is to int32 (identity casts only). */
+static int s32_casts(const mp_nest *n, int e)
+{
+	const mp_expr *x;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+		if (x->type != MP_TY_S32)
+			return 0;
+		e = x->a;
+	}
+	return x && x->type == MP_TY_S32;
+}
+
 static int check_types(az *z)
 {
 	const mp_nest *n = z->n;
@@ -374,8 +387,7 @@ static int check_types(az *z)
 			      "accumulator is supported", acc_name(z), mp_scalar_name(at));
 	}
 	if (n->expr[z->c.add].type != MP_TY_S32 || n->expr[z->c.prod].type != MP_TY_S32 ||
-	    peel_casts(n, n->expr[z->c.add].a) != n->expr[z->c.add].a ||
-	    peel_casts(n, n->expr[z->c.add].b) != n->expr[z->c.add].b)
+	    !s32_casts(n, n->expr[z->c.add].a) || !s32_casts(n, n->expr[z->c.add].b))
 		return refuse(z, s->loc,
 			      "the products accumulated into '%s' are not computed in "
 			      "int32 (%s); only int32 products are supported", acc_name(z),
@@ -605,21 +617,59 @@ static int choose_mode(az *z, const int *chain, int d)
 				      "reduction loop '%s' also contains %s; the reduction "
 				      "loop must hold the contraction alone", ln(n, k), what);
 		}
-	for (l = 0; l < n->nloops; l++)
-		if (n->loop[l].parent == k)
+	/* Loops inside k: allowed when they are exactly the rest of the
+	 * reduction's chain (a perfect sub-nest holding the reduction alone,
+	 * as in ikj order) and the accumulator is an injective memory access:
+	 * the glue then adds the tile's slice into the output in place of the
+	 * whole sub-nest. */
+	for (l = 0; l < n->nloops; l++) {
+		int p = l, in_chain = 0, c2;
+
+		while (p >= 0 && p != k)
+			p = n->loop[p].parent;
+		if (p != k || l == k)
+			continue;
+		for (c2 = 0; c2 < d; c2++)
+			in_chain |= chain[c2] == l;
+		if (!in_chain || z->c.acc_write < 0)
 			return refuse(z, loop_loc(n, l),
 				      "reduction loop '%s' also contains loop '%s'; the "
 				      "reduction loop must hold the contraction alone",
 				      ln(n, k), ln(n, l));
-	if (n->stmt[z->c.stmt].loop != k)
-		return refuse(z, n->stmt[z->c.stmt].loc,
-			      "the contraction is not directly inside its reduction loop '%s'",
-			      ln(n, k));
+		for (s = 0; s < n->nstmts; s++)
+			if (s != z->c.stmt && n->stmt[s].loop == l) {
+				describe_stmt(n, s, what, sizeof(what));
+				return refuse(z, n->stmt[s].loc,
+					      "reduction loop '%s' also contains %s; the "
+					      "reduction loop must hold the contraction alone",
+					      ln(n, k), what);
+			}
+	}
+	if (n->stmt[z->c.stmt].loop != k) {
+		int ij[2] = { plan->loop_i, plan->loop_j };
+		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,
+							 plan->loop_j >= 0 ? 2 : 1);
+
+		if (inj != isl_bool_true)
+			return refuse(z, n->stmt[z->c.stmt].loc,
+				      "the output '%s' of the contraction is not one element "
+				      "per (i, j) point", acc_name(z));
+	}
 	plan->red_loop = k;
 	if (z->c.acc_var >= 0)
 		plan->acc_var = z->c.acc_var;
 	else
 		plan->acc_mem = z->c.acc_write;
+	return 0;
+}
+
+/* Loop L lies strictly inside loop K.  The glue restores the final values
+ * of the iterators of K and of the loops around it, not of those below. */
+static int below_k(const mp_nest *n, int l, int k)
+{
+	for (l = n->loop[l].parent; l >= 0; l = n->loop[l].parent)
+		if (l == k)
+			return 1;
 	return 0;
 }
 
@@ -661,8 +711,8 @@ static int check_loops(az *z, const int *chain, int d)
 		if (!mp_model_loop_bounds_affine(z->m, chain[i]))
 			return refuse(z, l->loc, "bounds of loop '%s' are not affine",
 				      ln(n, chain[i]));
-		if (n->var[l->iter].used_after &&
-		    (z->plan->mode == MP_OUT_DIRECT || chain[i] == z->plan->loop_k))
+		if (n->var[l->iter].used_after && z->plan->mode == MP_OUT_TILE &&
+		    below_k(n, chain[i], z->plan->loop_k))
 			return refuse(z, l->loc,
 				      "the iterator '%s' is used after the nest",
 				      ln(n, chain[i]));
@@ -903,13 +953,17 @@ static int expr_reads_var(const mp_nest *n, int e, int v, int depth)
 		expr_reads_var(n, x->b, v, depth + 1));
 }
 
+/* Remarks are cut at MP_REASON_LEN by design (names are at most 47 chars). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 static void fill_remarks(az *z)
 {
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	const operand *A = &z->c.f[0], *B = &z->c.f[1];
 	int loops[3] = { plan->loop_i, plan->loop_j, plan->loop_k };
-	char ia[96], ib[96], ic[96], out[128], zp[64];
+	char ia[96], ib[96], ic[96], out[160], zp[128];
 	const char *k = ln(n, plan->loop_k);
 	int s;
 

@@ -156,3 +156,27 @@ void __mixprec_release(void *tile)
 	if (tile && tile != (void *)&mp_direct_token)
 		free(tile);
 }
+
+/* Called in place of a reduction loop k that encloses the rest of the
+ * nest (ikj order): C(a,b) += T[t_off + a*t_si + b*t_sj] for a < ni, b < nj,
+ * C(a,b) at c + a*c_si + b*c_sj bytes (int32).  Arguments after
+ * (abi, nargs): tile, t_off, t_si, t_sj, c, c_si, c_sj, ni, nj. */
+void *__mixprec_tile_add(long abi, long nargs, ...)
+{
+	va_list ap;
+	if (abi != MP_NEST_ABI || nargs != 9)
+		abort();   /* generated code and runtime disagree: never guess */
+	va_start(ap, nargs);
+	const int32_t *t = va_arg(ap, const int32_t *);
+	long t_off = va_arg(ap, long), t_si = va_arg(ap, long), t_sj = va_arg(ap, long);
+	char *c = va_arg(ap, char *);
+	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
+	long ni = va_arg(ap, long), nj = va_arg(ap, long);
+	va_end(ap);
+	for (long a = 0; a < ni; a++)
+		for (long b = 0; b < nj; b++) {
+			uint32_t *p = (uint32_t *)(c + a * c_si + b * c_sj);
+			*p += (uint32_t)t[t_off + a * t_si + b * t_sj];
+		}
+	return NULL;
+}

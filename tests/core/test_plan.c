@@ -105,7 +105,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=9\n"
 	"stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (+ 5 (cast:s32 w[j*K+k]:s8))))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .zsb = -1, .kext = 10, .bound = 10 * 128 * 133, .rtb = 0 },
+  .ok = 1, .zsb = -1, .kext = 10, .bound = 10 * 128 * 132, .rtb = 0 },
 
 { .name = "init from bias and requantizing epilogue (tile)",
   .text = DECLS "var s local s32\nvar bias param ptr\narray bias base=bias\n"
@@ -171,6 +171,23 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("buf[64*i+k]:s8", "buf[256+64*j+k]:s8") ")\n"
 	"stmt j : buf[1024+16*i+4*j]:s32 = s\n",
   .ok = 1, .mode = MP_OUT_TILE, .ncheck1 = 1, .kext = 64, .rtb = 0 },
+
+{ .name = "identity casts around the product and the accumulator (s32 -> s32)",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ (cast:s32 s) (cast:s32 (* (cast:s32 (cast:s32 x[i*K+k]:s8)) "
+	"(cast:s32 (cast:s16 w[j*K+k]:s8)))))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k" },
+
+{ .name = "unsigned 32-bit accumulator",
+  .text = DECLS "var s local u32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0:u32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k loc=5 : s = (+ s (cast:u32 " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") "))\n"
+	"stmt j : y[4*i*N+4*j]:u32 = s\n",
+  .ok = 0, .reason = "accumulator 's' is u32", .reason_loc = 5 },
 
 /* ---------------------------------------------------------- refusals */
 
@@ -264,7 +281,25 @@ static const pcase cases[] = {
 	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1 loc=3\n"
 	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
 	"stmt i : z[4*i]:s32 = 0\n",
-  .ok = 0, .reason = "reduction loop 'k' also contains loop 'j'", .reason_loc = 3 },
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k" },
+
+{ .name = "ikj imperfect: a second statement inside k",
+  .text = DECLS "var z param ptr\narray z base=z\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1 loc=3\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt j loc=9 : z[4*i]:s32 = 0\n"
+	"stmt i : z[4*i]:s32 = 0\n",
+  .ok = 0, .reason = "reduction loop 'k' also contains a store to 'z'", .reason_loc = 9 },
+
+{ .name = "ikj imperfect: iterator below k used after",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\nvar z param ptr\n"
+	"var i iter s32\nvar j iter s32 used_after\nvar k iter s32\n"
+	"array x base=x\narray w base=w\narray y base=y\narray z base=z\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1 loc=3\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt i : z[4*i]:s32 = 0\n",
+  .ok = 0, .reason = "the iterator 'j' is used after the nest" },
 
 { .name = "operand depends on both i and j",
   .text = TILE_SCALAR("x[i*K+j+k]:s8", "w[k]:s8"),
@@ -327,7 +362,7 @@ static const pcase cases[] = {
 	"array x base=x\narray w base=w\narray y base=y\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
 	"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
-  .ok = 0, .reason = "the iterator 'i' is used after the nest" },
+  .ok = 1, .mode = MP_OUT_DIRECT },
 
 { .name = "output aliases an operand array (same pointer)",
   .text = DECLS

@@ -5,7 +5,7 @@
 void nf_while(int M, const int8_t *A, int32_t *C)
 {
 	int i = 0;
-#pragma mixprec(int8, acc=int32) // expected-error {{for loop}}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
 	while (i < M) {
 		C[i] = A[i];
 		i++;
@@ -14,7 +14,7 @@ void nf_while(int M, const int8_t *A, int32_t *C)
 
 void nf_statement(int M, const int8_t *A, int32_t *C)
 {
-#pragma mixprec(int8) // expected-error {{for loop}}
+#pragma mixprec(int8) // expected-error {{must be followed by a 'for' loop}}
 	C[0] = M > 0 ? A[0] : 0;
 }
 
@@ -22,6 +22,6 @@ void nf_end_of_block(int M, const int8_t *A, int32_t *C)
 {
 	if (M > 0) {
 		C[0] = A[0];
-#pragma mixprec(int8) // expected-error {{for loop}}
+#pragma mixprec(int8) // expected-error {{must be followed by a 'for' loop}}
 	}
 }

@@ -7,7 +7,7 @@
 void rf_written(int M, int N, int K, int8_t *A, const int8_t *B, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{written}}
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{writes to}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < K; k++)

@@ -15,7 +15,7 @@ void sp_missing_open(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 
 void sp_missing_close(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 {
-#pragma mixprec(int8, acc=int32 // expected-error {{expected ')'}}
+#pragma mixprec(int8, acc=int32 // expected-error {{missing ')'}}
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;

@@ -26,10 +26,12 @@ void pr_empty(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 		}
 }
 
-#define MY_PREC int4
+/* GCC reports a token from a macro where it is spelled, with a note at the
+ * expansion. */
+#define MY_PREC int4 // expected-error {{unknown precision 'int4'}}
 void pr_macro(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 {
-#pragma mixprec(MY_PREC) // expected-error {{unknown precision}}
+#pragma mixprec(MY_PREC) // expected-note {{in expansion of macro 'MY_PREC'}}
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;

@@ -126,6 +126,41 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 		const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
 		int32_t *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate);
 
+/* Fused epilogues: out(i,j) = EPI(init + bias(i,j) + S(i,j)) computed in
+ * the kernels' epilogue, where EPI is the helper above of the same name
+ * (bit-exact: the same float / fixed-point operations, rounding by the
+ * current MXCSR / fenv mode like nearbyintf), followed by the C conversion
+ * to the output type (modulo 2^8 for 8-bit outputs). */
+typedef enum mp_epi {
+	MP_EPI_STORE = 0,   /* out = acc                                     */
+	MP_EPI_FP32,        /* mp_requant_fp32(acc, scale, zp, qmin, qmax)   */
+	MP_EPI_GEMMLOWP,    /* mp_requant_gemmlowp(acc, qm, shift, zp, qmin, qmax) */
+	MP_EPI_RNDNU,       /* mp_requant_rndnu(acc, qm, shift, zp, qmin, qmax)    */
+	MP_EPI_CLAMP        /* mp_clamp_i32(acc, qmin, qmax)                 */
+} mp_epi;
+
+enum { MP_DT_S32 = 2 };   /* output element type, beside MP_DT_S8 / MP_DT_U8 */
+
+typedef struct mp_epilogue {
+	mp_epi kind;
+	int32_t init;                 /* constant added to every acc */
+	const int32_t *bias;          /* NULL, or bias(i,j) = bias[i*bias_si + j*bias_sj] */
+	ptrdiff_t bias_si, bias_sj;   /* elements; 0 for a per-column / per-row bias */
+	float scale;                  /* MP_EPI_FP32 */
+	int32_t qm;                   /* MP_EPI_GEMMLOWP / MP_EPI_RNDNU */
+	int shift;
+	int32_t zp, qmin, qmax;       /* qmin/qmax: the clamp of every kind but STORE */
+	int out_dt;                   /* MP_DT_S8, MP_DT_U8 or MP_DT_S32 */
+	void *out;
+	ptrdiff_t out_si, out_sj;     /* elements of out_dt; (i,j) -> out injective */
+} mp_epilogue;
+
+/* mp_gemm_x8's contraction, then the epilogue instead of storing S. */
+void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
+		    const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, int32_t za,
+		    const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
+		    const mp_epilogue *ep);
+
 /* Counters of the generated code's decisions (process-wide). */
 typedef struct mp_stats {
 	long fast;        /* nests run by the kernels */

@@ -597,15 +597,13 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
 		if (mp_rewrite(c, *plan)) {
 			*changed = true;
-			if (dump_enabled_p())
+			if (dump_enabled_p()) {
+				char text[2 * MP_REASON_LEN + 512];
+				mp_plan_remark(plan, &r.p, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),
-						"mixprec: %s; %s; %s; kernel chosen at run time "
-						"(target=%s)\n", plan->what, plan->layout,
-						plan->mode == MP_OUT_DIRECT
-						? "accumulates into the output (no temporary)"
-						: "int32 temporary tile, epilogue kept as written",
-						mp_target_name(r.p.target));
+						"%s\n", text);
+			}
 		} else {
 			report(r, c.fail_text.c_str(), c.fail_loc);
 		}

@@ -33,6 +33,8 @@ static tree type_of_scalar(mp_scalar s)
 	case MP_TY_U32: return unsigned_type_node;
 	case MP_TY_S64: return long_integer_type_node;
 	case MP_TY_U64: return long_unsigned_type_node;
+	case MP_TY_F32: return float_type_node;
+	case MP_TY_F64: return double_type_node;
 	default: return long_integer_type_node;
 	}
 }
@@ -131,6 +133,37 @@ struct mp_mat {
 		}
 		*lo = l;
 		*hi = fold_build2(PLUS_EXPR, long_t(), h, build_int_cst(long_t(), x.elem_size - 1));
+	}
+
+	/* A loop-invariant scalar expression in its own C type (floats stay
+	   floats), for arguments of fused epilogue helpers. */
+	tree typed(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		tree ty = type_of_scalar(x.type);
+		switch (x.kind) {
+		case MP_X_CONST:
+			if (x.type == MP_TY_F32 || x.type == MP_TY_F64) {
+				REAL_VALUE_TYPE r;
+				char hex[64];
+				snprintf(hex, sizeof hex, "%a", x.fcst);
+				real_from_string(&r, hex);
+				return build_real(ty, r);
+			}
+			return build_int_cst(ty, x.cst);
+		case MP_X_VAR:
+			return c.var_tree[x.var];
+		case MP_X_CAST:
+			return fold_convert(ty, typed(x.a));
+		case MP_X_NEG:
+			return fold_build1(NEGATE_EXPR, ty, fold_convert(ty, typed(x.a)));
+		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
+			return fold_build2(x.kind == MP_X_ADD ? PLUS_EXPR : x.kind == MP_X_SUB ? MINUS_EXPR
+					   : MULT_EXPR, ty, fold_convert(ty, typed(x.a)),
+					   fold_convert(ty, typed(x.b)));
+		default:
+			return build_int_cst(ty, 0);
+		}
 	}
 
 	/* A loop-invariant scalar expression of the description. */
@@ -254,7 +287,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	assign(&seq, nvar, m.extent(lj));
 	L(build_int_cst(long_t(), MP_NEST_ABI_VERSION));
 	L(zero);   /* nargs, patched below */
-	L(build_int_cst(long_t(), p.mode == MP_OUT_DIRECT ? 1 : 0));
+	L(build_int_cst(long_t(), p.mode == MP_OUT_DIRECT ? 1 : p.mode == MP_OUT_FUSED ? 2 : 0));
+	L(build_int_cst(long_t(), c.pr->p.target == MP_TARGET_SCALAR ? 1
+			: c.pr->p.target == MP_TARGET_AVX2 ? 2
+			: c.pr->p.target == MP_TARGET_AVX512VNNI ? 3 : 0));
 	L(mvar);
 	L(nvar);
 	L(m.extent(lk));
@@ -270,15 +306,55 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	L(build_int_cst(long_t(), p.b_type == MP_TY_U8 ? 1 : 0));
 	L(p.zb_expr >= 0 ? fold_build2(MULT_EXPR, long_t(), m.expr(p.zb_expr),
 				       build_int_cst(long_t(), p.zsign_b < 0 ? -1 : 1)) : zero);
-	if (p.mode == MP_OUT_DIRECT) {
-		const mp_access &C = n->access[p.acc_c];
-		P(m.addr(p.acc_c, true));
+	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
+		int oc = p.mode == MP_OUT_DIRECT ? p.acc_c : p.epi_out;
+		const mp_access &C = n->access[oc];
+		P(m.addr(oc, true));
 		L(m.coef(&C.off, vi));
 		L(vj >= 0 ? m.coef(&C.off, vj) : zero);
 	} else {
 		P(null_pointer_node);
 		L(zero);
 		L(zero);
+	}
+	if (p.mode == MP_OUT_FUSED) {
+		tree i32 = integer_type_node;
+		auto arg = [&](int k) { return fold_convert(i32, m.typed(p.epi_arg[k])); };
+		L(build_int_cst(long_t(), p.epi));
+		L(build_int_cst(long_t(), p.epi_out_type == MP_TY_S8 ? 0 : p.epi_out_type == MP_TY_U8 ? 1 : 2));
+		L(build_int_cst(long_t(), p.epi_init));
+		if (p.epi_bias >= 0) {
+			const mp_access &Bi = n->access[p.epi_bias];
+			P(m.addr(p.epi_bias, true));
+			L(m.coef(&Bi.off, vi));
+			L(vj >= 0 ? m.coef(&Bi.off, vj) : zero);
+		} else {
+			P(null_pointer_node);
+			L(zero);
+			L(zero);
+		}
+		tree scale = zero, qm = zero, shift = zero, zp = zero, qmin = zero, qmax = zero;
+		switch (p.epi) {
+		case MP_EPI_FP32:
+			scale = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
+					    fold_convert(float_type_node, m.typed(p.epi_arg[0])));
+			zp = arg(1), qmin = arg(2), qmax = arg(3);
+			break;
+		case MP_EPI_GEMMLOWP: case MP_EPI_RNDNU:
+			qm = arg(0), shift = arg(1), zp = arg(2), qmin = arg(3), qmax = arg(4);
+			break;
+		case MP_EPI_CLAMP:
+			qmin = arg(0), qmax = arg(1);
+			break;
+		default:
+			break;
+		}
+		L(scale); L(qm); L(shift); L(zp); L(qmin); L(qmax);
+	} else {
+		L(zero); L(zero); L(zero);
+		P(null_pointer_node);
+		for (int z = 0; z < 8; z++)
+			L(zero);
 	}
 	L(build_int_cst(long_t(), p.ncheck));
 	for (int i = 0; i < p.ncheck; i++) {
@@ -299,7 +375,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	gimple_stmt_iterator g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
 
-	if (p.mode == MP_OUT_DIRECT) {
+	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
 		/* 2a. the whole nest is the fallback */
 		basic_block fast = branch_if_tile(pre, tile, ex->dest);
 		gimple_seq fin = NULL;

@@ -379,6 +379,13 @@ static isl_union_map *scalar_reads(mp_model *m, isl_union_map *um, int s,
 		return add_scalar(m, um, s, x->var);
 	if (x->kind == MP_X_CONST || x->kind == MP_X_VAR || x->kind == MP_X_LOAD)
 		return um;
+	if (x->kind == MP_X_CALL) {
+		int i;
+
+		for (i = 0; i < x->nargs && i < MP_MAX_ARGS; i++)
+			um = scalar_reads(m, um, s, x->args[i], depth + 1);
+		return um;
+	}
 	um = scalar_reads(m, um, s, x->a, depth + 1);
 	if (x->kind != MP_X_CAST && x->kind != MP_X_NEG)
 		um = scalar_reads(m, um, s, x->b, depth + 1);

@@ -180,7 +180,16 @@ int mp_nest_add_expr(mp_nest *n, const mp_expr *e)
 			   MP_MAX_EXPRS);
 		return -1;
 	}
+	if (e->kind == MP_X_CALL && (e->nargs < 0 || e->nargs > MP_MAX_ARGS)) {
+		nest_error(n, "a call to '%.*s' has %d arguments; at most %d are "
+			   "described", (int)sizeof(e->op), e->op, e->nargs, MP_MAX_ARGS);
+		return -1;
+	}
 	n->expr[n->nexprs] = *e;
+	if (e->kind == MP_X_CALL) {
+		n->expr[n->nexprs].a = e->nargs > 0 ? e->args[0] : -1;
+		n->expr[n->nexprs].b = e->nargs > 1 ? e->args[1] : -1;
+	}
 	return n->nexprs++;
 }
 
@@ -525,6 +534,17 @@ static void expr_out(out *o, const mp_nest *n, int id, int depth)
 	case MP_X_ADD: outf(o, "(+"); break;
 	case MP_X_SUB: outf(o, "(-"); break;
 	case MP_X_MUL: outf(o, "(*"); break;
+	case MP_X_CALL: {
+		int i;
+
+		outf(o, "(call:%s \"%s\"", mp_scalar_name(e->type), e->op);
+		for (i = 0; i < e->nargs && i < MP_MAX_ARGS; i++) {
+			outf(o, " ");
+			expr_out(o, n, e->args[i], depth + 1);
+		}
+		outf(o, ")");
+		return;
+	}
 	default:
 		outf(o, "(other:%s \"%s\"", mp_scalar_name(e->type), e->op);
 		if (e->a >= 0 || e->b >= 0) {
@@ -571,6 +591,13 @@ static void mark_expr(const mp_nest *n, int id, char *seen, int depth)
 		seen[e->access] = 1;
 	if (e->kind == MP_X_CONST || e->kind == MP_X_VAR || e->kind == MP_X_LOAD)
 		return;
+	if (e->kind == MP_X_CALL) {
+		int i;
+
+		for (i = 0; i < e->nargs && i < MP_MAX_ARGS; i++)
+			mark_expr(n, e->args[i], seen, depth + 1);
+		return;
+	}
 	mark_expr(n, e->a, seen, depth + 1);
 	if (e->kind != MP_X_CAST && e->kind != MP_X_NEG)
 		mark_expr(n, e->b, seen, depth + 1);
@@ -930,6 +957,8 @@ static int get_compound(parser *ps, int stmt, int depth)
 		k = MP_X_LOAD;
 	else if (accept(ps, "other"))
 		k = MP_X_OTHER;
+	else if (accept(ps, "call"))
+		k = MP_X_CALL;
 	else if (accept(ps, "+"))
 		k = MP_X_ADD;
 	else if (accept(ps, "-"))
@@ -940,7 +969,8 @@ static int get_compound(parser *ps, int stmt, int depth)
 		return perr(ps, "unknown operator at '%.12s'", op);
 	if (opt_type(ps, &t, &given) < 0)
 		return -1;
-	if ((k == MP_X_CAST || k == MP_X_OTHER || k == MP_X_LOAD) && !given)
+	if ((k == MP_X_CAST || k == MP_X_OTHER || k == MP_X_CALL || k == MP_X_LOAD) &&
+	    !given)
 		return perr(ps, "operator '%.5s' needs a ':type'", op);
 	expr_blank(&e, k, t);
 	if (k == MP_X_LOAD) {
@@ -948,7 +978,7 @@ static int get_compound(parser *ps, int stmt, int depth)
 			return -1;
 		return add_expr(ps, &e);
 	}
-	if (k == MP_X_OTHER) {
+	if (k == MP_X_OTHER || k == MP_X_CALL) {
 		size_t len = 0;
 
 		if (expect(ps, "\"") < 0)
@@ -960,6 +990,21 @@ static int get_compound(parser *ps, int stmt, int depth)
 		}
 		if (expect(ps, "\"") < 0)
 			return -1;
+		if (k == MP_X_CALL) {
+			while (!accept(ps, ")")) {
+				int x;
+
+				if (e.nargs >= MP_MAX_ARGS)
+					return perr(ps, "a call has more than %d arguments",
+						    MP_MAX_ARGS);
+				if ((x = get_expr(ps, stmt, depth + 1)) < -1)
+					return -1;
+				if (x < 0)
+					return perr(ps, "'_' is not an argument of a call");
+				e.args[e.nargs++] = x;
+			}
+			return ps->failed ? -1 : add_expr(ps, &e);
+		}
 		if (!accept(ps, ")")) {
 			if ((e.a = get_expr(ps, stmt, depth + 1)) < -1)
 				return -1;

@@ -33,6 +33,7 @@ extern "C" {
 #define MP_MAX_EXPRS    768
 #define MP_MAX_STMTS    96
 #define MP_MAX_TERMS    8
+#define MP_MAX_ARGS     8    /* arguments of an MP_X_CALL */
 #define MP_NAME_LEN     48
 #define MP_REASON_LEN   320
 
@@ -125,8 +126,14 @@ typedef enum mp_expr_kind {
 	MP_X_LOAD,    /* read of access `access` */
 	MP_X_CAST,    /* conversion of operand a to `type` */
 	MP_X_ADD, MP_X_SUB, MP_X_MUL, MP_X_NEG,
-	MP_X_OTHER    /* any other operation / pure call; operands a, b
+	MP_X_OTHER,   /* any other operation / pure call; operands a, b
 	                 (-1 when absent) are listed so that reads are known */
+	MP_X_CALL     /* call of the pure function `op` with ALL its arguments:
+	                 args[0..nargs-1] in order (nargs <= MP_MAX_ARGS; a
+	                 call with more arguments is an MP_X_OTHER).  a and b
+	                 mirror args[0] and args[1] (-1 when absent):
+	                 mp_nest_add_expr sets them, so code that only follows
+	                 a and b still sees the first two. */
 } mp_expr_kind;
 
 typedef struct mp_expr {
@@ -137,7 +144,10 @@ typedef struct mp_expr {
 	int var;
 	int access;
 	int a, b;
-	char op[16];           /* MP_X_OTHER: operator or callee name, for reasons */
+	int nargs;             /* MP_X_CALL: number of arguments, else 0 */
+	int args[MP_MAX_ARGS]; /* MP_X_CALL: argument expr ids, else unused (0) */
+	char op[MP_NAME_LEN];  /* MP_X_OTHER: operator or callee name, for reasons;
+	                          MP_X_CALL: the callee name */
 } mp_expr;
 
 /* ---------------------------------------------------------- statements */
@@ -285,9 +295,23 @@ const char *mp_target_name(mp_target t);
 typedef enum mp_out_mode {
 	MP_OUT_TILE,   /* the runtime fills a temporary int32 tile T[M][N];
 	                  the reduction loop becomes  acc = acc + T[i-lo_i][j-lo_j] */
-	MP_OUT_DIRECT  /* the runtime accumulates straight into the output
+	MP_OUT_DIRECT, /* the runtime accumulates straight into the output
 	                  access (C += A*B); the nest disappears */
+	MP_OUT_FUSED   /* a recognised epilogue: the runtime computes
+	                  out(i,j) = EPI(init + bias(i,j) + S(i,j)) in the
+	                  kernel's epilogue; the nest disappears */
 } mp_out_mode;
+
+/* Epilogues the kernels fuse (MP_OUT_FUSED).  EPI is exactly the
+ * include/mixprec.h helper of the same name, then the C conversion to the
+ * output's element type. */
+typedef enum mp_epi_kind {
+	MP_EPI_STORE = 0,  /* out = acc                      (no args)            */
+	MP_EPI_FP32,       /* mp_requant_fp32(acc, scale, zp, qmin, qmax)         */
+	MP_EPI_GEMMLOWP,   /* mp_requant_gemmlowp(acc, qm, shift, zp, qmin, qmax) */
+	MP_EPI_RNDNU,      /* mp_requant_rndnu(acc, qm, shift, zp, qmin, qmax)    */
+	MP_EPI_CLAMP       /* mp_clamp_i32(acc, lo, hi)                           */
+} mp_epi_kind;
 
 typedef struct mp_plan {
 	int ok;                    /* 1: transform as planned */
@@ -307,6 +331,20 @@ typedef struct mp_plan {
 	int acc_c;                 /* DIRECT: the int32 output access */
 	int acc_var;               /* TILE with a scalar accumulator: its var */
 	int acc_mem;               /* TILE with a memory accumulator: access id */
+
+	/* MP_OUT_FUSED: the whole nest is
+	 *   for i for j { acc = INIT; for k acc += P; out[i,j] = EPI(acc); }
+	 * with INIT = epi_init (+ bias access epi_bias when >= 0, a read
+	 * that depends on i and/or j only), acc a LOCAL not read after the
+	 * nest, and EPI's extra arguments loop-invariant expressions
+	 * (epi_arg[0..epi_nargs-1], in the helper's argument order after acc). */
+	mp_epi_kind epi;
+	int epi_out;               /* the store access out[i,j] */
+	mp_scalar epi_out_type;    /* MP_TY_S8, MP_TY_U8 or MP_TY_S32 */
+	int epi_bias;              /* access id or -1 */
+	int64_t epi_init;
+	int epi_nargs;
+	int epi_arg[6];
 
 	/* Run-time checks: written accesses whose address range must not
 	   overlap A's or B's.  The runtime performs them; the original nest
@@ -335,6 +373,10 @@ typedef struct mp_plan {
  * fill *plan.  Never fails hard: plan->ok == 0 with a reason when the nest
  * is not transformed.  Returns plan->ok. */
 int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan);
+
+/* The one-line remark for a transformed nest (both plugins print it):
+ * what was recognised, layouts, output mode, kernel families and tiles. */
+int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

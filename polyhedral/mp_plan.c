@@ -814,6 +814,263 @@ static int check_dependences(az *z)
 	return r;
 }
 
+/* ------------------------------------------------------------- fusion */
+
+/* The recognised epilogue helpers (include/mixprec.h), their kind and the
+ * types of their arguments after acc. */
+static const struct epi_fn {
+	const char *name;
+	mp_epi_kind kind;
+	int nargs;
+	mp_scalar arg[5];
+} epi_fns[] = {
+	{ "mp_requant_fp32", MP_EPI_FP32, 4,
+	  { MP_TY_F32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
+	{ "mp_requant_gemmlowp", MP_EPI_GEMMLOWP, 5,
+	  { MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
+	{ "mp_requant_rndnu", MP_EPI_RNDNU, 5,
+	  { MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
+	{ "mp_clamp_i32", MP_EPI_CLAMP, 2, { MP_TY_S32, MP_TY_S32 } },
+};
+
+/* Strip identity int32 casts (s32 -> s32). */
+static int peel_s32(const mp_nest *n, int e)
+{
+	const mp_expr *x;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST && x->type == MP_TY_S32 &&
+	       ex(n, x->a) && ex(n, x->a)->type == MP_TY_S32)
+		e = x->a;
+	return e;
+}
+
+/* A loop-invariant argument: CONST, VAR of a PARAM, and casts and
+ * + - * neg of those.  No load (a per-channel value), no call. */
+static int invariant_arg(const mp_nest *n, int e, int depth)
+{
+	const mp_expr *x = ex(n, e);
+
+	if (!x || depth > 64)
+		return 0;
+	switch (x->kind) {
+	case MP_X_CONST:
+		return mp_scalar_is_int(x->type) || x->type == MP_TY_F32 ||
+		       x->type == MP_TY_F64;
+	case MP_X_VAR:
+		return x->var >= 0 && x->var < n->nvars &&
+		       n->var[x->var].kind == MP_VAR_PARAM &&
+		       n->var[x->var].type != MP_TY_PTR &&
+		       n->var[x->var].type != MP_TY_OTHER;
+	case MP_X_CAST:
+	case MP_X_NEG:
+		return invariant_arg(n, x->a, depth + 1);
+	case MP_X_ADD:
+	case MP_X_SUB:
+	case MP_X_MUL:
+		return invariant_arg(n, x->a, depth + 1) &&
+		       invariant_arg(n, x->b, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+/* An access whose offset uses only PARAMs and the iterators of loops i/j. */
+static int ij_access(az *z, int acc)
+{
+	const mp_nest *n = z->n;
+	int ij[2] = { z->plan->loop_i, z->plan->loop_j }, bad;
+
+	if (acc < 0 || acc >= n->naccesses || !n->access[acc].affine ||
+	    mp_model_access_is_whole(z->m, acc))
+		return 0;
+	return aff_in_scope(n, &n->access[acc].off, ij, z->plan->loop_j >= 0 ? 2 : 1,
+			    &bad);
+}
+
+/* INIT: CONST | LOAD | LOAD + CONST | CONST + LOAD, int32, identity casts. */
+static int match_init(az *z, int e, int *bias, int64_t *init)
+{
+	const mp_nest *n = z->n;
+	const mp_expr *x = ex(n, peel_s32(n, e)), *p, *q;
+	int le = -1, ce = -1;
+
+	*bias = -1;
+	*init = 0;
+	if (!x || x->type != MP_TY_S32)
+		return 0;
+	if (x->kind == MP_X_CONST)
+		ce = peel_s32(n, e);
+	else if (x->kind == MP_X_LOAD)
+		le = peel_s32(n, e);
+	else if (x->kind == MP_X_ADD) {
+		p = ex(n, peel_s32(n, x->a));
+		q = ex(n, peel_s32(n, x->b));
+		if (!p || !q)
+			return 0;
+		if (p->kind == MP_X_LOAD && q->kind == MP_X_CONST) {
+			le = peel_s32(n, x->a);
+			ce = peel_s32(n, x->b);
+		} else if (p->kind == MP_X_CONST && q->kind == MP_X_LOAD) {
+			ce = peel_s32(n, x->a);
+			le = peel_s32(n, x->b);
+		} else
+			return 0;
+	} else
+		return 0;
+	if (ce >= 0) {
+		const mp_expr *c = &n->expr[ce];
+
+		if (c->type != MP_TY_S32 || c->cst < INT32_MIN || c->cst > INT32_MAX)
+			return 0;
+		*init = c->cst;
+	}
+	if (le >= 0) {
+		const mp_expr *l = &n->expr[le];
+		const mp_access *a;
+
+		if (l->type != MP_TY_S32 || l->access < 0 || l->access >= n->naccesses)
+			return 0;
+		a = &n->access[l->access];
+		if (a->is_write || a->elem != MP_TY_S32 || a->elem_size != 4 ||
+		    !ij_access(z, l->access))
+			return 0;
+		*bias = l->access;
+	}
+	return 1;
+}
+
+/* EPI: [cast to the stored type] ( VAR acc | CALL helper(acc, invariants) ). */
+static int match_epi(az *z, int e, mp_scalar out)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	const mp_expr *x = ex(n, e), *c;
+	size_t f;
+	int i;
+
+	if (!x)
+		return 0;
+	if (x->kind == MP_X_CAST) {
+		if (x->type != out)
+			return 0;
+		x = ex(n, x->a);
+		if (!x)
+			return 0;
+	} else if (x->type != out)
+		return 0;
+	if (x->kind == MP_X_VAR) {
+		if (x->var != z->c.acc_var || x->type != MP_TY_S32 || out != MP_TY_S32)
+			return 0;
+		plan->epi = MP_EPI_STORE;
+		plan->epi_nargs = 0;
+		return 1;
+	}
+	if (x->kind != MP_X_CALL || x->type != MP_TY_S32)
+		return 0;
+	for (f = 0; f < sizeof(epi_fns) / sizeof(epi_fns[0]); f++)
+		if (!strncmp(x->op, epi_fns[f].name, sizeof(x->op)))
+			break;
+	if (f == sizeof(epi_fns) / sizeof(epi_fns[0]) ||
+	    x->nargs != epi_fns[f].nargs + 1)
+		return 0;
+	c = ex(n, peel_s32(n, x->args[0]));
+	if (!c || c->kind != MP_X_VAR || c->var != z->c.acc_var)
+		return 0;
+	for (i = 0; i < epi_fns[f].nargs; i++) {
+		int a = x->args[i + 1];
+
+		if (!ex(n, a) || n->expr[a].type != epi_fns[f].arg[i] ||
+		    !invariant_arg(n, a, 0))
+			return 0;
+		plan->epi_arg[i] = a;
+	}
+	plan->epi = epi_fns[f].kind;
+	plan->epi_nargs = epi_fns[f].nargs;
+	return 1;
+}
+
+/* TILE with a scalar accumulator: is the whole nest
+ *   for i for j { acc = INIT; for k acc += P; out[i,j] = EPI(acc); } ?
+ * Fills the epi_* fields and switches to MP_OUT_FUSED; leaves the TILE
+ * plan untouched (returns 0) when anything does not fit. */
+static int try_fuse(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	const mp_loop *lk;
+	int k = plan->loop_k, body, s, init = -1, store = -1, bias, out, i;
+	int ij[2] = { plan->loop_i, plan->loop_j }, nij = plan->loop_j >= 0 ? 2 : 1;
+	int64_t cst;
+	mp_scalar ot;
+	isl_bool inj;
+	mp_plan save = *plan;
+
+	if (plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
+	    chain[d - 1] != k || n->nloops != d || n->nstmts != 3 ||
+	    n->var[z->c.acc_var].used_after ||
+	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
+		return 0;
+	lk = &n->loop[k];
+	body = chain[d - 2];
+	if (lk->parent != body)
+		return 0;
+	for (i = 0; i < d - 1; i++)
+		if (chain[i] != plan->loop_i && chain[i] != plan->loop_j)
+			return 0;
+	for (s = 0; s < n->nstmts; s++) {
+		const mp_stmt *st = &n->stmt[s];
+
+		if (s == z->c.stmt)
+			continue;
+		if (st->loop != body || st->guarded)
+			return 0;
+		if (st->kind == MP_S_ASSIGN && st->lhs_var == z->c.acc_var &&
+		    st->pos < lk->pos && init < 0)
+			init = s;
+		else if (st->kind == MP_S_STORE && st->pos > lk->pos && store < 0)
+			store = s;
+		else
+			return 0;
+	}
+	if (init < 0 || store < 0)
+		return 0;
+	/* INIT */
+	if (!match_init(z, n->stmt[init].rhs, &bias, &cst))
+		return 0;
+	/* the store: out[i,j], one element per (i, j) */
+	out = n->stmt[store].lhs_access;
+	if (out < 0 || out >= n->naccesses || !n->access[out].is_write ||
+	    !ij_access(z, out))
+		return 0;
+	ot = n->access[out].elem;
+	if (!((ot == MP_TY_S8 || ot == MP_TY_U8) && n->access[out].elem_size == 1) &&
+	    !(ot == MP_TY_S32 && n->access[out].elem_size == 4))
+		return 0;
+	if (bias >= 0) {
+		const mp_array *ba = &n->array[n->access[bias].array];
+		const mp_array *oa = &n->array[n->access[out].array];
+
+		if (n->access[bias].array == n->access[out].array ||
+		    (ba->base_var >= 0 && ba->base_var == oa->base_var))
+			return 0;
+	}
+	inj = mp_model_access_injective(z->m, out, ij, nij);
+	if (inj != isl_bool_true)
+		return 0;
+	/* EPI */
+	if (!match_epi(z, n->stmt[store].rhs, ot)) {
+		*plan = save;
+		return 0;
+	}
+	plan->mode = MP_OUT_FUSED;
+	plan->red_loop = chain[0];
+	plan->epi_out = out;
+	plan->epi_out_type = ot;
+	plan->epi_bias = bias;
+	plan->epi_init = cst;
+	return 1;
+}
+
 /* Value of a constant zero point (casts applied), or 0 if not constant. */
 static int zero_value(const mp_nest *n, int e, int64_t *v)
 {
@@ -948,9 +1205,29 @@ static int expr_reads_var(const mp_nest *n, int e, int v, int depth)
 		return x->var == v;
 	if (x->kind == MP_X_CONST || x->kind == MP_X_LOAD)
 		return 0;
+	if (x->kind == MP_X_CALL) {
+		int i;
+
+		for (i = 0; i < x->nargs && i < MP_MAX_ARGS; i++)
+			if (expr_reads_var(n, x->args[i], v, depth + 1))
+				return 1;
+		return 0;
+	}
 	return expr_reads_var(n, x->a, v, depth + 1) ||
 	       (x->kind != MP_X_CAST && x->kind != MP_X_NEG &&
 		expr_reads_var(n, x->b, v, depth + 1));
+}
+
+static const char *epi_name(mp_epi_kind e)
+{
+	switch (e) {
+	case MP_EPI_STORE: return "store";
+	case MP_EPI_FP32: return "mp_requant_fp32";
+	case MP_EPI_GEMMLOWP: return "mp_requant_gemmlowp";
+	case MP_EPI_RNDNU: return "mp_requant_rndnu";
+	case MP_EPI_CLAMP: return "mp_clamp_i32";
+	}
+	return "?";
 }
 
 /* Remarks are cut at MP_REASON_LEN by design (names are at most 47 chars). */
@@ -963,7 +1240,8 @@ static void fill_remarks(az *z)
 	mp_plan *plan = z->plan;
 	const operand *A = &z->c.f[0], *B = &z->c.f[1];
 	int loops[3] = { plan->loop_i, plan->loop_j, plan->loop_k };
-	char ia[96], ib[96], ic[96], out[160], zp[128];
+	char ia[96], ib[96], ic[96], out[160], zp[128], init[32], bias[100];
+	char mode[200];
 	const char *k = ln(n, plan->loop_k);
 	int s;
 
@@ -991,12 +1269,43 @@ static void fill_remarks(az *z)
 			 an(n, A->z >= 0 ? A->access : B->access));
 	else
 		zp[0] = 0;
-	snprintf(plan->what, sizeof(plan->what),
-		 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s -> s32%s)",
-		 prec_str(z->p->prec),
-		 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
-		 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
-		 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
+	if (plan->mode == MP_OUT_FUSED) {
+		const char *fn = epi_name(plan->epi);
+		int call = plan->epi != MP_EPI_STORE;
+
+		index_str(n, plan->epi_out, loops, 2, ic, sizeof(ic));
+		init[0] = bias[0] = 0;
+		if (plan->epi_init)
+			snprintf(init, sizeof(init), "%" PRId64 " + ", plan->epi_init);
+		if (plan->epi_bias >= 0)
+			index_str(n, plan->epi_bias, loops, 2, bias, sizeof(bias));
+		snprintf(plan->what, sizeof(plan->what),
+			 "%s %s over %s: %s = %s%s%s%s%ssum_%s %s*%s%s (%s x %s -> s32%s)",
+			 prec_str(z->p->prec),
+			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
+			 ic, call ? fn : "", call ? "(" : "", init, bias,
+			 bias[0] ? " + " : "", k, ia, ib, call ? ")" : "",
+			 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
+		snprintf(mode, sizeof(mode), "fused epilogue: %s -> %s out %s%s%s",
+			 fn, mp_scalar_name(plan->epi_out_type), ic,
+			 bias[0] ? ", bias " : "", bias);
+		if (plan->epi_init) {
+			size_t pos = strlen(mode);
+
+			snprintf(mode + pos, sizeof(mode) - pos, ", init %" PRId64,
+				 plan->epi_init);
+		}
+	} else {
+		snprintf(plan->what, sizeof(plan->what),
+			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s -> s32%s)",
+			 prec_str(z->p->prec),
+			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
+			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
+			 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
+		snprintf(mode, sizeof(mode), "%s",
+			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
+						       "tile mode (epilogue kept)");
+	}
 	snprintf(plan->layout, sizeof(plan->layout),
 		 "A=%s (%s), B=%s (%s), %s%s%s",
 		 an(n, A->access),
@@ -1007,8 +1316,7 @@ static void fill_remarks(az *z)
 			(contiguous(n, B->access, plan->loop_k) ? "vector" : "strided vector") :
 		 contiguous(n, B->access, plan->loop_k) ? "transposed: k contiguous" :
 		 contiguous(n, B->access, plan->loop_j) ? "j contiguous" : "strided",
-		 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
-					       "tile mode (epilogue kept)",
+		 mode,
 		 plan->ncheck ? ", run-time overlap check" : "",
 		 plan->need_runtime_bound ? ", run-time bound check" : "");
 }
@@ -1017,6 +1325,8 @@ static void fill_remarks(az *z)
 
 static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 {
+	int i;
+
 	memset(plan, 0, sizeof(*plan));
 	plan->reason_loc = n->nloops > 0 ? n->loop[0].loc : 0;
 	plan->loop_i = plan->loop_j = plan->loop_k = -1;
@@ -1027,6 +1337,11 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->k_extent_static = -1;
 	plan->bound_static = -1;
 	plan->mode = MP_OUT_TILE;
+	plan->epi = MP_EPI_STORE;
+	plan->epi_out = plan->epi_bias = -1;
+	plan->epi_out_type = MP_TY_OTHER;
+	for (i = 0; i < 6; i++)
+		plan->epi_arg[i] = -1;
 	plan->target = p->target;
 	plan->tile_m = p->tile_m;
 	plan->tile_n = p->tile_n;
@@ -1057,6 +1372,7 @@ static int analyze(az *z)
 	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
 	    check_writes(z) < 0 || check_dependences(z) < 0 || compute_bound(z) < 0)
 		return -1;
+	try_fuse(z, chain, d);
 	plan->acc_a = z->c.f[0].access;
 	plan->acc_b = z->c.f[1].access;
 	plan->a_type = z->c.f[0].load;

@@ -3,12 +3,19 @@
  * For every transformed nest the plugin emits, on the nest's entry edge,
  *
  *   tile = __mixprec_i8_nest(MP_NEST_ABI, nargs,
- *            mode,                        0: TILE, 1: DIRECT
+ *            mode,                        0: TILE, 1: DIRECT, 2: FUSED
+ *            target,                      the pragma's target= (mp_target of
+ *                                         polyhedral/mp_nest.h; 0 = auto)
  *            M, N, K,                     extents of loops i, j, k (>= 0)
  *            a, a_si, a_sk, a_dt, za,     A(i,k) = a[i*a_si + k*a_sk]  (8-bit, bytes)
  *            b, b_sk, b_sj, b_dt, zb,     B(k,j) = b[k*b_sk + j*b_sj]
  *            c, c_si, c_sj,               DIRECT: C(i,j) at c + i*c_si + j*c_sj
- *                                         (BYTES, int32 elements); TILE: NULL, 0, 0
+ *                                         (BYTES, int32 elements); FUSED: the
+ *                                         output out(i,j); TILE: NULL, 0, 0
+ *            epi, out_dt, init,           FUSED: mp_epi kind, MP_DT_* of out,
+ *            bias, bias_si, bias_sj,      constant and bias(i,j) (int32, BYTES)
+ *            scale_bits, qm, shift,       the helper's arguments (the float
+ *            zp, qmin, qmax,              scale as its 32 bits); else zeros
  *            ncheck, {lo, hi} x ncheck)   byte ranges written by the nest
  *
  * a, b, c are pointers; every other argument is a long.  It returns NULL
@@ -19,7 +26,8 @@
  *
  * Run-time checks (each failure means: original loop, counted in mp_stats):
  *   - MIXPREC_DISABLE set to anything but "0" or "";
- *   - no usable kernel (MIXPREC_TARGET names one the CPU lacks);
+ *   - no usable kernel (MIXPREC_TARGET or the pragma's target= names one
+ *     the CPU lacks; the environment wins over the pragma);
  *   - |sum| <= K * max|a-za| * max|b-zb| does not fit int32;
  *   - a written range (or C) overlaps the bytes A or B reads;
  *   - the tile cannot be allocated.
@@ -78,10 +86,10 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long ncheck, i;
 	int ok = 1;
 
-	if (abi != MP_NEST_ABI || nargs < 18)
+	if (abi != MP_NEST_ABI || nargs < 31)
 		return fallback();
 	va_start(ap, nargs);
-	long mode = va_arg(ap, long);
+	long mode = va_arg(ap, long), target = va_arg(ap, long);
 	long M = va_arg(ap, long), N = va_arg(ap, long), K = va_arg(ap, long);
 	const void *a = va_arg(ap, const void *);
 	long a_si = va_arg(ap, long), a_sk = va_arg(ap, long);
@@ -91,8 +99,22 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long b_dt = va_arg(ap, long), zb = va_arg(ap, long);
 	void *c = va_arg(ap, void *);
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
+	mp_epilogue ep;
+	memset(&ep, 0, sizeof ep);
+	ep.kind = (mp_epi)va_arg(ap, long);
+	ep.out_dt = (int)va_arg(ap, long);
+	ep.init = (int32_t)va_arg(ap, long);
+	ep.bias = va_arg(ap, const int32_t *);
+	long bias_si = va_arg(ap, long), bias_sj = va_arg(ap, long);
+	uint32_t scale_bits = (uint32_t)va_arg(ap, long);
+	memcpy(&ep.scale, &scale_bits, sizeof ep.scale);
+	ep.qm = (int32_t)va_arg(ap, long);
+	ep.shift = (int)va_arg(ap, long);
+	ep.zp = (int32_t)va_arg(ap, long);
+	ep.qmin = (int32_t)va_arg(ap, long);
+	ep.qmax = (int32_t)va_arg(ap, long);
 	ncheck = va_arg(ap, long);
-	if (nargs != 18 + 2 * ncheck) {
+	if (nargs != 31 + 2 * ncheck) {
 		va_end(ap);
 		return fallback();
 	}
@@ -115,6 +137,13 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (!ok || disabled() || za != (int32_t)za || zb != (int32_t)zb)
 		return fallback();
 	mp_kernel kern = mp_kernel_select();
+	if (!getenv("MIXPREC_TARGET") && target != 0) {
+		/* the pragma's target=: scalar 1, avx2 2, avx512vnni 3 */
+		kern = target == 1 ? MP_KERNEL_SCALAR : target == 2 ? MP_KERNEL_AVX2
+		     : target == 3 ? MP_KERNEL_AVX512VNNI : MP_KERNEL_NONE;
+		if (kern != MP_KERNEL_NONE && !mp_kernel_available(kern))
+			kern = MP_KERNEL_NONE;
+	}
 	if (kern == MP_KERNEL_NONE)
 		return fallback();
 	/* the int32 bound of the contraction sum */
@@ -122,6 +151,27 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (bound > INT32_MAX)
 		return fallback();
 
+	if (mode == 2) {
+		int esz = ep.out_dt == MP_DT_S32 ? 4 : 1;
+		if (c_si % esz || c_sj % esz || bias_si % 4 || bias_sj % 4)
+			return fallback();
+		if (M > 0 && N > 0) {
+			mp_range ro = span(c, M, c_si, N, c_sj, esz);
+			if (K > 0 && (overlap(ro, ra) || overlap(ro, rb)))
+				return fallback();
+			if (ep.bias && overlap(ro, span(ep.bias, M, bias_si, N, bias_sj, 4)))
+				return fallback();
+			ep.out = c;
+			ep.out_si = c_si / esz;
+			ep.out_sj = c_sj / esz;
+			ep.bias_si = bias_si / 4;
+			ep.bias_sj = bias_sj / 4;
+			mp_gemm_x8_epi(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
+				       b, (int)b_dt, b_sk, b_sj, (int32_t)zb, &ep);
+		}
+		mp_stats_note(1, kern);
+		return &mp_direct_token;
+	}
 	if (mode == 1) {
 		if (c_si % 4 || c_sj % 4)
 			return fallback();
@@ -179,4 +229,40 @@ void *__mixprec_tile_add(long abi, long nargs, ...)
 			*p += (uint32_t)t[t_off + a * t_si + b * t_sj];
 		}
 	return NULL;
+}
+
+/* Interim generic epilogue (weak: the kernels' fused version in gemm.c
+ * replaces it): S into a temporary, then the helpers per element. */
+__attribute__((weak)) void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
+					  const void *a, int a_dt, ptrdiff_t a_si,
+					  ptrdiff_t a_sk, int32_t za, const void *b, int b_dt,
+					  ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
+					  const mp_epilogue *ep)
+{
+	int32_t *t = malloc((size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1) * 4);
+	if (!t)
+		abort();
+	mp_gemm_x8(kern, M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb, t, N, 1, 0);
+	for (long i = 0; i < M; i++)
+		for (long j = 0; j < N; j++) {
+			uint32_t acc = (uint32_t)t[i * N + j] + (uint32_t)ep->init;
+			if (ep->bias)
+				acc += (uint32_t)ep->bias[i * ep->bias_si + j * ep->bias_sj];
+			int32_t x = (int32_t)acc, v;
+			switch (ep->kind) {
+			case MP_EPI_FP32: v = mp_requant_fp32(x, ep->scale, ep->zp, ep->qmin, ep->qmax); break;
+			case MP_EPI_GEMMLOWP: v = mp_requant_gemmlowp(x, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax); break;
+			case MP_EPI_RNDNU: v = mp_requant_rndnu(x, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax); break;
+			case MP_EPI_CLAMP: v = mp_clamp_i32(x, ep->qmin, ep->qmax); break;
+			default: v = x; break;
+			}
+			ptrdiff_t o = i * ep->out_si + j * ep->out_sj;
+			if (ep->out_dt == MP_DT_S32)
+				((int32_t *)ep->out)[o] = v;
+			else if (ep->out_dt == MP_DT_U8)
+				((uint8_t *)ep->out)[o] = (uint8_t)v;
+			else
+				((int8_t *)ep->out)[o] = (int8_t)v;
+		}
+	free(t);
 }

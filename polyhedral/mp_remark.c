@@ -1,0 +1,31 @@
+/* mp_remark.c -- the text of the remark that reports a transformed nest,
+ * shared by the GCC and clang plugins so that both say the same thing.
+ */
+#include <stdio.h>
+#include "mp_nest.h"
+
+/* Register tiles of the runtime's kernel families (runtime/gemm_*.c). */
+static const char *const mp_kernel_families =
+	"kernels avx512vnni 8x32 (K groups of 4, vpdpbusd), avx2 6x16 (exact, vpmaddwd), "
+	"scalar 4x8";
+
+static const char *mode_text(const mp_plan *p)
+{
+	switch (p->mode) {
+	case MP_OUT_DIRECT:
+		return "accumulates into the output (no temporary)";
+	case MP_OUT_FUSED:
+		return "epilogue fused into the kernel (no temporary)";
+	default:
+		return "int32 temporary tile, the rest of the nest kept as written";
+	}
+}
+
+int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
+{
+	const char *target = pr ? mp_target_name(pr->target) : "auto";
+	return snprintf(buf, len,
+			"mixprec: %s; %s; %s; %s, chosen at run time for the running CPU "
+			"(target=%s, MIXPREC_TARGET overrides)",
+			p->what, p->layout, mode_text(p), mp_kernel_families, target);
+}

@@ -38,6 +38,9 @@ typedef struct mp_gemm_args {
 	int32_t *c;
 	ptrdiff_t c_si, c_sj;
 	int accumulate;
+	/* NULL: store / add S at c (mp_gemm_x8).  Otherwise (mp_gemm_x8_epi)
+	 * c is NULL and every output goes through this epilogue. */
+	const mp_epilogue *ep;
 } mp_gemm_args;
 
 /* Packs rows [i0, i0+mc) of A, all of K, into ap (layout above) and writes
@@ -48,12 +51,13 @@ typedef void (*mp_pack_a_fn)(const mp_gemm_args *g, long i0, long mc, long kp,
  * ccorr[0 .. round_up(nc, nr)) (zero past nc). */
 typedef void (*mp_pack_b_fn)(const mp_gemm_args *g, long j0, long nc, long kp,
 			     void *bp, int32_t *ccorr);
-/* Computes one tile: rows [0, mr) (mr <= MR) and columns [0, nc) (nc <= NR)
- * of S from an A sliver ap and a B sliver bp (kp/kg groups), and stores or
- * adds it (g->accumulate) at c with g's output strides. */
+/* Computes one tile: rows [i0, i0+mr) (mr <= MR) and columns [j0, j0+nc)
+ * (nc <= NR) of S from an A sliver ap and a B sliver bp (kp/kg groups), and
+ * stores or adds it (g->accumulate) at c with g's output strides, or runs
+ * it through g->ep. */
 typedef void (*mp_tile_fn)(const mp_gemm_args *g, long kgroups, const void *ap,
 			   const void *bp, const int32_t *rcorr, const int32_t *ccorr,
-			   int32_t *c, int mr, int nc);
+			   long i0, long j0, int mr, int nc);
 
 /* Optional path without the blocked driver (e.g. few rows of A, where
  * packing B costs as much as the product): returns 1 when it computed the
@@ -68,6 +72,9 @@ typedef struct mp_gemm_kernel {
 	mp_pack_b_fn pack_b;
 	mp_tile_fn tile;
 	mp_direct_fn direct; /* may be NULL */
+	/* may be NULL: a vector-matrix path for M == 1 (the driver also offers
+	 * it the transposed problem when N == 1, see mp_gemm_args_transpose) */
+	mp_direct_fn gemv;
 } mp_gemm_kernel;
 
 /* The kernel tables (defined in the ISA files; use only when available). */
@@ -79,8 +86,22 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
  * as mp_gemm_x8. */
 void mp_gemm_x8_ref(const mp_gemm_args *g);
 
+/* The oracle of mp_gemm_x8_epi (g->ep != NULL): the plain loop, then the
+ * header's helpers called per element. */
+void mp_gemm_x8_epi_ref(const mp_gemm_args *g);
+
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
+
+/* The same contraction transposed (S^T = B^T A^T): operands swapped, output
+ * strides (and g->ep's bias / out strides, copied into *ept) swapped. */
+mp_gemm_args mp_gemm_args_transpose(const mp_gemm_args *g, mp_epilogue *ept);
+
+/* Generic epilogue (any strides, any kind): out(i0+r, j0+j) =
+ * EPI(init + bias + t[r*ldt + j]) for r < mr, j < nc, per element with the
+ * header's helpers (gemm.c). */
+void mp_epi_store_generic(const mp_gemm_args *g, const int32_t *t, long ldt, long i0,
+			  long j0, int mr, int nc);
 
 /* ---------------------------------------- helpers for the ISA files */
 
@@ -163,11 +184,17 @@ mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
 	}
 }
 
-/* Writes (or adds) an mr x nc tile t (row stride ldt) to c with the
- * output strides of g. */
+/* Writes (or adds) an mr x nc tile t (row stride ldt), rows from i0 and
+ * columns from j0, to c with the output strides of g, or runs it through
+ * the epilogue g->ep. */
 static inline void mp_store_tile(const mp_gemm_args *g, const int32_t *t, long ldt,
-				 int32_t *c, int mr, int nc)
+				 long i0, long j0, int mr, int nc)
 {
+	if (g->ep) {
+		mp_epi_store_generic(g, t, ldt, i0, j0, mr, nc);
+		return;
+	}
+	int32_t *c = g->c + i0 * g->c_si + j0 * g->c_sj;
 	for (int r = 0; r < mr; r++)
 		for (int j = 0; j < nc; j++) {
 			int32_t *d = c + r * g->c_si + j * g->c_sj;

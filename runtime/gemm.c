@@ -50,9 +50,9 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 				const char *bs = bp + jr * kp * k->esz;
 				int ncols = (int)mp_min(k->nr, nc - jr);
 				for (long ir = 0; ir < mc; ir += k->mr) {
-					int32_t *c = g->c + (ic + ir) * g->c_si + (jc + jr) * g->c_sj;
 					k->tile(g, kp / k->kg, ap + ir * kp * k->esz, bs, rcorr + ir,
-						ccorr + jr, c, (int)mp_min(k->mr, mc - ir), ncols);
+						ccorr + jr, ic + ir, jc + jr,
+						(int)mp_min(k->mr, mc - ir), ncols);
 				}
 			}
 		}
@@ -63,6 +63,100 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 	free(ccorr);
 }
 
+/* See mp_gemm.h. */
+mp_gemm_args mp_gemm_args_transpose(const mp_gemm_args *g, mp_epilogue *ept)
+{
+	mp_gemm_args t = {g->N, g->M, g->K, g->b, g->b_dt, g->b_sj, g->b_sk, g->zb,
+			  g->a, g->a_dt, g->a_sk, g->a_si, g->za,
+			  g->c, g->c_sj, g->c_si, g->accumulate, NULL};
+	if (g->ep) {
+		*ept = *g->ep;
+		ept->bias_si = g->ep->bias_sj;
+		ept->bias_sj = g->ep->bias_si;
+		ept->out_si = g->ep->out_sj;
+		ept->out_sj = g->ep->out_si;
+		t.ep = ept;
+	}
+	return t;
+}
+
+/* One output of the epilogue: out(i,j) = EPI(init + bias(i,j) + s), with
+ * the header's helpers (this file is compiled with -fwrapv: the helpers'
+ * int32 additions wrap, as the contract says). */
+static inline void mp_epi_one(const mp_epilogue *ep, long i, long j, uint32_t s)
+{
+	uint32_t x = s + (uint32_t)ep->init;
+	if (ep->bias)
+		x += (uint32_t)ep->bias[i * ep->bias_si + j * ep->bias_sj];
+	int32_t acc = (int32_t)x, v;
+	switch (ep->kind) {
+	case MP_EPI_FP32:
+		v = mp_requant_fp32(acc, ep->scale, ep->zp, ep->qmin, ep->qmax);
+		break;
+	case MP_EPI_GEMMLOWP:
+		v = mp_requant_gemmlowp(acc, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax);
+		break;
+	case MP_EPI_RNDNU:
+		v = mp_requant_rndnu(acc, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax);
+		break;
+	case MP_EPI_CLAMP:
+		v = mp_clamp_i32(acc, ep->qmin, ep->qmax);
+		break;
+	default:
+		v = acc;
+		break;
+	}
+	ptrdiff_t o = i * ep->out_si + j * ep->out_sj;
+	if (ep->out_dt == MP_DT_S32)
+		((int32_t *)ep->out)[o] = v;
+	else if (ep->out_dt == MP_DT_U8)
+		((uint8_t *)ep->out)[o] = (uint8_t)v;
+	else
+		((int8_t *)ep->out)[o] = (int8_t)v;
+}
+
+/* See mp_gemm.h. */
+void mp_epi_store_generic(const mp_gemm_args *g, const int32_t *t, long ldt, long i0,
+			  long j0, int mr, int nc)
+{
+	for (int r = 0; r < mr; r++)
+		for (int j = 0; j < nc; j++)
+			mp_epi_one(g->ep, i0 + r, j0 + j, (uint32_t)t[r * ldt + j]);
+}
+
+/* Vector paths first (M == 1, or N == 1 transposed), then the blocked
+ * driver (which offers the problem to k->direct). */
+static void mp_gemm_x8_run(const mp_gemm_kernel *k, const mp_gemm_args *g)
+{
+	if (k->gemv) {
+		if (g->M == 1 && k->gemv(g))
+			return;
+		if (g->N == 1) {
+			mp_epilogue et;
+			mp_gemm_args t = mp_gemm_args_transpose(g, &et);
+			if (k->gemv(&t))
+				return;
+		}
+	}
+	mp_gemm_x8_blocked(k, g);
+}
+
+static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern)
+{
+	if (!mp_kernel_available(kern))
+		kern = MP_KERNEL_SCALAR;
+	switch (kern) {
+#if defined(__x86_64__)
+	case MP_KERNEL_AVX512VNNI:
+		return &mp_x8_gemm_kernel__avx512vnni;
+	case MP_KERNEL_AVX2:
+		return &mp_x8_gemm_kernel__avx2;
+#endif
+	default:
+		return &mp_x8_gemm_kernel__scalar;
+	}
+}
+
 /* See mixprec.h.  A kernel family this CPU cannot run (or MP_KERNEL_NONE)
  * runs the scalar family instead: kernels never fail. */
 void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
@@ -71,22 +165,21 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 		int32_t *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate)
 {
 	mp_gemm_args g = {M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb,
-			  c, c_si, c_sj, accumulate};
+			  c, c_si, c_sj, accumulate, NULL};
 	if (M <= 0 || N <= 0)
 		return;
-	if (!mp_kernel_available(kern))
-		kern = MP_KERNEL_SCALAR;
-	switch (kern) {
-#if defined(__x86_64__)
-	case MP_KERNEL_AVX512VNNI:
-		mp_gemm_x8_blocked(&mp_x8_gemm_kernel__avx512vnni, &g);
-		break;
-	case MP_KERNEL_AVX2:
-		mp_gemm_x8_blocked(&mp_x8_gemm_kernel__avx2, &g);
-		break;
-#endif
-	default:
-		mp_gemm_x8_blocked(&mp_x8_gemm_kernel__scalar, &g);
-		break;
-	}
+	mp_gemm_x8_run(mp_kernel_table(kern), &g);
+}
+
+/* See mixprec.h.  Same dispatch; every output goes through *ep. */
+void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
+		    const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, int32_t za,
+		    const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
+		    const mp_epilogue *ep)
+{
+	mp_gemm_args g = {M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb,
+			  NULL, 0, 0, 0, ep};
+	if (M <= 0 || N <= 0 || !ep)
+		return;
+	mp_gemm_x8_run(mp_kernel_table(kern), &g);
 }

@@ -28,7 +28,7 @@ static void mp_x8_pack_b_16c2__avx2(const mp_gemm_args *g, long j0, long nc, lon
 static inline __attribute__((always_inline)) void
 mp_x8_tile_16c2__avx2(const mp_gemm_args *g, long kgroups, const int16_t *a,
 		      const int16_t *b, const int32_t *rcorr, const int32_t *ccorr,
-		      int32_t *c, int nc, const int mr)
+		      long i0, long j0, int nc, const int mr)
 {
 	__m256i acc[MP_MR][2];
 	__m256i cc0 = _mm256_loadu_si256((const __m256i *)ccorr);
@@ -53,7 +53,8 @@ mp_x8_tile_16c2__avx2(const mp_gemm_args *g, long kgroups, const int16_t *a,
 		a += MP_MR * MP_KG;
 		b += MP_NR * MP_KG;
 	}
-	if (g->c_sj == 1 && nc == MP_NR) {
+	if (!g->ep && g->c_sj == 1 && nc == MP_NR) {
+		int32_t *c = g->c + i0 * g->c_si + j0;
 #pragma GCC unroll 8
 		for (int r = 0; r < mr; r++) {
 			__m256i *cr = (__m256i *)(c + r * g->c_si);
@@ -71,22 +72,22 @@ mp_x8_tile_16c2__avx2(const mp_gemm_args *g, long kgroups, const int16_t *a,
 			_mm256_store_si256((__m256i *)(t + r * MP_NR), acc[r][0]);
 			_mm256_store_si256((__m256i *)(t + r * MP_NR + 8), acc[r][1]);
 		}
-		mp_store_tile(g, t, MP_NR, c, mr, nc);
+		mp_store_tile(g, t, MP_NR, i0, j0, mr, nc);
 	}
 }
 
 /* mp_tile_fn of this family. */
 static void mp_x8_gemm_ukernel_6x16c2__avx2(const mp_gemm_args *g, long kg, const void *ap,
 					    const void *bp, const int32_t *rc, const int32_t *cc,
-					    int32_t *c, int mr, int nc)
+					    long i0, long j0, int mr, int nc)
 {
 	switch (mr) {
-	case 6: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 6); break;
-	case 5: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 5); break;
-	case 4: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 4); break;
-	case 3: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 3); break;
-	case 2: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 2); break;
-	default: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, c, nc, 1); break;
+	case 6: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 6); break;
+	case 5: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 5); break;
+	case 4: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 4); break;
+	case 3: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 3); break;
+	case 2: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 2); break;
+	default: mp_x8_tile_16c2__avx2(g, kg, ap, bp, rc, cc, i0, j0, nc, 1); break;
 	}
 }
 

@@ -25,6 +25,145 @@
 #define MP_NC 1024
 #endif
 
+/* ------------------------------------------------ the fused epilogue */
+
+/* Whether the vector epilogue applies: unit output stride along j and a
+ * bias that is absent, per-row (bias_sj == 0) or unit-stride along j. */
+static inline int mp_epi_vec_ok(const mp_epilogue *ep)
+{
+	return ep->out_sj == 1 && (!ep->bias || ep->bias_sj == 0 || ep->bias_sj == 1);
+}
+
+/* mp_clamp_i32 on 16 lanes: x < lo ? lo : x > hi ? hi : x (also when
+ * lo > hi). */
+static inline __m512i mp_clamp_v(__m512i x, __m512i lo, __m512i hi)
+{
+	__mmask16 lt = _mm512_cmplt_epi32_mask(x, lo), gt = _mm512_cmpgt_epi32_mask(x, hi);
+	x = _mm512_mask_mov_epi32(x, gt, hi);
+	return _mm512_mask_mov_epi32(x, lt, lo);
+}
+
+/* The int64 products x[l] * m of the even lanes and of the odd lanes. */
+static inline void mp_mul64_v(__m512i x, __m512i m, __m512i *even, __m512i *odd)
+{
+	*even = _mm512_mul_epi32(x, m);
+	*odd = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), m);
+}
+
+/* Low 32 bits of the int64 lanes of even / odd back into 16 int32 lanes. */
+static inline __m512i mp_join64_v(__m512i even, __m512i odd)
+{
+	return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+}
+
+/* out(i, j + l) = EPI(init + bias(i, j + l) + x[l]) for the lanes l of m
+ * (mp_epi_vec_ok(ep)); bit-exact with the header's helpers. */
+static inline __attribute__((always_inline)) void
+mp_epi_vec(const mp_epilogue *ep, __m512i x, long i, long j, __mmask16 m)
+{
+	x = _mm512_add_epi32(x, _mm512_set1_epi32(ep->init));
+	if (ep->bias) {
+		const int32_t *bp = ep->bias + i * ep->bias_si + j * ep->bias_sj;
+		x = _mm512_add_epi32(x, ep->bias_sj ? _mm512_maskz_loadu_epi32(m, bp)
+						    : _mm512_set1_epi32(*bp));
+	}
+	const __m512i lo = _mm512_set1_epi32(ep->qmin), hi = _mm512_set1_epi32(ep->qmax);
+	const __m512i zp = _mm512_set1_epi32(ep->zp);
+	switch (ep->kind) {
+	case MP_EPI_STORE:
+		break;
+	case MP_EPI_CLAMP:
+		x = mp_clamp_v(x, lo, hi);
+		break;
+	case MP_EPI_FP32: {
+		/* (float)acc * scale; clamp as the helper's ternaries; round by
+		 * MXCSR (nearbyintf) and convert; + zp */
+		__m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(x), _mm512_set1_ps(ep->scale));
+		__m512 flo = _mm512_cvtepi32_ps(_mm512_sub_epi32(lo, zp));
+		__m512 fhi = _mm512_cvtepi32_ps(_mm512_sub_epi32(hi, zp));
+		__mmask16 lt = _mm512_cmp_ps_mask(v, flo, _CMP_LT_OQ);
+		__mmask16 gt = _mm512_cmp_ps_mask(v, fhi, _CMP_GT_OQ);
+		v = _mm512_mask_mov_ps(v, gt, fhi);
+		v = _mm512_mask_mov_ps(v, lt, flo);
+		x = _mm512_add_epi32(_mm512_cvtps_epi32(v), zp);
+		break;
+	}
+	case MP_EPI_GEMMLOWP: {
+		int left = ep->shift > 0 ? ep->shift : 0, right = ep->shift > 0 ? 0 : -ep->shift;
+		x = _mm512_sll_epi32(x, _mm_cvtsi32_si128(left));
+		/* SaturatingRoundingDoublingHighMul(x, qm) */
+		const __m512i qm = _mm512_set1_epi32(ep->qm);
+		__m512i pe, po;
+		mp_mul64_v(x, qm, &pe, &po);
+		const __m512i npos = _mm512_set1_epi64((int64_t)1 << 30);
+		const __m512i nneg = _mm512_set1_epi64(1 - ((int64_t)1 << 30));
+		const __m512i zero = _mm512_setzero_si512();
+		const __m512i tmask = _mm512_set1_epi64(((int64_t)1 << 31) - 1);
+		pe = _mm512_add_epi64(pe, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(pe, zero), npos, nneg));
+		po = _mm512_add_epi64(po, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(po, zero), npos, nneg));
+		/* C division by 2^31 (toward zero) */
+		pe = _mm512_srai_epi64(_mm512_add_epi64(pe, _mm512_and_si512(_mm512_srai_epi64(pe, 63), tmask)), 31);
+		po = _mm512_srai_epi64(_mm512_add_epi64(po, _mm512_and_si512(_mm512_srai_epi64(po, 63), tmask)), 31);
+		__m512i h = mp_join64_v(pe, po);
+		if (ep->qm == INT32_MIN)
+			h = _mm512_mask_mov_epi32(h, _mm512_cmpeq_epi32_mask(x, qm),
+						  _mm512_set1_epi32(INT32_MAX));
+		/* RoundingDivideByPOT(h, right) */
+		int32_t mk = (int32_t)(((int64_t)1 << right) - 1);
+		const __m512i one = _mm512_set1_epi32(1);
+		__m512i rem = _mm512_and_si512(h, _mm512_set1_epi32(mk));
+		__m512i thr = _mm512_set1_epi32(mk >> 1);
+		thr = _mm512_mask_add_epi32(thr, _mm512_cmplt_epi32_mask(h, _mm512_setzero_si512()), thr, one);
+		__m512i y = _mm512_sra_epi32(h, _mm_cvtsi32_si128(right));
+		y = _mm512_mask_add_epi32(y, _mm512_cmpgt_epi32_mask(rem, thr), y, one);
+		x = mp_clamp_v(_mm512_add_epi32(y, zp), lo, hi);
+		break;
+	}
+	case MP_EPI_RNDNU: {
+		const __m512i qm = _mm512_set1_epi32(ep->qm);
+		const __m512i rnd = _mm512_set1_epi64((int64_t)((uint64_t)1 << (30 - ep->shift)));
+		const __m128i sh = _mm_cvtsi32_si128(31 - ep->shift);
+		__m512i pe, po;
+		mp_mul64_v(x, qm, &pe, &po);
+		pe = _mm512_sra_epi64(_mm512_add_epi64(pe, rnd), sh);
+		po = _mm512_sra_epi64(_mm512_add_epi64(po, rnd), sh);
+		x = mp_clamp_v(_mm512_add_epi32(mp_join64_v(pe, po), zp), lo, hi);
+		break;
+	}
+	}
+	if (ep->out_dt == MP_DT_S32)
+		_mm512_mask_storeu_epi32((int32_t *)ep->out + i * ep->out_si + j, m, x);
+	else
+		_mm512_mask_cvtepi32_storeu_epi8((int8_t *)ep->out + i * ep->out_si + j, m, x);
+}
+
+/* Stores (or adds) lanes [0, n) (1 <= n <= 16) of S at (i, j..): through
+ * the vector epilogue or straight into c when vec_ok (mp_epi_vec_ok, or
+ * c_sj == 1 without epilogue), else per element. */
+static inline __attribute__((always_inline)) void
+mp_out_vec(const mp_gemm_args *g, __m512i x, long i, long j, int n, int vec_ok)
+{
+	__mmask16 m = n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1);
+	if (vec_ok && g->ep) {
+		mp_epi_vec(g->ep, x, i, j, m);
+	} else if (vec_ok) {
+		int32_t *c = g->c + i * g->c_si + j;
+		if (g->accumulate)
+			x = _mm512_add_epi32(x, _mm512_maskz_loadu_epi32(m, c));
+		_mm512_mask_storeu_epi32(c, m, x);
+	} else {
+		int32_t t[16] __attribute__((aligned(64)));
+		_mm512_store_si512(t, x);
+		mp_store_tile(g, t, 16, i, j, 1, n);
+	}
+}
+
+/* vec_ok of mp_out_vec for g. */
+static inline int mp_out_vec_ok(const mp_gemm_args *g)
+{
+	return g->ep ? mp_epi_vec_ok(g->ep) : g->c_sj == 1;
+}
+
 /* Packs A block rows [i0, i0+mc) (see mp_pack_a_fn).  Fast path for
  * a_sk == 1: 4-byte words; other strides go through the generic packer. */
 static void mp_x8_pack_a_c4__avx512vnni(const mp_gemm_args *g, long i0, long mc, long kp,
@@ -167,7 +306,7 @@ static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc,
 static inline __attribute__((always_inline)) void
 mp_x8_tile_c4__avx512vnni(const mp_gemm_args *g, long kgroups, const uint8_t *a,
 			  const int8_t *b, const int32_t *rcorr, const int32_t *ccorr,
-			  int32_t *c, int nc, const int mr, const int nv)
+			  long i0, long j0, int nc, const int mr, const int nv)
 {
 	__m512i acc[MP_MR][MP_NRV];
 	__m512i cc[MP_NRV];
@@ -198,20 +337,12 @@ mp_x8_tile_c4__avx512vnni(const mp_gemm_args *g, long kgroups, const uint8_t *a,
 		a += MP_MR * 4;
 		b += MP_NR * 4;
 	}
-	if (g->c_sj == 1) {
+	if (mp_out_vec_ok(g)) {
 #pragma GCC unroll 16
-		for (int r = 0; r < mr; r++) {
-			int32_t *cr = c + r * g->c_si;
+		for (int r = 0; r < mr; r++)
 #pragma GCC unroll 4
-			for (int v = 0; v < nv; v++) {
-				int cols = nc - 16 * v;
-				__mmask16 m = cols >= 16 ? 0xffff : (__mmask16)((1u << cols) - 1);
-				__m512i x = acc[r][v];
-				if (g->accumulate)
-					x = _mm512_add_epi32(x, _mm512_maskz_loadu_epi32(m, cr + 16 * v));
-				_mm512_mask_storeu_epi32(cr + 16 * v, m, x);
-			}
-		}
+			for (int v = 0; v < nv; v++)
+				mp_out_vec(g, acc[r][v], i0 + r, j0 + 16 * v, nc - 16 * v, 1);
 	} else {
 		int32_t t[MP_MR * MP_NR] __attribute__((aligned(64)));
 #pragma GCC unroll 16
@@ -219,22 +350,22 @@ mp_x8_tile_c4__avx512vnni(const mp_gemm_args *g, long kgroups, const uint8_t *a,
 #pragma GCC unroll 4
 			for (int v = 0; v < nv; v++)
 				_mm512_store_si512(t + r * MP_NR + 16 * v, acc[r][v]);
-		mp_store_tile(g, t, MP_NR, c, mr, nc);
+		mp_store_tile(g, t, MP_NR, i0, j0, mr, nc);
 	}
 }
 
 #define MP_TILE_NV(MR)                                                                   \
 	switch (nv) {                                                                    \
-	case 1: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, 1); return; \
-	case 2: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 2 ? 2 : 1); return; \
-	case 3: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 3 ? 3 : 1); return; \
-	default: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, c, nc, MR, MP_NRV >= 4 ? 4 : 1); return; \
+	case 1: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, i0, j0, nc, MR, 1); return; \
+	case 2: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, i0, j0, nc, MR, MP_NRV >= 2 ? 2 : 1); return; \
+	case 3: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, i0, j0, nc, MR, MP_NRV >= 3 ? 3 : 1); return; \
+	default: mp_x8_tile_c4__avx512vnni(g, kg, a, b, rc, cc, i0, j0, nc, MR, MP_NRV >= 4 ? 4 : 1); return; \
 	}
 
 /* mp_tile_fn of this family: picks the instance for (mr, vectors of nc). */
 static void mp_x8_gemm_ukernel_c4__avx512vnni(const mp_gemm_args *g, long kg, const void *ap,
 					      const void *bp, const int32_t *rc,
-					      const int32_t *cc, int32_t *c, int mr, int nc)
+					      const int32_t *cc, long i0, long j0, int mr, int nc)
 {
 	const uint8_t *a = ap;
 	const int8_t *b = bp;
@@ -357,27 +488,19 @@ mp_x8_gemm_direct_rows__avx512vnni(const mp_gemm_args *g, const uint8_t *ap,
 			}
 		}
 		mp_lane_transpose4(cs);
+		int vec_ok = mp_out_vec_ok(g);
 #pragma GCC unroll 4
 		for (int r = 0; r < mr; r++) {
 			mp_lane_transpose4(acc[r]);
 			__m512i rc = _mm512_set1_epi32(rcorr[r]);
-			int32_t t[64] __attribute__((aligned(64)));
 #pragma GCC unroll 4
 			for (int v = 0; v < 4; v++) {
+				if (16 * v >= cols)
+					break;
 				__m512i sv = _mm512_sub_epi32(_mm512_add_epi32(acc[r][v], rc),
 							      _mm512_mullo_epi32(p, cs[v]));
-				if (g->c_sj == 1) {
-					int32_t *cr = g->c + r * g->c_si + j0 + 16 * v;
-					__mmask16 mv = (__mmask16)(m >> (16 * v));
-					if (g->accumulate)
-						sv = _mm512_add_epi32(sv, _mm512_maskz_loadu_epi32(mv, cr));
-					_mm512_mask_storeu_epi32(cr, mv, sv);
-				} else {
-					_mm512_store_si512(t + 16 * v, sv);
-				}
+				mp_out_vec(g, sv, r, j0 + 16 * v, (int)cols - 16 * v, vec_ok);
 			}
-			if (g->c_sj != 1)
-				mp_store_tile(g, t, 64, g->c + r * g->c_si + j0 * g->c_sj, 1, (int)cols);
 		}
 	}
 }

@@ -24,7 +24,7 @@ static void mp_x8_pack_b_8c4__scalar(const mp_gemm_args *g, long j0, long nc, lo
 static void mp_x8_gemm_ukernel_4x8c4__scalar(const mp_gemm_args *g, long kgroups,
 					     const void *ap, const void *bp,
 					     const int32_t *rcorr, const int32_t *ccorr,
-					     int32_t *c, int mr, int nc)
+					     long i0, long j0, int mr, int nc)
 {
 	const uint8_t *a = ap;
 	const int8_t *b = bp;
@@ -37,7 +37,7 @@ static void mp_x8_gemm_ukernel_4x8c4__scalar(const mp_gemm_args *g, long kgroups
 			for (int j = 0; j < MP_NR; j++)
 				for (int u = 0; u < MP_KG; u++)
 					t[r][j] += (uint32_t)(a[r * MP_KG + u] * b[j * MP_KG + u]);
-	mp_store_tile(g, (const int32_t *)t, MP_NR, c, mr, nc);
+	mp_store_tile(g, (const int32_t *)t, MP_NR, i0, j0, mr, nc);
 }
 
 const mp_gemm_kernel mp_x8_gemm_kernel__scalar = {

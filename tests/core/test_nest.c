@@ -178,6 +178,11 @@ static void test_parse_errors(void)
 		{ "var s local s32\nstmt - : s = (+ s)\n", "line 2:" },
 		{ "var s local s32\nstmt k : s = 1\n", "'k' is not the iterator" },
 		{ "var s local s32\nstmt - : s = 1 junk\n", "unexpected text" },
+		{ "var s local s32\nstmt - : s = (call \"f\" s)\n", "needs a ':type'" },
+		{ "var s local s32\nstmt - : s = (call:s32 \"f\" s _)\n",
+		  "'_' is not an argument of a call" },
+		{ "var s local s32\nstmt - : s = (call:s32 \"f\" 1 2 3 4 5 6 7 8 9)\n",
+		  "a call has more than 8 arguments" },
 	};
 	size_t i;
 
@@ -191,6 +196,57 @@ static void test_parse_errors(void)
 			    "var s local s32\nloop i lo=0 hi=9\nstmt i : s = 0\n"
 			    "stmt i : s = (+ s 1)\n") == 0, "comments: %s", n.error);
 	CHECK(n.stmt[0].pos == 0 && n.stmt[1].pos == 1, "default positions");
+}
+
+/* MP_X_CALL: all the arguments, a/b mirror the first two, the text format
+ * round-trips, and a call with too many arguments is an error. */
+static void test_call(void)
+{
+	static mp_nest n, n2;
+	static char t1[4096], t2[4096];
+	static const char *text =
+		"var s local s32\nvar sc param f32\nvar zy param s32\nvar y param ptr\n"
+		"array y base=y\n"
+		"stmt - : y[0]:s8 = (cast:s8 (call:s32 \"mp_requant_gemmlowp\" s "
+		"(cast:s32 sc) zy -128 127 (neg zy)))\n"
+		"stmt - : s = (call:s32 \"rand\")\n";
+	mp_expr e;
+	int c, i;
+
+	CHECK(mp_nest_parse(&n, text) == 0, "parse: %s", n.error);
+	c = n.stmt[0].rhs;
+	c = n.expr[c].a;
+	CHECK(n.expr[c].kind == MP_X_CALL && n.expr[c].nargs == 6 &&
+	      !strcmp(n.expr[c].op, "mp_requant_gemmlowp"), "call node");
+	CHECK(n.expr[c].a == n.expr[c].args[0] && n.expr[c].b == n.expr[c].args[1] &&
+	      n.expr[n.expr[c].args[0]].kind == MP_X_VAR &&
+	      n.expr[n.expr[c].args[5]].kind == MP_X_NEG, "call args");
+	c = n.stmt[1].rhs;
+	CHECK(n.expr[c].kind == MP_X_CALL && n.expr[c].nargs == 0 &&
+	      n.expr[c].a == -1 && n.expr[c].b == -1, "call without arguments");
+	CHECK(mp_nest_print(&n, t1, sizeof(t1)) == 0, "print");
+	CHECK(strstr(t1, "(cast:s8 (call:s32 \"mp_requant_gemmlowp\" s (cast:s32 sc) zy "
+		     "-128 127 (neg zy)))") != NULL, "call printed:\n%s", t1);
+	CHECK(strstr(t1, "(call:s32 \"rand\")") != NULL, "empty call printed:\n%s", t1);
+	CHECK(mp_nest_parse(&n2, t1) == 0, "reparse: %s", n2.error);
+	CHECK(mp_nest_print(&n2, t2, sizeof(t2)) == 0 && !strcmp(t1, t2),
+	      "round trip:\n%s---\n%s", t1, t2);
+	CHECK(memcmp(&n, &n2, sizeof(n)) == 0, "reparsed nest differs");
+
+	/* builders: a/b filled from args; too many arguments refused */
+	memset(&e, 0, sizeof(e));
+	e.kind = MP_X_CALL; e.type = MP_TY_S32; e.var = e.access = -1;
+	e.a = e.b = 77;
+	strcpy(e.op, "f");
+	e.nargs = 1;
+	e.args[0] = 0;
+	c = mp_nest_add_expr(&n, &e);
+	CHECK(c >= 0 && n.expr[c].a == 0 && n.expr[c].b == -1, "builder a/b");
+	e.nargs = MP_MAX_ARGS + 1;
+	for (i = 0; i < MP_MAX_ARGS; i++)
+		e.args[i] = 0;
+	CHECK(mp_nest_add_expr(&n, &e) == -1 && strstr(n.error, "at most 8"),
+	      "too many args: %s", n.error);
 }
 
 static void test_table_limits(void)
@@ -215,6 +271,7 @@ int main(void)
 	test_aff();
 	test_builders_roundtrip();
 	test_parse_errors();
+	test_call();
 	test_table_limits();
 	CT_DONE("test_core_nest");
 }

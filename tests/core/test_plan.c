@@ -33,6 +33,12 @@ typedef struct pcase {
 	const char *reason;        /* substring of the refusal */
 	int reason_loc;            /* 0 = skip */
 	const char *what, *layout; /* substrings of the remarks */
+	/* MP_OUT_FUSED (checked when mode == MP_OUT_FUSED) */
+	mp_epi_kind epi;
+	const char *eout, *ebias;  /* arrays; "-" = no bias, NULL = skip */
+	mp_scalar etype;           /* epi_out_type, 0 = skip */
+	int64_t einit;
+	const char *eargs;         /* epi_arg[] rendered, "a,b,...", NULL = skip */
 } pcase;
 
 /* Common bodies ----------------------------------------------------- */
@@ -49,16 +55,32 @@ typedef struct pcase {
 	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n"
 
 static const pcase cases[] = {
-{ .name = "ijk tile, scalar acc, B transposed",
-  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"),
+{ .name = "ijk tile, scalar acc used after the nest, B transposed",
+  .text = DECLS "var s local s32 used_after\n"
+	"loop i lo=0 hi=M-1 loc=1\n"
+	"loop j parent=i lo=0 hi=N-1 loc=2\n"
+	"stmt j loc=3 : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1 loc=4\n"
+	"stmt k loc=5 : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n",
   .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
   .acc_var = "s", .kext = -1, .bound = -1, .rtb = 1, .ncheck1 = 2, .zsa = 0, .zsb = 0,
   .what = "int8 contraction over k: y[i,j] <- s = sum_k x[i,k]*w[j,k] (s8 x s8 -> s32)",
   .layout = "A=x (k contiguous), B=w (transposed: k contiguous), tile mode (epilogue kept)" },
 
+{ .name = "fused store: s = 0; s += P; y[i,j] = s into int32",
+  .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .acc_var = "s", .kext = -1, .bound = -1, .rtb = 1, .ncheck1 = 2,
+  .epi = MP_EPI_STORE, .eout = "y", .ebias = "-", .etype = MP_TY_S32, .einit = 0,
+  .eargs = "",
+  .what = "int8 contraction over k: y[i,j] = sum_k x[i,k]*w[j,k] (s8 x s8 -> s32)",
+  .layout = "A=x (k contiguous), B=w (transposed: k contiguous), fused epilogue: "
+	"store -> s32 out y[i,j], run-time overlap check, run-time bound check" },
+
 { .name = "operands swapped: B first in the product",
   .text = TILE_SCALAR("w[j*K+k]:s8", "x[i*K+k]:s8"),
-  .ok = 1, .mode = MP_OUT_TILE, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x",
   .kext = -1, .rtb = 1 },
 
 { .name = "static K: bound computed",
@@ -67,7 +89,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=63\n"
 	"stmt k : s = (+ " PROD("x[64*i+k]:s8", "w[64*j+k]:s8") " s)\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k",
   .kext = 64, .bound = 64 * 128 * 128, .rtb = 0 },
 
 { .name = "u8 x s8 with constant zero point on x (a - 128), static K",
@@ -76,7 +98,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=1 hi=100\n"
 	"stmt k : s = (+ s (* (- (cast:s32 x[i*K+k]:u8) 128) (cast:s32 w[j*K+k]:s8)))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .a = "x", .b = "w", .kext = 100,
+  .ok = 1, .mode = MP_OUT_FUSED, .a = "x", .b = "w", .kext = 100,
   .bound = 100 * 128 * 128, .rtb = 0, .zsa = 1, .zsb = 0,
   .what = "(u8 x s8 -> s32, zero point on x)" },
 
@@ -86,7 +108,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=255\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:u8", "w[j*K+k]:u8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .prec = MP_PREC_UINT8, .ok = 1, .kext = 256, .bound = 256 * 255 * 255, .rtb = 0,
+  .prec = MP_PREC_UINT8, .ok = 1, .mode = MP_OUT_FUSED, .kext = 256, .bound = 256 * 255 * 255, .rtb = 0,
   .what = "uint8 contraction" },
 
 { .name = "zero points: x - zx (param), w + 3 (constant, via casts)",
@@ -96,7 +118,7 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s (* (- (cast:s32 (cast:s16 x[i*K+k]:s8)) zx) "
 	"(+ (cast:s32 w[j*K+k]:s8) (cast:s32 3:s8))))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .zsa = 1, .zsb = -1, .rtb = 1, .bound = -1,
+  .ok = 1, .mode = MP_OUT_FUSED, .zsa = 1, .zsb = -1, .rtb = 1, .bound = -1,
   .what = "zero points on x and w" },
 
 { .name = "constant zero point added first: (5 + w) with K = 10",
@@ -105,7 +127,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=9\n"
 	"stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (+ 5 (cast:s32 w[j*K+k]:s8))))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .zsb = -1, .kext = 10, .bound = 10 * 128 * 132, .rtb = 0 },
+  .ok = 1, .mode = MP_OUT_FUSED, .zsb = -1, .kext = 10, .bound = 10 * 128 * 132, .rtb = 0 },
 
 { .name = "init from bias and requantizing epilogue (tile)",
   .text = DECLS "var s local s32\nvar bias param ptr\narray bias base=bias\n"
@@ -123,7 +145,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*rbx+k]:s8", "w[k*rbw+j]:s8") ")\n"
 	"stmt j : y[i*rby+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k",
   .layout = "B=w (j contiguous)" },
 
 { .name = "direct: perfect ijk nest into an injective int32 output",
@@ -161,7 +183,7 @@ static const pcase cases[] = {
 	"loop j lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .li = "j", .lj = "-", .lk = "k", .a = "w", .b = "x" },
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "-", .lk = "k", .a = "w", .b = "x" },
 
 { .name = "same declared array read and written, provably disjoint",
   .text = "var i iter s32\nvar j iter s32\nvar k iter s32\nvar s local s32\n"
@@ -170,7 +192,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=63\n"
 	"stmt k : s = (+ s " PROD("buf[64*i+k]:s8", "buf[256+64*j+k]:s8") ")\n"
 	"stmt j : buf[1024+16*i+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .ncheck1 = 1, .kext = 64, .rtb = 0 },
+  .ok = 1, .mode = MP_OUT_FUSED, .ncheck1 = 1, .kext = 64, .rtb = 0 },
 
 { .name = "identity casts around the product and the accumulator (s32 -> s32)",
   .text = DECLS "var s local s32\n"
@@ -179,7 +201,7 @@ static const pcase cases[] = {
 	"stmt k : s = (+ (cast:s32 s) (cast:s32 (* (cast:s32 (cast:s32 x[i*K+k]:s8)) "
 	"(cast:s32 (cast:s16 w[j*K+k]:s8)))))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k" },
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k" },
 
 { .name = "unsigned 32-bit accumulator",
   .text = DECLS "var s local u32\n"

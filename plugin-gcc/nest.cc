@@ -4,7 +4,6 @@
 #include "gcc-common.h"
 #include "mp-gcc.h"
 
-extern tree mp_marker_fn(void);
 
 static bool stmt_is_marker(gimple *g, int *id)
 {
@@ -357,8 +356,10 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 			return;
 		}
 		if (!mp_harmless_call(call)) {
-			opaque(c, lid, guarded, g, "call to '%s' may have side effects (declare it "
-			       "__attribute__((const)) or __attribute__((pure)))", mp_callee_name(call));
+			opaque(c, lid, guarded, g, "call to '%s' may have side effects: its body "
+			       "writes memory other than its own variables, or is not visible here "
+			       "(declare it __attribute__((const)) or __attribute__((pure)))",
+			       mp_callee_name(call));
 			return;
 		}
 		tree lhs = gimple_call_lhs(call);

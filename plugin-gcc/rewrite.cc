@@ -239,6 +239,29 @@ static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to
 	return fast;
 }
 
+/* CUR falls through to its successor; make it "if (COND) SET" and return
+   the block where both paths meet. */
+static basic_block guarded(basic_block cur, tree cond, gimple_seq set)
+{
+	basic_block join = split_edge(single_succ_edge(cur));
+	gimple_stmt_iterator g = gsi_last_bb(cur);
+	gsi_insert_after(&g, gimple_build_cond(NE_EXPR, cond, boolean_false_node, NULL_TREE,
+					       NULL_TREE), GSI_NEW_STMT);
+	edge e = single_succ_edge(cur);
+	e->flags &= ~EDGE_FALLTHRU;
+	e->flags |= EDGE_FALSE_VALUE;
+	e->probability = profile_probability::unlikely();
+	basic_block sb = create_empty_bb(cur);
+	add_bb_to_loop(sb, cur->loop_father);
+	sb->count = cur->count;
+	edge t = make_edge(cur, sb, EDGE_TRUE_VALUE);
+	t->probability = profile_probability::likely();
+	make_edge(sb, join, EDGE_FALLTHRU)->probability = profile_probability::always();
+	g = gsi_start_bb(sb);
+	gsi_insert_seq_after(&g, set, GSI_CONTINUE_LINKING);
+	return join;
+}
+
 /* Final value of loop L's iterator (max(lo, hi + 1)), in its type. */
 static tree final_iter(mp_ctx &c, mp_mat &m, int l)
 {
@@ -379,29 +402,31 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		/* 2a. the whole nest is the fallback */
 		basic_block fast = branch_if_tile(pre, tile, ex->dest);
 		gimple_seq fin = NULL;
+		basic_block cur = fast;
 		for (size_t l = 0; l < c.loops.size(); l++) {
 			tree v = c.loop_iter[l];
-			int var = c.iter_var[v];
-			if (!n->var[var].used_after)
+			if (!n->var[c.iter_var[v]].used_after)
 				continue;
-			tree val = final_iter(c, m, (int)l);
-			if (l > 0) {
-				/* inner iterators change only if every outer loop ran */
-				tree nel = build_int_cst(long_t(), 1);
-				for (int o = n->loop[l].parent; o >= 0; o = n->loop[o].parent)
-					nel = fold_build2(MULT_EXPR, long_t(), nel,
-							  fold_convert(long_t(),
-								       fold_build2(GT_EXPR, boolean_type_node,
-										   m.extent(o), zero)));
-				tree old = fold_convert(long_t(), v);
-				val = fold_build2(PLUS_EXPR, long_t(), old,
-						  fold_build2(MULT_EXPR, long_t(), nel,
-							      fold_build2(MINUS_EXPR, long_t(),
-									  fold_convert(long_t(), val), old)));
+			if (l == 0) {
+				assign(&fin, v, final_iter(c, m, 0));
+				continue;
 			}
-			assign(&fin, v, val);
+			/* an inner iterator changes only if every outer loop ran:
+			   assign it under that condition (reading its old value
+			   could be a read of an uninitialized variable) */
+			tree ne = boolean_true_node;
+			for (int o = n->loop[l].parent; o >= 0; o = n->loop[o].parent)
+				ne = fold_build2(TRUTH_AND_EXPR, boolean_type_node, ne,
+						 fold_build2(GT_EXPR, boolean_type_node, m.extent(o), zero));
+			tree nev = gval(fold_convert(boolean_type_node, ne), &fin);
+			gimple_seq set = NULL;
+			assign(&set, v, final_iter(c, m, (int)l));
+			g = gsi_last_bb(cur);
+			gsi_insert_seq_after(&g, fin, GSI_CONTINUE_LINKING);
+			fin = NULL;
+			cur = guarded(cur, nev, set);
 		}
-		g = gsi_start_bb(fast);
+		g = gsi_last_bb(cur);
 		gsi_insert_seq_after(&g, fin, GSI_CONTINUE_LINKING);
 		return true;
 	}

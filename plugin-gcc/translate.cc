@@ -458,32 +458,127 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 
 /* -------------------------------------------------------- expressions */
 
-bool mp_harmless_call(gcall *c)
+/* Math builtins whose only side effect is errno. */
+static bool errno_only_builtin(tree fn)
 {
-	tree fn = gimple_call_fndecl(c);
-	if (gimple_call_internal_p(c))
+	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL))
 		return false;
-	int f = gimple_call_flags(c);
-	if (f & (ECF_CONST | ECF_PURE))
-		return !(f & ECF_LOOPING_CONST_OR_PURE);
-	if (fn && fndecl_built_in_p(fn, BUILT_IN_NORMAL)) {
-		/* math functions whose only side effect is errno */
-		switch (DECL_FUNCTION_CODE(fn)) {
-		CASE_FLT_FN(BUILT_IN_LRINT): CASE_FLT_FN(BUILT_IN_LLRINT):
-		CASE_FLT_FN(BUILT_IN_LROUND): CASE_FLT_FN(BUILT_IN_LLROUND):
-		CASE_FLT_FN(BUILT_IN_RINT): CASE_FLT_FN(BUILT_IN_NEARBYINT):
-		CASE_FLT_FN(BUILT_IN_ROUND): CASE_FLT_FN(BUILT_IN_FLOOR):
-		CASE_FLT_FN(BUILT_IN_CEIL): CASE_FLT_FN(BUILT_IN_TRUNC):
-		CASE_FLT_FN(BUILT_IN_FABS): CASE_FLT_FN(BUILT_IN_FMIN):
-		CASE_FLT_FN(BUILT_IN_FMAX): CASE_FLT_FN(BUILT_IN_EXP):
-		CASE_FLT_FN(BUILT_IN_SQRT): CASE_FLT_FN(BUILT_IN_TANH):
-		case BUILT_IN_ABS: case BUILT_IN_LABS: case BUILT_IN_LLABS:
-			return true;
-		default:
+	switch (DECL_FUNCTION_CODE(fn)) {
+	CASE_FLT_FN(BUILT_IN_LRINT): CASE_FLT_FN(BUILT_IN_LLRINT):
+	CASE_FLT_FN(BUILT_IN_LROUND): CASE_FLT_FN(BUILT_IN_LLROUND):
+	CASE_FLT_FN(BUILT_IN_RINT): CASE_FLT_FN(BUILT_IN_NEARBYINT):
+	CASE_FLT_FN(BUILT_IN_ROUND): CASE_FLT_FN(BUILT_IN_FLOOR):
+	CASE_FLT_FN(BUILT_IN_CEIL): CASE_FLT_FN(BUILT_IN_TRUNC):
+	CASE_FLT_FN(BUILT_IN_FABS): CASE_FLT_FN(BUILT_IN_FMIN):
+	CASE_FLT_FN(BUILT_IN_FMAX): CASE_FLT_FN(BUILT_IN_EXP):
+	CASE_FLT_FN(BUILT_IN_SQRT): CASE_FLT_FN(BUILT_IN_TANH):
+	case BUILT_IN_ABS: case BUILT_IN_LABS: case BUILT_IN_LLABS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool call_ok(tree fn, int flags, int depth);
+
+/* Is the store target REF an automatic variable of function FN? */
+static bool local_store(tree ref, tree fn)
+{
+	if (TREE_CODE(ref) == SSA_NAME)
+		return true;
+	if (TREE_THIS_VOLATILE(ref))
+		return false;
+	tree b = get_base_address(ref);
+	return b && (TREE_CODE(b) == VAR_DECL || TREE_CODE(b) == PARM_DECL ||
+		     TREE_CODE(b) == RESULT_DECL) &&
+	       DECL_CONTEXT(b) == fn && !TREE_STATIC(b) && !DECL_EXTERNAL(b);
+}
+
+struct body_walk { tree fn; int depth; bool bad; };
+
+static tree generic_body_r(tree *tp, int *walk_subtrees, void *data)
+{
+	body_walk *w = (body_walk *)data;
+	tree t = *tp;
+	if (TYPE_P(t)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	switch (TREE_CODE(t)) {
+	case MODIFY_EXPR: case INIT_EXPR:
+	case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
+	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR:
+		if (!local_store(TREE_OPERAND(t, 0), w->fn))
+			w->bad = true;
+		break;
+	case CALL_EXPR:
+		if (!call_ok(get_callee_fndecl(t), call_expr_flags(t), w->depth + 1))
+			w->bad = true;
+		break;
+	case ASM_EXPR:
+		w->bad = true;
+		break;
+	default:
+		break;
+	}
+	return w->bad ? t : NULL_TREE;
+}
+
+static bool gimple_stmt_ok(gimple *g, body_walk *w)
+{
+	if (gcall *c = dyn_cast<gcall *>(g)) {
+		if (gimple_call_internal_p(c) ||
+		    !call_ok(gimple_call_fndecl(c), gimple_call_flags(c), w->depth + 1))
 			return false;
-		}
+		tree lhs = gimple_call_lhs(c);
+		return !lhs || local_store(lhs, w->fn);
+	}
+	if (is_gimple_assign(g))
+		return local_store(gimple_assign_lhs(g), w->fn);
+	return gimple_code(g) != GIMPLE_ASM;
+}
+
+/* Can a call to FN (flags FLAGS) write memory the nest reads?  Attributes
+ * answer first; otherwise FN's body is read (GENERIC, lowered GIMPLE or
+ * CFG, whichever this point of the compilation has): it may only store to
+ * its own automatic variables and call functions that pass the same test. */
+static bool call_ok(tree fn, int flags, int depth)
+{
+	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
+		return true;
+	if (errno_only_builtin(fn))
+		return true;
+	if (!fn || depth > 4 || fn == current_function_decl)
+		return false;
+	body_walk w = { fn, depth, false };
+	function *f = DECL_STRUCT_FUNCTION(fn);
+	if (f && f->cfg) {
+		basic_block bb;
+		FOR_EACH_BB_FN(bb, f)
+			for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
+				if (!gimple_stmt_ok(gsi_stmt(g), &w))
+					return false;
+		return true;
+	}
+	if (gimple_has_body_p(fn)) {
+		gimple_seq body = gimple_body(fn);
+		for (gimple_stmt_iterator g = gsi_start(body); !gsi_end_p(g); gsi_next(&g))
+			if (gimple_code(gsi_stmt(g)) == GIMPLE_BIND || !gimple_stmt_ok(gsi_stmt(g), &w))
+				return false;   /* nested binds: not worth walking */
+		return true;
+	}
+	if (DECL_SAVED_TREE(fn)) {
+		walk_tree_without_duplicates(&DECL_SAVED_TREE(fn), generic_body_r, &w);
+		return !w.bad;
 	}
 	return false;
+}
+
+bool mp_harmless_call(gcall *c)
+{
+	if (gimple_call_internal_p(c))
+		return false;
+	return call_ok(gimple_call_fndecl(c), gimple_call_flags(c), 0);
 }
 
 const char *mp_callee_name(gcall *c)

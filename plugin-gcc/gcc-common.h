@@ -36,6 +36,7 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "tree-iterator.h"
+#include "langhooks.h"
 #include "c-family/c-common.h"
 #include "c-family/c-pragma.h"
 #include "diagnostic-core.h"

@@ -9,6 +9,7 @@
 #define MP_NEST_ABI_VERSION 1
 
 mp_scalar mp_scalar_of_type(tree t);
+int64_t mp_int_cst(tree t);
 
 struct mp_ctx {
 	function *fn;
@@ -31,6 +32,7 @@ struct mp_ctx {
 	std::map<tree, std::vector<gimple *>> defs;  /* non-SSA decl -> in-nest assignments */
 	std::map<tree, std::vector<gimple *>> uses;  /* artificial decl -> in-nest reads */
 	std::set<tree> stored_decls;              /* non-register decls stored to */
+	std::set<tree> protected_decls;           /* memory decls read as parameters */
 	std::set<gimple *> control;               /* loop control statements */
 	bool has_opaque = false;
 
@@ -39,6 +41,7 @@ struct mp_ctx {
 	location_t fail_loc = UNKNOWN_LOCATION;
 
 	bool in_nest(basic_block bb) const;
+	bool invariant_memory_decl(tree t, gimple *at);
 	void fail(location_t loc, const char *fmt, ...) ATTRIBUTE_PRINTF_3;
 	int var_for(tree t, mp_var_kind kind);
 	int var_expr(int v, mp_scalar ty);

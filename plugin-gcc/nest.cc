@@ -146,7 +146,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		if (s == cond || is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL)
 			continue;
 		if (!is_gimple_assign(s) || TREE_CODE(gimple_assign_lhs(s)) != SSA_NAME) {
-			c.fail(lloc, "the condition of a loop of the nest has side effects");
+			c.fail(lloc, "a loop of the nest is not a counted 'for' loop (do/while "
+			       "loops and exit tests with side effects are not supported)");
 			return false;
 		}
 	}
@@ -215,6 +216,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	mp_aff lo, hi, one;
 	if (!c.aff_of_def(init, &lo, 0)) {
 		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
+		return false;
+	}
+	if (TREE_CODE(rhs) == INTEGER_CST && TYPE_UNSIGNED(TREE_TYPE(rhs)) &&
+	    mp_int_cst(rhs) < 0) {
+		c.fail(lloc, "the bound of loop '%s' does not fit a signed integer", decl_name(v));
 		return false;
 	}
 	if (!c.aff_of(rhs, cond, &hi, 0)) {
@@ -440,6 +446,15 @@ bool mp_build_nest(mp_ctx &c)
 		}
 	}
 
+	/* has_opaque must be known before any value is translated */
+	for (unsigned i = 0; i < nb; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (gimple_code(s) == GIMPLE_ASM ||
+			    (is_gimple_call(s) && !mp_harmless_call(as_a<gcall *>(s))))
+				c.has_opaque = true;
+		}
+
 	/* loops, outermost first */
 	if (!describe_loop(c, c.top, -1)) {
 		free(body);
@@ -459,14 +474,6 @@ bool mp_build_nest(mp_ctx &c)
 	});
 	free(body);
 
-	/* has_opaque must be known before expressions are translated */
-	for (basic_block bb : order)
-		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
-			gimple *s = gsi_stmt(g);
-			if (gimple_code(s) == GIMPLE_ASM ||
-			    (is_gimple_call(s) && !mp_harmless_call(as_a<gcall *>(s))))
-				c.has_opaque = true;
-		}
 
 	std::vector<std::pair<long, int>> keys_stmt;   /* (key, stmt id) */
 	for (basic_block bb : order) {

@@ -153,6 +153,13 @@ static void handle_pragma(cpp_reader *)
 		error_at(el, "%s", err);
 		return;
 	}
+	if (!lang_GNU_C()) {
+		/* the GIMPLE shapes and the loop association are those of the C
+		   front end; C++ waits for its own support */
+		warning_at(first, OPT_Wpragmas, "%<#pragma mixprec%> is supported in C only; "
+			   "this loop is compiled as written");
+		return;
+	}
 	if (!current_function_decl) {
 		error_at(first, "%<#pragma mixprec%> must appear inside a function, "
 			 "right before a %<for%> loop");

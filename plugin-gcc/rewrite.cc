@@ -386,6 +386,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		L(lo);
 		L(hi);
 	}
+	L(build_int_cst(long_t(), (long)c.protected_decls.size()));
+	for (tree d : c.protected_decls) {
+		tree lo = fold_convert(long_t(), build_fold_addr_expr(d));
+		TREE_ADDRESSABLE(d) = 1;
+		L(lo);
+		L(fold_build2(PLUS_EXPR, long_t(), lo,
+			      build_int_cst(long_t(), tree_to_shwi(DECL_SIZE_UNIT(d)) - 1)));
+	}
 	args[1] = build_int_cst(long_t(), args.length() - 2);
 	tree tile = create_tmp_var(ptr, "mp_tile");
 	gcall *call = gimple_build_call_vec(nest_fn, args);

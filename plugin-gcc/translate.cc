@@ -49,9 +49,14 @@ static void name_of(tree t, char *buf, size_t len)
 {
 	if (TREE_CODE(t) == SSA_NAME) {
 		tree v = SSA_NAME_VAR(t);
+		gimple *d = SSA_NAME_DEF_STMT(t);
 		if (v && DECL_NAME(v))
 			snprintf(buf, len, "%s", IDENTIFIER_POINTER(DECL_NAME(v)));
-		else
+		else if (d && is_gimple_assign(d) && gimple_assign_single_p(d)) {
+			char *txt = print_generic_expr_to_str(gimple_assign_rhs1(d));
+			snprintf(buf, len, "%s", txt);
+			free(txt);
+		} else
 			snprintf(buf, len, "_%u", SSA_NAME_VERSION(t));
 		return;
 	}
@@ -172,6 +177,37 @@ bool mp_ctx::inlined_temp(gimple *g)
 
 /* ------------------------------------------------------ affine forms */
 
+/* INTEGER_CST T as a signed value of its own precision. */
+int64_t mp_int_cst(tree t)
+{
+	unsigned prec = TYPE_PRECISION(TREE_TYPE(t));
+	uint64_t v = TREE_INT_CST_LOW(t);
+	if (prec < 64 && (v >> (prec - 1)) & 1)
+		v |= ~(uint64_t)0 << prec;
+	else if (prec < 64)
+		v &= ((uint64_t)1 << prec) - 1;
+	return (int64_t)v;
+}
+
+/* Memory decl T (a global or an addressable local) read as if it were a
+ * parameter: only when nothing in the nest can write it directly.  Stores
+ * through pointers are covered at run time (its bytes join the ranges that
+ * written ranges must not overlap). */
+bool mp_ctx::invariant_memory_decl(tree t, gimple *at)
+{
+	if (stored_decls.count(t)) {
+		fail(at ? gimple_location(at) : loop_loc, "'%s' is read as a loop-invariant value "
+		     "but the nest writes it", DECL_NAME(t) ? IDENTIFIER_POINTER(DECL_NAME(t)) : "?");
+		return false;
+	}
+	if (has_opaque)
+		return false;
+	if (!DECL_SIZE_UNIT(t) || !tree_fits_shwi_p(DECL_SIZE_UNIT(t)))
+		return false;
+	protected_decls.insert(t);
+	return true;
+}
+
 /* Integer expression T (read at statement AT) as a quasi-affine form. */
 bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 {
@@ -181,9 +217,10 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 	STRIP_NOPS(t);
 	switch (TREE_CODE(t)) {
 	case INTEGER_CST:
-		if (!tree_fits_shwi_p(t) && !tree_fits_uhwi_p(t))
-			return false;
-		mp_aff_const(r, tree_fits_shwi_p(t) ? tree_to_shwi(t) : (int64_t)tree_to_uhwi(t));
+		/* unsigned index arithmetic writes k - 1 as k + 4294967295u: read
+		   constants as signed in their own precision (the address is right
+		   whenever the unsigned value did not wrap, as in the source) */
+		mp_aff_const(r, mp_int_cst(t));
 		return true;
 	case SSA_NAME: {
 		gimple *d = SSA_NAME_DEF_STMT(t);
@@ -210,6 +247,8 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 				return aff_of_def(d, r, depth);
 			return false;   /* changes inside the nest */
 		}
+		if (!is_gimple_reg(t) && !invariant_memory_decl(t, at))
+			return false;
 		int v = var_for(t, MP_VAR_PARAM);
 		if (v < 0) return false;
 		mp_aff_var(r, v);
@@ -424,7 +463,14 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 	int arr = -1;
 	mp_aff off;
 	mp_aff_const(&off, 0);
-	bool ok = !TREE_THIS_VOLATILE(ref) && addr_of(ref, at, &arr, &off, 0);
+	if (TREE_THIS_VOLATILE(ref) || (TREE_TYPE(ref) && TYPE_VOLATILE(TREE_TYPE(ref)))) {
+		char *txt = print_generic_expr_to_str(ref);
+		fail(gimple_location(at) != UNKNOWN_LOCATION ? gimple_location(at) : loop_loc,
+		     "the volatile access '%s' must stay as written", txt);
+		free(txt);
+		return -1;
+	}
+	bool ok = addr_of(ref, at, &arr, &off, 0);
 	if (failed)
 		return -1;
 	if (arr < 0) {
@@ -627,7 +673,7 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 	case INTEGER_CST: {
 		int e = add_expr(MP_X_CONST, ty, -1, -1);
 		if (e >= 0)
-			n->expr[e].cst = tree_fits_shwi_p(t) ? tree_to_shwi(t) : (int64_t)tree_to_uhwi(t);
+			n->expr[e].cst = tree_fits_shwi_p(t) ? tree_to_shwi(t) : (int64_t)TREE_INT_CST_LOW(t);
 		return e;
 	}
 	case REAL_CST: {
@@ -666,7 +712,8 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 	if (is_memory_ref(t)) {
 		/* a scalar global or static read and never written in the nest
 		   is an invariant like a parameter */
-		if (DECL_P(t) && !stored_decls.count(t) && !has_opaque)
+		if (DECL_P(t) && !stored_decls.count(t) && !has_opaque &&
+		    invariant_memory_decl(t, at))
 			return var_expr(var_for(t, MP_VAR_PARAM), ty);
 		int acc = access_for(t, at, false, stmt);
 		if (acc == -1)
@@ -700,16 +747,29 @@ int mp_ctx::def_expr(gimple *d, int stmt, int depth)
 	if (gcall *c = dyn_cast<gcall *>(d)) {
 		tree lhs = gimple_call_lhs(c);
 		mp_scalar ty = lhs ? mp_scalar_of_type(TREE_TYPE(lhs)) : MP_TY_OTHER;
-		int e = add_expr(MP_X_OTHER, ty, -1, -1);
-		if (e < 0)
-			return -1;
-		snprintf(n->expr[e].op, sizeof n->expr[e].op, "%s", mp_callee_name(c));
-		for (unsigned i = 0; i < gimple_call_num_args(c); i++) {
+		unsigned na = gimple_call_num_args(c);
+		int args[MP_MAX_ARGS];
+		for (unsigned i = 0; i < na; i++) {
 			int a = expr_of(gimple_call_arg(c, i), d, stmt, depth + 1);
-			if (i == 0) n->expr[e].a = a;
-			if (i == 1) n->expr[e].b = a;
+			if (i < MP_MAX_ARGS)
+				args[i] = a;
 		}
-		return e;
+		mp_expr e;
+		memset(&e, 0, sizeof e);
+		e.kind = na <= MP_MAX_ARGS ? MP_X_CALL : MP_X_OTHER;
+		e.type = ty;
+		e.var = e.access = -1;
+		e.a = na > 0 ? args[0] : -1;
+		e.b = na > 1 ? args[1] : -1;
+		if (na <= MP_MAX_ARGS) {
+			e.nargs = (int)na;
+			memcpy(e.args, args, na * sizeof args[0]);
+		}
+		snprintf(e.op, sizeof e.op, "%s", mp_callee_name(c));
+		int id = mp_nest_add_expr(n, &e);
+		if (id < 0)
+			fail(loop_loc, "the nest has too many operations");
+		return id;
 	}
 	if (!is_gimple_assign(d)) {
 		int e = add_expr(MP_X_OTHER, MP_TY_OTHER, -1, -1);

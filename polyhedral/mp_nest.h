@@ -170,7 +170,7 @@ typedef struct mp_stmt {
 	int lhs_access;
 	int rhs;
 	int loc;               /* glue location cookie */
-	char why[MP_NAME_LEN * 2];
+	char why[MP_REASON_LEN];
 } mp_stmt;
 
 /* ---------------------------------------------------------------- loops */
@@ -321,7 +321,9 @@ typedef struct mp_plan {
 	int loop_i, loop_j, loop_k;/* loop ids; loop_j == -1 for matrix-vector */
 	int red_stmt;              /* the reduction statement */
 	int red_loop;              /* the loop replaced by the tile read
-	                              (== loop_k in TILE mode) */
+	                              (== loop_k in TILE mode; the outermost
+	                              loop, i.e. the whole nest, in DIRECT and
+	                              FUSED mode) */
 	int acc_a, acc_b;          /* access ids: A(i,k) and B(k,j) */
 	mp_scalar a_type, b_type;  /* MP_TY_S8 / MP_TY_U8 */
 	int za_expr, zb_expr;      /* zero points subtracted in the body, expr
@@ -329,7 +331,8 @@ typedef struct mp_plan {
 	int zsign_a, zsign_b;      /* +1: operand - z ; -1: operand + z */
 	mp_out_mode mode;
 	int acc_c;                 /* DIRECT: the int32 output access */
-	int acc_var;               /* TILE with a scalar accumulator: its var */
+	int acc_var;               /* TILE (and FUSED) with a scalar accumulator:
+	                              its var */
 	int acc_mem;               /* TILE with a memory accumulator: access id */
 
 	/* MP_OUT_FUSED: the whole nest is

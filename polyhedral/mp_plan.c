@@ -15,7 +15,10 @@
  *                 or TILE (k innermost, holding only the reduction);
  *   7. legality   rectangular step-1 loops, affine writes, operands never
  *                 written (ISL), only the reduction carries dependences on k;
- *   8. bound      K * max|a-za| * max|b-zb| fits int32, or a run-time check.
+ *   8. bound      K * max|a-za| * max|b-zb| fits int32, or a run-time check;
+ *   9. fusion     a TILE plan with a scalar accumulator whose whole nest is
+ *                 i { j { s = INIT; k { s += P }; out[i,j] = EPI(s) } }
+ *                 becomes FUSED (an optimisation: it never refuses).
  *
  * Every refusal names the variable/array concerned and points reason_loc
  * at the loop, statement or access it is about.
@@ -1016,6 +1019,13 @@ static int try_fuse(az *z, const int *chain, int d)
 		return 0;
 	for (i = 0; i < d - 1; i++)
 		if (chain[i] != plan->loop_i && chain[i] != plan->loop_j)
+			return 0;
+	/* Live iterators: the TILE rewrite keeps the loops and so their final
+	 * values; the fused rewrite would have to recompute them (as DIRECT
+	 * does), and for an iterator declared before the nest that reads its
+	 * uninitialised old value when an outer loop runs zero times. */
+	for (i = 0; i < d; i++)
+		if (n->var[n->loop[chain[i]].iter].used_after)
 			return 0;
 	for (s = 0; s < n->nstmts; s++) {
 		const mp_stmt *st = &n->stmt[s];

@@ -16,7 +16,9 @@
  *            bias, bias_si, bias_sj,      constant and bias(i,j) (int32, BYTES)
  *            scale_bits, qm, shift,       the helper's arguments (the float
  *            zp, qmin, qmax,              scale as its 32 bits); else zeros
- *            ncheck, {lo, hi} x ncheck)   byte ranges written by the nest
+ *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
+ *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
+ *                                         loop-invariant values (globals)
  *
  * a, b, c are pointers; every other argument is a long.  It returns NULL
  * when the original loop must run (a run-time check failed), otherwise
@@ -29,7 +31,8 @@
  *   - no usable kernel (MIXPREC_TARGET or the pragma's target= names one
  *     the CPU lacks; the environment wins over the pragma);
  *   - |sum| <= K * max|a-za| * max|b-zb| does not fit int32;
- *   - a written range (or C) overlaps the bytes A or B reads;
+ *   - a written range (or C) overlaps the bytes A or B reads, or a global
+ *     the nest reads as an invariant (a zero point, a bound);
  *   - the tile cannot be allocated.
  */
 #include <stdarg.h>
@@ -40,6 +43,8 @@
 #include "mp_runtime.h"
 
 static char mp_direct_token;
+
+#define MP_MAX_CHECKS 128   /* more than the core's MP_MAX_ACCESSES */
 
 typedef struct mp_range { intptr_t lo, hi; } mp_range;   /* inclusive bytes */
 
@@ -114,7 +119,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.qmin = (int32_t)va_arg(ap, long);
 	ep.qmax = (int32_t)va_arg(ap, long);
 	ncheck = va_arg(ap, long);
-	if (nargs != 31 + 2 * ncheck) {
+	if (ncheck < 0 || ncheck > MP_MAX_CHECKS || nargs < 32 + 2 * ncheck) {
 		va_end(ap);
 		return fallback();
 	}
@@ -125,12 +130,25 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	mp_range ra = span(a, M, a_si, K, a_sk, 1);
 	mp_range rb = span(b, K, b_sk, N, b_sj, 1);
 	int reads = M > 0 && N > 0 && K > 0;
+	mp_range w[MP_MAX_CHECKS];
 	for (i = 0; i < ncheck; i++) {
-		mp_range w;
-		w.lo = (intptr_t)va_arg(ap, long);
-		w.hi = (intptr_t)va_arg(ap, long);
-		if (reads && w.lo <= w.hi && (overlap(w, ra) || overlap(w, rb)))
+		w[i].lo = (intptr_t)va_arg(ap, long);
+		w[i].hi = (intptr_t)va_arg(ap, long);
+		if (reads && w[i].lo <= w[i].hi && (overlap(w[i], ra) || overlap(w[i], rb)))
 			ok = 0;
+	}
+	long nprot = va_arg(ap, long);
+	if (nprot < 0 || nargs != 32 + 2 * ncheck + 2 * nprot) {
+		va_end(ap);
+		return fallback();
+	}
+	for (long p = 0; p < nprot; p++) {
+		mp_range r;
+		r.lo = (intptr_t)va_arg(ap, long);
+		r.hi = (intptr_t)va_arg(ap, long);
+		for (i = 0; i < ncheck; i++)
+			if (w[i].lo <= w[i].hi && overlap(w[i], r))
+				ok = 0;
 	}
 	va_end(ap);
 

@@ -54,6 +54,17 @@ typedef struct pcase {
 	"stmt k loc=5 : s = (+ s " PROD(XA, WB) ")\n" \
 	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n"
 
+/* i { j { s = INIT; k { s += x[i,k]*w[j,k] }; STORE } } with a bias
+ * pointer b and the extra declarations DECL. */
+#define FUSED_IJ(DECL, INIT, STORE) DECLS "var s local s32\nvar b param ptr\n" \
+	"array b base=b\n" DECL \
+	"loop i lo=0 hi=M-1\n" \
+	"loop j parent=i lo=0 hi=N-1\n" \
+	"stmt j : " INIT "\n" \
+	"loop k parent=j lo=0 hi=K-1\n" \
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n" \
+	"stmt j : " STORE "\n"
+
 static const pcase cases[] = {
 { .name = "ijk tile, scalar acc used after the nest, B transposed",
   .text = DECLS "var s local s32 used_after\n"
@@ -210,6 +221,241 @@ static const pcase cases[] = {
 	"stmt k loc=5 : s = (+ s (cast:u32 " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") "))\n"
 	"stmt j : y[4*i*N+4*j]:u32 = s\n",
   .ok = 0, .reason = "accumulator 's' is u32", .reason_loc = 5 },
+
+/* ------------------------------------------------- fused epilogues */
+
+{ .name = "fused fp32: bias[j], (int8_t) mp_requant_fp32(s, sc, zy, -128, 127)",
+  .text = FUSED_IJ("var sc param f32\nvar zy param s32\n",
+	"s = b[4*j]:s32",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s sc zy -128 127))"),
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .acc_var = "s", .ncheck1 = 2,
+  .epi = MP_EPI_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = 0,
+  .eargs = "sc,zy,-128,127",
+  .what = "int8 contraction over k: y[i,j] = mp_requant_fp32(b[j] + sum_k "
+	"x[i,k]*w[j,k]) (s8 x s8 -> s32)",
+  .layout = "fused epilogue: mp_requant_fp32 -> s8 out y[i,j], bias b[j], "
+	"run-time overlap check" },
+
+{ .name = "fused fp32: constant scale, converted double scale, zy folded",
+  .text = FUSED_IJ("var sd param f64\nvar zy param s32\n",
+	"s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s (cast:f32 (* sd 0.5)) "
+	"zy (- -128 zy) (cast:s32 127:s8)))"),
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_FP32, .eout = "y", .ebias = "-",
+  .etype = MP_TY_S8, .eargs = "(f32)(sd*0.5),zy,(-128-zy),(s32)127",
+  .layout = "fused epilogue: mp_requant_fp32 -> s8 out y[i,j], run-time" },
+
+{ .name = "fused gemmlowp into u8: init bias[i] + 7",
+  .text = FUSED_IJ("var qm param s32\nvar sh param s32\n",
+	"s = (+ b[4*i]:s32 7)",
+	"y[i*N+j]:u8 = (cast:u8 (call:s32 \"mp_requant_gemmlowp\" s qm sh 128 0 255))"),
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_GEMMLOWP, .eout = "y", .ebias = "b",
+  .etype = MP_TY_U8, .einit = 7, .eargs = "qm,sh,128,0,255",
+  .what = "y[i,j] = mp_requant_gemmlowp(7 + b[i] + sum_k x[i,k]*w[j,k])",
+  .layout = "fused epilogue: mp_requant_gemmlowp -> u8 out y[i,j], bias b[i], init 7" },
+
+{ .name = "fused rndnu, jik order, init -3 + bias[j] through an identity cast",
+  .text = DECLS "var s local s32\nvar b param ptr\narray b base=b\n"
+	"var qm param s32\nvar sh param s32\nvar zy param s32\n"
+	"loop j lo=0 hi=N-1\nloop i parent=j lo=0 hi=M-1\n"
+	"stmt i : s = (cast:s32 (+ -3 b[4*j]:s32))\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt i : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_rndnu\" (cast:s32 s) "
+	"qm sh zy -128 127))\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k",
+  .epi = MP_EPI_RNDNU, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = -3,
+  .eargs = "qm,sh,zy,-128,127",
+  .layout = "fused epilogue: mp_requant_rndnu -> s8 out y[i,j], bias b[j], init -3" },
+
+{ .name = "fused clamp into int32, no cast",
+  .text = FUSED_IJ("var lo param s32\n",
+	"s = 0",
+	"y[4*i*N+4*j]:s32 = (call:s32 \"mp_clamp_i32\" s (neg lo) lo)"),
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_CLAMP, .eout = "y", .ebias = "-",
+  .etype = MP_TY_S32, .einit = 0, .eargs = "(-lo),lo",
+  .what = "y[i,j] = mp_clamp_i32(sum_k x[i,k]*w[j,k])",
+  .layout = "fused epilogue: mp_clamp_i32 -> s32 out y[i,j], run-time" },
+
+{ .name = "fused clamp into int8 with a cast",
+  .text = FUSED_IJ("",
+	"s = b[4*j]:s32",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))"),
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_CLAMP, .etype = MP_TY_S8,
+  .ebias = "b", .eargs = "-128,127" },
+
+{ .name = "fused store with an identity cast and a constant init",
+  .text = FUSED_IJ("", "s = 42", "y[4*i*N+4*j]:s32 = (cast:s32 s)"),
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_STORE, .etype = MP_TY_S32,
+  .einit = 42, .ebias = "-", .eargs = "",
+  .what = "y[i,j] = 42 + sum_k x[i,k]*w[j,k]" },
+
+{ .name = "fused matrix-vector: y[i] = (int8_t) mp_requant_fp32(b[i] + ..., 0.25f, ...)",
+  .text = DECLS "var s local s32\nvar b param ptr\narray b base=b\n"
+	"loop i lo=0 hi=M-1\n"
+	"stmt i : s = b[4*i]:s32\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k]:s8") ")\n"
+	"stmt i : y[i]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s 0.25:f32 3 -128 127))\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "-", .lk = "k", .a = "x", .b = "w",
+  .epi = MP_EPI_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8,
+  .eargs = "0.25,3,-128,127",
+  .what = "int8 matrix-vector product over k: y[i] = mp_requant_fp32(b[i] + sum_k "
+	"x[i,k]*w[k])",
+  .layout = "B=w (vector), fused epilogue: mp_requant_fp32 -> s8 out y[i], bias b[i]" },
+
+/* not fusable: the TILE plan stays as it was */
+
+{ .name = "not fused: per-channel scale (a load)",
+  .text = FUSED_IJ("var sc param ptr\narray sc base=sc\nvar zy param s32\n",
+	"s = b[4*j]:s32",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s sc[4*j]:f32 zy -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .ncheck1 = 2,
+  .what = "y[i,j] <- s", .layout = "tile mode (epilogue kept)" },
+
+{ .name = "not fused: extra statement in j",
+  .text = DECLS "var s local s32\nvar z param ptr\narray z base=z\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n"
+	"stmt j : z[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .ncheck1 = 3 },
+
+{ .name = "not fused: extra statement in i",
+  .text = DECLS "var s local s32\nvar z param ptr\narray z base=z\n"
+	"loop i lo=0 hi=M-1\nstmt i : z[4*i]:s32 = 0\n"
+	"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: an epilogue loop after k",
+  .text = DECLS "var s local s32\nvar e iter s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"loop e parent=j lo=0 hi=0\n"
+	"stmt e : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: accumulator used after the nest",
+  .text = DECLS "var s local s32 used_after\nvar b param ptr\narray b base=b\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = b[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: iterator used after the nest",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\n"
+	"var i iter s32\nvar j iter s32 used_after\nvar k iter s32\n"
+	"array x base=x\narray w base=w\narray y base=y\nvar s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: guarded store",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j guarded : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: guarded init",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j guarded : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: output not one element per (i, j)",
+  .text = FUSED_IJ("", "s = 0", "y[i+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: output subscript uses k's final value",
+  .text = FUSED_IJ("", "s = 0", "y[4*i*N+4*j+4*k]:s32 = s"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: bias array is the output array",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = y[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j+4*N]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: bias through the output's pointer (same base)",
+  .text = DECLS "var s local s32\narray yb base=y\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = yb[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j+4*N]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: int16 bias widened to int32",
+  .text = FUSED_IJ("", "s = (cast:s32 b[2*j]:s16)", "y[4*i*N+4*j]:s32 = s"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: cast type differs from the stored type",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:u8 (call:s32 \"mp_clamp_i32\" s -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: store of s into an int8 output (STORE needs int32)",
+  .text = FUSED_IJ("", "s = 0", "y[i*N+j]:s8 = (cast:s8 s)"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: int16 output",
+  .text = FUSED_IJ("", "s = 0",
+	"y[2*i*N+2*j]:s16 = (cast:s16 (call:s32 \"mp_clamp_i32\" s -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: unknown function my_requant",
+  .text = FUSED_IJ("var sc param f32\nvar zy param s32\n", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"my_requant\" s sc zy -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: helper as MP_X_OTHER (arguments not all known)",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (other:s32 \"mp_clamp_i32\" s -128))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: wrong argument count",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: arithmetic around the helper",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (+ (call:s32 \"mp_clamp_i32\" s -128 127) 1))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: accumulator not the helper's first argument",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" -128 s 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: helper argument of the wrong type (double scale)",
+  .text = FUSED_IJ("var sd param f64\n", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s sd 0 -128 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: helper argument reads the iterator",
+  .text = FUSED_IJ("", "s = 0",
+	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s (neg j) 127))"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
+
+{ .name = "not fused: init reads the accumulator's previous value",
+  .text = FUSED_IJ("", "s = (+ s 1)", "y[4*i*N+4*j]:s32 = s"),
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s" },
 
 /* ---------------------------------------------------------- refusals */
 
@@ -405,6 +651,61 @@ static const char *arr_of(const mp_nest *n, int acc)
 	return acc < 0 ? "-" : n->array[n->access[acc].array].name;
 }
 
+/* Render an argument expression in a compact form: 12, 0.5, zy, (s32)e,
+ * (a+b), (a-b), (a*b), (-a); LOADs as "?" (never fusable). */
+static void render_expr(const mp_nest *n, int e, char *buf, size_t len, int depth)
+{
+	const mp_expr *x;
+	char a[128], b[128];
+
+	if (e < 0 || e >= n->nexprs || depth > 20) {
+		snprintf(buf, len, "_");
+		return;
+	}
+	x = &n->expr[e];
+	switch (x->kind) {
+	case MP_X_CONST:
+		if (x->type == MP_TY_F32 || x->type == MP_TY_F64)
+			snprintf(buf, len, "%g", x->fcst);
+		else
+			snprintf(buf, len, "%" PRId64, x->cst);
+		return;
+	case MP_X_VAR:
+		snprintf(buf, len, "%s", n->var[x->var].name);
+		return;
+	case MP_X_CAST:
+		render_expr(n, x->a, a, sizeof(a), depth + 1);
+		snprintf(buf, len, "(%s)%s", mp_scalar_name(x->type), a);
+		return;
+	case MP_X_NEG:
+		render_expr(n, x->a, a, sizeof(a), depth + 1);
+		snprintf(buf, len, "(-%s)", a);
+		return;
+	case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
+		render_expr(n, x->a, a, sizeof(a), depth + 1);
+		render_expr(n, x->b, b, sizeof(b), depth + 1);
+		snprintf(buf, len, "(%s%c%s)", a,
+			 x->kind == MP_X_ADD ? '+' : x->kind == MP_X_SUB ? '-' : '*', b);
+		return;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+static void render_args(const mp_nest *n, const mp_plan *plan, char *buf, size_t len)
+{
+	char one[128];
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < plan->epi_nargs && i < 6; i++) {
+		size_t pos = strlen(buf);
+
+		render_expr(n, plan->epi_arg[i], one, sizeof(one), 0);
+		snprintf(buf + pos, len - pos, "%s%s", i ? "," : "", one);
+	}
+}
+
 static void roundtrip(const char *name, const mp_nest *n)
 {
 	static char t1[65536], t2[65536];
@@ -466,9 +767,40 @@ static void run_case(const pcase *c)
 		CHECK((plan.acc_var >= 0) != (plan.acc_mem >= 0), "%s: tile accumulator",
 		      c->name);
 		CHECK(plan.acc_c == -1, "%s: acc_c in tile mode", c->name);
-	} else {
+	} else if (plan.mode == MP_OUT_DIRECT) {
 		CHECK(plan.acc_c >= 0 && n.access[plan.acc_c].is_write, "%s: acc_c", c->name);
+		CHECK(plan.epi_out == -1 && plan.epi_bias == -1, "%s: epi in direct mode",
+		      c->name);
+	} else {
+		char args[256];
+
+		CHECK(plan.acc_c == -1 && plan.acc_var >= 0, "%s: fused accumulator", c->name);
+		CHECK(plan.red_loop == 0, "%s: fused red_loop %d", c->name, plan.red_loop);
+		CHECK(plan.epi_out >= 0 && n.access[plan.epi_out].is_write, "%s: epi_out",
+		      c->name);
+		CHECK(plan.epi == c->epi, "%s: epi %d", c->name, (int)plan.epi);
+		if (c->eout)
+			CHECK(!strcmp(arr_of(&n, plan.epi_out), c->eout), "%s: epi_out %s",
+			      c->name, arr_of(&n, plan.epi_out));
+		if (c->ebias)
+			CHECK(!strcmp(arr_of(&n, plan.epi_bias), c->ebias), "%s: epi_bias %s",
+			      c->name, arr_of(&n, plan.epi_bias));
+		if (c->etype)
+			CHECK(plan.epi_out_type == c->etype, "%s: epi_out_type %s", c->name,
+			      mp_scalar_name(plan.epi_out_type));
+		CHECK(plan.epi_init == c->einit, "%s: epi_init %" PRId64, c->name,
+		      plan.epi_init);
+		render_args(&n, &plan, args, sizeof(args));
+		if (c->eargs)
+			CHECK(!strcmp(args, c->eargs), "%s: epi args '%s'", c->name, args);
+		/* the output is still overlap-checked against the operands */
+		if (plan.ncheck)
+			CHECK(plan.check_access[0] == plan.epi_out, "%s: check_access",
+			      c->name);
 	}
+	if (plan.mode != MP_OUT_FUSED)
+		CHECK(plan.epi_out == -1 && plan.epi_bias == -1 && plan.epi_nargs == 0,
+		      "%s: epi fields outside fused mode", c->name);
 	if (c->acc_var)
 		CHECK(plan.acc_var >= 0 && !strcmp(n.var[plan.acc_var].name, c->acc_var),
 		      "%s: acc_var", c->name);

@@ -1,0 +1,142 @@
+/* refusals_forms.c -- product and access forms the plugin refuses (the loop
+ * stays, one warning at the nest's for line): the product through an int
+ * temporary, s -= a*b, a product truncated to int16_t, a product scaled by 2,
+ * a*a, two contractions in one reduction loop, a (unsigned char) cast of a
+ * signed operand, volatile operand / output, an output through a pointer
+ * read from a struct or a pointer-to-pointer, and bounds read from struct
+ * fields or array elements. */
+#include <mixprec.h>
+
+#define ARGS int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C
+#define NEST(UPDATE)                                            \
+	for (int j = 0; j < N; j++) {                           \
+		int32_t s = 0;                                  \
+		for (int k = 0; k < K; k++) {                   \
+			UPDATE;                                 \
+		}                                               \
+		C[i * N + j] = s;                               \
+	}
+#define a A[i * K + k]
+#define b B[k * N + j]
+
+void rf_temp(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{no contraction found}}
+		NEST(int p = a * b; s += p)
+}
+
+void rf_minus(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{no contraction found}}
+		NEST(s -= a * b)
+}
+
+void rf_trunc16(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not computed in int32}}
+		NEST(s += (int16_t)(a * b))
+}
+
+void rf_times2(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{no contraction found}}
+		NEST(s += a * b * 2)
+}
+
+void rf_square(ARGS)
+{
+	(void)B;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{share the iterators}}
+		NEST(s += a * a)
+}
+
+void rf_two_updates(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{2 contractions}}
+		NEST(s += a * b; s += a * b)
+}
+
+void rf_uchar_cast(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{without loss}}
+		NEST(s += (unsigned char)a * b)
+}
+
+#undef a
+#undef b
+
+void rf_volatile_operand(int M, int N, int K, const volatile int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}}
+		NEST(s += A[i * K + k] * B[k * N + j])
+}
+
+void rf_volatile_output(int M, int N, int K, const int8_t *A, const int8_t *B, volatile int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}}
+		NEST(s += A[i * K + k] * B[k * N + j])
+}
+
+struct mat {
+	int rows, cols;
+	int32_t *data;
+};
+void rf_struct_output(int M, int N, int K, const int8_t *A, const int8_t *B, struct mat *m)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not affine}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			m->data[i * N + j] = s;
+		}
+}
+
+void rf_row_pointers(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t **rows)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not affine}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			rows[i][j] = s;
+		}
+}
+
+struct prob {
+	int M, N, K;
+};
+void rf_struct_bounds(const struct prob *p, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < p->M; i++) // expected-warning {{bound of loop 'i' is not affine}}
+		for (int j = 0; j < p->N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < p->K; k++)
+				s += A[i * p->K + k] * B[k * p->N + j];
+			C[i * p->N + j] = s;
+		}
+}
+
+void rf_array_bounds(const int *dims, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < dims[0]; i++) // expected-warning {{bound of loop 'i' is not affine}}
+		for (int j = 0; j < dims[1]; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < dims[2]; k++)
+				s += A[i * dims[2] + k] * B[k * dims[1] + j];
+			C[i * dims[1] + j] = s;
+		}
+}

@@ -358,15 +358,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		}
 		tree scale = zero, qm = zero, shift = zero, zp = zero, qmin = zero, qmax = zero;
 		switch (p.epi) {
-		case MP_EPI_FP32:
+		case MP_FUSE_FP32:
 			scale = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
 					    fold_convert(float_type_node, m.typed(p.epi_arg[0])));
 			zp = arg(1), qmin = arg(2), qmax = arg(3);
 			break;
-		case MP_EPI_GEMMLOWP: case MP_EPI_RNDNU:
+		case MP_FUSE_GEMMLOWP: case MP_FUSE_RNDNU:
 			qm = arg(0), shift = arg(1), zp = arg(2), qmin = arg(3), qmax = arg(4);
 			break;
-		case MP_EPI_CLAMP:
+		case MP_FUSE_CLAMP:
 			qmin = arg(0), qmax = arg(1);
 			break;
 		default:

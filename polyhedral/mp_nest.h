@@ -302,15 +302,16 @@ typedef enum mp_out_mode {
 	                  kernel's epilogue; the nest disappears */
 } mp_out_mode;
 
-/* Epilogues the kernels fuse (MP_OUT_FUSED).  EPI is exactly the
+/* Epilogues the kernels fuse (MP_OUT_FUSED).  The values equal the
+ * runtime's mp_epi (include/mixprec.h), passed through unchanged.  EPI is exactly the
  * include/mixprec.h helper of the same name, then the C conversion to the
  * output's element type. */
 typedef enum mp_epi_kind {
-	MP_EPI_STORE = 0,  /* out = acc                      (no args)            */
-	MP_EPI_FP32,       /* mp_requant_fp32(acc, scale, zp, qmin, qmax)         */
-	MP_EPI_GEMMLOWP,   /* mp_requant_gemmlowp(acc, qm, shift, zp, qmin, qmax) */
-	MP_EPI_RNDNU,      /* mp_requant_rndnu(acc, qm, shift, zp, qmin, qmax)    */
-	MP_EPI_CLAMP       /* mp_clamp_i32(acc, lo, hi)                           */
+	MP_FUSE_STORE = 0,  /* out = acc                      (no args)            */
+	MP_FUSE_FP32,       /* mp_requant_fp32(acc, scale, zp, qmin, qmax)         */
+	MP_FUSE_GEMMLOWP,   /* mp_requant_gemmlowp(acc, qm, shift, zp, qmin, qmax) */
+	MP_FUSE_RNDNU,      /* mp_requant_rndnu(acc, qm, shift, zp, qmin, qmax)    */
+	MP_FUSE_CLAMP       /* mp_clamp_i32(acc, lo, hi)                           */
 } mp_epi_kind;
 
 typedef struct mp_plan {

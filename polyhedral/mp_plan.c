@@ -827,13 +827,13 @@ static const struct epi_fn {
 	int nargs;
 	mp_scalar arg[5];
 } epi_fns[] = {
-	{ "mp_requant_fp32", MP_EPI_FP32, 4,
+	{ "mp_requant_fp32", MP_FUSE_FP32, 4,
 	  { MP_TY_F32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
-	{ "mp_requant_gemmlowp", MP_EPI_GEMMLOWP, 5,
+	{ "mp_requant_gemmlowp", MP_FUSE_GEMMLOWP, 5,
 	  { MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
-	{ "mp_requant_rndnu", MP_EPI_RNDNU, 5,
+	{ "mp_requant_rndnu", MP_FUSE_RNDNU, 5,
 	  { MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32, MP_TY_S32 } },
-	{ "mp_clamp_i32", MP_EPI_CLAMP, 2, { MP_TY_S32, MP_TY_S32 } },
+	{ "mp_clamp_i32", MP_FUSE_CLAMP, 2, { MP_TY_S32, MP_TY_S32 } },
 };
 
 /* Strip identity int32 casts (s32 -> s32). */
@@ -964,7 +964,7 @@ static int match_epi(az *z, int e, mp_scalar out)
 	if (x->kind == MP_X_VAR) {
 		if (x->var != z->c.acc_var || x->type != MP_TY_S32 || out != MP_TY_S32)
 			return 0;
-		plan->epi = MP_EPI_STORE;
+		plan->epi = MP_FUSE_STORE;
 		plan->epi_nargs = 0;
 		return 1;
 	}
@@ -1231,11 +1231,11 @@ static int expr_reads_var(const mp_nest *n, int e, int v, int depth)
 static const char *epi_name(mp_epi_kind e)
 {
 	switch (e) {
-	case MP_EPI_STORE: return "store";
-	case MP_EPI_FP32: return "mp_requant_fp32";
-	case MP_EPI_GEMMLOWP: return "mp_requant_gemmlowp";
-	case MP_EPI_RNDNU: return "mp_requant_rndnu";
-	case MP_EPI_CLAMP: return "mp_clamp_i32";
+	case MP_FUSE_STORE: return "store";
+	case MP_FUSE_FP32: return "mp_requant_fp32";
+	case MP_FUSE_GEMMLOWP: return "mp_requant_gemmlowp";
+	case MP_FUSE_RNDNU: return "mp_requant_rndnu";
+	case MP_FUSE_CLAMP: return "mp_clamp_i32";
 	}
 	return "?";
 }
@@ -1281,7 +1281,7 @@ static void fill_remarks(az *z)
 		zp[0] = 0;
 	if (plan->mode == MP_OUT_FUSED) {
 		const char *fn = epi_name(plan->epi);
-		int call = plan->epi != MP_EPI_STORE;
+		int call = plan->epi != MP_FUSE_STORE;
 
 		index_str(n, plan->epi_out, loops, 2, ic, sizeof(ic));
 		init[0] = bias[0] = 0;
@@ -1347,7 +1347,7 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->k_extent_static = -1;
 	plan->bound_static = -1;
 	plan->mode = MP_OUT_TILE;
-	plan->epi = MP_EPI_STORE;
+	plan->epi = MP_FUSE_STORE;
 	plan->epi_out = plan->epi_bias = -1;
 	plan->epi_out_type = MP_TY_OTHER;
 	for (i = 0; i < 6; i++)

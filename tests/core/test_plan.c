@@ -83,7 +83,7 @@ static const pcase cases[] = {
   .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"),
   .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
   .acc_var = "s", .kext = -1, .bound = -1, .rtb = 1, .ncheck1 = 2,
-  .epi = MP_EPI_STORE, .eout = "y", .ebias = "-", .etype = MP_TY_S32, .einit = 0,
+  .epi = MP_FUSE_STORE, .eout = "y", .ebias = "-", .etype = MP_TY_S32, .einit = 0,
   .eargs = "",
   .what = "int8 contraction over k: y[i,j] = sum_k x[i,k]*w[j,k] (s8 x s8 -> s32)",
   .layout = "A=x (k contiguous), B=w (transposed: k contiguous), fused epilogue: "
@@ -230,7 +230,7 @@ static const pcase cases[] = {
 	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s sc zy -128 127))"),
   .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
   .acc_var = "s", .ncheck1 = 2,
-  .epi = MP_EPI_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = 0,
+  .epi = MP_FUSE_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = 0,
   .eargs = "sc,zy,-128,127",
   .what = "int8 contraction over k: y[i,j] = mp_requant_fp32(b[j] + sum_k "
 	"x[i,k]*w[j,k]) (s8 x s8 -> s32)",
@@ -242,7 +242,7 @@ static const pcase cases[] = {
 	"s = 0",
 	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s (cast:f32 (* sd 0.5)) "
 	"zy (- -128 zy) (cast:s32 127:s8)))"),
-  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_FP32, .eout = "y", .ebias = "-",
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_FUSE_FP32, .eout = "y", .ebias = "-",
   .etype = MP_TY_S8, .eargs = "(f32)(sd*0.5),zy,(-128-zy),(s32)127",
   .layout = "fused epilogue: mp_requant_fp32 -> s8 out y[i,j], run-time" },
 
@@ -250,7 +250,7 @@ static const pcase cases[] = {
   .text = FUSED_IJ("var qm param s32\nvar sh param s32\n",
 	"s = (+ b[4*i]:s32 7)",
 	"y[i*N+j]:u8 = (cast:u8 (call:s32 \"mp_requant_gemmlowp\" s qm sh 128 0 255))"),
-  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_GEMMLOWP, .eout = "y", .ebias = "b",
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_FUSE_GEMMLOWP, .eout = "y", .ebias = "b",
   .etype = MP_TY_U8, .einit = 7, .eargs = "qm,sh,128,0,255",
   .what = "y[i,j] = mp_requant_gemmlowp(7 + b[i] + sum_k x[i,k]*w[j,k])",
   .layout = "fused epilogue: mp_requant_gemmlowp -> u8 out y[i,j], bias b[i], init 7" },
@@ -265,7 +265,7 @@ static const pcase cases[] = {
 	"stmt i : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_rndnu\" (cast:s32 s) "
 	"qm sh zy -128 127))\n",
   .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k",
-  .epi = MP_EPI_RNDNU, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = -3,
+  .epi = MP_FUSE_RNDNU, .eout = "y", .ebias = "b", .etype = MP_TY_S8, .einit = -3,
   .eargs = "qm,sh,zy,-128,127",
   .layout = "fused epilogue: mp_requant_rndnu -> s8 out y[i,j], bias b[j], init -3" },
 
@@ -273,7 +273,7 @@ static const pcase cases[] = {
   .text = FUSED_IJ("var lo param s32\n",
 	"s = 0",
 	"y[4*i*N+4*j]:s32 = (call:s32 \"mp_clamp_i32\" s (neg lo) lo)"),
-  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_CLAMP, .eout = "y", .ebias = "-",
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_FUSE_CLAMP, .eout = "y", .ebias = "-",
   .etype = MP_TY_S32, .einit = 0, .eargs = "(-lo),lo",
   .what = "y[i,j] = mp_clamp_i32(sum_k x[i,k]*w[j,k])",
   .layout = "fused epilogue: mp_clamp_i32 -> s32 out y[i,j], run-time" },
@@ -282,12 +282,12 @@ static const pcase cases[] = {
   .text = FUSED_IJ("",
 	"s = b[4*j]:s32",
 	"y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))"),
-  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_CLAMP, .etype = MP_TY_S8,
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_FUSE_CLAMP, .etype = MP_TY_S8,
   .ebias = "b", .eargs = "-128,127" },
 
 { .name = "fused store with an identity cast and a constant init",
   .text = FUSED_IJ("", "s = 42", "y[4*i*N+4*j]:s32 = (cast:s32 s)"),
-  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_EPI_STORE, .etype = MP_TY_S32,
+  .ok = 1, .mode = MP_OUT_FUSED, .epi = MP_FUSE_STORE, .etype = MP_TY_S32,
   .einit = 42, .ebias = "-", .eargs = "",
   .what = "y[i,j] = 42 + sum_k x[i,k]*w[j,k]" },
 
@@ -299,7 +299,7 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k]:s8") ")\n"
 	"stmt i : y[i]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s 0.25:f32 3 -128 127))\n",
   .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "-", .lk = "k", .a = "x", .b = "w",
-  .epi = MP_EPI_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8,
+  .epi = MP_FUSE_FP32, .eout = "y", .ebias = "b", .etype = MP_TY_S8,
   .eargs = "0.25,3,-128,127",
   .what = "int8 matrix-vector product over k: y[i] = mp_requant_fp32(b[i] + sum_k "
 	"x[i,k]*w[k])",

@@ -571,6 +571,13 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	mp_pragma_rec &r = mp_pragmas[id];
 	if (r.bad)
 		return;
+	if (r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) {
+		char why[160];
+		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
+			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
+		report(r, why, UNKNOWN_LOCATION);
+		return;
+	}
 	class loop *top = loop_after_marker(m);
 	if (!top) {
 		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);

@@ -90,6 +90,105 @@ static double mp_time(mp_method_fn fn, const mp_problem *p, int which, double bu
 	return med;
 }
 
+/* ------------------------------------------------ the samples' calls */
+
+typedef struct mp_call {
+	const char *name;
+	long M, N, K;
+	int a_dt, b_dt;
+	ptrdiff_t a_si, a_sk, b_sk, b_sj;
+	int32_t za, zb;
+	int epi; /* 0: mp_gemm_x8 into int32; 1: mp_gemm_x8_epi (see below) */
+	const void *a, *b;
+	int32_t *c;
+	int8_t *out;
+	const int32_t *bias;
+} mp_call;
+
+static mp_call mp_cur;
+
+static void mp_run_call(const mp_problem *p, int which)
+{
+	const mp_call *c = &mp_cur;
+	if (!c->epi) {
+		mp_gemm_x8((mp_kernel)which, c->M, c->N, c->K, c->a, c->a_dt, c->a_si, c->a_sk, c->za,
+			   c->b, c->b_dt, c->b_sk, c->b_sj, c->zb, c->c, c->N, 1, 0);
+		return;
+	}
+	/* matvec_zp: gemmlowp to u8; dense_requant: fp32 + bias[j] to s8 */
+	mp_epilogue e = {0};
+	if (c->N == 1) {
+		e.kind = MP_EPI_GEMMLOWP;
+		e.qm = 1518500250;
+		e.shift = -12;
+		e.zp = 128;
+		e.qmin = 0;
+		e.qmax = 255;
+		e.out_dt = MP_DT_U8;
+	} else {
+		e.kind = MP_EPI_FP32;
+		e.bias = c->bias;
+		e.bias_sj = 1;
+		e.scale = 1.0f / 4096;
+		e.zp = 3;
+		e.qmin = -128;
+		e.qmax = 127;
+		e.out_dt = MP_DT_S8;
+	}
+	e.out = c->out;
+	e.out_si = c->N;
+	e.out_sj = 1;
+	mp_gemm_x8_epi((mp_kernel)which, c->M, c->N, c->K, c->a, c->a_dt, c->a_si, c->a_sk, c->za,
+		       c->b, c->b_dt, c->b_sk, c->b_sj, c->zb, &e);
+}
+
+/* The exact calls the plugin makes for samples/matvec_zp.c and
+ * samples/dense_requant.c, and the same with the fused epilogue. */
+static void mp_bench_calls(double budget)
+{
+	const long n = 4096, M = 128, N = 1024, K = 1024;
+	uint8_t *W = malloc(n * n), *v = malloc(n), *x = malloc(M * K);
+	int8_t *w = malloc(N * K), *out = malloc(M * N > n ? M * N : n);
+	int32_t *c = malloc(sizeof(int32_t) * (M * N > n ? M * N : n)), *bias = malloc(4 * N);
+	for (long i = 0; i < n * n; i++)
+		W[i] = (uint8_t)rand();
+	for (long i = 0; i < n; i++)
+		v[i] = (uint8_t)rand();
+	for (long i = 0; i < M * K; i++)
+		x[i] = (uint8_t)rand();
+	for (long i = 0; i < N * K; i++)
+		w[i] = (int8_t)rand();
+	for (long i = 0; i < N; i++)
+		bias[i] = rand() % 20001 - 10000;
+	mp_call calls[] = {
+		{"matvec_zp (4096x1x4096 u8*u8, zp 131/7)", n, 1, n, MP_DT_U8, MP_DT_U8, n, 1, 1, 0,
+		 131, 7, 0, W, v, c, out, NULL},
+		{"  + fused gemmlowp -> u8", n, 1, n, MP_DT_U8, MP_DT_U8, n, 1, 1, 0, 131, 7, 1, W, v,
+		 c, out, NULL},
+		{"dense_requant (128x1024x1024 u8*s8^T, za 117)", M, N, K, MP_DT_U8, MP_DT_S8, K, 1, 1,
+		 K, 117, 0, 0, x, w, c, out, NULL},
+		{"  + fused bias, fp32 -> s8", M, N, K, MP_DT_U8, MP_DT_S8, K, 1, 1, K, 117, 0, 1, x, w,
+		 c, out, bias},
+	};
+	printf("\nthe samples' calls (mp_gemm_x8 / mp_gemm_x8_epi as the plugin calls them):\n");
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		mp_cur = calls[i];
+		printf("%-48s", calls[i].name);
+		for (int k = MP_KERNEL_AVX512VNNI; k >= MP_KERNEL_SCALAR; k--) {
+			if (!mp_kernel_available((mp_kernel)k))
+				continue;
+			double t = mp_time(mp_run_call, NULL, k, budget);
+			printf("  %s %8.2f GOP/s", mp_kernel_name((mp_kernel)k),
+			       2.0 * mp_cur.M * mp_cur.N * mp_cur.K / t / 1e9);
+			if (mp_cur.N == 1)
+				printf(" (%5.1f GB/s)", (double)mp_cur.M * mp_cur.K / t / 1e9);
+			fflush(stdout);
+		}
+		printf("\n");
+	}
+	free(W); free(v); free(x); free(w); free(out); free(c); free(bias);
+}
+
 enum { COL_PLAIN, COL_PLUGIN, COL_MP512, COL_MP2, COL_MPS, COL_DNNL, NCOL };
 
 int main(int argc, char **argv)
@@ -98,7 +197,7 @@ int main(int argc, char **argv)
 	omp_set_num_threads(1);
 	static const int sizes[][3] = {{64, 64, 64},	   {128, 128, 128}, {256, 256, 256},
 				       {512, 512, 512},	   {1024, 1024, 1024}, {1, 4096, 4096},
-				       {128, 1000, 1024}};
+				       {4096, 1, 4096},	   {128, 1000, 1024}};
 	const char *names[NCOL] = {"loop_plain", "loop_mixprec", "mp(avx512vnni)", "mp(avx2)",
 				   "mp(scalar)", "oneDNN"};
 	mp_kernel best = mp_kernel_select();
@@ -190,6 +289,7 @@ int main(int argc, char **argv)
 		free(C);
 		free(R);
 	}
+	mp_bench_calls(budget);
 	if (bad_total)
 		printf("\n%d MISMATCHES against oneDNN\n", bad_total);
 	return bad_total != 0;

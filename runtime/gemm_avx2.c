@@ -93,5 +93,5 @@ static void mp_x8_gemm_ukernel_6x16c2__avx2(const mp_gemm_args *g, long kg, cons
 
 const mp_gemm_kernel mp_x8_gemm_kernel__avx2 = {
 	MP_MR, MP_NR, MP_KG, 2, 72, 512,
-	mp_x8_pack_a_6c2__avx2, mp_x8_pack_b_16c2__avx2, mp_x8_gemm_ukernel_6x16c2__avx2, NULL,
+	mp_x8_pack_a_6c2__avx2, mp_x8_pack_b_16c2__avx2, mp_x8_gemm_ukernel_6x16c2__avx2, NULL, NULL,
 };

@@ -137,12 +137,13 @@ mp_epi_vec(const mp_epilogue *ep, __m512i x, long i, long j, __mmask16 m)
 		_mm512_mask_cvtepi32_storeu_epi8((int8_t *)ep->out + i * ep->out_si + j, m, x);
 }
 
-/* Stores (or adds) lanes [0, n) (1 <= n <= 16) of S at (i, j..): through
+/* Stores (or adds) lanes [0, min(n, 16)) (n >= 1) of S at (i, j..): through
  * the vector epilogue or straight into c when vec_ok (mp_epi_vec_ok, or
  * c_sj == 1 without epilogue), else per element. */
 static inline __attribute__((always_inline)) void
 mp_out_vec(const mp_gemm_args *g, __m512i x, long i, long j, int n, int vec_ok)
 {
+	n = n > 16 ? 16 : n;
 	__mmask16 m = n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1);
 	if (vec_ok && g->ep) {
 		mp_epi_vec(g->ep, x, i, j, m);
@@ -221,6 +222,34 @@ static inline __m512i mp_interleave4x16(__m128i r0, __m128i r1, __m128i r2, __m1
 	return _mm512_inserti32x4(z, _mm_unpackhi_epi16(t1, t3), 3);
 }
 
+/* Transposes 16 rows of 16 dwords: r[a] dword c -> r[c] dword a. */
+static inline void mp_transpose16x16_epi32(__m512i r[16])
+{
+	__m512i t[16], u[16];
+	for (int i = 0; i < 8; i++) {
+		t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+		t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+	}
+	for (int i = 0; i < 4; i++) {
+		u[4 * i + 0] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+		u[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+		u[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+		u[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+	}
+	/* u[4i+c] lane L: dword 4L+c of rows 4i..4i+3: transpose the lanes */
+	for (int c = 0; c < 4; c++) {
+		__m512i y[4] = {u[c], u[4 + c], u[8 + c], u[12 + c]};
+		__m512i t0 = _mm512_shuffle_i32x4(y[0], y[1], 0x44);
+		__m512i t1 = _mm512_shuffle_i32x4(y[2], y[3], 0x44);
+		__m512i t2 = _mm512_shuffle_i32x4(y[0], y[1], 0xEE);
+		__m512i t3 = _mm512_shuffle_i32x4(y[2], y[3], 0xEE);
+		r[c] = _mm512_shuffle_i32x4(t0, t1, 0x88);
+		r[4 + c] = _mm512_shuffle_i32x4(t0, t1, 0xDD);
+		r[8 + c] = _mm512_shuffle_i32x4(t2, t3, 0x88);
+		r[12 + c] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
+	}
+}
+
 /* Packs B panel columns [j0, j0+nc) (see mp_pack_b_fn).  Fast paths for
  * b_sj == 1 (rows of B contiguous: 4x16 byte interleave, column sums with
  * vpdpbusd against ones) and b_sk == 1 (4-byte words); else generic. */
@@ -266,36 +295,35 @@ static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc,
 		mp_pack_b_generic(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 1);
 		return;
 	}
-	const uint32_t flip4 = flip * 0x01010101u;
-	const long kfull = K / 4;
+	/* b_sk == 1: 16 columns x 64 bytes of k at a time, a 16x16 dword
+	 * transpose gives 16 k-groups of the c4 layout; column sums from
+	 * vpdpbusd against ones on the transposed words */
+	const __m512i fl = _mm512_set1_epi8((char)flip), ones = _mm512_set1_epi8(1);
 	for (long s = 0; s < nsl; s++) {
 		int8_t *dst = (int8_t *)bp + s * kp * MP_NR;
-		for (int r = 0; r < MP_NR; r++) {
-			long j = s * MP_NR + r;
-			int8_t *d = dst + r * 4;
-			if (j >= nc) {
-				for (long qq = 0; qq < kp / 4; qq++)
-					memset(d + qq * MP_NR * 4, 0, 4);
-				ccorr[j] = 0;
-				continue;
+		for (int v = 0; v < MP_NRV; v++) {
+			long jv = s * MP_NR + 16 * v;
+			long cols = nc - jv;
+			cols = cols < 0 ? 0 : cols > 16 ? 16 : cols;
+			const uint8_t *col = b + (j0 + jv) * g->b_sj;
+			__m512i sum = _mm512_setzero_si512();
+			for (long k0 = 0; k0 < kp; k0 += 64) {
+				long rem = K - k0;
+				__mmask64 m = rem >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << rem) - 1);
+				__m512i r[16];
+				for (int c = 0; c < 16; c++)
+					r[c] = c < cols ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
+						_mm512_maskz_loadu_epi8(m, col + c * g->b_sj + k0), fl))
+							: _mm512_setzero_si512();
+				mp_transpose16x16_epi32(r);
+				long ng = (kp - k0) / 4 < 16 ? (kp - k0) / 4 : 16;
+				for (long qq = 0; qq < ng; qq++) {
+					_mm512_store_si512(dst + (k0 / 4 + qq) * MP_NR * 4 + 64 * v, r[qq]);
+					sum = _mm512_dpbusd_epi32(sum, ones, r[qq]);
+				}
 			}
-			const uint8_t *col = b + (j0 + j) * g->b_sj;
-			uint32_t sum = 0;
-			for (long k = 0; k < K; k++)
-				sum += (uint32_t)(int32_t)(int8_t)(col[k] ^ flip);
-			ccorr[j] = (int32_t)(p * sum);
-			for (long qq = 0; qq < kfull; qq++) {
-				uint32_t w;
-				memcpy(&w, col + 4 * qq, 4);
-				w ^= flip4;
-				memcpy(d + qq * MP_NR * 4, &w, 4);
-			}
-			if (kfull * 4 < kp) {
-				uint8_t t[4] = {0, 0, 0, 0};
-				for (long k = kfull * 4; k < K; k++)
-					t[k - kfull * 4] = col[k] ^ flip;
-				memcpy(d + kfull * MP_NR * 4, t, 4);
-			}
+			_mm512_storeu_si512(ccorr + s * MP_NR + 16 * v,
+					    _mm512_mullo_epi32(sum, _mm512_set1_epi32((int)p)));
 		}
 	}
 }
@@ -505,6 +533,286 @@ mp_x8_gemm_direct_rows__avx512vnni(const mp_gemm_args *g, const uint8_t *ap,
 	}
 }
 
+/* ------------------------------------------ vector x matrix (M == 1) */
+
+/* Dots of the packed vector xv (K bytes, zero-padded to 64) with nc (<= 4)
+ * columns of B, column j at cols[j] with k contiguous, B bytes used raw:
+ *   bu8: B is the u8 operand of vpdpbusd, xv the s8 one (else the reverse);
+ *   csum: also the column sums of raw B (sad for u8, vpdpbusd against ones
+ *   for s8), needed when p != 0.
+ * Writes dot[j] and sum[j] (mod 2^32). */
+static inline __attribute__((always_inline)) void
+mp_gemv_cols_dot(const uint8_t *xv, const uint8_t *const *cols, long K, uint32_t *dot,
+		 uint32_t *sum, const int nc, const int bu8, const int csum)
+{
+	__m512i acc[4], cs[4];
+	const __m512i ones = _mm512_set1_epi8(1), zero = _mm512_setzero_si512();
+	for (int c = 0; c < nc; c++)
+		acc[c] = cs[c] = zero;
+	/* a masked head first, so that the loads of column 0 (and of the others
+	 * when b_sj keeps the alignment, e.g. K % 64 == 0) are aligned */
+	long k = (long)(-(uintptr_t)cols[0] & 63);
+	k = k > K ? K : k;
+#define MP_GEMV_COLS_STEP(V, LOAD)                                                   \
+	do {                                                                         \
+		__m512i v_ = (V);                                                    \
+		_Pragma("GCC unroll 4") for (int c = 0; c < nc; c++) {              \
+			__m512i x = LOAD;                                            \
+			if (bu8) {                                                   \
+				acc[c] = _mm512_dpbusd_epi32(acc[c], x, v_);          \
+				if (csum)                                            \
+					cs[c] = _mm512_add_epi64(cs[c], _mm512_sad_epu8(x, zero)); \
+			} else {                                                     \
+				acc[c] = _mm512_dpbusd_epi32(acc[c], v_, x);          \
+				if (csum)                                            \
+					cs[c] = _mm512_dpbusd_epi32(cs[c], ones, x);  \
+			}                                                            \
+		}                                                                    \
+	} while (0)
+	if (k > 0) {
+		__mmask64 m = ((__mmask64)1 << k) - 1;
+		MP_GEMV_COLS_STEP(_mm512_maskz_loadu_epi8(m, xv), _mm512_maskz_loadu_epi8(m, cols[c]));
+	}
+	for (; k + 64 <= K; k += 64)
+		MP_GEMV_COLS_STEP(_mm512_loadu_si512(xv + k), _mm512_loadu_si512(cols[c] + k));
+	if (k < K) {
+		__mmask64 m = ((__mmask64)1 << (K - k)) - 1;
+		MP_GEMV_COLS_STEP(_mm512_maskz_loadu_epi8(m, xv + k),
+				  _mm512_maskz_loadu_epi8(m, cols[c] + k));
+	}
+#undef MP_GEMV_COLS_STEP
+#pragma GCC unroll 4
+	for (int c = 0; c < nc; c++) {
+		dot[c] = (uint32_t)_mm512_reduce_add_epi32(acc[c]);
+		if (csum)
+			sum[c] = bu8 ? (uint32_t)_mm512_reduce_add_epi64(cs[c])
+				     : (uint32_t)_mm512_reduce_add_epi32(cs[c]);
+	}
+}
+
+/* M == 1 with columns of B contiguous in k (b_sk == 1; the matrix-vector
+ * product A x, A row-major, after transposition).  B is streamed once,
+ * raw; the vector a is packed once to the other signedness:
+ *   a' = a + alpha, alpha = (B u8 ? (a u8 ? -128 : 0) : (a s8 ? 128 : 0)),
+ *   S(j) = sum a' b - zb sum a' - p colsum(b)(j) + K p zb,  p = alpha + za. */
+static inline __attribute__((always_inline)) void
+mp_gemv_cols_run(const mp_gemm_args *g, const uint8_t *xv, uint32_t base, uint32_t p,
+		 const int bu8, const int csum)
+{
+	const uint8_t *b = (const uint8_t *)g->b;
+	const long N = g->N, K = g->K;
+	int vec_ok = mp_out_vec_ok(g);
+	for (long j0 = 0; j0 < N; j0 += 16) {
+		int n = N - j0 < 16 ? (int)(N - j0) : 16;
+		uint32_t dot[16], sum[16] = {0};
+		int j = 0;
+		for (; j + 4 <= n; j += 4) {
+			const uint8_t *cols[4];
+			for (int c = 0; c < 4; c++)
+				cols[c] = b + (j0 + j + c) * g->b_sj;
+			mp_gemv_cols_dot(xv, cols, K, dot + j, sum + j, 4, bu8, csum);
+		}
+		for (; j < n; j++) {
+			const uint8_t *col = b + (j0 + j) * g->b_sj;
+			mp_gemv_cols_dot(xv, &col, K, dot + j, sum + j, 1, bu8, csum);
+		}
+		uint32_t s[16] __attribute__((aligned(64)));
+		for (j = 0; j < n; j++)
+			s[j] = dot[j] + base - p * sum[j];
+		for (; j < 16; j++)
+			s[j] = 0;
+		mp_out_vec(g, _mm512_load_si512(s), 0, j0, n, vec_ok);
+	}
+}
+
+/* The vector of an M == 1 problem, packed once for the paths that use B
+ * raw: a' = a + alpha in the other signedness than B (zero-padded to a
+ * multiple of 64 bytes, plus 64), p = alpha + za, and the constant part
+ * base = K p q - q sum a' with q = zb.  Returns the buffer (free it). */
+static uint8_t *mp_gemv_pack_vec(const mp_gemm_args *g, uint32_t *p_out, uint32_t *base_out)
+{
+	const long K = g->K;
+	const int bu8 = g->b_dt == MP_DT_U8;
+	const int au8 = g->a_dt == MP_DT_U8;
+	const uint8_t flip = (uint8_t)(bu8 ? (au8 ? 0x80 : 0) : (au8 ? 0 : 0x80));
+	const uint32_t alpha = bu8 ? (au8 ? (uint32_t)-128 : 0u) : (au8 ? 0u : 128u);
+	const uint32_t p = alpha + (uint32_t)g->za, q = (uint32_t)g->zb;
+	long kp = (K + 63) / 64 * 64;
+	uint8_t *xv = aligned_alloc(64, (size_t)kp + 64);
+	if (!xv)
+		abort();
+	const uint8_t *a = (const uint8_t *)g->a;
+	uint32_t suma = 0;
+	for (long k = 0; k < K; k++) {
+		uint8_t v = a[k * g->a_sk] ^ flip;
+		xv[k] = v;
+		suma += bu8 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)v;
+	}
+	memset(xv + K, 0, (size_t)(kp + 64 - K));
+	*p_out = p;
+	*base_out = (uint32_t)K * p * q - q * suma;
+	return xv;
+}
+
+static int mp_x8_gemv_cols__avx512vnni(const mp_gemm_args *g)
+{
+	uint32_t p, base;
+	uint8_t *xv = mp_gemv_pack_vec(g, &p, &base);
+	if (g->b_dt == MP_DT_U8) {
+		if (p)
+			mp_gemv_cols_run(g, xv, base, p, 1, 1);
+		else
+			mp_gemv_cols_run(g, xv, base, p, 1, 0);
+	} else {
+		if (p)
+			mp_gemv_cols_run(g, xv, base, p, 0, 1);
+		else
+			mp_gemv_cols_run(g, xv, base, p, 0, 0);
+	}
+	free(xv);
+	return 1;
+}
+
+#define MP_GEMV_NB 1024 /* columns per pass of the row path */
+
+/* One k-group (rows r[0..3] of B, raw, from column j0, nb columns, the
+ * 4 vector bytes in av) added into the accumulator arrays acc / cs (in
+ * the in-lane interleaved column order, repaired at the end). */
+static inline __attribute__((always_inline)) void
+mp_gemv_rows_group(const uint8_t *const *r, long nb, const __m512i *av, int32_t *acc,
+		   int32_t *cs, const int ng, const int bu8, const int csum)
+{
+	const __m512i ones = _mm512_set1_epi8(1);
+	for (long j = 0; j < nb; j += 64) {
+		__mmask64 m = nb - j >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (nb - j)) - 1);
+		__m512i ya[4], yc[4];
+#pragma GCC unroll 4
+		for (int v = 0; v < 4; v++) {
+			ya[v] = _mm512_load_si512(acc + j + 16 * v);
+			if (csum)
+				yc[v] = _mm512_load_si512(cs + j + 16 * v);
+		}
+#pragma GCC unroll 2
+		for (int h = 0; h < ng; h++) {
+			__m512i x[4];
+#pragma GCC unroll 4
+			for (int u = 0; u < 4; u++)
+				x[u] = _mm512_maskz_loadu_epi8(m, r[4 * h + u] + j);
+			__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
+			__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
+			__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
+			__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
+			x[0] = _mm512_unpacklo_epi16(t0, t2);
+			x[1] = _mm512_unpackhi_epi16(t0, t2);
+			x[2] = _mm512_unpacklo_epi16(t1, t3);
+			x[3] = _mm512_unpackhi_epi16(t1, t3);
+#pragma GCC unroll 4
+			for (int v = 0; v < 4; v++) {
+				if (bu8) {
+					ya[v] = _mm512_dpbusd_epi32(ya[v], x[v], av[h]);
+					if (csum)
+						yc[v] = _mm512_dpbusd_epi32(yc[v], x[v], ones);
+				} else {
+					ya[v] = _mm512_dpbusd_epi32(ya[v], av[h], x[v]);
+					if (csum)
+						yc[v] = _mm512_dpbusd_epi32(yc[v], ones, x[v]);
+				}
+			}
+		}
+#pragma GCC unroll 4
+		for (int v = 0; v < 4; v++) {
+			_mm512_store_si512(acc + j + 16 * v, ya[v]);
+			if (csum)
+				_mm512_store_si512(cs + j + 16 * v, yc[v]);
+		}
+	}
+}
+
+/* M == 1 with rows of B contiguous in j (b_sj == 1): B streamed once, row
+ * by row, in passes of MP_GEMV_NB columns; accumulators in memory (L1). */
+static inline __attribute__((always_inline)) void
+mp_gemv_rows_run(const mp_gemm_args *g, const uint8_t *xv, const uint8_t *zrow, uint32_t base,
+		 uint32_t p, int32_t *acc, int32_t *cs, const int bu8, const int csum)
+{
+	const uint8_t *b = (const uint8_t *)g->b;
+	const long N = g->N, K = g->K, kg = (K + 3) / 4;
+	int vec_ok = mp_out_vec_ok(g);
+	for (long jb = 0; jb < N; jb += MP_GEMV_NB) {
+		long nb = N - jb < MP_GEMV_NB ? N - jb : MP_GEMV_NB;
+		long nbp = (nb + 63) / 64 * 64;
+		memset(acc, 0, sizeof(int32_t) * (size_t)nbp);
+		if (csum)
+			memset(cs, 0, sizeof(int32_t) * (size_t)nbp);
+		long q = 0;
+		for (; q + 2 <= kg; q += 2) {
+			const uint8_t *r[8];
+			for (int u = 0; u < 8; u++) {
+				long k = 4 * q + u;
+				r[u] = k < K ? b + k * g->b_sk + jb : zrow;
+			}
+			int32_t w[2];
+			memcpy(w, xv + 4 * q, 8);
+			__m512i av[2] = {_mm512_set1_epi32(w[0]), _mm512_set1_epi32(w[1])};
+			mp_gemv_rows_group(r, nb, av, acc, cs, 2, bu8, csum);
+		}
+		for (; q < kg; q++) {
+			const uint8_t *r[4];
+			for (int u = 0; u < 4; u++) {
+				long k = 4 * q + u;
+				r[u] = k < K ? b + k * g->b_sk + jb : zrow;
+			}
+			int32_t w;
+			memcpy(&w, xv + 4 * q, 4);
+			__m512i av[1] = {_mm512_set1_epi32(w)};
+			mp_gemv_rows_group(r, nb, av, acc, cs, 1, bu8, csum);
+		}
+		const __m512i bv = _mm512_set1_epi32((int)base), pv = _mm512_set1_epi32((int)p);
+		for (long j = 0; j < nb; j += 64) {
+			__m512i x[4], c[4];
+			for (int v = 0; v < 4; v++) {
+				x[v] = _mm512_load_si512(acc + j + 16 * v);
+				c[v] = csum ? _mm512_load_si512(cs + j + 16 * v) : _mm512_setzero_si512();
+			}
+			mp_lane_transpose4(x);
+			if (csum)
+				mp_lane_transpose4(c);
+			for (int v = 0; v < 4 && j + 16 * v < nb; v++) {
+				__m512i sv = _mm512_add_epi32(x[v], bv);
+				if (csum)
+					sv = _mm512_sub_epi32(sv, _mm512_mullo_epi32(pv, c[v]));
+				mp_out_vec(g, sv, 0, jb + j + 16 * v, (int)(nb - j - 16 * v), vec_ok);
+			}
+		}
+	}
+}
+
+static int mp_x8_gemv_rows__avx512vnni(const mp_gemm_args *g)
+{
+	uint32_t p, base;
+	uint8_t *xv = mp_gemv_pack_vec(g, &p, &base);
+	int32_t *acc = aligned_alloc(64, 2 * sizeof(int32_t) * MP_GEMV_NB);
+	uint8_t *zrow = aligned_alloc(64, MP_GEMV_NB + 64);
+	if (!acc || !zrow)
+		abort();
+	memset(zrow, 0, MP_GEMV_NB + 64);
+	int32_t *cs = acc + MP_GEMV_NB;
+	if (g->b_dt == MP_DT_U8) {
+		if (p)
+			mp_gemv_rows_run(g, xv, zrow, base, p, acc, cs, 1, 1);
+		else
+			mp_gemv_rows_run(g, xv, zrow, base, p, acc, cs, 1, 0);
+	} else {
+		if (p)
+			mp_gemv_rows_run(g, xv, zrow, base, p, acc, cs, 0, 1);
+		else
+			mp_gemv_rows_run(g, xv, zrow, base, p, acc, cs, 0, 0);
+	}
+	free(xv);
+	free(acc);
+	free(zrow);
+	return 1;
+}
+
 /* mp_direct_fn of this family: takes M <= 4 with row-major B (b_sj == 1),
  * where packing B would cost as much as the product itself. */
 static int mp_x8_gemm_direct__avx512vnni(const mp_gemm_args *g)
@@ -527,8 +835,24 @@ static int mp_x8_gemm_direct__avx512vnni(const mp_gemm_args *g)
 	return 1;
 }
 
+/* gemv hook of this family (M == 1): columns of B contiguous in k, or rows
+ * of B contiguous in j (the direct path); other layouts decline. */
+static int mp_x8_gemv__avx512vnni(const mp_gemm_args *g)
+{
+	if (g->M != 1)
+		return 0;
+	if (g->K <= 0)
+		return mp_x8_gemm_direct__avx512vnni(g);
+	if (g->b_sk == 1)
+		return mp_x8_gemv_cols__avx512vnni(g);
+	if (g->b_sj == 1)
+		return mp_x8_gemv_rows__avx512vnni(g);
+	return 0;
+}
+
 const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni = {
 	MP_MR, MP_NR, MP_KG, 1, MP_MC, MP_NC,
 	mp_x8_pack_a_c4__avx512vnni, mp_x8_pack_b_c4__avx512vnni,
 	mp_x8_gemm_ukernel_c4__avx512vnni, mp_x8_gemm_direct__avx512vnni,
+	mp_x8_gemv__avx512vnni,
 };

@@ -42,5 +42,5 @@ static void mp_x8_gemm_ukernel_4x8c4__scalar(const mp_gemm_args *g, long kgroups
 
 const mp_gemm_kernel mp_x8_gemm_kernel__scalar = {
 	MP_MR, MP_NR, MP_KG, 1, 64, 512,
-	mp_x8_pack_a_4c4__scalar, mp_x8_pack_b_8c4__scalar, mp_x8_gemm_ukernel_4x8c4__scalar, NULL,
+	mp_x8_pack_a_4c4__scalar, mp_x8_pack_b_8c4__scalar, mp_x8_gemm_ukernel_4x8c4__scalar, NULL, NULL,
 };

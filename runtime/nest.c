@@ -248,39 +248,3 @@ void *__mixprec_tile_add(long abi, long nargs, ...)
 		}
 	return NULL;
 }
-
-/* Interim generic epilogue (weak: the kernels' fused version in gemm.c
- * replaces it): S into a temporary, then the helpers per element. */
-__attribute__((weak)) void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
-					  const void *a, int a_dt, ptrdiff_t a_si,
-					  ptrdiff_t a_sk, int32_t za, const void *b, int b_dt,
-					  ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
-					  const mp_epilogue *ep)
-{
-	int32_t *t = malloc((size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1) * 4);
-	if (!t)
-		abort();
-	mp_gemm_x8(kern, M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb, t, N, 1, 0);
-	for (long i = 0; i < M; i++)
-		for (long j = 0; j < N; j++) {
-			uint32_t acc = (uint32_t)t[i * N + j] + (uint32_t)ep->init;
-			if (ep->bias)
-				acc += (uint32_t)ep->bias[i * ep->bias_si + j * ep->bias_sj];
-			int32_t x = (int32_t)acc, v;
-			switch (ep->kind) {
-			case MP_EPI_FP32: v = mp_requant_fp32(x, ep->scale, ep->zp, ep->qmin, ep->qmax); break;
-			case MP_EPI_GEMMLOWP: v = mp_requant_gemmlowp(x, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax); break;
-			case MP_EPI_RNDNU: v = mp_requant_rndnu(x, ep->qm, ep->shift, ep->zp, ep->qmin, ep->qmax); break;
-			case MP_EPI_CLAMP: v = mp_clamp_i32(x, ep->qmin, ep->qmax); break;
-			default: v = x; break;
-			}
-			ptrdiff_t o = i * ep->out_si + j * ep->out_sj;
-			if (ep->out_dt == MP_DT_S32)
-				((int32_t *)ep->out)[o] = v;
-			else if (ep->out_dt == MP_DT_U8)
-				((uint8_t *)ep->out)[o] = (uint8_t)v;
-			else
-				((int8_t *)ep->out)[o] = (int8_t)v;
-		}
-	free(t);
-}

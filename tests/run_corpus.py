@@ -4,7 +4,8 @@
   --mode run FILE   (tests/corpus/NAME.c)
       Builds tests/corpus/harness.c once without the plugin, then for every
       -O level (--opt) compiles FILE twice, without and with
-      -fplugin=PLUGIN -fopt-info-loop-optimized, links both with harness.o
+      -fplugin=PLUGIN -fopt-info-loop-optimized (clang: -Rpass=mixprec),
+      links both with harness.o
       and -lmixprec -lm, runs both on the same fresh seed and compares stdout
       byte for byte.  For the plugin build it also checks:
         * the number of "optimized: mixprec" remarks == MIXPREC-TRANSFORMED;
@@ -53,7 +54,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CORPUS_DIR = os.path.join(HERE, "corpus")
 NEST_SYMBOL = "__mixprec_i8_nest"
-REMARK_RE = re.compile(r"optimized: mixprec")
+# GCC: "optimized: mixprec: ..." (-fopt-info); clang: "remark: mixprec: ..." (-Rpass=mixprec).
+REMARK_RE = re.compile(r"(?:optimized|remark): mixprec:(?! loop nest not transformed)")
 STATS_RE = re.compile(r"^MIXPREC_STATS fast=(-?\d+) fallback=(-?\d+)", re.M)
 EXPECT_RE = re.compile(r"expected-(error|warning|note|remark)(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
 DIAG_RE = re.compile(
@@ -62,6 +64,7 @@ DIAG_RE = re.compile(
 ICE_MARKERS = ("internal compiler error", "Please submit a full bug report",
                "Segmentation fault", "plugin ... was not compiled")
 DIAG_FLAGS = ["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"]
+CLANG_DIAG_FLAGS = ["-fdiagnostics-color=never", "-fno-caret-diagnostics"]
 WARN_FLAGS = ["-Wall", "-Wextra"]
 # MIXPREC_TARGET value -> /proc/cpuinfo flags it needs.
 TARGETS = [("scalar", []), ("avx2", ["avx2"]),
@@ -172,6 +175,32 @@ def tail(text, n=40):
 
 # -------------------------------------------------------------- processes
 
+_CLANG = {}
+
+
+def is_clang(cc):
+    """Is the compiler command cc (a list) clang?  Asks `cc --version` once."""
+    key = tuple(cc)
+    if key not in _CLANG:
+        try:
+            out = subprocess.run(list(cc) + ["--version"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, timeout=60).stdout.decode("utf-8", "replace")
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        _CLANG[key] = "clang" in out.split("\n", 1)[0]
+    return _CLANG[key]
+
+
+def diag_flags(cc):
+    """Plain one-line diagnostics (the spelling differs between GCC and clang)."""
+    return CLANG_DIAG_FLAGS if is_clang(cc) else DIAG_FLAGS
+
+
+def remark_flag(cc):
+    """The flag that makes the plugin report each transformed nest."""
+    return "-Rpass=mixprec" if is_clang(cc) else "-fopt-info-loop-optimized"
+
+
 def run_cmd(cmd, env=None, timeout=COMPILE_TIMEOUT, binary=False):
     """-> (rc, stdout, stderr); rc -999 on timeout."""
     full_env = dict(os.environ)
@@ -278,7 +307,7 @@ class Builder:
     def harness(self, extra=()):
         if self.harness_obj is None:
             obj = os.path.join(self.work, "harness.o")
-            cmd = self.cc + ["-O2", "-g"] + DIAG_FLAGS + self.inc + list(extra) + [
+            cmd = self.cc + ["-O2", "-g"] + diag_flags(self.cc) + self.inc + list(extra) + [
                 "-c", os.path.join(CORPUS_DIR, "harness.c"), "-o", obj]
             rc, _, err = run_cmd(cmd)
             if rc != 0:
@@ -291,9 +320,9 @@ class Builder:
         kind = "plugin" if plugin else "plain"
         stem = os.path.join(self.work, "%s.%s.%s" % (self.name, tag, kind))
         obj, exe = stem + ".o", stem + ".exe"
-        pflags = ["-fplugin=" + os.path.abspath(plugin), "-fopt-info-loop-optimized"] if plugin else []
+        pflags = (["-fplugin=" + os.path.abspath(plugin), remark_flag(self.cc)] if plugin else [])
         warn = WARN_FLAGS + ([] if plugin else ["-Wno-unknown-pragmas"])
-        cmd = (self.cc + list(cflags) + warn + DIAG_FLAGS + self.inc + list(defines) + pflags
+        cmd = (self.cc + list(cflags) + warn + diag_flags(self.cc) + self.inc + list(defines) + pflags
                + ["-c", self.src, "-o", obj])
         rc, _, err = run_cmd(cmd)
         crash = crash_problem("compile (%s, %s)" % (tag, kind), rc, err)
@@ -301,8 +330,10 @@ class Builder:
             raise BuildError(crash + "\n  " + cmdline(cmd))
         if rc != 0:
             raise BuildError("compile (%s, %s) failed:\n  %s\n%s" % (tag, kind, cmdline(cmd), tail(err)))
-        lflags = ["-fplugin=" + os.path.abspath(plugin)] if plugin and link_plugin else []
-        link = (self.cc + list(cflags) + lflags + DIAG_FLAGS + [obj, self.harness()]
+        # clang's plugin is a front-end plugin: nothing to load at link time.
+        lflags = (["-fplugin=" + os.path.abspath(plugin)]
+                  if plugin and link_plugin and not is_clang(self.cc) else [])
+        link = (self.cc + list(cflags) + lflags + diag_flags(self.cc) + [obj, self.harness()]
                 + (self.libs() if libs is None else list(libs)) + ["-o", exe])
         rc, _, lerr = run_cmd(link)
         crash = crash_problem("link (%s, %s)" % (tag, kind), rc, lerr)
@@ -469,7 +500,7 @@ def diag_mode(args):
     src = os.path.abspath(args.file)
     cc = shlex.split(args.cc)
     inc = ["-I", args.include] if args.include else []
-    base = (cc + ["-fplugin=" + os.path.abspath(args.plugin)] + DIAG_FLAGS + inc
+    base = (cc + ["-fplugin=" + os.path.abspath(args.plugin)] + diag_flags(cc) + inc
             + shlex.split(args.diag_flags) + ["-c", src, "-o", os.devnull])
     problems = []
     want_errors = bool(exp.of_kind("error"))
@@ -580,8 +611,10 @@ def self_test(args):
         promoted=True) == [], "-Werror promotion is matched")
     check(crash_problem("x", 4, "x.c:1:1: internal compiler error: Segmentation fault") is not None,
           "an internal compiler error is detected")
-    check(REMARK_RE.search(src + ":9:9: optimized: mixprec: 1 nest, s8s8 8x32c4") is not None,
-          "remark lines are counted")
+    check(REMARK_RE.search(src + ":9:9: optimized: mixprec: 1 nest, s8s8 8x32c4") is not None
+          and REMARK_RE.search(src + ":9:9: remark: mixprec: 1 nest [-Rremark-backend-plugin]")
+          and not REMARK_RE.search(src + ":9:9: remark: mixprec: loop nest not transformed: x"),
+          "remark lines are counted (GCC and clang forms)")
 
     # Fault injection through the real build / run / compare path.
     args.work = work

@@ -1,7 +1,7 @@
-// MIXPREC-TRANSFORMED: 15
+// MIXPREC-TRANSFORMED: 14
 /* loop_forms.c -- the same s8 x s8 -> int32 product written with every
- * accepted spelling of the loop control: a while loop inside the nest,
- * k += 1, ++k, k = k + 1, k = 1 + k, k -= -1, k <= K - 1, K > k, 64-bit
+ * accepted spelling of the loop control (a while loop inside the nest:
+ * loop_while.c): k += 1, ++k, k = k + 1, k = 1 + k, k -= -1, k <= K - 1, K > k, 64-bit
  * (long / size_t) and unsigned iterators and bounds, iterators and the
  * accumulator declared before the nest and read after it (their final values
  * are outputs too), a continue that skips the epilogue of some (i, j), and a
@@ -17,18 +17,6 @@
 		for (int j = 0; j < N; j++) {     \
 			int32_t s = 0;
 #define ARGS int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C
-
-__attribute__((noinline)) void lf_while(ARGS)
-{
-#pragma mixprec(int8, acc=int32)
-	HEAD
-		int k = 0;
-		while (k < K) {
-			BODY;
-			k++;
-		}
-	EPI
-}
 
 __attribute__((noinline)) void lf_plus_eq(ARGS)
 {
@@ -211,7 +199,6 @@ static const struct {
 	const char *name;
 	lf_fn *fn;
 } kernels[] = {
-	{ "while", lf_while },
 	{ "plus_eq", lf_plus_eq },
 	{ "pre_inc", lf_pre_inc },
 	{ "k_eq_k_plus_1", lf_k_eq_k_plus_1 },

@@ -135,7 +135,7 @@ static int mp_check(mp_kernel kern, long M, long N, long K, int a_dt, int b_dt, 
 	char *ctest_base = (char *)ctest + (C.base - (char *)C.buf);
 
 	mp_gemm_args g = {M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
-			  (int32_t *)C.base, C.s0, C.s1, acc};
+			  (int32_t *)C.base, C.s0, C.s1, acc, NULL};
 	mp_gemm_x8_ref(&g);
 	mp_gemm_x8(kern, M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
 		   (int32_t *)ctest_base, C.s0, C.s1, acc);

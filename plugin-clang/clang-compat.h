@@ -1,0 +1,63 @@
+/* clang-compat.h -- every clang header the plugin needs, and every
+ * difference between clang versions, in one place (as clad's
+ * Compatibility.h).  Macros are named after the version that changed the
+ * API: MP_COMPAT_CLANG<N>_... applies from clang N on.
+ */
+#ifndef MP_CLANG_COMPAT_H
+#define MP_CLANG_COMPAT_H
+
+#include "clang/AST/AST.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/DiagnosticFrontend.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/Pragma.h"
+#include "clang/Sema/Lookup.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
+#include "llvm/Config/llvm-config.h"
+
+#if LLVM_VERSION_MAJOR < 14
+#error "mixprec's clang plugin needs clang 14 or newer"
+#endif
+
+namespace mpc {
+
+/* CompoundStmt::Create gained an FPOptionsOverride argument in clang 15. */
+inline clang::CompoundStmt *compound(const clang::ASTContext &C,
+				     llvm::ArrayRef<clang::Stmt *> stmts,
+				     clang::SourceLocation l, clang::SourceLocation r)
+{
+#if LLVM_VERSION_MAJOR >= 15
+	return clang::CompoundStmt::Create(C, stmts, clang::FPOptionsOverride(), l, r);
+#else
+	return clang::CompoundStmt::Create(C, stmts, l, r);
+#endif
+}
+
+inline clang::IfStmt *if_stmt(const clang::ASTContext &C, clang::SourceLocation l,
+			      clang::Expr *cond, clang::Stmt *then_, clang::Stmt *else_)
+{
+	return clang::IfStmt::Create(C, l, clang::IfStatementKind::Ordinary, nullptr, nullptr,
+				     cond, l, l, then_, else_ ? l : clang::SourceLocation(), else_);
+}
+
+/* An extern C function declared by the plugin (runtime entry points). */
+inline clang::FunctionDecl *extern_fn(clang::ASTContext &C, clang::DeclContext *dc,
+				      clang::SourceLocation l, llvm::StringRef name,
+				      clang::QualType type)
+{
+	return clang::FunctionDecl::Create(C, dc, l, l, clang::DeclarationName(&C.Idents.get(name)),
+					   type, C.getTrivialTypeSourceInfo(type, l),
+					   clang::SC_Extern);
+}
+
+/* Kinds of clang::OptionalFileEntryRef etc. are not needed: keep this file
+ * to what the plugin really uses. */
+
+} // namespace mpc
+
+#endif

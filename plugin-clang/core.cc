@@ -1,0 +1,92 @@
+/* core.cc -- the core (polyhedral/ + ISL) as seen from the clang plugin.
+ *
+ * libmixprec-core.so is loaded from the plugin's own directory with
+ * dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND): its ISL then binds to the
+ * libisl it was linked with, never to the ISL inside libLLVM.  The mp_*
+ * functions of mp_nest.h are defined here as forwarders through the table,
+ * so the glue calls the core exactly as the GCC plugin does.  They are
+ * hidden (-fvisibility=hidden): nothing outside the plugin sees them.
+ */
+#include <dlfcn.h>
+#include <string.h>
+#include <string>
+#include "mp-core-table.h"
+#include "mp-clang.h"
+
+static const mp_core_table *T;
+
+/* Directory of this plugin file, with a trailing '/'. */
+static std::string plugin_dir()
+{
+	Dl_info info;
+	if (!dladdr((void *)&plugin_dir, &info) || !info.dli_fname)
+		return "";
+	std::string p = info.dli_fname;
+	size_t slash = p.rfind('/');
+	return slash == std::string::npos ? "" : p.substr(0, slash + 1);
+}
+
+bool mp_core_load(std::string &err)
+{
+	if (T)
+		return true;
+	const char *env = getenv("MIXPREC_CORE_LIB");
+	std::string path = env && *env ? env : plugin_dir() + "libmixprec-core.so";
+	void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+	if (!h) {
+		const char *e = dlerror();
+		err = "cannot load the mixprec core '" + path + "': " + (e ? e : "unknown error");
+		return false;
+	}
+	mp_core_table_fn *entry = (mp_core_table_fn *)dlsym(h, MP_CORE_TABLE_SYMBOL);
+	const mp_core_table *t = entry ? entry() : NULL;
+	if (!t || t->version != MP_CORE_TABLE_VERSION || t->size != sizeof(mp_core_table) ||
+	    t->nest_size != sizeof(mp_nest) || t->plan_size != sizeof(mp_plan)) {
+		err = "the mixprec core '" + path + "' does not match this plugin "
+		      "(rebuild both from the same sources)";
+		return false;
+	}
+	T = t;
+	return true;
+}
+
+extern "C" {
+void mp_nest_init(mp_nest *n) { T->nest_init(n); }
+int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar type)
+{ return T->nest_add_var(n, name, kind, type); }
+int mp_nest_find_var(const mp_nest *n, const char *name) { return T->nest_find_var(n, name); }
+int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos, const mp_aff *lo,
+		     const mp_aff *hi, int64_t step)
+{ return T->nest_add_loop(n, iter, parent, pos, lo, hi, step); }
+int mp_nest_add_array(mp_nest *n, const char *name, int base_var, int is_decl, int64_t size)
+{ return T->nest_add_array(n, name, base_var, is_decl, size); }
+int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine, mp_scalar elem,
+		       int elem_size, int is_write, int stmt)
+{ return T->nest_add_access(n, array, off, affine, elem, elem_size, is_write, stmt); }
+int mp_nest_add_expr(mp_nest *n, const mp_expr *e) { return T->nest_add_expr(n, e); }
+int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s) { return T->nest_add_stmt(n, s); }
+void mp_aff_const(mp_aff *r, int64_t c) { T->aff_const(r, c); }
+void mp_aff_var(mp_aff *r, int var) { T->aff_var(r, var); }
+int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b) { return T->aff_add(r, a, b); }
+int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c) { return T->aff_scale(r, a, c); }
+int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
+{ return T->aff_mul(n, r, a, b); }
+int mp_aff_is_const(const mp_aff *a, int64_t *c) { return T->aff_is_const(a, c); }
+void mp_aff_coef_of(const mp_aff *a, int it, mp_aff *coef) { T->aff_coef_of(a, it, coef); }
+int mp_aff_uses_var(const mp_aff *a, int var) { return T->aff_uses_var(a, var); }
+int mp_aff_print(const mp_nest *n, const mp_aff *a, char *buf, size_t len)
+{ return T->aff_print(n, a, buf, len); }
+int mp_nest_print(const mp_nest *n, char *buf, size_t len) { return T->nest_print(n, buf, len); }
+int mp_nest_parse(mp_nest *n, const char *text) { return T->nest_parse(n, text); }
+int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out, char *err, size_t errlen,
+		    int *err_tok)
+{ return T->pragma_parse(tok, ntok, out, err, errlen, err_tok); }
+const char *mp_prec_name(mp_prec p) { return T->prec_name(p); }
+const char *mp_target_name(mp_target t) { return T->target_name(t); }
+int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan) { return T->analyze(n, p, plan); }
+int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
+{ return T->plan_remark(p, pr, buf, len); }
+const char *mp_scalar_name(mp_scalar t) { return T->scalar_name(t); }
+int mp_scalar_is_int(mp_scalar t) { return T->scalar_is_int(t); }
+int mp_scalar_bits(mp_scalar t) { return T->scalar_bits(t); }
+}

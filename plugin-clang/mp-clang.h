@@ -1,0 +1,114 @@
+/* mp-clang.h -- state shared by the clang glue's files: the pragmas seen by
+ * the preprocessor (plugin.cc), the translation of one nest into the core's
+ * description (translate.cc, nest.cc) and its rewrite (rewrite.cc).
+ */
+#ifndef MP_CLANG_H
+#define MP_CLANG_H
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+#include "clang-compat.h"
+#include "mp_nest.h"
+
+/* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
+#define MP_NEST_ABI_VERSION 1
+
+/* One '#pragma mixprec' of the translation unit. */
+struct mp_pragma_rec {
+	mp_pragma p;
+	clang::SourceLocation pragma_loc;  /* the precision (first token) */
+	clang::SourceLocation next_loc;    /* the first token after the pragma */
+	bool bad = false;                  /* an error was reported already */
+	bool done = false;                 /* matched with its statement */
+	std::vector<clang::SourceLocation> tok_locs;
+};
+
+extern std::vector<mp_pragma_rec> mp_pragmas;
+extern bool mp_opt_dump;
+extern clang::Sema *mp_sema;
+
+/* Location cookies: small ints (>= 1) standing for a SourceLocation inside
+ * the compiler-neutral core. */
+int mp_loc_cookie(clang::SourceLocation loc);
+clang::SourceLocation mp_loc_of(int cookie);
+
+/* Diagnostics: errors (custom ids), the refusal warning and the remark
+ * through the grouped backend-plugin ids (-w, -Werror, -Rremark-backend-plugin
+ * apply), notes. */
+void mp_error(clang::SourceLocation loc, const std::string &text);
+void mp_warning(clang::SourceLocation loc, const std::string &text);
+void mp_remark(clang::SourceLocation loc, const std::string &text);
+void mp_note(clang::SourceLocation loc, const std::string &text);
+
+/* core.cc: load libmixprec-core.so (once); false with a message. */
+bool mp_core_load(std::string &err);
+
+mp_scalar mp_scalar_of_type(clang::ASTContext &C, clang::QualType t);
+
+/* The state of one nest while it is described and rewritten. */
+struct mp_ctx {
+	clang::ASTContext &C;
+	clang::Sema &S;
+	clang::FunctionDecl *fn;
+	clang::ForStmt *top;
+	clang::Stmt *top_init = nullptr;   /* `i = 0;` before `for (; ...)`, or null */
+	mp_nest *n;
+	mp_pragma_rec *pr;
+	clang::SourceLocation loop_loc;
+	std::map<const clang::Stmt *, clang::Stmt *> *parent;
+	const std::set<const clang::Stmt *> *annotated = nullptr;  /* fors with a pragma */
+
+	std::vector<clang::ForStmt *> loops;            /* loop id -> for */
+	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */
+	std::map<const clang::VarDecl *, int> iter_var; /* iterator -> var id */
+	std::map<const clang::ValueDecl *, int> var_of;
+	std::vector<clang::VarDecl *> var_decl;         /* var id -> decl */
+	std::map<const clang::VarDecl *, int> array_of;
+	std::vector<clang::VarDecl *> array_base;       /* array id -> decl */
+	std::vector<const clang::Expr *> access_ref;    /* access id -> lvalue */
+	/* scalar variables assigned in the nest: decl -> defining expressions
+	   (the initializer of a declaration inside the nest, or the assignment) */
+	std::map<const clang::VarDecl *, std::vector<const clang::Expr *>> defs;
+	std::set<const clang::VarDecl *> declared_in;   /* declared inside the nest */
+	std::set<const clang::VarDecl *> stored_decls;  /* objects stored to */
+	std::vector<clang::VarDecl *> protected_decls;  /* memory read as parameters */
+	bool has_opaque = false;
+	std::string stmt_opaque;                        /* why the current stmt is opaque */
+
+	bool failed = false;
+	std::string fail_text;
+	clang::SourceLocation fail_loc;
+
+	mp_ctx(clang::ASTContext &c, clang::Sema &s) : C(c), S(s) {}
+	void fail(clang::SourceLocation loc, const char *fmt, ...)
+		__attribute__((format(printf, 3, 4)));
+	int var_for(clang::VarDecl *d, mp_var_kind kind);
+	bool invariant_memory_decl(clang::VarDecl *d, clang::SourceLocation at);
+	int var_expr(int v, mp_scalar ty);
+	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
+	const clang::Expr *single_def(const clang::VarDecl *d);
+	bool aff_of(const clang::Expr *e, mp_aff *r, int depth);
+	bool aff_of_lvalue(const clang::Expr *e, mp_aff *r, int depth);
+	bool size_of(clang::QualType t, mp_aff *r, int depth);
+	int array_for(clang::VarDecl *base, bool is_decl);
+	bool ptr_of(const clang::Expr *p, int *arr, mp_aff *off, int depth);
+	bool addr_of(const clang::Expr *lv, int *arr, mp_aff *off, int depth);
+	int access_for(const clang::Expr *lv, bool is_write, int stmt);
+	int expr_of(const clang::Expr *e, int stmt, int depth);
+	int rvalue_of(const clang::Expr *lv, int stmt, int depth);
+};
+
+bool mp_harmless_call(const clang::CallExpr *c);
+std::string mp_callee_name(const clang::CallExpr *c);
+const clang::VarDecl *mp_var_of_ref(const clang::Expr *e);
+
+/* nest.cc */
+bool mp_build_nest(mp_ctx &c);
+void mp_process_function(clang::ASTContext &C, clang::Sema &S, clang::FunctionDecl *fd);
+void mp_finish_unit(void);
+/* rewrite.cc */
+bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+
+#endif

@@ -1,0 +1,767 @@
+/* nest.cc -- find the statement each '#pragma mixprec' annotates, describe
+ * the nest's loops and statements for the core, and drive analysis,
+ * diagnostics and rewriting (called for every function before code
+ * generation).
+ */
+#include <stdarg.h>
+#include <functional>
+#include "mp-clang.h"
+
+using namespace clang;
+
+typedef std::map<const Stmt *, Stmt *> parent_map;
+
+static void build_parents(Stmt *s, parent_map &pm)
+{
+	for (Stmt *c : s->children())
+		if (c) {
+			pm[c] = s;
+			build_parents(c, pm);
+		}
+}
+
+static const char *decl_name(const VarDecl *d)
+{
+	static std::string buf;
+	buf = d && !d->getName().empty() ? d->getName().str() : std::string("<temporary>");
+	return buf.c_str();
+}
+
+/* ------------------------------------------------------ pre-scan */
+
+/* Every definition of a scalar variable, every stored object, and whether
+ * the nest holds calls with side effects or inline assembly. */
+static void prescan(mp_ctx &c, const Stmt *s)
+{
+	if (!s)
+		return;
+	if (const DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
+		for (const Decl *d : ds->decls())
+			if (const VarDecl *v = dyn_cast<VarDecl>(d)) {
+				c.declared_in.insert(v);
+				if (v->getInit())
+					c.defs[v].push_back(v->getInit());
+			}
+	}
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(s)) {
+		if (bo->isAssignmentOp()) {
+			if (const VarDecl *v = mp_var_of_ref(bo->getLHS()))
+				c.defs[v].push_back(bo);
+			bool is_decl = false;
+			const Expr *l = bo->getLHS()->IgnoreParenCasts();
+			(void)is_decl;
+			while (l) {
+				if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(l)) {
+					if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl()))
+						c.stored_decls.insert(v);
+					break;
+				}
+				if (const ArraySubscriptExpr *a = dyn_cast<ArraySubscriptExpr>(l))
+					l = a->getBase()->IgnoreParenCasts();
+				else if (const MemberExpr *m = dyn_cast<MemberExpr>(l))
+					l = m->isArrow() ? nullptr : m->getBase()->IgnoreParenCasts();
+				else
+					break;
+			}
+		}
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(s)) {
+		if (u->isIncrementDecrementOp())
+			if (const VarDecl *v = mp_var_of_ref(u->getSubExpr()))
+				c.defs[v].push_back(u);
+		if (u->getOpcode() == UO_AddrOf)
+			if (const VarDecl *v = mp_var_of_ref(u->getSubExpr())) {
+				c.defs[v].push_back(u);   /* may change through the pointer */
+				c.stored_decls.insert(v);
+			}
+	}
+	if (const CallExpr *call = dyn_cast<CallExpr>(s))
+		if (!mp_harmless_call(call))
+			c.has_opaque = true;
+	if (isa<AsmStmt>(s))
+		c.has_opaque = true;
+	for (const Stmt *k : s->children())
+		prescan(c, k);
+}
+
+/* Does S contain a jump out of the nest or into it? */
+static const Stmt *find_exit(const Stmt *s, int loop_depth)
+{
+	if (!s)
+		return nullptr;
+	if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<LabelStmt>(s))
+		return s;
+	if (isa<BreakStmt>(s))
+		return s;   /* out of a loop of the nest */
+	if (const SwitchStmt *sw = dyn_cast<SwitchStmt>(s)) {
+		/* a break leaves the switch only; nested loops still count */
+		std::vector<const Stmt *> todo(1, sw->getBody());
+		while (!todo.empty()) {
+			const Stmt *x = todo.back();
+			todo.pop_back();
+			if (!x || isa<BreakStmt>(x))
+				continue;
+			if (isa<ForStmt>(x) || isa<WhileStmt>(x) || isa<DoStmt>(x) || isa<SwitchStmt>(x)) {
+				if (const Stmt *e = find_exit(x, loop_depth))
+					return e;
+				continue;
+			}
+			if (isa<ReturnStmt>(x) || isa<GotoStmt>(x) || isa<IndirectGotoStmt>(x) ||
+			    isa<LabelStmt>(x))
+				return x;
+			for (const Stmt *k : x->children())
+				todo.push_back(k);
+		}
+		return nullptr;
+	}
+	for (const Stmt *k : s->children())
+		if (const Stmt *x = find_exit(k, loop_depth))
+			return x;
+	return nullptr;
+}
+
+/* ------------------------------------------------------ loop control */
+
+static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt *outer_init);
+static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);
+
+static bool is_increment(const Expr *inc, const VarDecl *v, int64_t *step, ASTContext &C)
+{
+	if (!inc)
+		return false;
+	inc = inc->IgnoreParens();
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(inc)) {
+		if (!u->isIncrementDecrementOp() || mp_var_of_ref(u->getSubExpr()) != v)
+			return false;
+		*step = u->isIncrementOp() ? 1 : -1;
+		return true;
+	}
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(inc);
+	if (!bo || mp_var_of_ref(bo->getLHS()) != v)
+		return false;
+	Expr::EvalResult r;
+	if (bo->getOpcode() == BO_AddAssign || bo->getOpcode() == BO_SubAssign) {
+		if (!bo->getRHS()->EvaluateAsInt(r, C))
+			return false;
+		*step = r.Val.getInt().getSExtValue() * (bo->getOpcode() == BO_AddAssign ? 1 : -1);
+		return true;
+	}
+	if (bo->getOpcode() != BO_Assign)
+		return false;
+	const BinaryOperator *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+	if (!rhs || (rhs->getOpcode() != BO_Add && rhs->getOpcode() != BO_Sub))
+		return false;
+	const Expr *a = rhs->getLHS(), *b = rhs->getRHS();
+	if (rhs->getOpcode() == BO_Add && mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
+		std::swap(a, b);
+	if (mp_var_of_ref(a->IgnoreParenImpCasts()) != v || !b->EvaluateAsInt(r, C))
+		return false;
+	*step = r.Val.getInt().getSExtValue() * (rhs->getOpcode() == BO_Add ? 1 : -1);
+	return true;
+}
+
+/* Assignments, increments and address-takings of V inside S. */
+static int count_defs(const Stmt *s, const VarDecl *v)
+{
+	if (!s)
+		return 0;
+	int k = 0;
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(s))
+		if (bo->isAssignmentOp() && mp_var_of_ref(bo->getLHS()) == v)
+			k++;
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(s))
+		if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) &&
+		    mp_var_of_ref(u->getSubExpr()) == v)
+			k++;
+	for (const Stmt *c : s->children())
+		k += count_defs(c, v);
+	return k;
+}
+
+/* For `for (; v < n; v++)`: the last statement before F in its block that
+ * sets V (`int v = lo;` or `v = lo;`), when no statement in between
+ * mentions V; null otherwise (GCC: the last assignment on the entry path). */
+static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
+{
+	auto it = c.parent->find(f);
+	const CompoundStmt *cs = it == c.parent->end() ? nullptr : dyn_cast<CompoundStmt>(it->second);
+	if (!cs)
+		return nullptr;
+	const Stmt *found = nullptr;
+	for (const Stmt *k : cs->body()) {
+		if (k == f)
+			return found;
+		if (const DeclStmt *ds = dyn_cast<DeclStmt>(k)) {
+			bool declares = false;
+			for (const Decl *d : ds->decls())
+				if (d == v)
+					declares = true;
+			if (declares) {
+				found = v->getInit() ? k : nullptr;
+				continue;
+			}
+		}
+		const BinaryOperator *as = dyn_cast<BinaryOperator>(k);
+		if (as && as->getOpcode() == BO_Assign && mp_var_of_ref(as->getLHS()) == v &&
+		    count_defs(as->getRHS(), v) == 0) {
+			found = k;
+			continue;
+		}
+		if (found && (count_defs(k, v) || (!isa<Expr>(k) && !isa<DeclStmt>(k))))
+			found = nullptr;   /* changed, or control flow in between */
+	}
+	return nullptr;
+}
+
+static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt *outer_init)
+{
+	ASTContext &C = c.C;
+	const Expr *cond = f->getCond();
+	SourceLocation lloc = cond ? cond->getExprLoc() : f->getForLoc();
+	if (!cond) {
+		c.fail(lloc, "a loop of the nest has no exit condition");
+		return false;
+	}
+	if (cond->HasSideEffects(C)) {
+		c.fail(lloc, "the condition of a loop of the nest has side effects");
+		return false;
+	}
+	const BinaryOperator *cmp = dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts());
+	const VarDecl *v = nullptr;
+	const Expr *bound = nullptr;
+	BinaryOperatorKind code = BO_LT;
+	int64_t step = 0;
+	if (cmp && cmp->isComparisonOp()) {
+		for (int pass = 0; pass < 2 && !v; pass++) {
+			const Expr *side = pass ? cmp->getRHS() : cmp->getLHS();
+			const VarDecl *cand = mp_var_of_ref(side->IgnoreParenCasts());
+			if (cand && !cand->getType()->isIntegerType())
+				cand = nullptr;
+			if (!cand || !is_increment(f->getInc(), cand, &step, C) ||
+			    count_defs(f->getBody(), cand) != 0)
+				continue;
+			v = cand;
+			bound = pass ? cmp->getLHS() : cmp->getRHS();
+			code = pass ? BinaryOperator::reverseComparisonOp(cmp->getOpcode()) : cmp->getOpcode();
+		}
+	}
+	if (!v) {
+		c.fail(lloc, "cannot find the induction variable of a loop of the nest "
+		       "(expected 'for (v = lo; v < hi; v++)')");
+		return false;
+	}
+	if (!v->getType()->isIntegerType()) {
+		c.fail(lloc, "the induction variable '%s' is not an integer", decl_name(v));
+		return false;
+	}
+	/* the initial value */
+	const Stmt *init = f->getInit() ? f->getInit() : outer_init;
+	if (!init)
+		init = prior_init(c, f, v);
+	const Expr *lo_e = nullptr;
+	if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(init)) {
+		for (const Decl *d : ds->decls())
+			if (d == v)
+				lo_e = v->getInit();
+	} else if (const BinaryOperator *as = dyn_cast_or_null<BinaryOperator>(init)) {
+		if (as->getOpcode() == BO_Assign && mp_var_of_ref(as->getLHS()) == v)
+			lo_e = as->getRHS();
+	}
+	if (!lo_e) {
+		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
+		return false;
+	}
+	int id = (int)c.loops.size();
+	VarDecl *vd = const_cast<VarDecl *>(v);
+	int iv = c.var_for(vd, MP_VAR_ITER);
+	if (iv < 0)
+		return false;
+	c.iter_var[vd] = iv;
+	c.n->var[iv].loop = id;
+	mp_aff lo, hi, one;
+	if (!c.aff_of(lo_e, &lo, 0)) {
+		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
+		return false;
+	}
+	if (!c.aff_of(bound, &hi, 0)) {
+		c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer loop variables",
+		       decl_name(v));
+		return false;
+	}
+	switch (code) {
+	case BO_LT:
+		mp_aff_const(&one, -1);
+		mp_aff_add(&hi, &hi, &one);
+		break;
+	case BO_LE:
+		break;
+	case BO_GT: case BO_GE:
+		if (step > 0) {
+			c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
+			return false;
+		}
+		std::swap(lo, hi);   /* an upward range; the core refuses the step */
+		break;
+	default:
+		c.fail(lloc, "the exit test of loop '%s' must be <, <=, > or >=", decl_name(v));
+		return false;
+	}
+	int lid = mp_nest_add_loop(c.n, iv, parent, pos, &lo, &hi, step);
+	if (lid < 0) {
+		c.fail(lloc, "the nest is too deep");
+		return false;
+	}
+	c.n->loop[lid].loc = mp_loc_cookie(lloc);
+	c.loops.push_back(f);
+	c.loop_iter.push_back(vd);
+	int kpos = 0;
+	bool cont = false;
+	describe_body(c, f->getBody(), lid, false, &kpos, &cont);
+	return !c.failed;
+}
+
+/* ------------------------------------------------------- statements */
+
+static int new_stmt(mp_ctx &c, mp_stmt_kind k, int lid, bool guarded, int *pos, SourceLocation l)
+{
+	mp_stmt s;
+	memset(&s, 0, sizeof s);
+	s.kind = k;
+	s.loop = lid;
+	s.pos = (*pos)++;
+	s.guarded = guarded;
+	s.lhs_var = s.lhs_access = s.rhs = -1;
+	s.loc = mp_loc_cookie(l.isValid() ? l : c.loop_loc);
+	int id = mp_nest_add_stmt(c.n, &s);
+	if (id < 0)
+		c.fail(c.loop_loc, "the nest has too many statements");
+	return id;
+}
+
+static void opaque(mp_ctx &c, int lid, bool guarded, int *pos, SourceLocation l, const std::string &why)
+{
+	int id = new_stmt(c, MP_S_OPAQUE, lid, guarded, pos, l);
+	if (id < 0)
+		return;
+	snprintf(c.n->stmt[id].why, sizeof c.n->stmt[id].why, "%s", why.c_str());
+	c.has_opaque = true;
+}
+
+/* An opaque part found while translating statement ID's expressions makes
+ * the whole statement opaque. */
+static void settle(mp_ctx &c, int id)
+{
+	if (id < 0 || c.stmt_opaque.empty())
+		return;
+	c.n->stmt[id].kind = MP_S_OPAQUE;
+	snprintf(c.n->stmt[id].why, sizeof c.n->stmt[id].why, "%s", c.stmt_opaque.c_str());
+	c.has_opaque = true;
+}
+
+/* LHS (op)= VALUE, where VALUE is the expression id of the new value. */
+static void assign(mp_ctx &c, const Expr *whole, const Expr *lhs, int lid, bool guarded, int *pos,
+		   const std::function<int(int)> &value)
+{
+	const VarDecl *v = mp_var_of_ref(lhs);
+	if (v && !v->hasGlobalStorage() && !v->getType().isVolatileQualified()) {
+		VarDecl *vd = const_cast<VarDecl *>(v);
+		if (c.iter_var.count(vd)) {
+			opaque(c, lid, guarded, pos, whole->getExprLoc(),
+			       std::string("loop variable '") + decl_name(v) + "' is assigned in the loop body");
+			return;
+		}
+		int id = new_stmt(c, MP_S_ASSIGN, lid, guarded, pos, whole->getExprLoc());
+		if (id < 0)
+			return;
+		c.stmt_opaque.clear();
+		c.n->stmt[id].lhs_var = c.var_for(vd, MP_VAR_LOCAL);
+		c.n->stmt[id].rhs = value(id);
+		settle(c, id);
+		return;
+	}
+	int id = new_stmt(c, MP_S_STORE, lid, guarded, pos, whole->getExprLoc());
+	if (id < 0)
+		return;
+	c.stmt_opaque.clear();
+	int a = c.access_for(lhs, true, id);
+	if (a == -2) {
+		c.n->stmt[id].kind = MP_S_OPAQUE;
+		snprintf(c.n->stmt[id].why, sizeof c.n->stmt[id].why, "a store through an unknown address");
+		c.has_opaque = true;
+		return;
+	}
+	c.n->stmt[id].lhs_access = a;
+	c.n->stmt[id].rhs = value(id);
+	settle(c, id);
+}
+
+static mp_expr_kind arith_kind(BinaryOperatorKind k)
+{
+	switch (k) {
+	case BO_AddAssign: case BO_Add: return MP_X_ADD;
+	case BO_SubAssign: case BO_Sub: return MP_X_SUB;
+	case BO_MulAssign: case BO_Mul: return MP_X_MUL;
+	default: return MP_X_OTHER;
+	}
+}
+
+/* E converted from type FROM to type TO (no node when the core would not
+ * see a difference). */
+static int convert(mp_ctx &c, int e, QualType from, QualType to)
+{
+	mp_scalar f = mp_scalar_of_type(c.C, from), t = mp_scalar_of_type(c.C, to);
+	if (e < 0 || (f == t && t != MP_TY_OTHER))
+		return e;
+	return c.add_expr(MP_X_CAST, t, e, -1);
+}
+
+static void describe_expr_stmt(mp_ctx &c, const Expr *e, int lid, bool guarded, int *pos)
+{
+	e = e->IgnoreParens();
+	ASTContext &C = c.C;
+	if (const CompoundAssignOperator *ca = dyn_cast<CompoundAssignOperator>(e)) {
+		const Expr *lhs = ca->getLHS();
+		assign(c, e, lhs, lid, guarded, pos, [&](int id) {
+			QualType ct = ca->getComputationLHSType(), rt = ca->getComputationResultType();
+			int old = convert(c, c.rvalue_of(lhs, id, 0), lhs->getType(), ct);
+			mp_expr_kind k = lhs->getType()->isPointerType() ? MP_X_OTHER : arith_kind(ca->getOpcode());
+			const Expr *re = ca->getRHS();
+			const UnaryOperator *neg = dyn_cast<UnaryOperator>(re->IgnoreParens());
+			if (k == MP_X_SUB && neg && neg->getOpcode() == UO_Minus &&
+			    neg->getType() == re->getType()) {
+				k = MP_X_ADD;   /* s -= -x is s += x (GCC's front end folds it) */
+				re = neg->getSubExpr();
+			}
+			int rhs = c.expr_of(re, id, 0);
+			int r = c.add_expr(k, mp_scalar_of_type(C, rt), old, rhs);
+			if (r >= 0 && k == MP_X_OTHER)
+				snprintf(c.n->expr[r].op, sizeof c.n->expr[r].op, "%s",
+					 BinaryOperator::getOpcodeStr(ca->getOpcode()).data());
+			return convert(c, r, rt, lhs->getType());
+		});
+		return;
+	}
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e)) {
+		if (bo->getOpcode() == BO_Assign) {
+			assign(c, e, bo->getLHS(), lid, guarded, pos,
+			       [&](int id) { return c.expr_of(bo->getRHS(), id, 0); });
+			return;
+		}
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e)) {
+		if (u->isIncrementDecrementOp()) {
+			const Expr *lhs = u->getSubExpr();
+			assign(c, e, lhs, lid, guarded, pos, [&](int id) {
+				QualType t = lhs->getType();
+				if (t->isPointerType()) {
+					int r = c.add_expr(MP_X_OTHER, MP_TY_PTR, c.rvalue_of(lhs, id, 0), -1);
+					if (r >= 0)
+						snprintf(c.n->expr[r].op, sizeof c.n->expr[r].op, "++");
+					return r;
+				}
+				QualType pt = t->isPromotableIntegerType() ? C.getPromotedIntegerType(t) : t;
+				int old = convert(c, c.rvalue_of(lhs, id, 0), t, pt);
+				int one = c.add_expr(MP_X_CONST, mp_scalar_of_type(C, pt), -1, -1);
+				if (one >= 0) {
+					if (pt->isRealFloatingType())
+						c.n->expr[one].fcst = 1.0;
+					else
+						c.n->expr[one].cst = 1;
+				}
+				int r = c.add_expr(u->isIncrementOp() ? MP_X_ADD : MP_X_SUB,
+						   mp_scalar_of_type(C, pt), old, one);
+				return convert(c, r, pt, t);
+			});
+			return;
+		}
+	}
+	if (const CallExpr *call = dyn_cast<CallExpr>(e->IgnoreImpCasts())) {
+		if (!mp_harmless_call(call))
+			opaque(c, lid, guarded, pos, e->getExprLoc(),
+			       "call to '" + mp_callee_name(call) + "' may have side effects (declare it "
+			       "__attribute__((const)) or __attribute__((pure)))");
+		return;
+	}
+	if (e->HasSideEffects(C))
+		opaque(c, lid, guarded, pos, e->getExprLoc(), "an expression statement with side effects");
+}
+
+static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont)
+{
+	if (!s || c.failed)
+		return;
+	bool g = guarded || *cont;
+	if (CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
+		for (Stmt *k : cs->body())
+			describe_body(c, k, lid, guarded, pos, cont);
+		return;
+	}
+	if (isa<NullStmt>(s))
+		return;
+	if (ForStmt *f = dyn_cast<ForStmt>(s)) {
+		if (c.annotated && c.annotated->count(f))   /* as the GCC glue's marker call */
+			opaque(c, lid, g, pos, f->getForLoc(), "it contains another '#pragma mixprec' nest");
+		if (g) {
+			c.fail(f->getForLoc(), "a loop of the nest runs under a condition");
+			return;
+		}
+		describe_loop(c, f, lid, (*pos)++, nullptr);
+		return;
+	}
+	if (isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+		c.fail(s->getBeginLoc(), "cannot find the induction variable of a loop of the nest "
+		       "(expected 'for (v = lo; v < hi; v++)')");
+		return;
+	}
+	if (IfStmt *is = dyn_cast<IfStmt>(s)) {
+		if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
+			opaque(c, lid, g, pos, is->getIfLoc(), "the condition of an 'if' has side effects");
+		describe_body(c, is->getThen(), lid, true, pos, cont);
+		describe_body(c, is->getElse(), lid, true, pos, cont);
+		return;
+	}
+	if (isa<ContinueStmt>(s)) {
+		*cont = true;
+		return;
+	}
+	if (DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
+		for (Decl *d : ds->decls()) {
+			VarDecl *v = dyn_cast<VarDecl>(d);
+			if (!v)
+				continue;
+			if (v->getType()->isArrayType() || v->getType()->isRecordType() || v->isStaticLocal()) {
+				opaque(c, lid, g, pos, v->getLocation(),
+				       std::string("'") + decl_name(v) + "' is declared inside the nest "
+				       "as an array, a struct or a static variable");
+				continue;
+			}
+			if (!v->getInit())
+				continue;
+			int id = new_stmt(c, MP_S_ASSIGN, lid, g, pos, v->getLocation());
+			if (id < 0)
+				return;
+			c.stmt_opaque.clear();
+			c.n->stmt[id].lhs_var = c.var_for(v, MP_VAR_LOCAL);
+			c.n->stmt[id].rhs = c.expr_of(v->getInit(), id, 0);
+			settle(c, id);
+		}
+		return;
+	}
+	if (Expr *e = dyn_cast<Expr>(s)) {
+		describe_expr_stmt(c, e, lid, g, pos);
+		return;
+	}
+	if (isa<AsmStmt>(s)) {
+		opaque(c, lid, g, pos, s->getBeginLoc(), "inline assembly");
+		return;
+	}
+	if (SwitchStmt *sw = dyn_cast<SwitchStmt>(s)) {
+		/* as GCC's GIMPLE_SWITCH: the cases are statements under a condition */
+		if (sw->getInit() || sw->getConditionVariable() || sw->getCond()->HasSideEffects(c.C))
+			opaque(c, lid, g, pos, sw->getSwitchLoc(), "the condition of a 'switch' has side effects");
+		describe_body(c, sw->getBody(), lid, true, pos, cont);
+		return;
+	}
+	if (SwitchCase *sc = dyn_cast<SwitchCase>(s)) {
+		describe_body(c, sc->getSubStmt(), lid, true, pos, cont);
+		return;
+	}
+	if (isa<BreakStmt>(s))
+		return;   /* inside a switch (other breaks were refused before) */
+	opaque(c, lid, g, pos, s->getBeginLoc(), std::string("a '") + s->getStmtClassName() + "' statement");
+}
+
+/* Reads of the nest's iterators and locals outside the nest. */
+static void mark_used_after(mp_ctx &c, const Stmt *s)
+{
+	if (!s || s == c.top || s == c.top_init)
+		return;
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(s))
+		if (bo->getOpcode() == BO_Assign && mp_var_of_ref(bo->getLHS())) {
+			mark_used_after(c, bo->getRHS());
+			return;
+		}
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(s))
+		if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl())) {
+			auto it = c.var_of.find(v);
+			if (it != c.var_of.end() && c.n->var[it->second].kind != MP_VAR_PARAM)
+				c.n->var[it->second].used_after = 1;
+		}
+	for (const Stmt *k : s->children())
+		mark_used_after(c, k);
+}
+
+bool mp_build_nest(mp_ctx &c)
+{
+	prescan(c, c.top);
+	if (const Stmt *x = find_exit(c.top->getBody(), 0)) {
+		if (isa<LabelStmt>(x))
+			c.fail(x->getBeginLoc(), "a label inside the nest (the target of a goto) "
+			       "makes it irreducible");
+		else
+			c.fail(x->getBeginLoc(), "a loop of the nest has more than one exit "
+			       "(break, return or goto)");
+		return false;
+	}
+	if (!describe_loop(c, c.top, -1, 0, c.top_init))
+		return false;
+	mark_used_after(c, c.fn->getBody());
+	return !c.failed;
+}
+
+/* ------------------------------------------------------------ driver */
+
+static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *reason,
+		   SourceLocation at)
+{
+	if (strstr(reason, "scale=")) {
+		mp_error(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
+			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, reason);
+		return;
+	}
+	mp_warning(loop_loc, std::string("mixprec: loop nest not transformed: ") + reason);
+	SourceManager &SM = mp_sema->getSourceManager();
+	if (at.isValid() && SM.getExpansionLineNumber(at) != SM.getExpansionLineNumber(loop_loc))
+		mp_note(at, "the reason is here");
+}
+
+static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
+			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, ForStmt *f,
+			 Stmt *init)
+{
+	mp_ctx c(C, S);
+	c.fn = fd;
+	c.top = f;
+	c.top_init = init;
+	c.pr = &r;
+	c.loop_loc = f->getForLoc();
+	c.parent = &pm;
+	c.annotated = &annotated;
+	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
+	mp_plan *plan = (mp_plan *)calloc(1, sizeof(mp_plan));
+	mp_nest_init(c.n);
+
+	bool built = mp_build_nest(c);
+	if (mp_opt_dump) {
+		size_t len = 1 << 16;
+		char *buf = (char *)malloc(len);
+		mp_nest_print(c.n, buf, len);
+		PresumedLoc pl = C.getSourceManager().getPresumedLoc(c.loop_loc);
+		fprintf(stderr, "mixprec: nest at %s:%u%s%s\n%s", pl.isValid() ? pl.getFilename() : "?",
+			pl.isValid() ? pl.getLine() : 0, built ? "" : " (incomplete: ",
+			built ? "" : (c.fail_text + ")").c_str(), buf);
+		free(buf);
+	}
+	if (!built) {
+		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
+	} else if (!mp_analyze(c.n, &r.p, plan)) {
+		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc));
+	} else {
+		if (mp_opt_dump)
+			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
+		if (mp_rewrite(c, *plan)) {
+			char text[2 * MP_REASON_LEN + 512];
+			mp_plan_remark(plan, &r.p, text, sizeof text);
+			mp_remark(c.loop_loc, text);
+		} else {
+			report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
+		}
+	}
+	free(plan);
+	free(c.n);
+}
+
+/* Is child K of P a statement position (not an expression operand)? */
+static bool stmt_position(const Stmt *p, const Stmt *k)
+{
+	if (isa<CompoundStmt>(p) || isa<LabelStmt>(p) || isa<CaseStmt>(p) || isa<DefaultStmt>(p))
+		return true;
+	if (const IfStmt *i = dyn_cast<IfStmt>(p))
+		return k == i->getThen() || k == i->getElse();
+	if (const ForStmt *f = dyn_cast<ForStmt>(p))
+		return k == f->getBody();
+	if (const WhileStmt *w = dyn_cast<WhileStmt>(p))
+		return k == w->getBody();
+	if (const DoStmt *d = dyn_cast<DoStmt>(p))
+		return k == d->getBody();
+	return false;
+}
+
+void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
+{
+	Stmt *body = fd->getBody();
+	if (!body)
+		return;
+	SourceManager &SM = C.getSourceManager();
+	SourceRange range = body->getSourceRange();
+	std::vector<int> mine;
+	for (size_t i = 0; i < mp_pragmas.size(); i++) {
+		mp_pragma_rec &r = mp_pragmas[i];
+		if (r.bad || r.done || r.next_loc.isInvalid())
+			continue;
+		SourceLocation e = SM.getExpansionLoc(r.next_loc);
+		if (SM.isBeforeInTranslationUnit(e, SM.getExpansionLoc(range.getBegin())) ||
+		    SM.isBeforeInTranslationUnit(SM.getExpansionLoc(range.getEnd()), e))
+			continue;
+		mine.push_back((int)i);
+	}
+	if (mine.empty())
+		return;
+	parent_map pm;
+	build_parents(body, pm);
+	/* statement positions by their first token */
+	std::map<SourceLocation, Stmt *> at;
+	for (auto &e : pm)
+		if (stmt_position(e.second, e.first) && !at.count(e.first->getBeginLoc()))
+			at[e.first->getBeginLoc()] = const_cast<Stmt *>(e.first);
+
+	std::vector<std::pair<int, std::pair<ForStmt *, Stmt *>>> nests;
+	std::set<const Stmt *> annotated;
+	for (size_t m = 0; m < mine.size(); m++) {
+		mp_pragma_rec &r = mp_pragmas[mine[m]];
+		r.done = true;
+		if (m + 1 < mine.size() && mp_pragmas[mine[m + 1]].next_loc == r.next_loc) {
+			mp_error(r.pragma_loc, "'#pragma mixprec' appears twice before the same loop");
+			r.bad = true;
+			continue;
+		}
+		auto it = at.find(r.next_loc);
+		Stmt *s = it == at.end() ? nullptr : it->second;
+		ForStmt *f = dyn_cast_or_null<ForStmt>(s);
+		Stmt *init = nullptr;
+		if (!f && s && isa<BinaryOperator>(s) &&
+		    cast<BinaryOperator>(s)->getOpcode() == BO_Assign &&
+		    mp_var_of_ref(cast<BinaryOperator>(s)->getLHS())) {
+			/* `i = 0;` right before `for (; i < n; i++)` */
+			if (CompoundStmt *cs = dyn_cast<CompoundStmt>(pm[s])) {
+				for (auto k = cs->body_begin(); k != cs->body_end(); ++k)
+					if (*k == s && k + 1 != cs->body_end()) {
+						ForStmt *nf = dyn_cast<ForStmt>(k[1]);
+						if (nf && !nf->getInit()) {
+							f = nf;
+							init = s;
+						}
+					}
+			}
+		}
+		if (!f) {
+			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' loop");
+			r.bad = true;
+			continue;
+		}
+		annotated.insert(f);
+		nests.push_back({ mine[m], { f, init } });
+	}
+	for (auto &x : nests)
+		process_nest(C, S, fd, pm, annotated, mp_pragmas[x.first], x.second.first,
+			     x.second.second);
+}
+
+void mp_finish_unit(void)
+{
+	for (mp_pragma_rec &r : mp_pragmas)
+		if (!r.bad && !r.done) {
+			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' loop");
+			r.bad = true;
+		}
+}

@@ -1,0 +1,527 @@
+/* rewrite.cc -- the core's plan back into the function's AST, built
+ * through Sema before code generation.  Nothing is duplicated: both paths
+ * live in the one copy of the nest (as plugin-gcc/rewrite.cc, the
+ * reference for the runtime's argument list, documented in runtime/nest.c).
+ *
+ *   DIRECT / FUSED:                       TILE:
+ *   {                                     {
+ *     long __mixprec_M = .., __mixprec_N = ..;   (same three declarations)
+ *     void *__mixprec_tile =                    for i ... {
+ *         __mixprec_i8_nest(ABI, nargs, ...);      init;
+ *     if (__mixprec_tile == 0)                     if (__mixprec_tile != 0)
+ *       <the original nest>                          s += ((int *)__mixprec_tile)[(i-lo_i)*N + (j-lo_j)];
+ *     else { <final values of iterators read     else
+ *             after the nest, each inner one         <the original loop k>
+ *             under "its outer loops ran"> }
+ *   }                                              epi; }
+ *                                               __mixprec_release(__mixprec_tile);
+ *                                             }
+ * When loop k encloses the rest of the chain (ikj order), the tile read is
+ * one call __mixprec_tile_add(...) adding the tile's slice to the output.
+ */
+#include "mp-clang.h"
+
+using namespace clang;
+
+namespace {
+struct mp_build {
+	mp_ctx &c;
+	ASTContext &C;
+	Sema &S;
+	SourceLocation L;
+	bool bad = false;
+	/* when set, only the ITERs marked here are taken at their lower bound */
+	const std::vector<char> *lo_only = nullptr;
+
+	explicit mp_build(mp_ctx &cc) : c(cc), C(cc.C), S(cc.S), L(cc.loop_loc) {}
+
+	Expr *ok(ExprResult r)
+	{
+		if (r.isInvalid() || !r.get()) {
+			bad = true;
+			return IntegerLiteral::Create(C, llvm::APInt(64, 0), C.LongTy, L);
+		}
+		return r.get();
+	}
+	Expr *lit(int64_t v) { return IntegerLiteral::Create(C, llvm::APInt(64, (uint64_t)v, true), C.LongTy, L); }
+	Expr *ref(ValueDecl *d)
+	{
+		return ok(S.BuildDeclarationNameExpr(CXXScopeSpec(), DeclarationNameInfo(d->getDeclName(), L), d));
+	}
+	Expr *cast(QualType t, Expr *e)
+	{
+		return ok(S.BuildCStyleCastExpr(L, C.getTrivialTypeSourceInfo(t, L), L, e));
+	}
+	Expr *lng(Expr *e) { return cast(C.LongTy, e); }
+	Expr *bin(BinaryOperatorKind k, Expr *a, Expr *b) { return ok(S.BuildBinOp(nullptr, L, k, a, b)); }
+	Expr *un(UnaryOperatorKind k, Expr *a) { return ok(S.BuildUnaryOp(nullptr, L, k, a)); }
+	Expr *paren(Expr *e) { return new (C) ParenExpr(L, L, e); }
+	Expr *cond(Expr *x, Expr *a, Expr *b) { return ok(S.ActOnConditionalOp(L, L, x, a, b)); }
+	/* max(a, b) of two freshly built expressions (each is built twice) */
+	template <typename F, typename G> Expr *max(F a, G b)
+	{
+		return paren(cond(bin(BO_GT, paren(a()), paren(b())), a(), b()));
+	}
+	template <typename F, typename G> Expr *min(F a, G b)
+	{
+		return paren(cond(bin(BO_LT, paren(a()), paren(b())), a(), b()));
+	}
+
+	/* Value of variable V as a long; ITERs at their lower bound if AT_LO. */
+	Expr *var(int v, bool at_lo)
+	{
+		const mp_var &mv = c.n->var[v];
+		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
+			return paren(aff(&c.n->loop[mv.loop].lo, true));
+		return lng(ref(c.var_decl[v]));
+	}
+
+	Expr *aff(const mp_aff *a, bool at_lo)
+	{
+		Expr *r = lit(a->cst);
+		for (int i = 0; i < a->n; i++) {
+			Expr *t = bin(BO_Mul, lit(a->t[i].coef), var(a->t[i].v1, at_lo));
+			if (a->t[i].v2 >= 0)
+				t = bin(BO_Mul, t, var(a->t[i].v2, at_lo));
+			r = bin(BO_Add, r, t);
+		}
+		return r;
+	}
+
+	Expr *coef(const mp_aff *a, int it)
+	{
+		mp_aff k;
+		mp_aff_coef_of(a, it, &k);
+		return aff(&k, true);
+	}
+
+	Expr *extent(int l)
+	{
+		if (l < 0)
+			return lit(1);
+		return max([&] { return bin(BO_Add, bin(BO_Sub, aff(&c.n->loop[l].hi, true),
+							 paren(aff(&c.n->loop[l].lo, true))), lit(1)); },
+			   [&] { return lit(0); });
+	}
+
+	/* Base address of array A as a `char *`. */
+	Expr *base(int a)
+	{
+		VarDecl *b = c.array_base[a];
+		QualType cp = C.getPointerType(C.CharTy);
+		if (c.n->array[a].is_decl)
+			return cast(cp, un(UO_AddrOf, ref(b)));
+		return cast(cp, ref(b));
+	}
+
+	Expr *addr(int acc, bool at_lo)
+	{
+		const mp_access &x = c.n->access[acc];
+		return bin(BO_Add, base(x.array), paren(aff(&x.off, at_lo)));
+	}
+
+	/* Byte range [lo, hi] (as longs) that access ACC touches over the
+	   rectangular box of the loops. */
+	void range(int acc, Expr **lo, Expr **hi)
+	{
+		const mp_access &x = c.n->access[acc];
+		std::function<Expr *(void)> l = [this, acc] {
+			const mp_access &y = c.n->access[acc];
+			return bin(BO_Add, lng(base(y.array)), lit(y.off.cst));
+		};
+		std::function<Expr *(void)> h = l;
+		for (int i = 0; i < x.off.n; i++) {
+			const mp_term t = x.off.t[i];
+			int it = c.n->var[t.v1].kind == MP_VAR_ITER ? t.v1
+			       : t.v2 >= 0 && c.n->var[t.v2].kind == MP_VAR_ITER ? t.v2 : -1;
+			auto f = [this, t, it] {
+				Expr *e = lit(t.coef);
+				if (t.v1 != it)
+					e = bin(BO_Mul, e, var(t.v1, false));
+				if (t.v2 >= 0 && t.v2 != it)
+					e = bin(BO_Mul, e, var(t.v2, false));
+				return e;
+			};
+			if (it < 0) {
+				auto l0 = l, h0 = h;
+				l = [this, l0, f] { return bin(BO_Add, l0(), f()); };
+				h = [this, h0, f] { return bin(BO_Add, h0(), f()); };
+				continue;
+			}
+			const mp_loop *lp = &c.n->loop[c.n->var[it].loop];
+			auto x1 = [this, f, lp] { return bin(BO_Mul, f(), paren(aff(&lp->lo, true))); };
+			auto x2 = [this, f, lp] { return bin(BO_Mul, f(), paren(aff(&lp->hi, true))); };
+			auto l0 = l, h0 = h;
+			l = [this, l0, x1, x2] { return bin(BO_Add, l0(), min(x1, x2)); };
+			h = [this, h0, x1, x2] { return bin(BO_Add, h0(), max(x1, x2)); };
+		}
+		*lo = l();
+		*hi = bin(BO_Add, h(), lit(x.elem_size - 1));
+	}
+
+	QualType type_of(mp_scalar s)
+	{
+		switch (s) {
+		case MP_TY_S8: return C.SignedCharTy;
+		case MP_TY_U8: return C.UnsignedCharTy;
+		case MP_TY_S16: return C.ShortTy;
+		case MP_TY_U16: return C.UnsignedShortTy;
+		case MP_TY_S32: return C.IntTy;
+		case MP_TY_U32: return C.UnsignedIntTy;
+		case MP_TY_S64: return C.LongTy;
+		case MP_TY_U64: return C.UnsignedLongTy;
+		case MP_TY_F32: return C.FloatTy;
+		case MP_TY_F64: return C.DoubleTy;
+		default: return C.LongTy;
+		}
+	}
+
+	/* A loop-invariant scalar expression in its own C type (floats stay
+	   floats), for arguments of fused epilogue helpers. */
+	Expr *typed(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		QualType ty = type_of(x.type);
+		switch (x.kind) {
+		case MP_X_CONST:
+			if (x.type == MP_TY_F32 || x.type == MP_TY_F64) {
+				llvm::APFloat f(x.fcst);
+				bool loses;
+				if (x.type == MP_TY_F32)
+					f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+						  &loses);
+				return FloatingLiteral::Create(C, f, true, ty, L);
+			}
+			return cast(ty, lit(x.cst));
+		case MP_X_VAR:
+			return cast(ty, ref(c.var_decl[x.var]));
+		case MP_X_CAST:
+			return cast(ty, typed(x.a));
+		case MP_X_NEG:
+			return un(UO_Minus, cast(ty, typed(x.a)));
+		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
+			return cast(ty, bin(x.kind == MP_X_ADD ? BO_Add : x.kind == MP_X_SUB ? BO_Sub : BO_Mul,
+					    cast(ty, typed(x.a)), cast(ty, typed(x.b))));
+		default:
+			return cast(ty, lit(0));
+		}
+	}
+
+	/* A loop-invariant scalar expression of the description, as a long. */
+	Expr *expr(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		switch (x.kind) {
+		case MP_X_CONST:
+			return lit(x.cst);
+		case MP_X_VAR:
+			return lng(ref(c.var_decl[x.var]));
+		case MP_X_CAST:
+			return lng(cast(type_of(x.type), expr(x.a)));
+		case MP_X_NEG:
+			return un(UO_Minus, paren(expr(x.a)));
+		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
+			return paren(bin(x.kind == MP_X_ADD ? BO_Add : x.kind == MP_X_SUB ? BO_Sub : BO_Mul,
+					 paren(expr(x.a)), paren(expr(x.b))));
+		default:
+			return lit(0);
+		}
+	}
+
+	VarDecl *local(const char *name, QualType t, Expr *init)
+	{
+		VarDecl *v = VarDecl::Create(C, c.fn, L, L, &C.Idents.get(name), t,
+					     C.getTrivialTypeSourceInfo(t, L), SC_None);
+		v->setImplicit();
+		v->setReferenced();
+		v->setInit(cast(t, init));
+		return v;
+	}
+
+	Stmt *decl_stmt(VarDecl *v) { return new (C) DeclStmt(DeclGroupRef(v), L, L); }
+
+	/* The runtime entry point NAME: the user's declaration (mixprec.h) when
+	   there is one, else an implicit extern declaration. */
+	FunctionDecl *runtime_fn(const char *name, QualType ret, ArrayRef<QualType> params, bool variadic)
+	{
+		TranslationUnitDecl *tu = C.getTranslationUnitDecl();
+		DeclarationName dn(&C.Idents.get(name));
+		for (NamedDecl *d : tu->lookup(dn))
+			if (FunctionDecl *fd = dyn_cast<FunctionDecl>(d))
+				return fd;
+		FunctionProtoType::ExtProtoInfo epi;
+		epi.Variadic = variadic;
+		QualType ft = C.getFunctionType(ret, params, epi);
+		FunctionDecl *fd = mpc::extern_fn(C, tu, L, name, ft);
+		std::vector<ParmVarDecl *> parms;
+		for (QualType p : params)
+			parms.push_back(ParmVarDecl::Create(C, fd, L, L, nullptr, p,
+							    C.getTrivialTypeSourceInfo(p, L), SC_None, nullptr));
+		fd->setParams(parms);
+		fd->setImplicit();
+		tu->addDecl(fd);
+		return fd;
+	}
+
+	Expr *call(FunctionDecl *fd, std::vector<Expr *> &args)
+	{
+		return ok(S.ActOnCallExpr(nullptr, ref(fd), L, args, L));
+	}
+};
+
+/* Final value of loop L's iterator, max(lo, hi + 1), as a long. */
+Expr *final_iter(mp_build &b, int l)
+{
+	const mp_loop *lp = &b.c.n->loop[l];
+	return b.max([&] { return b.aff(&lp->lo, true); },
+		     [&] { return b.bin(BO_Add, b.aff(&lp->hi, true), b.lit(1)); });
+}
+
+/* Replace child OLD of P by NEW. */
+bool replace_child(Stmt *p, Stmt *old, Stmt *nw)
+{
+	if (!p)
+		return false;
+	for (Stmt *&k : p->children())
+		if (k == old) {
+			k = nw;
+			return true;
+		}
+	return false;
+}
+} // namespace
+
+bool mp_rewrite(mp_ctx &c, const mp_plan &p)
+{
+	mp_build m(c);
+	ASTContext &C = c.C;
+	Sema &S = c.S;
+	const mp_nest *n = c.n;
+	DiagnosticsEngine &D = S.getDiagnostics();
+	bool suppressed = D.getSuppressAllDiagnostics();
+	D.setSuppressAllDiagnostics(true);   /* nothing the user wrote is checked here */
+	Sema::ContextRAII ctx(S, c.fn);
+	S.PushFunctionScope();
+
+	QualType vp = C.VoidPtrTy, lt = C.LongTy;
+	FunctionDecl *nest_fn = m.runtime_fn("__mixprec_i8_nest", vp, { lt, lt }, true);
+	FunctionDecl *rel_fn = m.runtime_fn("__mixprec_release", C.VoidTy, { vp }, false);
+
+	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
+	const mp_access &A = n->access[p.acc_a], &B = n->access[p.acc_b];
+	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
+
+	/* 1. the runtime call */
+	std::vector<Expr *> args;
+	auto Lg = [&](Expr *e) { args.push_back(m.lng(e)); };
+	auto P = [&](Expr *e) { args.push_back(m.cast(vp, e)); };
+	auto zero = [&] { return m.lit(0); };
+	auto nullp = [&] { return m.cast(vp, m.lit(0)); };
+
+	VarDecl *mvar = m.local("__mixprec_M", lt, m.extent(li));
+	VarDecl *nvar = m.local("__mixprec_N", lt, m.extent(lj));
+	Lg(m.lit(MP_NEST_ABI_VERSION));
+	Lg(zero());   /* nargs, patched below */
+	Lg(m.lit(p.mode == MP_OUT_DIRECT ? 1 : p.mode == MP_OUT_FUSED ? 2 : 0));
+	Lg(m.lit(c.pr->p.target == MP_TARGET_SCALAR ? 1 : c.pr->p.target == MP_TARGET_AVX2 ? 2
+		 : c.pr->p.target == MP_TARGET_AVX512VNNI ? 3 : 0));
+	Lg(m.ref(mvar));
+	Lg(m.ref(nvar));
+	Lg(m.extent(lk));
+	P(m.addr(p.acc_a, true));
+	Lg(m.coef(&A.off, vi));
+	Lg(m.coef(&A.off, vk));
+	Lg(m.lit(p.a_type == MP_TY_U8 ? 1 : 0));
+	Lg(p.za_expr >= 0 ? m.bin(BO_Mul, m.paren(m.expr(p.za_expr)), m.lit(p.zsign_a < 0 ? -1 : 1)) : zero());
+	P(m.addr(p.acc_b, true));
+	Lg(m.coef(&B.off, vk));
+	Lg(vj >= 0 ? m.coef(&B.off, vj) : zero());
+	Lg(m.lit(p.b_type == MP_TY_U8 ? 1 : 0));
+	Lg(p.zb_expr >= 0 ? m.bin(BO_Mul, m.paren(m.expr(p.zb_expr)), m.lit(p.zsign_b < 0 ? -1 : 1)) : zero());
+	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
+		int oc = p.mode == MP_OUT_DIRECT ? p.acc_c : p.epi_out;
+		const mp_access &Co = n->access[oc];
+		P(m.addr(oc, true));
+		Lg(m.coef(&Co.off, vi));
+		Lg(vj >= 0 ? m.coef(&Co.off, vj) : zero());
+	} else {
+		P(nullp());
+		Lg(zero());
+		Lg(zero());
+	}
+	std::vector<Stmt *> pre;   /* statements before the call */
+	if (p.mode == MP_OUT_FUSED) {
+		auto arg = [&](int k) { return m.cast(C.IntTy, m.typed(p.epi_arg[k])); };
+		Lg(m.lit(p.epi));
+		Lg(m.lit(p.epi_out_type == MP_TY_S8 ? 0 : p.epi_out_type == MP_TY_U8 ? 1 : 2));
+		Lg(m.lit(p.epi_init));
+		if (p.epi_bias >= 0) {
+			const mp_access &Bi = n->access[p.epi_bias];
+			P(m.addr(p.epi_bias, true));
+			Lg(m.coef(&Bi.off, vi));
+			Lg(vj >= 0 ? m.coef(&Bi.off, vj) : zero());
+		} else {
+			P(nullp());
+			Lg(zero());
+			Lg(zero());
+		}
+		Expr *scale = zero(), *qm = zero(), *shift = zero(), *zp = zero(), *qmin = zero(), *qmax = zero();
+		switch (p.epi) {
+		case MP_FUSE_FP32: {
+			/* the float scale's 32 bits: float f = scale; unsigned u; memcpy(&u, &f, 4) */
+			VarDecl *f = m.local("__mixprec_scale_f", C.FloatTy, m.typed(p.epi_arg[0]));
+			VarDecl *u = m.local("__mixprec_scale_u", C.UnsignedIntTy, m.lit(0));
+			pre.push_back(m.decl_stmt(f));
+			pre.push_back(m.decl_stmt(u));
+			FunctionDecl *mc = m.runtime_fn("memcpy", vp, { vp, C.getPointerType(C.getConstType(C.VoidTy)), C.getSizeType() }, false);
+			std::vector<Expr *> ma = { m.cast(vp, m.un(UO_AddrOf, m.ref(u))),
+						   m.cast(vp, m.un(UO_AddrOf, m.ref(f))), m.cast(C.getSizeType(), m.lit(4)) };
+			pre.push_back(m.call(mc, ma));
+			scale = m.ref(u);
+			zp = arg(1), qmin = arg(2), qmax = arg(3);
+			break;
+		}
+		case MP_FUSE_GEMMLOWP: case MP_FUSE_RNDNU:
+			qm = arg(0), shift = arg(1), zp = arg(2), qmin = arg(3), qmax = arg(4);
+			break;
+		case MP_FUSE_CLAMP:
+			qmin = arg(0), qmax = arg(1);
+			break;
+		default:
+			break;
+		}
+		Lg(scale); Lg(qm); Lg(shift); Lg(zp); Lg(qmin); Lg(qmax);
+	} else {
+		Lg(zero()); Lg(zero()); Lg(zero());
+		P(nullp());
+		for (int z = 0; z < 8; z++)
+			Lg(zero());
+	}
+	Lg(m.lit(p.ncheck));
+	for (int i = 0; i < p.ncheck; i++) {
+		Expr *lo, *hi;
+		m.range(p.check_access[i], &lo, &hi);
+		Lg(lo);
+		Lg(hi);
+	}
+	Lg(m.lit((int64_t)c.protected_decls.size()));
+	for (VarDecl *d : c.protected_decls) {
+		int64_t size = C.getTypeSizeInChars(d->getType()).getQuantity();
+		Lg(m.cast(lt, m.un(UO_AddrOf, m.ref(d))));
+		Lg(m.bin(BO_Add, m.cast(lt, m.un(UO_AddrOf, m.ref(d))), m.lit(size - 1)));
+	}
+	args[1] = m.lit((int64_t)args.size() - 2);
+	VarDecl *tile = m.local("__mixprec_tile", vp, m.call(nest_fn, args));
+
+	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };
+	outer.insert(outer.end(), pre.begin(), pre.end());
+	outer.push_back(m.decl_stmt(tile));
+	Stmt *top_parent = (*c.parent)[c.top];
+	Stmt *k_parent = nullptr, *k_new = nullptr;
+
+	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
+		/* 2a. the whole nest is the fallback */
+		std::vector<Stmt *> fin;
+		for (size_t l = 0; l < c.loops.size(); l++) {
+			VarDecl *v = c.loop_iter[l];
+			int var = c.iter_var[v];
+			if (!n->var[var].used_after)
+				continue;
+			Expr *set = m.bin(BO_Assign, m.ref(v), m.cast(v->getType(), final_iter(m, (int)l)));
+			if (l == 0) {
+				fin.push_back(set);
+				continue;
+			}
+			/* an inner iterator changes only if every outer loop ran:
+			   assign it under that condition (reading its old value
+			   could be a read of an uninitialized variable) */
+			Expr *ne = nullptr;
+			for (int o = n->loop[l].parent; o >= 0; o = n->loop[o].parent) {
+				Expr *x = m.bin(BO_GT, m.extent(o), m.lit(0));
+				ne = ne ? m.bin(BO_LAnd, ne, x) : x;
+			}
+			fin.push_back(mpc::if_stmt(C, m.L, ne, set, nullptr));
+		}
+		Stmt *els = fin.empty() ? nullptr : mpc::compound(C, fin, m.L, m.L);
+		outer.push_back(mpc::if_stmt(C, m.L, m.bin(BO_EQ, m.ref(tile), m.lit(0)), c.top, els));
+	} else {
+		/* 2b. TILE: tile read in place of loop k, release after the nest */
+		ForStmt *kl = c.loops[lk];
+		bool k_outer = false;   /* k encloses other loops (ikj order) */
+		for (int l = 0; l < n->nloops; l++)
+			if (n->loop[l].parent == lk)
+				k_outer = true;
+		std::vector<Stmt *> fs;
+		if (k_outer) {
+			std::vector<char> below(n->nvars, 0);
+			for (int l = 0; l < n->nloops; l++)
+				for (int q = n->loop[l].parent; q >= 0; q = n->loop[q].parent)
+					if (q == lk)
+						below[n->loop[l].iter] = 1;
+			mp_build ms(c);
+			ms.lo_only = &below;
+			FunctionDecl *add_fn = m.runtime_fn("__mixprec_tile_add", vp, { lt, lt }, true);
+			const mp_access &Co = n->access[p.acc_mem];
+			std::vector<Expr *> a2;
+			auto L2 = [&](Expr *e) { a2.push_back(m.lng(e)); };
+			Expr *ti = m.bin(BO_Sub, ms.var(vi, true), m.paren(m.var(vi, true)));
+			Expr *tj = vj >= 0 ? m.bin(BO_Sub, ms.var(vj, true), m.paren(m.var(vj, true))) : m.lit(0);
+			L2(m.lit(MP_NEST_ABI_VERSION));
+			L2(m.lit(9));
+			a2.push_back(m.cast(vp, m.ref(tile)));
+			L2(m.bin(BO_Add, m.bin(BO_Mul, m.paren(ti), m.ref(nvar)), m.paren(tj)));
+			L2(m.ref(nvar));
+			L2(m.lit(1));
+			a2.push_back(m.cast(vp, ms.addr(p.acc_mem, true)));
+			L2(m.coef(&Co.off, vi));
+			L2(vj >= 0 ? m.coef(&Co.off, vj) : m.lit(0));
+			L2(below[vi] ? m.ref(mvar) : m.lit(1));
+			L2(vj >= 0 && below[vj] ? m.ref(nvar) : m.lit(1));
+			fs.push_back(m.call(add_fn, a2));
+		} else {
+			Expr *idx = m.bin(BO_Sub, m.var(vi, false), m.paren(m.var(vi, true)));
+			if (vj >= 0)
+				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.ref(nvar)),
+					    m.paren(m.bin(BO_Sub, m.var(vj, false), m.paren(m.var(vj, true)))));
+			Expr *tv = m.un(UO_Deref, m.bin(BO_Add, m.cast(C.getPointerType(C.IntTy), m.ref(tile)),
+							 m.paren(idx)));
+			if (p.acc_var >= 0) {
+				VarDecl *s = c.var_decl[p.acc_var];
+				fs.push_back(m.bin(BO_AddAssign, m.ref(s), m.cast(s->getType(), tv)));
+			} else {
+				QualType et = c.access_ref[p.acc_mem]->getType().getUnqualifiedType();
+				Expr *cp = m.cast(C.getPointerType(et), m.addr(p.acc_mem, false));
+				fs.push_back(m.bin(BO_AddAssign, m.un(UO_Deref, cp), m.cast(et, tv)));
+			}
+		}
+		if (n->var[vk].used_after)
+			fs.push_back(m.bin(BO_Assign, m.ref(c.loop_iter[lk]),
+					   m.cast(c.loop_iter[lk]->getType(), final_iter(m, lk))));
+		k_parent = (*c.parent)[kl];
+		k_new = mpc::if_stmt(C, m.L, m.bin(BO_NE, m.ref(tile), m.lit(0)),
+				     mpc::compound(C, fs, m.L, m.L), kl);
+		outer.push_back(c.top);
+		std::vector<Expr *> ra = { m.ref(tile) };
+		outer.push_back(m.call(rel_fn, ra));
+	}
+	Stmt *block = mpc::compound(C, outer, m.L, m.L);
+
+	S.PopFunctionScopeInfo();
+	D.setSuppressAllDiagnostics(suppressed);
+	if (m.bad) {
+		c.fail(c.loop_loc, "internal error: the runtime call could not be built");
+		return false;
+	}
+	/* 3. splice: nothing above changed the function */
+	if (k_new && !replace_child(k_parent, c.loops[lk], k_new)) {
+		c.fail(c.loop_loc, "internal error: the reduction loop has no parent statement");
+		return false;
+	}
+	if (!replace_child(top_parent, c.top, block)) {
+		if (k_new)
+			replace_child(k_parent, k_new, c.loops[lk]);
+		c.fail(c.loop_loc, "internal error: the nest has no parent statement");
+		return false;
+	}
+	return true;
+}

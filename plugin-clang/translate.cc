@@ -1,0 +1,660 @@
+/* translate.cc -- clang AST expressions of a nest into the core's mp_nest
+ * description: variables, affine forms, array accesses, expression trees.
+ *
+ * For   for (k = 0; k < K; k++) s += x[i*K + k] * w[j*K + k];
+ * the AST body is
+ *   CompoundAssignOperator '+=' (DeclRefExpr s,
+ *     BinaryOperator '*' (ImplicitCast IntegralCast (ImplicitCast LValueToRValue
+ *                          (ArraySubscriptExpr (ImplicitCast LValueToRValue x) (i*K + k))), ...))
+ * which becomes the statement  s = s + (int)load(x, i*K + k) * (int)load(w, ...).
+ * User scalars are variables (ITER, PARAM, LOCAL); memory reads and writes
+ * are accesses with an affine BYTE offset from an array (a pointer variable
+ * or a declared object); a local set once in the nest from an affine value
+ * (`int row = i*ld`, `const int8_t *xr = x + i*K`) is followed to its value
+ * in subscripts and pointers, as the GCC glue does.
+ */
+#include <stdarg.h>
+#include "mp-clang.h"
+
+using namespace clang;
+
+/* ----------------------------------------------------------- helpers */
+
+mp_scalar mp_scalar_of_type(ASTContext &C, QualType t)
+{
+	if (t.isNull())
+		return MP_TY_OTHER;
+	t = t.getCanonicalType();
+	if (t->isPointerType())
+		return MP_TY_PTR;
+	if (t->isBooleanType())
+		return MP_TY_OTHER;
+	if (t->isIntegerType()) {   /* includes enums and char types */
+		uint64_t bits = C.getTypeSize(t);
+		bool u = t->isUnsignedIntegerOrEnumerationType();
+		if (bits == 8) return u ? MP_TY_U8 : MP_TY_S8;
+		if (bits == 16) return u ? MP_TY_U16 : MP_TY_S16;
+		if (bits == 32) return u ? MP_TY_U32 : MP_TY_S32;
+		if (bits == 64) return u ? MP_TY_U64 : MP_TY_S64;
+		return MP_TY_OTHER;
+	}
+	if (t->isRealFloatingType()) {
+		uint64_t bits = C.getTypeSize(t);
+		if (bits == 32) return MP_TY_F32;
+		if (bits == 64 && t->isSpecificBuiltinType(BuiltinType::Double)) return MP_TY_F64;
+	}
+	return MP_TY_OTHER;
+}
+
+/* The variable an lvalue names (through parentheses), or null. */
+const VarDecl *mp_var_of_ref(const Expr *e)
+{
+	if (!e)
+		return nullptr;
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(e->IgnoreParens()))
+		return dyn_cast<VarDecl>(r->getDecl());
+	return nullptr;
+}
+
+void mp_ctx::fail(SourceLocation loc, const char *fmt, ...)
+{
+	if (failed)
+		return;
+	char buf[MP_REASON_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	failed = true;
+	fail_text = buf;
+	fail_loc = loc;
+}
+
+int mp_ctx::var_for(VarDecl *d, mp_var_kind kind)
+{
+	auto it = var_of.find(d);
+	if (it != var_of.end())
+		return it->second;
+	char name[MP_NAME_LEN];
+	snprintf(name, sizeof name, "%s", d->getName().empty() ? "anon" : d->getName().str().c_str());
+	if (mp_nest_find_var(n, name) >= 0) {
+		char b2[MP_NAME_LEN];
+		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
+		snprintf(name, sizeof name, "%s", b2);
+	}
+	int v = mp_nest_add_var(n, name, kind, mp_scalar_of_type(C, d->getType()));
+	if (v < 0) {
+		fail(loop_loc, "the nest has too many variables");
+		return -1;
+	}
+	var_of[d] = v;
+	if ((int)var_decl.size() <= v)
+		var_decl.resize(v + 1);
+	var_decl[v] = d;
+	return v;
+}
+
+int mp_ctx::add_expr(mp_expr_kind k, mp_scalar ty, int a, int b)
+{
+	mp_expr e;
+	memset(&e, 0, sizeof e);
+	e.kind = k;
+	e.type = ty;
+	e.a = a;
+	e.b = b;
+	e.var = -1;
+	e.access = -1;
+	int id = mp_nest_add_expr(n, &e);
+	if (id < 0)
+		fail(loop_loc, "the nest has too many operations");
+	return id;
+}
+
+int mp_ctx::var_expr(int v, mp_scalar ty)
+{
+	if (v < 0)
+		return -1;
+	int e = add_expr(MP_X_VAR, ty, -1, -1);
+	if (e >= 0)
+		n->expr[e].var = v;
+	return e;
+}
+
+/* The value of a local declared in the nest and never assigned after its
+ * initialization (so the initializer reaches every use in its scope), or
+ * null. */
+const Expr *mp_ctx::single_def(const VarDecl *d)
+{
+	auto it = defs.find(d);
+	if (it == defs.end() || it->second.size() != 1 || !declared_in.count(d))
+		return nullptr;
+	return d->getInit() == it->second[0] ? it->second[0] : nullptr;
+}
+
+/* Global or static D read as if it were a parameter: only when nothing in
+ * the nest can write it directly.  Stores through pointers are covered at
+ * run time (its bytes join the ranges that written ranges must not
+ * overlap), as in the GCC glue. */
+bool mp_ctx::invariant_memory_decl(VarDecl *d, SourceLocation at)
+{
+	if (stored_decls.count(d) || defs.count(d)) {
+		fail(at.isValid() ? at : loop_loc, "'%s' is read as a loop-invariant value "
+		     "but the nest writes it", d->getName().str().c_str());
+		return false;
+	}
+	if (has_opaque || d->getType()->isIncompleteType() || !d->getType()->isConstantSizeType())
+		return false;
+	for (VarDecl *x : protected_decls)
+		if (x == d)
+			return true;
+	protected_decls.push_back(d);
+	return true;
+}
+
+/* ------------------------------------------------------ affine forms */
+
+static bool value_preserving_int_conv(QualType to, QualType from, ASTContext &C)
+{
+	if (!(to->isIntegerType() || to->isPointerType()) ||
+	    !(from->isIntegerType() || from->isPointerType()))
+		return false;
+	if (to->isBooleanType())
+		return false;
+	uint64_t bt = C.getTypeSize(to), bf = C.getTypeSize(from);
+	/* index arithmetic: int -> long and back is fine (no overflow is
+	   assumed, as the C standard does for signed index expressions) */
+	return bt >= 32 || bt >= bf;
+}
+
+bool mp_ctx::aff_of(const Expr *e, mp_aff *r, int depth)
+{
+	mp_aff a, b;
+	if (depth > 40 || failed)
+		return false;
+	e = e->IgnoreParens();
+	if (e->getType()->isIntegerType() && !e->HasSideEffects(C)) {
+		Expr::EvalResult res;
+		if (!isa<DeclRefExpr>(e) && e->EvaluateAsInt(res, C) && res.Val.getInt().getMinSignedBits() <= 64) {
+			mp_aff_const(r, res.Val.getInt().getSExtValue());
+			return true;
+		}
+	}
+	if (const CastExpr *c = dyn_cast<CastExpr>(e)) {
+		switch (c->getCastKind()) {
+		case CK_LValueToRValue:
+			return aff_of_lvalue(c->getSubExpr(), r, depth + 1);
+		case CK_NoOp:
+			return aff_of(c->getSubExpr(), r, depth + 1);
+		case CK_IntegralCast:
+			if (!value_preserving_int_conv(c->getType(), c->getSubExpr()->getType(), C))
+				return false;
+			return aff_of(c->getSubExpr(), r, depth + 1);
+		default:
+			return false;
+		}
+	}
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e)) {
+		BinaryOperatorKind k = bo->getOpcode();
+		if (k != BO_Add && k != BO_Sub && k != BO_Mul)
+			return false;
+		if (!aff_of(bo->getLHS(), &a, depth + 1) || !aff_of(bo->getRHS(), &b, depth + 1))
+			return false;
+		if (k == BO_Mul)
+			return mp_aff_mul(n, r, &a, &b) == 0;
+		if (k == BO_Sub && mp_aff_scale(&b, &b, -1) != 0)
+			return false;
+		return mp_aff_add(r, &a, &b) == 0;
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e)) {
+		if (u->getOpcode() == UO_Plus)
+			return aff_of(u->getSubExpr(), r, depth + 1);
+		if (u->getOpcode() == UO_Minus)
+			return aff_of(u->getSubExpr(), &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+		return false;
+	}
+	return false;
+}
+
+/* The value of the scalar variable lvalue E as an affine form. */
+bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
+{
+	const VarDecl *cd = mp_var_of_ref(e);
+	if (!cd)
+		return false;
+	VarDecl *d = const_cast<VarDecl *>(cd);
+	auto it = iter_var.find(d);
+	if (it != iter_var.end()) {
+		mp_aff_var(r, it->second);
+		return true;
+	}
+	if (defs.count(d)) {
+		const Expr *init = single_def(d);
+		return init && aff_of(init, r, depth + 1);   /* else: changes in the nest */
+	}
+	if (d->getType().isVolatileQualified())
+		return false;
+	if (d->hasGlobalStorage() && !invariant_memory_decl(d, e->getExprLoc()))
+		return false;
+	int v = var_for(d, MP_VAR_PARAM);
+	if (v < 0)
+		return false;
+	mp_aff_var(r, v);
+	return true;
+}
+
+/* sizeof(T) as an affine form (VLA rows: their size expressions). */
+bool mp_ctx::size_of(QualType t, mp_aff *r, int depth)
+{
+	if (depth > 40)
+		return false;
+	if (const VariableArrayType *v = C.getAsVariableArrayType(t)) {
+		mp_aff n_, el;
+		if (!v->getSizeExpr() || !aff_of(v->getSizeExpr(), &n_, depth + 1) ||
+		    !size_of(v->getElementType(), &el, depth + 1))
+			return false;
+		return mp_aff_mul(n, r, &n_, &el) == 0;
+	}
+	if (t->isIncompleteType() || t->isFunctionType() || t->isVoidType())
+		return false;
+	mp_aff_const(r, C.getTypeSizeInChars(t).getQuantity());
+	return true;
+}
+
+/* ---------------------------------------------------------- addresses */
+
+int mp_ctx::array_for(VarDecl *base, bool is_decl)
+{
+	auto it = array_of.find(base);
+	if (it != array_of.end())
+		return it->second;
+	int bv = -1;
+	int64_t size = -1;
+	if (!is_decl) {
+		bv = var_for(base, MP_VAR_PARAM);
+		if (bv < 0)
+			return -1;
+	} else if (const ConstantArrayType *ca = C.getAsConstantArrayType(base->getType())) {
+		size = C.getTypeSizeInChars(ca).getQuantity();
+	} else if (!base->getType()->isIncompleteType() && base->getType()->isConstantSizeType()) {
+		size = C.getTypeSizeInChars(base->getType()).getQuantity();
+	}
+	int a = mp_nest_add_array(n, base->getName().str().c_str(), bv, is_decl, size);
+	if (a < 0) {
+		fail(loop_loc, "the nest accesses too many arrays");
+		return -1;
+	}
+	array_of[base] = a;
+	if ((int)array_base.size() <= a)
+		array_base.resize(a + 1);
+	array_base[a] = base;
+	return a;
+}
+
+/* Pointer value P as  array base + affine byte offset. */
+bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
+{
+	if (depth > 40 || failed)
+		return false;
+	p = p->IgnoreParens();
+	if (const CastExpr *c = dyn_cast<CastExpr>(p)) {
+		switch (c->getCastKind()) {
+		case CK_ArrayToPointerDecay:
+			return addr_of(c->getSubExpr(), arr, off, depth + 1);
+		case CK_NoOp:
+		case CK_BitCast:
+			return ptr_of(c->getSubExpr(), arr, off, depth + 1);
+		case CK_LValueToRValue: {
+			const VarDecl *cd = mp_var_of_ref(c->getSubExpr());
+			if (!cd || cd->getType().isVolatileQualified())
+				return false;
+			VarDecl *d = const_cast<VarDecl *>(cd);
+			if (defs.count(d)) {
+				const Expr *init = single_def(d);
+				return init && ptr_of(init, arr, off, depth + 1);
+			}
+			if (d->hasGlobalStorage())
+				return false;   /* a pointer read from memory */
+			*arr = array_for(d, false);
+			mp_aff_const(off, 0);
+			return *arr >= 0;
+		}
+		default:
+			return false;
+		}
+	}
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(p)) {
+		if (bo->getOpcode() != BO_Add && bo->getOpcode() != BO_Sub)
+			return false;
+		const Expr *pe = bo->getLHS(), *ie = bo->getRHS();
+		if (!pe->getType()->isPointerType())
+			std::swap(pe, ie);
+		if (!pe->getType()->isPointerType() || !ie->getType()->isIntegerType())
+			return false;
+		mp_aff idx, sz;
+		if (!ptr_of(pe, arr, off, depth + 1) || !aff_of(ie, &idx, depth + 1) ||
+		    !size_of(pe->getType()->getPointeeType(), &sz, depth + 1) ||
+		    mp_aff_mul(n, &idx, &idx, &sz))
+			return false;
+		if (bo->getOpcode() == BO_Sub && mp_aff_scale(&idx, &idx, -1))
+			return false;
+		return mp_aff_add(off, off, &idx) == 0;
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(p))
+		if (u->getOpcode() == UO_AddrOf)
+			return addr_of(u->getSubExpr(), arr, off, depth + 1);
+	return false;
+}
+
+/* Address of lvalue LV as array + affine byte offset. */
+bool mp_ctx::addr_of(const Expr *lv, int *arr, mp_aff *off, int depth)
+{
+	if (depth > 40 || failed)
+		return false;
+	lv = lv->IgnoreParens();
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(lv)) {
+		VarDecl *d = dyn_cast<VarDecl>(const_cast<ValueDecl *>(r->getDecl()));
+		if (!d)
+			return false;
+		*arr = array_for(d, true);
+		mp_aff_const(off, 0);
+		return *arr >= 0;
+	}
+	if (const ArraySubscriptExpr *s = dyn_cast<ArraySubscriptExpr>(lv)) {
+		mp_aff idx, sz;
+		if (!ptr_of(s->getBase(), arr, off, depth + 1) || !aff_of(s->getIdx(), &idx, depth + 1) ||
+		    !size_of(s->getType(), &sz, depth + 1) || mp_aff_mul(n, &idx, &idx, &sz))
+			return false;
+		return mp_aff_add(off, off, &idx) == 0;
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(lv)) {
+		if (u->getOpcode() == UO_Deref)
+			return ptr_of(u->getSubExpr(), arr, off, depth + 1);
+		return false;
+	}
+	if (const MemberExpr *m = dyn_cast<MemberExpr>(lv)) {
+		const FieldDecl *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+		if (!f || f->isBitField())
+			return false;
+		bool ok = m->isArrow() ? ptr_of(m->getBase(), arr, off, depth + 1)
+				       : addr_of(m->getBase(), arr, off, depth + 1);
+		if (!ok)
+			return false;
+		const ASTRecordLayout &L = C.getASTRecordLayout(f->getParent());
+		mp_aff fo;
+		mp_aff_const(&fo, (int64_t)C.toCharUnitsFromBits(L.getFieldOffset(f->getFieldIndex()))
+					  .getQuantity());
+		return mp_aff_add(off, off, &fo) == 0;
+	}
+	return false;
+}
+
+/* The declared object or pointer an lvalue finally goes through, or null. */
+static VarDecl *base_decl(const Expr *e, bool *is_decl)
+{
+	for (int depth = 0; e && depth < 60; depth++) {
+		e = e->IgnoreParenCasts();
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(e)) {
+			VarDecl *d = dyn_cast<VarDecl>(const_cast<ValueDecl *>(r->getDecl()));
+			*is_decl = d && !d->getType()->isPointerType();
+			return d;
+		}
+		if (const ArraySubscriptExpr *s = dyn_cast<ArraySubscriptExpr>(e))
+			e = s->getBase();
+		else if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+			e = u->getSubExpr();
+		else if (const MemberExpr *m = dyn_cast<MemberExpr>(e))
+			e = m->getBase();
+		else if (const BinaryOperator *b = dyn_cast<BinaryOperator>(e))
+			e = b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS();
+		else
+			return nullptr;
+	}
+	return nullptr;
+}
+
+/* Register an access to lvalue LV in statement STMT: its id, -1 on
+ * overflow, -2 when the object is unknown. */
+int mp_ctx::access_for(const Expr *lv, bool is_write, int stmt)
+{
+	int arr = -1;
+	mp_aff off;
+	mp_aff_const(&off, 0);
+	bool ok = !lv->getType().isVolatileQualified() && addr_of(lv, &arr, &off, 0);
+	if (failed)
+		return -1;
+	if (!ok) {
+		bool is_decl = false;
+		VarDecl *b = base_decl(lv, &is_decl);
+		if (!b)
+			return -2;
+		arr = array_for(b, is_decl);
+		if (arr < 0)
+			return -1;
+		mp_aff_const(&off, 0);
+	}
+	QualType ty = lv->getType();
+	int esz = ty->isIncompleteType() || !ty->isConstantSizeType() ? 0
+		: (int)C.getTypeSizeInChars(ty).getQuantity();
+	int id = mp_nest_add_access(n, arr, &off, ok ? 1 : 0, mp_scalar_of_type(C, ty), esz,
+				    is_write ? 1 : 0, stmt);
+	if (id < 0) {
+		fail(loop_loc, "the nest has too many memory accesses");
+		return -1;
+	}
+	n->access[id].loc = mp_loc_cookie(lv->getExprLoc());
+	if ((int)access_ref.size() <= id)
+		access_ref.resize(id + 1);
+	access_ref[id] = lv;
+	return id;
+}
+
+/* -------------------------------------------------------- expressions */
+
+/* Library functions whose only side effect is errno (as the GCC glue). */
+static bool harmless_builtin(const FunctionDecl *fd)
+{
+	if (!fd->getBuiltinID())
+		return false;
+	static const char *const names[] = {
+		"lrint", "llrint", "lround", "llround", "rint", "nearbyint", "round", "floor",
+		"ceil", "trunc", "fabs", "fmin", "fmax", "exp", "sqrt", "tanh", NULL
+	};
+	StringRef nm = fd->getName();
+	if (nm.startswith("__builtin_"))
+		nm = nm.drop_front(10);
+	if (nm == "abs" || nm == "labs" || nm == "llabs")
+		return true;
+	for (int i = 0; names[i]; i++)
+		if (nm == names[i] || nm == std::string(names[i]) + "f" || nm == std::string(names[i]) + "l")
+			return true;
+	return false;
+}
+
+bool mp_harmless_call(const CallExpr *c)
+{
+	const FunctionDecl *fd = c->getDirectCallee();
+	if (!fd)
+		return false;
+	if (fd->hasAttr<ConstAttr>() || fd->hasAttr<PureAttr>())
+		return true;
+	return harmless_builtin(fd);
+}
+
+std::string mp_callee_name(const CallExpr *c)
+{
+	const FunctionDecl *fd = c->getDirectCallee();
+	return fd ? fd->getName().str() : std::string("<indirect>");
+}
+
+static const char *binop_name(BinaryOperatorKind k)
+{
+	return BinaryOperator::getOpcodeStr(k).data();
+}
+
+/* The value read from lvalue LV. */
+int mp_ctx::rvalue_of(const Expr *lv, int stmt, int depth)
+{
+	mp_scalar ty = mp_scalar_of_type(C, lv->getType());
+	const VarDecl *cd = mp_var_of_ref(lv);
+	if (cd && !cd->getType().isVolatileQualified()) {
+		VarDecl *d = const_cast<VarDecl *>(cd);
+		auto it = iter_var.find(d);
+		if (it != iter_var.end())
+			return var_expr(it->second, ty);
+		if (!d->hasGlobalStorage())
+			return var_expr(var_for(d, defs.count(d) ? MP_VAR_LOCAL : MP_VAR_PARAM), ty);
+		/* a scalar global or static read and never written in the nest is
+		   an invariant like a parameter */
+		if (!stored_decls.count(d) && !defs.count(d) && !has_opaque &&
+		    invariant_memory_decl(d, lv->getExprLoc()))
+			return var_expr(var_for(d, MP_VAR_PARAM), ty);
+	}
+	int acc = access_for(lv, false, stmt);
+	if (acc == -1)
+		return -1;
+	int e = add_expr(MP_X_LOAD, ty, -1, -1);
+	if (e >= 0)
+		n->expr[e].access = acc < 0 ? -1 : acc;
+	if (acc < 0 && e >= 0) {
+		n->expr[e].kind = MP_X_OTHER;
+		snprintf(n->expr[e].op, sizeof n->expr[e].op, "load");
+	}
+	return e;
+}
+
+static int other(mp_ctx &c, mp_scalar ty, const char *op, int a, int b)
+{
+	int e = c.add_expr(MP_X_OTHER, ty, a, b);
+	if (e >= 0)
+		snprintf(c.n->expr[e].op, sizeof c.n->expr[e].op, "%s", op);
+	return e;
+}
+
+int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
+{
+	if (failed || depth > 60)
+		return -1;
+	e = e->IgnoreParens();
+	mp_scalar ty = mp_scalar_of_type(C, e->getType());
+	if (const IntegerLiteral *il = dyn_cast<IntegerLiteral>(e)) {
+		int x = add_expr(MP_X_CONST, ty, -1, -1);
+		if (x >= 0)
+			n->expr[x].cst = il->getValue().getLimitedValue() > (uint64_t)INT64_MAX
+				? (int64_t)il->getValue().getZExtValue() : (int64_t)il->getValue().getSExtValue();
+		return x;
+	}
+	if (const CharacterLiteral *cl = dyn_cast<CharacterLiteral>(e)) {
+		int x = add_expr(MP_X_CONST, ty, -1, -1);
+		if (x >= 0)
+			n->expr[x].cst = (int64_t)cl->getValue();
+		return x;
+	}
+	if (const FloatingLiteral *fl = dyn_cast<FloatingLiteral>(e)) {
+		int x = add_expr(MP_X_CONST, ty, -1, -1);
+		if (x >= 0)
+			n->expr[x].fcst = fl->getValueAsApproximateDouble();
+		return x;
+	}
+	if (e->getType()->isIntegerType() && !e->HasSideEffects(C) && !isa<DeclRefExpr>(e) &&
+	    !isa<CastExpr>(e)) {
+		Expr::EvalResult res;
+		if (e->EvaluateAsInt(res, C) && res.Val.getInt().getMinSignedBits() <= 64) {
+			int x = add_expr(MP_X_CONST, ty, -1, -1);
+			if (x >= 0)
+				n->expr[x].cst = res.Val.getInt().getSExtValue();
+			return x;
+		}
+	}
+	if (const CastExpr *c = dyn_cast<CastExpr>(e)) {
+		const Expr *sub = c->getSubExpr();
+		switch (c->getCastKind()) {
+		case CK_LValueToRValue:
+			return rvalue_of(sub, stmt, depth + 1);
+		case CK_NoOp:
+		case CK_ToVoid:
+			return expr_of(sub, stmt, depth + 1);
+		case CK_ArrayToPointerDecay:
+		case CK_FunctionToPointerDecay:
+			return other(*this, ty, "addr", -1, -1);
+		default: {
+			int a = expr_of(sub, stmt, depth + 1);
+			if (a < 0)
+				return a;
+			if (mp_scalar_of_type(C, sub->getType()) == ty && ty != MP_TY_OTHER &&
+			    !e->getType()->isBooleanType())
+				return a;   /* int -> int32_t and the like: no conversion */
+			return add_expr(MP_X_CAST, ty, a, -1);
+		}
+		}
+	}
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e)) {
+		BinaryOperatorKind k = bo->getOpcode();
+		if (bo->isAssignmentOp()) {
+			stmt_opaque = "an assignment inside an expression";
+			return other(*this, ty, "=", -1, -1);
+		}
+		/* x - -y is x + y (the C front ends of GCC fold it too) */
+		const UnaryOperator *neg = dyn_cast<UnaryOperator>(bo->getRHS()->IgnoreParens());
+		if (k == BO_Sub && neg && neg->getOpcode() == UO_Minus &&
+		    neg->getType() == bo->getRHS()->getType()) {
+			int a = expr_of(bo->getLHS(), stmt, depth + 1);
+			return add_expr(MP_X_ADD, ty, a, expr_of(neg->getSubExpr(), stmt, depth + 1));
+		}
+		int a = expr_of(bo->getLHS(), stmt, depth + 1);
+		int b = expr_of(bo->getRHS(), stmt, depth + 1);
+		bool ptr = bo->getLHS()->getType()->isPointerType() || bo->getRHS()->getType()->isPointerType();
+		if (!ptr && (k == BO_Add || k == BO_Sub || k == BO_Mul))
+			return add_expr(k == BO_Add ? MP_X_ADD : k == BO_Sub ? MP_X_SUB : MP_X_MUL, ty, a, b);
+		return other(*this, ty, binop_name(k), a, b);
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e)) {
+		switch (u->getOpcode()) {
+		case UO_Plus:
+			return expr_of(u->getSubExpr(), stmt, depth + 1);
+		case UO_Minus:
+			return add_expr(MP_X_NEG, ty, expr_of(u->getSubExpr(), stmt, depth + 1), -1);
+		case UO_Deref:
+			return rvalue_of(u, stmt, depth + 1);
+		case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:
+			stmt_opaque = "an increment inside an expression";
+			return other(*this, ty, "++", -1, -1);
+		default:
+			return other(*this, ty, UnaryOperator::getOpcodeStr(u->getOpcode()).data(),
+				     expr_of(u->getSubExpr(), stmt, depth + 1), -1);
+		}
+	}
+	if (const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e)) {
+		int cnd = expr_of(co->getCond(), stmt, depth + 1);
+		int t = expr_of(co->getTrueExpr(), stmt, depth + 1);
+		int f = expr_of(co->getFalseExpr(), stmt, depth + 1);
+		return other(*this, ty, "?:", cnd, other(*this, ty, "?:", t, f));
+	}
+	if (const CallExpr *call = dyn_cast<CallExpr>(e)) {
+		std::string name = mp_callee_name(call);
+		if (!mp_harmless_call(call)) {
+			stmt_opaque = "call to '" + name + "' may have side effects (declare it "
+				      "__attribute__((const)) or __attribute__((pure)))";
+			return other(*this, ty, name.c_str(), -1, -1);
+		}
+		unsigned na = call->getNumArgs();
+		int x = add_expr(na <= MP_MAX_ARGS ? MP_X_CALL : MP_X_OTHER, ty, -1, -1);
+		if (x < 0)
+			return -1;
+		snprintf(n->expr[x].op, sizeof n->expr[x].op, "%s", name.c_str());
+		for (unsigned i = 0; i < na; i++) {
+			int a = expr_of(call->getArg(i), stmt, depth + 1);
+			if (i < MP_MAX_ARGS && na <= MP_MAX_ARGS)
+				n->expr[x].args[i] = a;
+			if (i == 0) n->expr[x].a = a;
+			if (i == 1) n->expr[x].b = a;
+		}
+		if (na <= MP_MAX_ARGS)
+			n->expr[x].nargs = (int)na;
+		return x;
+	}
+	if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) || isa<DeclRefExpr>(e))
+		return rvalue_of(e, stmt, depth + 1);
+	if (e->HasSideEffects(C))
+		stmt_opaque = std::string("a '") + e->getStmtClassName() + "' expression with side effects";
+	return other(*this, ty, e->getStmtClassName(), -1, -1);
+}

@@ -5,9 +5,6 @@
 #define MP_GCC_H
 
 
-/* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
-#define MP_NEST_ABI_VERSION 1
-
 mp_scalar mp_scalar_of_type(tree t);
 int64_t mp_int_cst(tree t);
 

@@ -135,6 +135,62 @@ struct mp_mat {
 		*hi = fold_build2(PLUS_EXPR, long_t(), h, build_int_cst(long_t(), x.elem_size - 1));
 	}
 
+	/* The code for one argument recipe of mp_plan_call_args. */
+	void arg(const mp_arg &a, gimple_seq *seq, vec<tree> *out)
+	{
+		tree lt = long_integer_type_node, v;
+		bool is_ptr = false;
+		switch (a.kind) {
+		case MP_ARG_CONST:
+			v = build_int_cst(lt, a.cst);
+			break;
+		case MP_ARG_NULL:
+			v = null_pointer_node, is_ptr = true;
+			break;
+		case MP_ARG_EXTENT:
+			v = extent(a.loop);
+			break;
+		case MP_ARG_ADDR:
+			v = addr(a.access, true), is_ptr = true;
+			break;
+		case MP_ARG_COEF:
+			v = a.var < 0 ? build_int_cst(lt, 0) : coef(&c.n->access[a.access].off, a.var);
+			break;
+		case MP_ARG_EXPR:
+			v = fold_build2(MULT_EXPR, lt, expr(a.expr), build_int_cst(lt, a.cst));
+			break;
+		case MP_ARG_EXPR_I32:
+			v = fold_convert(integer_type_node, typed(a.expr));
+			break;
+		case MP_ARG_EXPR_F32:
+			v = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
+					fold_convert(float_type_node, typed(a.expr)));
+			break;
+		case MP_ARG_RANGE_LO: case MP_ARG_RANGE_HI: {
+			tree lo, hi;
+			range(a.access, &lo, &hi);
+			v = a.kind == MP_ARG_RANGE_LO ? lo : hi;
+			break;
+		}
+		case MP_ARG_VAR_LO: case MP_ARG_VAR_HI: {
+			tree d = c.var_tree[a.var];
+			TREE_ADDRESSABLE(d) = 1;
+			v = fold_convert(lt, build_fold_addr_expr(d));
+			if (a.kind == MP_ARG_VAR_HI)
+				v = fold_build2(PLUS_EXPR, lt, v,
+						build_int_cst(lt, c.n->var[a.var].mem_size - 1));
+			break;
+		}
+		default:
+			v = build_int_cst(lt, 0);
+			break;
+		}
+		v = fold_convert(is_ptr ? ptr_type_node : lt, v);
+		gimple_seq s = NULL;
+		out->safe_push(force_gimple_operand(v, &s, true, NULL_TREE));
+		gimple_seq_add_seq(seq, s);
+	}
+
 	/* A loop-invariant scalar expression in its own C type (floats stay
 	   floats), for arguments of fused epilogue helpers. */
 	tree typed(int e)
@@ -294,107 +350,25 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		return false;
 	}
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
-	const mp_access &A = n->access[p.acc_a], &B = n->access[p.acc_b];
 	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
 	/* 1. the runtime call, on the nest's entry edge */
 	gimple_seq seq = NULL;
 	vec<tree> args = vNULL;
-	auto L = [&](tree t) { args.safe_push(gval(fold_convert(long_t(), t), &seq)); };
-	auto P = [&](tree t) { args.safe_push(gval(fold_convert(ptr, t), &seq)); };
 	tree zero = build_int_cst(long_t(), 0);
 
 	tree mvar = create_tmp_var(long_t(), "mp_M");
 	tree nvar = create_tmp_var(long_t(), "mp_N");
 	assign(&seq, mvar, m.extent(li));
 	assign(&seq, nvar, m.extent(lj));
-	L(build_int_cst(long_t(), MP_NEST_ABI_VERSION));
-	L(zero);   /* nargs, patched below */
-	L(build_int_cst(long_t(), p.mode == MP_OUT_DIRECT ? 1 : p.mode == MP_OUT_FUSED ? 2 : 0));
-	L(build_int_cst(long_t(), c.pr->p.target == MP_TARGET_SCALAR ? 1
-			: c.pr->p.target == MP_TARGET_AVX2 ? 2
-			: c.pr->p.target == MP_TARGET_AVX512VNNI ? 3 : 0));
-	L(mvar);
-	L(nvar);
-	L(m.extent(lk));
-	P(m.addr(p.acc_a, true));
-	L(m.coef(&A.off, vi));
-	L(m.coef(&A.off, vk));
-	L(build_int_cst(long_t(), p.a_type == MP_TY_U8 ? 1 : 0));
-	L(p.za_expr >= 0 ? fold_build2(MULT_EXPR, long_t(), m.expr(p.za_expr),
-				       build_int_cst(long_t(), p.zsign_a < 0 ? -1 : 1)) : zero);
-	P(m.addr(p.acc_b, true));
-	L(m.coef(&B.off, vk));
-	L(vj >= 0 ? m.coef(&B.off, vj) : zero);
-	L(build_int_cst(long_t(), p.b_type == MP_TY_U8 ? 1 : 0));
-	L(p.zb_expr >= 0 ? fold_build2(MULT_EXPR, long_t(), m.expr(p.zb_expr),
-				       build_int_cst(long_t(), p.zsign_b < 0 ? -1 : 1)) : zero);
-	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
-		int oc = p.mode == MP_OUT_DIRECT ? p.acc_c : p.epi_out;
-		const mp_access &C = n->access[oc];
-		P(m.addr(oc, true));
-		L(m.coef(&C.off, vi));
-		L(vj >= 0 ? m.coef(&C.off, vj) : zero);
-	} else {
-		P(null_pointer_node);
-		L(zero);
-		L(zero);
+	static mp_arg recipe[MP_MAX_CALL_ARGS];
+	int na = mp_plan_call_args(n, &p, &c.pr->p, recipe, MP_MAX_CALL_ARGS);
+	if (na < 0) {
+		c.fail(c.loop_loc, "the run-time call would have too many arguments");
+		return false;
 	}
-	if (p.mode == MP_OUT_FUSED) {
-		tree i32 = integer_type_node;
-		auto arg = [&](int k) { return fold_convert(i32, m.typed(p.epi_arg[k])); };
-		L(build_int_cst(long_t(), p.epi));
-		L(build_int_cst(long_t(), p.epi_out_type == MP_TY_S8 ? 0 : p.epi_out_type == MP_TY_U8 ? 1 : 2));
-		L(build_int_cst(long_t(), p.epi_init));
-		if (p.epi_bias >= 0) {
-			const mp_access &Bi = n->access[p.epi_bias];
-			P(m.addr(p.epi_bias, true));
-			L(m.coef(&Bi.off, vi));
-			L(vj >= 0 ? m.coef(&Bi.off, vj) : zero);
-		} else {
-			P(null_pointer_node);
-			L(zero);
-			L(zero);
-		}
-		tree scale = zero, qm = zero, shift = zero, zp = zero, qmin = zero, qmax = zero;
-		switch (p.epi) {
-		case MP_FUSE_FP32:
-			scale = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
-					    fold_convert(float_type_node, m.typed(p.epi_arg[0])));
-			zp = arg(1), qmin = arg(2), qmax = arg(3);
-			break;
-		case MP_FUSE_GEMMLOWP: case MP_FUSE_RNDNU:
-			qm = arg(0), shift = arg(1), zp = arg(2), qmin = arg(3), qmax = arg(4);
-			break;
-		case MP_FUSE_CLAMP:
-			qmin = arg(0), qmax = arg(1);
-			break;
-		default:
-			break;
-		}
-		L(scale); L(qm); L(shift); L(zp); L(qmin); L(qmax);
-	} else {
-		L(zero); L(zero); L(zero);
-		P(null_pointer_node);
-		for (int z = 0; z < 8; z++)
-			L(zero);
-	}
-	L(build_int_cst(long_t(), p.ncheck));
-	for (int i = 0; i < p.ncheck; i++) {
-		tree lo, hi;
-		m.range(p.check_access[i], &lo, &hi);
-		L(lo);
-		L(hi);
-	}
-	L(build_int_cst(long_t(), (long)c.protected_decls.size()));
-	for (tree d : c.protected_decls) {
-		tree lo = fold_convert(long_t(), build_fold_addr_expr(d));
-		TREE_ADDRESSABLE(d) = 1;
-		L(lo);
-		L(fold_build2(PLUS_EXPR, long_t(), lo,
-			      build_int_cst(long_t(), tree_to_shwi(DECL_SIZE_UNIT(d)) - 1)));
-	}
-	args[1] = build_int_cst(long_t(), args.length() - 2);
+	for (int i = 0; i < na; i++)
+		m.arg(recipe[i], &seq, &args);
 	tree tile = create_tmp_var(ptr, "mp_tile");
 	gcall *call = gimple_build_call_vec(nest_fn, args);
 	args.release();

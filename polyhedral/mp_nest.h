@@ -68,6 +68,10 @@ typedef struct mp_var {
 	mp_scalar type;
 	int loop;              /* ITER: the loop it drives; else -1 */
 	int used_after;        /* ITER/LOCAL: read after the nest (glue fills) */
+	int in_memory;         /* PARAM: a variable in memory (a global) read as
+	                          an invariant; its bytes are protected at run
+	                          time against the nest's stores */
+	int64_t mem_size;      /* in_memory: its size in bytes */
 } mp_var;
 
 /* -------------------------------------------------------- affine forms */
@@ -377,6 +381,44 @@ typedef struct mp_plan {
  * fill *plan.  Never fails hard: plan->ok == 0 with a reason when the nest
  * is not transformed.  Returns plan->ok. */
 int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan);
+
+/* --------------------------------------------------- runtime call */
+
+/* The argument list of __mixprec_i8_nest (runtime/nest.c) for a plan, as
+ * compiler-neutral recipes that each plugin turns into code.  Keeping the
+ * list here means both plugins always pass the same arguments in the same
+ * order.  Every argument is a long unless it says pointer. */
+typedef enum mp_arg_kind {
+	MP_ARG_CONST,      /* cst */
+	MP_ARG_NULL,       /* pointer: NULL */
+	MP_ARG_EXTENT,     /* max(hi - lo + 1, 0) of loop `loop`; 1 when loop < 0 */
+	MP_ARG_ADDR,       /* pointer: address of access `access` with every
+	                      iterator at its lower bound */
+	MP_ARG_COEF,       /* coefficient in bytes of ITER var `var` in the offset
+	                      of access `access`; 0 when var < 0 */
+	MP_ARG_EXPR,       /* loop-invariant expression `expr` times cst */
+	MP_ARG_EXPR_I32,   /* (int32_t) expression `expr` (a helper's int argument) */
+	MP_ARG_EXPR_F32,   /* the 32 bits of (float) expression `expr` */
+	MP_ARG_RANGE_LO,   /* first byte access `access` touches over the box of
+	                      its loops */
+	MP_ARG_RANGE_HI,   /* last byte of the same */
+	MP_ARG_VAR_LO,     /* address of in-memory PARAM var `var` */
+	MP_ARG_VAR_HI      /* its last byte */
+} mp_arg_kind;
+
+typedef struct mp_arg {
+	mp_arg_kind kind;
+	int64_t cst;
+	int loop, access, var, expr;
+} mp_arg;
+
+#define MP_NEST_ABI_VERSION 1   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_MAX_CALL_ARGS (40 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
+
+/* Fill out[0..] with the call's arguments (ABI version and count first).
+ * Returns how many, or -1 when max is too small. */
+int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
+		      mp_arg *out, int max);
 
 /* The one-line remark for a transformed nest (both plugins print it):
  * what was recognised, layouts, output mode, kernel families and tiles. */

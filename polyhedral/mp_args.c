@@ -1,0 +1,164 @@
+/* mp_args.c -- the argument list of __mixprec_i8_nest for a plan, as
+ * recipes (mp_arg) that the plugins turn into code.  The layout is the one
+ * documented at the top of runtime/nest.c; this file is its only writer.
+ */
+#include <string.h>
+#include "mp_nest.h"
+
+typedef struct mp_argv {
+	mp_arg *a;
+	int n, max;
+} mp_argv;
+
+static mp_arg *push(mp_argv *v, mp_arg_kind k)
+{
+	static mp_arg sink;
+	mp_arg *x = v->n < v->max ? &v->a[v->n] : &sink;
+	v->n++;
+	memset(x, 0, sizeof *x);
+	x->kind = k;
+	x->loop = x->access = x->var = x->expr = -1;
+	return x;
+}
+
+static void cst(mp_argv *v, int64_t c) { push(v, MP_ARG_CONST)->cst = c; }
+static void null(mp_argv *v) { push(v, MP_ARG_NULL); }
+static void extent(mp_argv *v, int loop) { push(v, MP_ARG_EXTENT)->loop = loop; }
+static void addr(mp_argv *v, int acc) { push(v, MP_ARG_ADDR)->access = acc; }
+
+static void coef(mp_argv *v, int acc, int var)
+{
+	mp_arg *x = push(v, MP_ARG_COEF);
+	x->access = acc;
+	x->var = var;
+}
+
+static void expr(mp_argv *v, mp_arg_kind k, int e, int64_t times)
+{
+	mp_arg *x = push(v, k);
+	x->expr = e;
+	x->cst = times;
+}
+
+/* An operand, an output or a bias: address at the lower corner, then the
+ * byte strides along the given iterators. */
+static void strided(mp_argv *v, int acc, int var1, int var2)
+{
+	addr(v, acc);
+	coef(v, acc, var1);
+	coef(v, acc, var2);
+}
+
+static int64_t target_code(mp_target t)
+{
+	switch (t) {
+	case MP_TARGET_SCALAR: return 1;
+	case MP_TARGET_AVX2: return 2;
+	case MP_TARGET_AVX512VNNI: return 3;
+	default: return 0;
+	}
+}
+
+static int64_t dt_code(mp_scalar t)
+{
+	return t == MP_TY_S8 ? 0 : t == MP_TY_U8 ? 1 : 2;
+}
+
+int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
+		      mp_arg *out, int max)
+{
+	mp_argv v = { out, 0, max };
+	int vi = n->loop[p->loop_i].iter, vk = n->loop[p->loop_k].iter;
+	int vj = p->loop_j >= 0 ? n->loop[p->loop_j].iter : -1;
+	int i, nprot = 0;
+
+	cst(&v, MP_NEST_ABI_VERSION);
+	cst(&v, 0);                                     /* nargs, set below */
+	cst(&v, p->mode == MP_OUT_DIRECT ? 1 : p->mode == MP_OUT_FUSED ? 2 : 0);
+	cst(&v, target_code(pr ? pr->target : MP_TARGET_AUTO));
+	extent(&v, p->loop_i);
+	extent(&v, p->loop_j);
+	extent(&v, p->loop_k);
+
+	strided(&v, p->acc_a, vi, vk);
+	cst(&v, dt_code(p->a_type));
+	if (p->za_expr >= 0)
+		expr(&v, MP_ARG_EXPR, p->za_expr, p->zsign_a < 0 ? -1 : 1);
+	else
+		cst(&v, 0);
+	strided(&v, p->acc_b, vk, vj);
+	cst(&v, dt_code(p->b_type));
+	if (p->zb_expr >= 0)
+		expr(&v, MP_ARG_EXPR, p->zb_expr, p->zsign_b < 0 ? -1 : 1);
+	else
+		cst(&v, 0);
+
+	if (p->mode == MP_OUT_DIRECT || p->mode == MP_OUT_FUSED)
+		strided(&v, p->mode == MP_OUT_DIRECT ? p->acc_c : p->epi_out, vi, vj);
+	else {
+		null(&v);
+		cst(&v, 0);
+		cst(&v, 0);
+	}
+
+	if (p->mode == MP_OUT_FUSED) {
+		cst(&v, p->epi);
+		cst(&v, dt_code(p->epi_out_type));
+		cst(&v, p->epi_init);
+		if (p->epi_bias >= 0)
+			strided(&v, p->epi_bias, vi, vj);
+		else {
+			null(&v);
+			cst(&v, 0);
+			cst(&v, 0);
+		}
+		/* scale, qm, shift, zp, qmin, qmax: the helper's arguments */
+		int slot[6] = { -1, -1, -1, -1, -1, -1 };
+		switch (p->epi) {
+		case MP_FUSE_FP32:        /* scale, zp, qmin, qmax */
+			slot[0] = 0, slot[3] = 1, slot[4] = 2, slot[5] = 3;
+			break;
+		case MP_FUSE_GEMMLOWP:    /* qm, shift, zp, qmin, qmax */
+		case MP_FUSE_RNDNU:
+			slot[1] = 0, slot[2] = 1, slot[3] = 2, slot[4] = 3, slot[5] = 4;
+			break;
+		case MP_FUSE_CLAMP:       /* lo, hi */
+			slot[4] = 0, slot[5] = 1;
+			break;
+		default:
+			break;
+		}
+		for (i = 0; i < 6; i++) {
+			if (slot[i] < 0 || slot[i] >= p->epi_nargs)
+				cst(&v, 0);
+			else
+				expr(&v, i == 0 ? MP_ARG_EXPR_F32 : MP_ARG_EXPR_I32,
+				     p->epi_arg[slot[i]], 1);
+		}
+	} else {
+		cst(&v, 0);   /* epi */
+		cst(&v, 0);   /* out_dt */
+		cst(&v, 0);   /* init */
+		null(&v);     /* bias */
+		for (i = 0; i < 8; i++)
+			cst(&v, 0);
+	}
+
+	cst(&v, p->ncheck);
+	for (i = 0; i < p->ncheck; i++) {
+		push(&v, MP_ARG_RANGE_LO)->access = p->check_access[i];
+		push(&v, MP_ARG_RANGE_HI)->access = p->check_access[i];
+	}
+	for (i = 0; i < n->nvars; i++)
+		nprot += n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
+	cst(&v, nprot);
+	for (i = 0; i < n->nvars; i++)
+		if (n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory) {
+			push(&v, MP_ARG_VAR_LO)->var = i;
+			push(&v, MP_ARG_VAR_HI)->var = i;
+		}
+	if (v.n > max)
+		return -1;
+	out[1].cst = v.n - 2;
+	return v.n;
+}

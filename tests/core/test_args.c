@@ -1,0 +1,77 @@
+/* test_args.c -- mp_plan_call_args: the run-time call's argument recipes
+ * follow the layout runtime/nest.c reads (positions, count, nargs). */
+#include "mp_nest.h"
+#include "core_test.h"
+
+static int analyse(const char *text, mp_nest *n, mp_plan *p)
+{
+	mp_pragma pr = { .prec = MP_PREC_INT8 };
+	if (mp_nest_parse(n, text) != 0) {
+		printf("parse error: %s\n", n->error);
+		return 0;
+	}
+	return mp_analyze(n, &pr, p);
+}
+
+int main(void)
+{
+	mp_nest *n = calloc(1, sizeof *n);
+	mp_plan *p = calloc(1, sizeof *p);
+	static mp_arg a[MP_MAX_CALL_ARGS];
+	mp_pragma pr = { .prec = MP_PREC_INT8, .target = MP_TARGET_AVX2 };
+
+	/* fused fp32 epilogue, bias[j], zero point on x */
+	const char *fused = DECLS "var s local s32\nvar b param ptr\nvar sc param f32\n"
+		"var zy param s32\nvar zx param s32\narray b base=b\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = b[4*j]:s32\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s (* (- (cast:s32 x[i*K+k]:u8) zx) (cast:s32 w[j*K+k]:s8)))\n"
+		"stmt j : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_requant_fp32\" s sc zy -128 127))\n";
+	CHECK(analyse(fused, n, p), "%s", p->reason);
+	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
+	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
+	int ncheck = p->ncheck;
+	CHECK(na == 2 + 32 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
+	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
+	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
+	CHECK(a[3].cst == 2, "target avx2 = 2, got %lld", (long long)a[3].cst);
+	CHECK(a[4].kind == MP_ARG_EXTENT && a[6].kind == MP_ARG_EXTENT, "extents");
+	CHECK(a[7].kind == MP_ARG_ADDR && a[7].access == p->acc_a, "A address");
+	CHECK(a[10].cst == 1, "A is u8");
+	CHECK(a[11].kind == MP_ARG_EXPR && a[11].cst == 1, "za = +zx");
+	CHECK(a[12].kind == MP_ARG_ADDR && a[12].access == p->acc_b, "B address");
+	CHECK(a[15].cst == 0, "B is s8");
+	CHECK(a[17].kind == MP_ARG_ADDR && a[17].access == p->epi_out, "out address");
+	CHECK(a[20].cst == MP_FUSE_FP32 && a[21].cst == 0, "epi kind, s8 out");
+	CHECK(a[23].kind == MP_ARG_ADDR && a[23].access == p->epi_bias, "bias");
+	CHECK(a[26].kind == MP_ARG_EXPR_F32, "scale as float bits");
+	CHECK(a[27].kind == MP_ARG_CONST && a[28].kind == MP_ARG_CONST, "no qm/shift");
+	CHECK(a[29].kind == MP_ARG_EXPR_I32 && a[31].kind == MP_ARG_EXPR_I32, "zp..qmax");
+	CHECK(a[32].kind == MP_ARG_CONST && a[32].cst == ncheck, "ncheck");
+	CHECK(a[33 + 2 * ncheck].kind == MP_ARG_CONST && a[33 + 2 * ncheck].cst == 0, "nprot 0");
+
+	/* tile mode, an in-memory zero point protected at run time */
+	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s (* (- (cast:s32 x[i*K+k]:s8) g) (cast:s32 w[j*K+k]:s8)))\n"
+		"stmt j : y[4*i*N+4*j]:s32 = s\n";
+	CHECK(analyse(tile, n, p), "%s", p->reason);
+	n->var[mp_nest_find_var(n, "g")].in_memory = 1;
+	n->var[mp_nest_find_var(n, "g")].mem_size = 4;
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	ncheck = p->ncheck;
+	CHECK(p->mode == MP_OUT_TILE, "mode %d", p->mode);
+	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
+	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
+	CHECK(a[33 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[34 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[35 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	      "protected range");
+	CHECK(na == 36 + 2 * ncheck, "na %d", na);
+	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
+
+	free(n);
+	free(p);
+	CT_DONE("test_args");
+}

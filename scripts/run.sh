@@ -22,7 +22,8 @@ for s in dense_requant gemm_ikj matvec_zp; do
   echo "== samples/$s.c"
   gcc -O3 -march=native $CFLAGS samples/$s.c -o "$OUT/${s}_plain" $LIBS
   gcc -O3 -march=native -fplugin="$PLUGIN" -fopt-info-loop-optimized $CFLAGS \
-      samples/$s.c -o "$OUT/${s}_mixprec" $LIBS
+      samples/$s.c -o "$OUT/${s}_mixprec" $LIBS 2>"$OUT/$s.remarks"
+  grep mixprec "$OUT/$s.remarks" || true
   sh scripts/compare-sample.sh "$OUT/${s}_plain" "$OUT/${s}_mixprec" || status=1
 done
 if [ -x build/bench/bench_gemm ]; then

@@ -161,6 +161,41 @@ void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 		    const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb,
 		    const mp_epilogue *ep);
 
+/* ------------------------------------------- floating-point sources */
+
+/* Precisions for float/double sources (issue: lower-precision float loops).
+ * The contraction S(i,j) = sum_k A(i,k) * B(k,j) of a float source runs at
+ * the precision below with the accumulator shown; the result is within the
+ * documented per-element bound (docs/error-bounds.md). */
+typedef enum mp_lp {
+	MP_LP_INT8 = 0,     /* symmetric int8 (s8 x s8 -> s32), scales as given */
+	MP_LP_UINT8,        /* reserved */
+	MP_LP_BF16,         /* bf16 x bf16 -> fp32 (vdpbf16ps), no scales */
+	MP_LP_FP8_E4M3,     /* OCP E4M3, per-tensor scale, computed through bf16 */
+	MP_LP_FP8_E5M2      /* OCP E5M2, likewise */
+} mp_lp;
+
+/* Scales.  DYNAMIC: symmetric absolute-maximum scales computed while packing
+ * (int8: per row of A and per column of B; fp8: per tensor).  EXPLICIT: the
+ * caller's quantization scales q = round(x / scale) (int8: a_scale[i*a_scale_s]
+ * and b_scale[j*b_scale_s]; stride 0 = one scalar). */
+typedef struct mp_lp_scales {
+	int dynamic;
+	const float *a_scale; ptrdiff_t a_scale_s;
+	const float *b_scale; ptrdiff_t b_scale_s;
+} mp_lp_scales;
+
+/* out(i,j) = S(i,j) at precision LP (out = S, or out += S when accumulate),
+ * A(i,k) = a[i*a_si + k*a_sk], B(k,j) = b[k*b_sk + j*b_sj], out(i,j) =
+ * c[i*c_si + j*c_sj]; elements are float (is_double == 0) or double.
+ * Returns 0, or -1 without touching c when an input is NaN or infinite
+ * (seen while computing scales): the caller runs the original loop then. */
+int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
+	       const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
+	       const mp_lp_scales *sc);
+
 /* Counters of the generated code's decisions (process-wide). */
 typedef struct mp_stats {
 	long fast;        /* nests run by the kernels */

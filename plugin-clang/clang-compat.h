@@ -55,6 +55,34 @@ inline clang::FunctionDecl *extern_fn(clang::ASTContext &C, clang::DeclContext *
 					   clang::SC_Extern);
 }
 
+/* Type::isPromotableIntegerType moved to ASTContext in clang 16. */
+inline bool is_promotable_int(const clang::ASTContext &C, clang::QualType t)
+{
+#if LLVM_VERSION_MAJOR >= 16
+	return C.isPromotableIntegerType(t);
+#else
+	(void)C;
+	return t->isPromotableIntegerType();
+#endif
+}
+
+/* APInt::getMinSignedBits became getSignificantBits (clang 16; the old
+ * name is gone in 19). */
+inline unsigned min_signed_bits(const llvm::APSInt &v)
+{
+#if LLVM_VERSION_MAJOR >= 16
+	return v.getSignificantBits();
+#else
+	return v.getMinSignedBits();
+#endif
+}
+
+/* StringRef::startswith became starts_with (clang 16; gone in 19). */
+inline bool starts_with(llvm::StringRef s, llvm::StringRef prefix)
+{
+	return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
 /* Kinds of clang::OptionalFileEntryRef etc. are not needed: keep this file
  * to what the plugin really uses. */
 

@@ -60,7 +60,9 @@ struct mp_ctx {
 	std::map<const clang::Stmt *, clang::Stmt *> *parent;
 	const std::set<const clang::Stmt *> *annotated = nullptr;  /* fors with a pragma */
 
-	std::vector<clang::ForStmt *> loops;            /* loop id -> for */
+	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
+	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */
+	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */
 	std::map<const clang::VarDecl *, int> iter_var; /* iterator -> var id */
 	std::map<const clang::ValueDecl *, int> var_of;

@@ -122,7 +122,7 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 
 /* ------------------------------------------------------ loop control */
 
-static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt *outer_init);
+static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init);
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);
 
 static bool is_increment(const Expr *inc, const VarDecl *v, int64_t *step, ASTContext &C)
@@ -213,11 +213,112 @@ static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
 	return nullptr;
 }
 
-static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt *outer_init)
+/* Does S hold a `continue` of its own loop (not of a loop nested in it)? */
+static bool own_continue(const Stmt *s)
+{
+	if (!s)
+		return false;
+	if (isa<ContinueStmt>(s))
+		return true;
+	if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s))
+		return false;
+	for (const Stmt *k : s->children())
+		if (own_continue(k))
+			return true;
+	return false;
+}
+
+/* The parts of a loop: `for (init; cond; inc) body`, or
+ * `init; while (cond) { ...; inc; }` (the increment the last statement of
+ * the body, the init the last statement setting the iterator before the
+ * loop, found later by prior_init). */
+struct loop_parts {
+	const Expr *cond = nullptr;
+	const Expr *inc = nullptr;
+	const Stmt *init = nullptr;
+	Stmt *body = nullptr;
+	SourceLocation kw;
+	bool is_while = false;
+};
+
+static loop_parts parts_of(Stmt *l)
+{
+	loop_parts p;
+	if (ForStmt *f = dyn_cast<ForStmt>(l)) {
+		p.cond = f->getCond();
+		p.inc = f->getInc();
+		p.init = f->getInit();
+		p.body = f->getBody();
+		p.kw = f->getForLoc();
+	} else if (WhileStmt *w = dyn_cast<WhileStmt>(l)) {
+		p.is_while = true;
+		p.cond = w->getCond();
+		p.body = w->getBody();
+		p.kw = w->getWhileLoc();
+		if (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(p.body))
+			if (!cs->body_empty())
+				p.inc = dyn_cast<Expr>(cs->body_back());
+	}
+	return p;
+}
+
+/* The iterator of loop L (its test compares it, its increment steps it,
+ * its body leaves it alone), or null; *bound, *code, *step describe it. */
+static const VarDecl *find_iter(mp_ctx &c, const loop_parts &lp, const Expr **bound,
+				BinaryOperatorKind *code, int64_t *step)
+{
+	const BinaryOperator *cmp = lp.cond ? dyn_cast<BinaryOperator>(lp.cond->IgnoreParenImpCasts())
+					    : nullptr;
+	if (!cmp || !cmp->isComparisonOp())
+		return nullptr;
+	for (int pass = 0; pass < 2; pass++) {
+		const Expr *side = pass ? cmp->getRHS() : cmp->getLHS();
+		const VarDecl *cand = mp_var_of_ref(side->IgnoreParenCasts());
+		if (cand && !cand->getType()->isIntegerType())
+			cand = nullptr;
+		/* a while loop's body holds its increment: one definition */
+		if (!cand || !is_increment(lp.inc, cand, step, c.C) ||
+		    count_defs(lp.body, cand) != (lp.is_while ? 1 : 0))
+			continue;
+		*bound = pass ? cmp->getLHS() : cmp->getRHS();
+		*code = pass ? BinaryOperator::reverseComparisonOp(cmp->getOpcode()) : cmp->getOpcode();
+		return cand;
+	}
+	return nullptr;
+}
+
+/* The init and increment statements of the while loops directly in CS:
+ * they belong to the loop, not to the statements of the enclosing one. */
+static void skip_while_parts(mp_ctx &c, CompoundStmt *cs)
+{
+	for (Stmt *k : cs->body()) {
+		WhileStmt *w = dyn_cast<WhileStmt>(k);
+		if (!w)
+			continue;
+		loop_parts lp = parts_of(w);
+		const Expr *bound;
+		BinaryOperatorKind code;
+		int64_t step;
+		const VarDecl *v = find_iter(c, lp, &bound, &code, &step);
+		if (!v)
+			continue;
+		const Stmt *init = prior_init(c, w, v);
+		if (!init)
+			continue;   /* describe_loop refuses it */
+		if (isa<DeclStmt>(init))
+			c.skip_decl.insert(v);   /* `int s = 0, k = 0;`: s stays */
+		else
+			c.skip.insert(init);
+		c.skip.insert(lp.inc);
+	}
+}
+
+static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init)
 {
 	ASTContext &C = c.C;
-	const Expr *cond = f->getCond();
-	SourceLocation lloc = cond ? cond->getExprLoc() : f->getForLoc();
+	loop_parts lp = parts_of(l);
+	const Expr *cond = lp.cond;
+	SourceLocation lloc = cond ? cond->getExprLoc() : lp.kw;
 	if (!cond) {
 		c.fail(lloc, "a loop of the nest has no exit condition");
 		return false;
@@ -226,28 +327,21 @@ static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt
 		c.fail(lloc, "the condition of a loop of the nest has side effects");
 		return false;
 	}
-	const BinaryOperator *cmp = dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts());
-	const VarDecl *v = nullptr;
+	if (lp.is_while && cast<WhileStmt>(l)->getConditionVariable()) {
+		c.fail(lloc, "the condition of a loop of the nest declares a variable");
+		return false;
+	}
 	const Expr *bound = nullptr;
 	BinaryOperatorKind code = BO_LT;
 	int64_t step = 0;
-	if (cmp && cmp->isComparisonOp()) {
-		for (int pass = 0; pass < 2 && !v; pass++) {
-			const Expr *side = pass ? cmp->getRHS() : cmp->getLHS();
-			const VarDecl *cand = mp_var_of_ref(side->IgnoreParenCasts());
-			if (cand && !cand->getType()->isIntegerType())
-				cand = nullptr;
-			if (!cand || !is_increment(f->getInc(), cand, &step, C) ||
-			    count_defs(f->getBody(), cand) != 0)
-				continue;
-			v = cand;
-			bound = pass ? cmp->getLHS() : cmp->getRHS();
-			code = pass ? BinaryOperator::reverseComparisonOp(cmp->getOpcode()) : cmp->getOpcode();
-		}
-	}
+	const VarDecl *v = find_iter(c, lp, &bound, &code, &step);
 	if (!v) {
 		c.fail(lloc, "cannot find the induction variable of a loop of the nest "
 		       "(expected 'for (v = lo; v < hi; v++)')");
+		return false;
+	}
+	if (lp.is_while && own_continue(lp.body)) {
+		c.fail(lloc, "a 'continue' skips the increment of while loop '%s'", v->getName().str().c_str());
 		return false;
 	}
 	if (!v->getType()->isIntegerType()) {
@@ -255,9 +349,11 @@ static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt
 		return false;
 	}
 	/* the initial value */
-	const Stmt *init = f->getInit() ? f->getInit() : outer_init;
+	const Stmt *init = lp.init ? lp.init : outer_init;
 	if (!init)
-		init = prior_init(c, f, v);
+		init = prior_init(c, l, v);
+	if (lp.is_while && init && !c.skip.count(init) && !c.skip_decl.count(v))
+		init = nullptr;   /* not the one skip_while_parts took */
 	const Expr *lo_e = nullptr;
 	if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(init)) {
 		for (const Decl *d : ds->decls())
@@ -312,11 +408,11 @@ static bool describe_loop(mp_ctx &c, ForStmt *f, int parent, int pos, const Stmt
 		return false;
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
-	c.loops.push_back(f);
+	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
 	int kpos = 0;
 	bool cont = false;
-	describe_body(c, f->getBody(), lid, false, &kpos, &cont);
+	describe_body(c, lp.body, lid, false, &kpos, &cont);
 	return !c.failed;
 }
 
@@ -459,7 +555,7 @@ static void describe_expr_stmt(mp_ctx &c, const Expr *e, int lid, bool guarded, 
 						snprintf(c.n->expr[r].op, sizeof c.n->expr[r].op, "++");
 					return r;
 				}
-				QualType pt = t->isPromotableIntegerType() ? C.getPromotedIntegerType(t) : t;
+				QualType pt = mpc::is_promotable_int(C, t) ? C.getPromotedIntegerType(t) : t;
 				int old = convert(c, c.rvalue_of(lhs, id, 0), t, pt);
 				int one = c.add_expr(MP_X_CONST, mp_scalar_of_type(C, pt), -1, -1);
 				if (one >= 0) {
@@ -492,11 +588,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		return;
 	bool g = guarded || *cont;
 	if (CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
+		skip_while_parts(c, cs);
 		for (Stmt *k : cs->body())
 			describe_body(c, k, lid, guarded, pos, cont);
 		return;
 	}
-	if (isa<NullStmt>(s))
+	if (isa<NullStmt>(s) || c.skip.count(s))
 		return;
 	if (ForStmt *f = dyn_cast<ForStmt>(s)) {
 		if (c.annotated && c.annotated->count(f))   /* as the GCC glue's marker call */
@@ -508,7 +605,15 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		describe_loop(c, f, lid, (*pos)++, nullptr);
 		return;
 	}
-	if (isa<WhileStmt>(s) || isa<DoStmt>(s)) {
+	if (WhileStmt *w = dyn_cast<WhileStmt>(s)) {
+		if (g) {
+			c.fail(w->getWhileLoc(), "a loop of the nest runs under a condition");
+			return;
+		}
+		describe_loop(c, w, lid, (*pos)++, nullptr);
+		return;
+	}
+	if (isa<DoStmt>(s)) {
 		c.fail(s->getBeginLoc(), "cannot find the induction variable of a loop of the nest "
 		       "(expected 'for (v = lo; v < hi; v++)')");
 		return;
@@ -535,7 +640,7 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 				       "as an array, a struct or a static variable");
 				continue;
 			}
-			if (!v->getInit())
+			if (!v->getInit() || c.skip_decl.count(v))
 				continue;
 			int id = new_stmt(c, MP_S_ASSIGN, lid, g, pos, v->getLocation());
 			if (id < 0)
@@ -629,6 +734,14 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, ForStmt *f,
 			 Stmt *init)
 {
+	if (r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) {
+		/* as plugin-gcc/nest.cc: no kernels for these families yet */
+		char why[160];
+		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
+			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
+		report(r, f->getForLoc(), why, SourceLocation());
+		return;
+	}
 	mp_ctx c(C, S);
 	c.fn = fd;
 	c.top = f;
@@ -727,6 +840,19 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		}
 		auto it = at.find(r.next_loc);
 		Stmt *s = it == at.end() ? nullptr : it->second;
+		/* as the GCC glue: a block whose first statement (after
+		   declarations) is the loop, `#pragma mixprec { for ... }` */
+		while (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {
+			Stmt *first = nullptr;
+			for (Stmt *k : cs->body())
+				if (!isa<DeclStmt>(k) && !isa<NullStmt>(k)) {
+					first = k;
+					break;
+				}
+			s = first;
+			if (!isa_and_nonnull<CompoundStmt>(s) && !isa_and_nonnull<ForStmt>(s))
+				s = nullptr;
+		}
 		ForStmt *f = dyn_cast_or_null<ForStmt>(s);
 		Stmt *init = nullptr;
 		if (!f && s && isa<BinaryOperator>(s) &&

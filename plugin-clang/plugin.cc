@@ -191,8 +191,25 @@ struct MixprecPragma : PragmaHandler {
 		if (mp_pragma_parse(toks.data(), (int)toks.size(), &rec.p, msg, sizeof msg, &err_tok)) {
 			SourceLocation el = err_tok >= 0 && err_tok < (int)locs.size() ? locs[err_tok]
 					  : (locs.empty() ? first_loc : end.isValid() ? end : locs.back());
-			/* at the token as written, like GCC (a macro's body, not its use) */
-			mp_error(PP.getSourceManager().getSpellingLoc(el), msg);
+			/* at the token as written, like GCC (a macro's body, not its
+			   use), with GCC's note at each expansion */
+			SourceManager &SM = PP.getSourceManager();
+			mp_error(SM.getSpellingLoc(el), msg);
+			for (SourceLocation m = el; m.isMacroID();
+			     m = SM.getImmediateMacroCallerLoc(m)) {
+				StringRef name = Lexer::getImmediateMacroName(m, SM, PP.getLangOpts());
+				if (name.empty())
+					break;
+				mp_note(SM.getSpellingLoc(SM.getImmediateExpansionRange(m).getBegin()),
+					"in expansion of macro '" + name.str() + "'");
+			}
+			return;
+		}
+		if (PP.getLangOpts().CPlusPlus || PP.getLangOpts().ObjC) {
+			/* the statement shapes and the rewrite are those of C; C++
+			   waits for its own support (as the GCC plugin) */
+			mp_warning(first_loc, "'#pragma mixprec' is supported in C only; "
+				   "this loop is compiled as written");
 			return;
 		}
 		if (!mp_sema || !mp_sema->getCurFunctionDecl()) {
@@ -294,10 +311,17 @@ __attribute__((constructor)) static void mp_register(void)
 	std::string full;
 	int major = host_major(full);
 	if (major != MP_CLANG_MAJOR_BUILT) {
+		/* the pkg-config variable naming the plugin for the host clang */
+		char var[32];
+		if (major == MP_CLANG_DEFAULT_MAJOR)
+			snprintf(var, sizeof var, "clang_plugin");
+		else
+			snprintf(var, sizeof var, "clang%d_plugin", major);
 		fprintf(stderr, "error: mixprec: this plugin was built for clang %d and cannot be "
-			"loaded by clang %d (%s); rebuild mixprec for this compiler "
-			"(cmake -DMIXPREC_LLVM_CONFIG=llvm-config-%d)\n",
-			MP_CLANG_MAJOR_BUILT, major, full.c_str(), major);
+			"loaded by clang %d (%s); use mixprec's plugin for clang %d "
+			"(pkg-config --variable=%s mixprec), or build one with "
+			"cmake -DMIXPREC_CLANG_EXTRA_MAJORS=%d\n",
+			MP_CLANG_MAJOR_BUILT, major, full.c_str(), major, var, major);
 		fflush(stderr);
 		_exit(1);
 	}

@@ -446,7 +446,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		outer.push_back(mpc::if_stmt(C, m.L, m.bin(BO_EQ, m.ref(tile), m.lit(0)), c.top, els));
 	} else {
 		/* 2b. TILE: tile read in place of loop k, release after the nest */
-		ForStmt *kl = c.loops[lk];
+		Stmt *kl = c.loops[lk];
 		bool k_outer = false;   /* k encloses other loops (ikj order) */
 		for (int l = 0; l < n->nloops; l++)
 			if (n->loop[l].parent == lk)

@@ -174,7 +174,7 @@ bool mp_ctx::aff_of(const Expr *e, mp_aff *r, int depth)
 	e = e->IgnoreParens();
 	if (e->getType()->isIntegerType() && !e->HasSideEffects(C)) {
 		Expr::EvalResult res;
-		if (!isa<DeclRefExpr>(e) && e->EvaluateAsInt(res, C) && res.Val.getInt().getMinSignedBits() <= 64) {
+		if (!isa<DeclRefExpr>(e) && e->EvaluateAsInt(res, C) && mpc::min_signed_bits(res.Val.getInt()) <= 64) {
 			mp_aff_const(r, res.Val.getInt().getSExtValue());
 			return true;
 		}
@@ -460,7 +460,7 @@ static bool harmless_builtin(const FunctionDecl *fd)
 		"ceil", "trunc", "fabs", "fmin", "fmax", "exp", "sqrt", "tanh", NULL
 	};
 	StringRef nm = fd->getName();
-	if (nm.startswith("__builtin_"))
+	if (mpc::starts_with(nm, "__builtin_"))
 		nm = nm.drop_front(10);
 	if (nm == "abs" || nm == "labs" || nm == "llabs")
 		return true;
@@ -558,7 +558,7 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 	if (e->getType()->isIntegerType() && !e->HasSideEffects(C) && !isa<DeclRefExpr>(e) &&
 	    !isa<CastExpr>(e)) {
 		Expr::EvalResult res;
-		if (e->EvaluateAsInt(res, C) && res.Val.getInt().getMinSignedBits() <= 64) {
+		if (e->EvaluateAsInt(res, C) && mpc::min_signed_bits(res.Val.getInt()) <= 64) {
 			int x = add_expr(MP_X_CONST, ty, -1, -1);
 			if (x >= 0)
 				n->expr[x].cst = res.Val.getInt().getSExtValue();

@@ -20,3 +20,29 @@ $cc -O2 -fplugin="$plugin" -fopt-info-loop-optimized $(pkg-config --cflags mixpr
     "$src/samples/gemm_ikj.c" -o "$prefix/fast" $(pkg-config --libs mixprec) 2>"$prefix/remarks"
 grep -q "optimized: mixprec" "$prefix/remarks" || { echo "FAIL: no mixprec remark"; cat "$prefix/remarks"; exit 1; }
 sh "$src/scripts/compare-sample.sh" "$prefix/plain" "$prefix/fast"
+
+# The clang plugins, as the README tells clang users: clang_plugin with the
+# default clang (the one the build used, MIXPREC_CLANG in the cache) and
+# clang19_plugin with clang 19, each when it was built.
+cache="$build/CMakeCache.txt"
+clang_of() { sed -n "s/^$1:FILEPATH=//p" "$cache" 2>/dev/null | head -n 1; }
+for pair in "clang_plugin MIXPREC_CLANG" "clang19_plugin MIXPREC_CLANG19"; do
+  set -- $pair
+  var=$1
+  cplugin=$(pkg-config --variable="$var" mixprec)
+  if [ -z "$cplugin" ]; then
+    echo "$var: not built (skipped)"
+    continue
+  fi
+  case "$cplugin" in "$prefix"/*) ;; *) echo "FAIL: $var=$cplugin is not under $prefix"; exit 1;; esac
+  [ -f "$cplugin" ] || { echo "FAIL: $cplugin missing"; exit 1; }
+  [ -f "$(dirname "$cplugin")/libmixprec-core.so" ] || { echo "FAIL: libmixprec-core.so not installed beside $cplugin"; exit 1; }
+  clang=$(clang_of "$2")
+  [ -n "$clang" ] && [ -x "$clang" ] || { echo "FAIL: no $2 in $cache for $var"; exit 1; }
+  "$clang" -O2 -fplugin="$cplugin" -Rpass=mixprec $(pkg-config --cflags mixprec) \
+      "$src/samples/gemm_ikj.c" -o "$prefix/fast-$var" $(pkg-config --libs mixprec) 2>"$prefix/remarks-$var" \
+    || { echo "FAIL: $clang with $var"; cat "$prefix/remarks-$var"; exit 1; }
+  grep -q "remark: mixprec" "$prefix/remarks-$var" || { echo "FAIL: no mixprec remark from $clang"; cat "$prefix/remarks-$var"; exit 1; }
+  echo "$var ($clang):"
+  sh "$src/scripts/compare-sample.sh" "$prefix/plain" "$prefix/fast-$var"
+done

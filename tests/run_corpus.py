@@ -17,12 +17,21 @@
       At -O2 the plugin build is rerun with MIXPREC_TARGET=scalar|avx2|
       avx512vnni (skipped where the CPU lacks it) and MIXPREC_DISABLE=1
       (fast must be 0).  --extra-variants adds -g, -flto (plugin on the link
-      line too) and -march=native, each at -O2.
+      line too; clang: also -flto=thin) and -march=native, each at -O2; an
+      LTO variant the toolchain cannot link (no LLVM gold plugin) is skipped
+      with the reason printed.
   --mode diag FILE  (tests/diag/NAME.c)
       Compiles FILE with the plugin (-c -o /dev/null -Wall -Wextra) and checks
       every "// expected-{error,warning,note} {{text}}" at its line, no other
-      error or warning, no ICE; then that -w removes the warnings and
-      -Werror turns each expected warning into an error.
+      error or warning, no ICE, no remark (they are opt-in); then that -w
+      removes the warnings, that the group flag (GCC -Wno-pragmas, clang
+      -Wno-backend-plugin) removes mixprec's warnings and keeps its errors,
+      and that -Werror turns each expected warning into an error.
+  --mode compare FILE  (tests/corpus/NAME.c)
+      Builds FILE with --cc/--plugin and with --other-cc/--other-plugin (GCC
+      and clang) at each --opt level, runs both on the same seed: the
+      outputs must be identical, and both must run their nests on the
+      kernels when MIXPREC-TRANSFORMED > 0.
   --self-test
       Fault injection: a tiny corpus file built twice, once with
       -DMIXPREC_FAULT (harness.h then corrupts one output byte), must be
@@ -201,6 +210,29 @@ def remark_flag(cc):
     return "-Rpass=mixprec" if is_clang(cc) else "-fopt-info-loop-optimized"
 
 
+_LTO = {}
+
+
+def lto_unavailable(cc, cflags, work):
+    """None if cc can compile and link a trivial program with cflags (an LTO
+    mode), else the reason (e.g. clang without the LLVM gold plugin or lld)."""
+    key = (tuple(cc), tuple(cflags))
+    if key not in _LTO:
+        src = os.path.join(work, "lto-probe.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        exe = os.path.join(work, "lto-probe.exe")
+        rc, _, err = run_cmd(list(cc) + list(cflags) + [src, "-o", exe])
+        lines = [l for l in err.splitlines() if "error" in l] or err.splitlines() or ["?"]
+        _LTO[key] = None if rc == 0 else lines[0].strip()
+    return _LTO[key]
+
+
+def warning_group_off(cc):
+    """The flag that silences the plugin's refusal warnings (their group)."""
+    return "-Wno-backend-plugin" if is_clang(cc) else "-Wno-pragmas"
+
+
 def run_cmd(cmd, env=None, timeout=COMPILE_TIMEOUT, binary=False):
     """-> (rc, stdout, stderr); rc -999 on timeout."""
     full_env = dict(os.environ)
@@ -377,6 +409,17 @@ def run_mode(args):
     if args.extra_variants:
         variants += [("O2-g", ["-O2", "-g"], False), ("O2-flto", ["-O2", "-flto"], True),
                      ("O2-march-native", ["-O2", "-march=native"], False)]
+        if is_clang(b.cc):
+            # clang's two LTO flavours (full and ThinLTO) link differently.
+            variants.insert(-1, ("O2-flto-thin", ["-O2", "-flto=thin"], True))
+        kept = []
+        for v in variants:
+            why = lto_unavailable(b.cc, v[1], b.work) if v[2] else None
+            if why:
+                print("SKIP [%s]: this toolchain cannot link with it (%s)" % (" ".join(v[1]), why))
+            else:
+                kept.append(v)
+        variants = kept
     env_level = "O2" if "-O2" in levels else (variants[0][0] if variants else None)
     n_seed = 0
     for tag, cflags, lto in variants:
@@ -490,6 +533,84 @@ def check_variant(args, b, exp, tag, cflags, lto, seed, with_env):
     return problems
 
 
+# ---------------------------------------------------------- compare mode
+
+def compare_mode(args):
+    """FILE built with --cc/--plugin and with --other-cc/--other-plugin (GCC
+    and clang), each at the --opt levels: both programs must print the same
+    bytes for the same seed, and both must run their nests on the kernels
+    when the file expects transformed nests."""
+    pairs = [(args.cc, args.plugin), (args.other_cc, args.other_plugin)]
+    for cc, plugin in pairs:
+        if not cc or not plugin or not os.path.isfile(plugin):
+            print("SKIP: plugin not found: %r" % plugin)
+            return EXIT_SKIP
+    exp = Expectations(args.file)
+    if exp.transformed is None:
+        print("FAIL: %s has no '// MIXPREC-TRANSFORMED: <n>' line" % args.file)
+        return EXIT_FAIL
+    work = os.path.abspath(args.work or tempfile.mkdtemp(prefix="mixprec-compare-"))
+    builders = []
+    for i, (cc, plugin) in enumerate(pairs):
+        sub = argparse.Namespace(**vars(args))
+        sub.cc, sub.plugin, sub.work = cc, plugin, os.path.join(work, "cc%d" % i)
+        builders.append(Builder(sub, args.file))
+    seed = seeds_for(args)
+    print("compare %s: %s vs %s, seed %d (reproduce with --seed %d)"
+          % (builders[0].name, args.cc, args.other_cc, seed, seed))
+    problems = []
+    skipped = []
+    for level in args.opt.split():
+        outs = {}
+        for kind in ("plain", "plugin"):
+            for i, b in enumerate(builders):
+                plugin = b.args.plugin if kind == "plugin" else None
+                try:
+                    _, exe, _ = b.build(level.lstrip("-"), [level], plugin)
+                except BuildError as e:
+                    problems.append(str(e))
+                    continue
+                rc, out, err = b.run(exe, seed)
+                if rc != 0:
+                    problems.append("%s %s (%s): exited with %d:\n%s"
+                                    % (b.args.cc, level, kind, rc, tail(err)))
+                    continue
+                stats = parse_stats(err)
+                if kind == "plugin" and exp.transformed > 0 and (stats is None or stats[0] == 0):
+                    problems.append("%s %s: no nest ran on the kernels (%s)"
+                                    % (b.args.cc, level, stats))
+                outs[kind, i] = out
+        if len(outs) != 4:
+            continue
+        # A program whose own output depends on the compiler (unspecified
+        # evaluation order of arguments, say) cannot be compared.
+        plain_diff = first_difference(outs["plain", 0], outs["plain", 1])
+        if plain_diff:
+            skipped.append("%s: the builds without the plugin differ already, the program's "
+                           "output depends on the compiler:\n%s" % (level, plain_diff))
+            continue
+        diff = (first_difference(outs["plugin", 0], outs["plugin", 1])
+                or first_difference(outs["plain", 0], outs["plugin", 0]))
+        if diff:
+            problems.append("%s: %s" % (level, diff.replace("reference", "first    ")
+                                        .replace("plugin:   ", "second:   ")))
+        else:
+            print("SAME [%s] %d bytes (all four builds: each compiler with and without its plugin)"
+                  % (level, len(outs["plugin", 0])))
+    if skipped and not problems:
+        print("SKIP")
+        for p in skipped:
+            print("  - " + p.replace("\n", "\n    "))
+        return EXIT_SKIP
+    if problems:
+        print("FAIL")
+        for p in problems:
+            print("  - " + p.replace("\n", "\n    "))
+        return EXIT_FAIL
+    print("PASS")
+    return EXIT_PASS
+
+
 # ------------------------------------------------------------- diag mode
 
 def diag_mode(args):
@@ -515,6 +636,7 @@ def diag_mode(args):
         return rc, err, cmd
 
     rc, err, cmd = compile_(WARN_FLAGS, "diag")
+    first_err = err
     print("diag %s: %d expectation(s)\n  %s" % (os.path.basename(src), len(exp.diags), cmdline(cmd)))
     problems += check_diagnostics(exp.diags, parse_diagnostics(err), src)
     if want_errors != (rc != 0):
@@ -527,6 +649,18 @@ def diag_mode(args):
         problems.append("-w leaves warnings:\n  " + "\n  ".join(left))
     problems += ["-w: " + p for p in check_diagnostics(exp.of_kind("error"), parse_diagnostics(err),
                                                        src, kinds=("error",))]
+    # The warning group alone (GCC -Wno-pragmas, clang -Wno-backend-plugin):
+    # no mixprec warning, the errors stay.
+    group = warning_group_off(cc)
+    rc, err, _ = compile_(WARN_FLAGS + [group], "diag " + group)
+    left = [str(d) for d in parse_diagnostics(err) if d.kind == "warning" and "mixprec" in d.msg]
+    if left:
+        problems.append("%s leaves mixprec warnings:\n  %s" % (group, "\n  ".join(left)))
+    problems += [group + ": " + p for p in check_diagnostics(
+        exp.of_kind("error"), parse_diagnostics(err), src, kinds=("error",))]
+    # Remarks are opt-in: none without the remark flag (first compile above).
+    if any(REMARK_RE.search(l) for l in first_err.splitlines()):
+        problems.append("remarks printed without %s" % remark_flag(cc))
     # -Werror: the expected warnings become errors.
     if want_warnings:
         rc, err, _ = compile_(WARN_FLAGS + ["-Werror"], "diag -Werror")
@@ -659,10 +793,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", nargs="?", help="corpus or diag source file")
-    ap.add_argument("--mode", choices=("run", "diag"))
+    ap.add_argument("--mode", choices=("run", "diag", "compare"))
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--cc", default=os.environ.get("CC", "gcc"))
-    ap.add_argument("--plugin", help="path of the GCC plugin (mixprec.so)")
+    ap.add_argument("--plugin", help="path of the plugin (mixprec.so, mixprec-clang.so)")
+    ap.add_argument("--other-cc", help="compare mode: the second compiler")
+    ap.add_argument("--other-plugin", help="compare mode: the second compiler's plugin")
     ap.add_argument("--include", default=os.path.join(ROOT, "include"),
                     help="directory of mixprec.h")
     ap.add_argument("--lib", help="directory holding libmixprec.so")
@@ -690,6 +826,8 @@ def main(argv=None):
         ap.error("no such file: %s" % args.file)
     if args.mode == "run":
         return run_mode(args)
+    if args.mode == "compare":
+        return compare_mode(args)
     return diag_mode(args)
 
 

@@ -1,8 +1,9 @@
 // MIXPREC-TRANSFORMED: 1
 /* loop_while.c -- the reduction written as a while loop inside the nest
  * (the pragma itself stands before a for).  The GCC plugin sees the same
- * loop as for a for; the clang plugin does not handle while loops yet
- * (tests/corpus/CMakeLists.txt lists it among clang's known gaps). */
+ * loop as for a for; the clang plugin takes the statement setting k right
+ * before the while as its init and the body's last statement as its
+ * increment (more forms in loop_while_forms.c). */
 #include "harness.h"
 #include <mixprec.h>
 

@@ -195,6 +195,36 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
 	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
 	       const mp_lp_scales *sc);
+/* Also -1 (c untouched): an explicit scale that is not finite and > 0, an
+ * unknown or reserved lp, or inputs so large that the result could leave
+ * the range of the accumulator (BF16: fp32) or of the output type
+ * (K max|A| max|B| near FLT_MAX): the original loop is the fallback.
+ * Which implementation a kernel family runs for lp: "avx512vnni", "avx2",
+ * "scalar" (INT8), "avx512bf16" or "scalar" (BF16 / FP8: the AVX512-BF16
+ * kernel runs for kern == MP_KERNEL_AVX512VNNI on CPUs with AVX512-BF16;
+ * the scalar reference gives the same bits). */
+const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp);
+
+/* The dequantization steps mp_gemm_lp uses for the same arguments:
+ * A(i,k) is represented as q * step_a[i] (0 <= i < M), B(k,j) as
+ * q * step_b[j] (INT8: the scale; FP8: 1 / multiplier or the explicit
+ * scale; BF16: 1).  NULL arrays are skipped.  Returns 0, or -1 exactly when
+ * mp_gemm_lp would return -1. */
+int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K,
+		const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+		const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		const mp_lp_scales *sc, double *step_a, double *step_b);
+
+/* The documented bound (docs/error-bounds.md) of |out(i,j) - exact(i,j)|
+ * for one output of mp_gemm_lp: a_row = &A(i,0) with stride a_sk, b_col =
+ * &B(0,j) with stride b_sk (elements of the source type), the steps of
+ * row i and column j (mp_lp_steps), c_old = out(i,j) before the call (used
+ * when accumulate).  exact = (accumulate ? c_old : 0) + sum_k A(i,k) B(k,j)
+ * in real arithmetic.  May be +inf (K beyond fp32 accumulation). */
+double mp_lp_error_bound(mp_lp lp, int is_double, long K,
+			 const void *a_row, ptrdiff_t a_sk,
+			 const void *b_col, ptrdiff_t b_sk,
+			 double step_a, double step_b, double c_old, int accumulate);
 
 /* Counters of the generated code's decisions (process-wide). */
 typedef struct mp_stats {
@@ -210,6 +240,7 @@ void mp_stats_reset(void);
  * runtime/nest.c. */
 #define MP_NEST_ABI 1
 void *__mixprec_i8_nest(long abi, long nargs, ...);
+void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);
 void *__mixprec_tile_add(long abi, long nargs, ...);
 

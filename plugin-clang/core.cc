@@ -89,4 +89,6 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
 const char *mp_scalar_name(mp_scalar t) { return T->scalar_name(t); }
 int mp_scalar_is_int(mp_scalar t) { return T->scalar_is_int(t); }
 int mp_scalar_bits(mp_scalar t) { return T->scalar_bits(t); }
+int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr, mp_arg *out, int max)
+{ return T->plan_call_args(n, p, pr, out, max); }
 }

@@ -37,6 +37,7 @@ static const mp_core_table mp_table = {
 	mp_scalar_name,
 	mp_scalar_is_int,
 	mp_scalar_bits,
+	mp_plan_call_args,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

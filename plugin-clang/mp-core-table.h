@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 1
+#define MP_CORE_TABLE_VERSION 2
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -55,6 +55,8 @@ typedef struct mp_core_table {
 	const char *(*scalar_name)(mp_scalar t);
 	int (*scalar_is_int)(mp_scalar t);
 	int (*scalar_bits)(mp_scalar t);
+	int (*plan_call_args)(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
+			      mp_arg *out, int max);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

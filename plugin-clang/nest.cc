@@ -717,9 +717,9 @@ bool mp_build_nest(mp_ctx &c)
 /* ------------------------------------------------------------ driver */
 
 static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *reason,
-		   SourceLocation at)
+		   SourceLocation at, bool is_error = false)
 {
-	if (strstr(reason, "scale=")) {
+	if (is_error) {
 		mp_error(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
 			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, reason);
 		return;
@@ -734,7 +734,8 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, ForStmt *f,
 			 Stmt *init)
 {
-	if (r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) {
+	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
+	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		/* as plugin-gcc/nest.cc: no kernels for these families yet */
 		char why[160];
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
@@ -768,7 +769,7 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 	} else if (!mp_analyze(c.n, &r.p, plan)) {
-		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc));
+		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
 		if (mp_opt_dump)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);

@@ -296,7 +296,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	mp_build m(c);
 	ASTContext &C = c.C;
 	Sema &S = c.S;
-	const mp_nest *n = c.n;
+	mp_nest *n = c.n;
 	DiagnosticsEngine &D = S.getDiagnostics();
 	bool suppressed = D.getSuppressAllDiagnostics();
 	D.setSuppressAllDiagnostics(true);   /* nothing the user wrote is checked here */
@@ -308,7 +308,6 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	FunctionDecl *rel_fn = m.runtime_fn("__mixprec_release", C.VoidTy, { vp }, false);
 
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
-	const mp_access &A = n->access[p.acc_a], &B = n->access[p.acc_b];
 	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
 	/* 1. the runtime call */
@@ -320,56 +319,42 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 
 	VarDecl *mvar = m.local("__mixprec_M", lt, m.extent(li));
 	VarDecl *nvar = m.local("__mixprec_N", lt, m.extent(lj));
-	Lg(m.lit(MP_NEST_ABI_VERSION));
-	Lg(zero());   /* nargs, patched below */
-	Lg(m.lit(p.mode == MP_OUT_DIRECT ? 1 : p.mode == MP_OUT_FUSED ? 2 : 0));
-	Lg(m.lit(c.pr->p.target == MP_TARGET_SCALAR ? 1 : c.pr->p.target == MP_TARGET_AVX2 ? 2
-		 : c.pr->p.target == MP_TARGET_AVX512VNNI ? 3 : 0));
-	Lg(m.ref(mvar));
-	Lg(m.ref(nvar));
-	Lg(m.extent(lk));
-	P(m.addr(p.acc_a, true));
-	Lg(m.coef(&A.off, vi));
-	Lg(m.coef(&A.off, vk));
-	Lg(m.lit(p.a_type == MP_TY_U8 ? 1 : 0));
-	Lg(p.za_expr >= 0 ? m.bin(BO_Mul, m.paren(m.expr(p.za_expr)), m.lit(p.zsign_a < 0 ? -1 : 1)) : zero());
-	P(m.addr(p.acc_b, true));
-	Lg(m.coef(&B.off, vk));
-	Lg(vj >= 0 ? m.coef(&B.off, vj) : zero());
-	Lg(m.lit(p.b_type == MP_TY_U8 ? 1 : 0));
-	Lg(p.zb_expr >= 0 ? m.bin(BO_Mul, m.paren(m.expr(p.zb_expr)), m.lit(p.zsign_b < 0 ? -1 : 1)) : zero());
-	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
-		int oc = p.mode == MP_OUT_DIRECT ? p.acc_c : p.epi_out;
-		const mp_access &Co = n->access[oc];
-		P(m.addr(oc, true));
-		Lg(m.coef(&Co.off, vi));
-		Lg(vj >= 0 ? m.coef(&Co.off, vj) : zero());
-	} else {
-		P(nullp());
-		Lg(zero());
-		Lg(zero());
-	}
 	std::vector<Stmt *> pre;   /* statements before the call */
-	if (p.mode == MP_OUT_FUSED) {
-		auto arg = [&](int k) { return m.cast(C.IntTy, m.typed(p.epi_arg[k])); };
-		Lg(m.lit(p.epi));
-		Lg(m.lit(p.epi_out_type == MP_TY_S8 ? 0 : p.epi_out_type == MP_TY_U8 ? 1 : 2));
-		Lg(m.lit(p.epi_init));
-		if (p.epi_bias >= 0) {
-			const mp_access &Bi = n->access[p.epi_bias];
-			P(m.addr(p.epi_bias, true));
-			Lg(m.coef(&Bi.off, vi));
-			Lg(vj >= 0 ? m.coef(&Bi.off, vj) : zero());
-		} else {
-			P(nullp());
-			Lg(zero());
-			Lg(zero());
-		}
-		Expr *scale = zero(), *qm = zero(), *shift = zero(), *zp = zero(), *qmin = zero(), *qmax = zero();
-		switch (p.epi) {
-		case MP_FUSE_FP32: {
-			/* the float scale's 32 bits: float f = scale; unsigned u; memcpy(&u, &f, 4) */
-			VarDecl *f = m.local("__mixprec_scale_f", C.FloatTy, m.typed(p.epi_arg[0]));
+	/* the globals read as invariants are protected at run time */
+	for (VarDecl *d : c.protected_decls) {
+		auto it = c.var_of.find(d);
+		if (it == c.var_of.end())
+			continue;
+		n->var[it->second].in_memory = 1;
+		n->var[it->second].mem_size = C.getTypeSizeInChars(d->getType()).getQuantity();
+	}
+	static mp_arg recipe[MP_MAX_CALL_ARGS];
+	int na = mp_plan_call_args(n, &p, &c.pr->p, recipe, MP_MAX_CALL_ARGS);
+	if (na < 0) {
+		S.PopFunctionScopeInfo();
+		D.setSuppressAllDiagnostics(suppressed);
+		c.fail(c.loop_loc, "the run-time call would have too many arguments");
+		return false;
+	}
+	for (int i = 0; i < na; i++) {
+		const mp_arg &a = recipe[i];
+		switch (a.kind) {
+		case MP_ARG_CONST: Lg(m.lit(a.cst)); break;
+		case MP_ARG_NULL: P(nullp()); break;
+		case MP_ARG_EXTENT:
+			Lg(a.loop == li ? m.ref(mvar) : a.loop == lj ? m.ref(nvar) : m.extent(a.loop));
+			break;
+		case MP_ARG_ADDR: P(m.addr(a.access, true)); break;
+		case MP_ARG_COEF:
+			Lg(a.var < 0 ? zero() : m.coef(&n->access[a.access].off, a.var));
+			break;
+		case MP_ARG_EXPR:
+			Lg(m.bin(BO_Mul, m.paren(m.expr(a.expr)), m.lit(a.cst)));
+			break;
+		case MP_ARG_EXPR_I32: Lg(m.cast(C.IntTy, m.typed(a.expr))); break;
+		case MP_ARG_EXPR_F32: {
+			/* the float's 32 bits: float f = x; unsigned u; memcpy(&u, &f, 4) */
+			VarDecl *f = m.local("__mixprec_scale_f", C.FloatTy, m.typed(a.expr));
 			VarDecl *u = m.local("__mixprec_scale_u", C.UnsignedIntTy, m.lit(0));
 			pre.push_back(m.decl_stmt(f));
 			pre.push_back(m.decl_stmt(u));
@@ -377,40 +362,26 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			std::vector<Expr *> ma = { m.cast(vp, m.un(UO_AddrOf, m.ref(u))),
 						   m.cast(vp, m.un(UO_AddrOf, m.ref(f))), m.cast(C.getSizeType(), m.lit(4)) };
 			pre.push_back(m.call(mc, ma));
-			scale = m.ref(u);
-			zp = arg(1), qmin = arg(2), qmax = arg(3);
+			Lg(m.ref(u));
 			break;
 		}
-		case MP_FUSE_GEMMLOWP: case MP_FUSE_RNDNU:
-			qm = arg(0), shift = arg(1), zp = arg(2), qmin = arg(3), qmax = arg(4);
+		case MP_ARG_RANGE_LO: case MP_ARG_RANGE_HI: {
+			Expr *lo, *hi;
+			m.range(a.access, &lo, &hi);
+			Lg(a.kind == MP_ARG_RANGE_LO ? lo : hi);
 			break;
-		case MP_FUSE_CLAMP:
-			qmin = arg(0), qmax = arg(1);
+		}
+		case MP_ARG_VAR_LO: case MP_ARG_VAR_HI: {
+			VarDecl *d = c.var_decl[a.var];
+			Expr *lo = m.cast(lt, m.un(UO_AddrOf, m.ref(d)));
+			Lg(a.kind == MP_ARG_VAR_LO ? lo : m.bin(BO_Add, lo, m.lit(n->var[a.var].mem_size - 1)));
 			break;
+		}
 		default:
+			Lg(zero());
 			break;
 		}
-		Lg(scale); Lg(qm); Lg(shift); Lg(zp); Lg(qmin); Lg(qmax);
-	} else {
-		Lg(zero()); Lg(zero()); Lg(zero());
-		P(nullp());
-		for (int z = 0; z < 8; z++)
-			Lg(zero());
 	}
-	Lg(m.lit(p.ncheck));
-	for (int i = 0; i < p.ncheck; i++) {
-		Expr *lo, *hi;
-		m.range(p.check_access[i], &lo, &hi);
-		Lg(lo);
-		Lg(hi);
-	}
-	Lg(m.lit((int64_t)c.protected_decls.size()));
-	for (VarDecl *d : c.protected_decls) {
-		int64_t size = C.getTypeSizeInChars(d->getType()).getQuantity();
-		Lg(m.cast(lt, m.un(UO_AddrOf, m.ref(d))));
-		Lg(m.bin(BO_Add, m.cast(lt, m.un(UO_AddrOf, m.ref(d))), m.lit(size - 1)));
-	}
-	args[1] = m.lit((int64_t)args.size() - 2);
 	VarDecl *tile = m.local("__mixprec_tile", vp, m.call(nest_fn, args));
 
 	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };

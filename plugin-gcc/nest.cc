@@ -550,10 +550,11 @@ static class loop *loop_after_marker(gimple *m)
 	return NULL;
 }
 
-static void report(const mp_pragma_rec &r, const char *reason, location_t at)
+static void report(const mp_pragma_rec &r, const char *reason, location_t at,
+		   bool is_error = false)
 {
 	location_t loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
-	if (strstr(reason, "scale=")) {
+	if (is_error) {
 		error_at(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
 			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, "%s", reason);
 		return;
@@ -571,7 +572,8 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	mp_pragma_rec &r = mp_pragmas[id];
 	if (r.bad)
 		return;
-	if (r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) {
+	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
+	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		char why[160];
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
 			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
@@ -592,6 +594,8 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	mp_plan *plan = (mp_plan *)xcalloc(1, sizeof(mp_plan));
 	mp_nest_init(c.n);
 
+	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
+	r.p.lp_capable = 1;
 	calculate_dominance_info(CDI_DOMINATORS);
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {
@@ -606,7 +610,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
 	} else if (!mp_analyze(c.n, &r.p, plan)) {
-		report(r, plan->reason, mp_loc_of(plan->reason_loc));
+		report(r, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
 		if (mp_opt_dump)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);

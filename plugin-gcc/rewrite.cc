@@ -16,6 +16,12 @@
  * The runtime returns NULL when a run-time check fails (operands overlap a
  * written range, int32 bound, no kernel, allocation): the original loops
  * run unchanged then.  The argument list is documented in runtime/nest.c.
+ *
+ * A floating-point source (plan.src_float) calls __mixprec_lp_nest instead
+ * (same shape, its own argument list) and its TILE is float or double
+ * (plan.src_type): T[i][j] is read with that element type and converted to
+ * the accumulator's type.  No __mixprec_tile_add path (the core keeps k
+ * innermost for floats).
  */
 #include "gcc-common.h"
 #include "mp-gcc.h"
@@ -244,7 +250,7 @@ struct mp_mat {
 	}
 };
 
-static tree nest_fn_decl, release_fn_decl, add_fn_decl;
+static tree nest_fn_decl, lp_nest_fn_decl, release_fn_decl, add_fn_decl;
 
 static tree runtime_fn(tree *slot, const char *name, tree type)
 {
@@ -339,7 +345,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	const mp_nest *n = c.n;
 	tree ptr = ptr_type_node;
 	tree vt = build_varargs_function_type_list(ptr, long_t(), long_t(), NULL_TREE);
-	tree nest_fn = runtime_fn(&nest_fn_decl, "__mixprec_i8_nest", vt);
+	tree nest_fn = p.src_float ? runtime_fn(&lp_nest_fn_decl, "__mixprec_lp_nest", vt)
+				   : runtime_fn(&nest_fn_decl, "__mixprec_i8_nest", vt);
 	tree rel_fn = runtime_fn(&release_fn_decl, "__mixprec_release",
 				 build_function_type_list(void_type_node, ptr, NULL_TREE));
 
@@ -347,6 +354,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	edge ex = mp_loop_exit(c.top);
 	if (!e0 || !ex) {
 		c.fail(c.loop_loc, "the nest has no single entry and exit");
+		return false;
+	}
+	if (p.src_float && (p.mode == MP_OUT_FUSED ||
+			    (p.mode == MP_OUT_TILE && c.loops[p.loop_k]->inner))) {
+		c.fail(c.loop_loc, "a floating-point source needs the reduction loop innermost");
 		return false;
 	}
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
@@ -465,11 +477,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 					  fold_build2(MULT_EXPR, long_t(), idx, nvar),
 					  fold_build2(MINUS_EXPR, long_t(), m.var(vj, false),
 						      m.var(vj, true)));
-		tree i32p = build_pointer_type(integer_type_node);
+		/* int32 tile; float sources: float or double (the source type) */
+		tree et = p.src_float ? type_of_scalar(p.src_type) : integer_type_node;
+		int esz = p.src_float && p.src_type == MP_TY_F64 ? 8 : 4;
+		tree i32p = build_pointer_type(et);
 		tree tp = fold_build_pointer_plus(fold_convert(i32p, tile),
 						  fold_convert(sizetype,
 							       fold_build2(MULT_EXPR, long_t(), idx,
-									   build_int_cst(long_t(), 4))));
+									   build_int_cst(long_t(), esz))));
 		tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
 		if (p.acc_var >= 0) {
 			tree s = c.var_tree[p.acc_var];

@@ -1,4 +1,5 @@
-/* mp_args.c -- the argument list of __mixprec_i8_nest for a plan, as
+/* mp_args.c -- the argument list of __mixprec_i8_nest (or, for a
+ * floating-point source, of __mixprec_lp_nest) for a plan, as
  * recipes (mp_arg) that the plugins turn into code.  The layout is the one
  * documented at the top of runtime/nest.c; this file is its only writer.
  */
@@ -64,13 +65,83 @@ static int64_t dt_code(mp_scalar t)
 	return t == MP_TY_S8 ? 0 : t == MP_TY_U8 ? 1 : 2;
 }
 
-int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
-		      mp_arg *out, int max)
+/* The run-time overlap checks (written ranges) and the protected globals:
+ * the tail shared by both argument lists. */
+static void checks(mp_argv *v, const mp_nest *n, const mp_plan *p)
+{
+	int i, nprot = 0;
+
+	cst(v, p->ncheck);
+	for (i = 0; i < p->ncheck; i++) {
+		push(v, MP_ARG_RANGE_LO)->access = p->check_access[i];
+		push(v, MP_ARG_RANGE_HI)->access = p->check_access[i];
+	}
+	for (i = 0; i < n->nvars; i++)
+		nprot += n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
+	cst(v, nprot);
+	for (i = 0; i < n->nvars; i++)
+		if (n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory) {
+			push(v, MP_ARG_VAR_LO)->var = i;
+			push(v, MP_ARG_VAR_HI)->var = i;
+		}
+}
+
+/* mp_lp of include/mixprec.h for a pragma precision. */
+static int64_t lp_code(mp_prec prec)
+{
+	switch (prec) {
+	case MP_PREC_INT8: return 0;      /* MP_LP_INT8 */
+	case MP_PREC_BF16: return 2;      /* MP_LP_BF16 */
+	case MP_PREC_FP8_E4M3: return 3;  /* MP_LP_FP8_E4M3 */
+	case MP_PREC_FP8_E5M2: return 4;  /* MP_LP_FP8_E5M2 */
+	default: return -1;               /* refused by mp_analyze */
+	}
+}
+
+/* __mixprec_lp_nest (floating-point source): see runtime/nest.c. */
+static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
+			mp_arg *out, int max)
 {
 	mp_argv v = { out, 0, max };
 	int vi = n->loop[p->loop_i].iter, vk = n->loop[p->loop_k].iter;
 	int vj = p->loop_j >= 0 ? n->loop[p->loop_j].iter : -1;
-	int i, nprot = 0;
+
+	cst(&v, MP_NEST_ABI_VERSION);
+	cst(&v, 0);                                     /* nargs, set below */
+	cst(&v, p->mode == MP_OUT_DIRECT ? 1 : 0);
+	cst(&v, target_code(pr ? pr->target : MP_TARGET_AUTO));
+	cst(&v, lp_code(pr ? pr->prec : MP_PREC_INT8));
+	cst(&v, p->src_type == MP_TY_F64);
+	extent(&v, p->loop_i);
+	extent(&v, p->loop_j);
+	extent(&v, p->loop_k);
+	strided(&v, p->acc_a, vi, vk);
+	strided(&v, p->acc_b, vk, vj);
+	if (p->mode == MP_OUT_DIRECT)
+		strided(&v, p->acc_c, vi, vj);
+	else {
+		null(&v);
+		cst(&v, 0);
+		cst(&v, 0);
+	}
+	checks(&v, n, p);
+	if (v.n > max)
+		return -1;
+	out[1].cst = v.n - 2;
+	return v.n;
+}
+
+int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
+		      mp_arg *out, int max)
+{
+	mp_argv v = { out, 0, max };
+	int vi, vk, vj, i;
+
+	if (p->src_float)
+		return lp_call_args(n, p, pr, out, max);
+	vi = n->loop[p->loop_i].iter;
+	vk = n->loop[p->loop_k].iter;
+	vj = p->loop_j >= 0 ? n->loop[p->loop_j].iter : -1;
 
 	cst(&v, MP_NEST_ABI_VERSION);
 	cst(&v, 0);                                     /* nargs, set below */
@@ -144,19 +215,7 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 			cst(&v, 0);
 	}
 
-	cst(&v, p->ncheck);
-	for (i = 0; i < p->ncheck; i++) {
-		push(&v, MP_ARG_RANGE_LO)->access = p->check_access[i];
-		push(&v, MP_ARG_RANGE_HI)->access = p->check_access[i];
-	}
-	for (i = 0; i < n->nvars; i++)
-		nprot += n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
-	cst(&v, nprot);
-	for (i = 0; i < n->nvars; i++)
-		if (n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory) {
-			push(&v, MP_ARG_VAR_LO)->var = i;
-			push(&v, MP_ARG_VAR_HI)->var = i;
-		}
+	checks(&v, n, p);
 	if (v.n > max)
 		return -1;
 	out[1].cst = v.n - 2;

@@ -281,6 +281,10 @@ typedef struct mp_pragma {
 	int verify;                    /* verify clause */
 	int loc;                       /* location cookie of the precision */
 	int scale_loc;                 /* location cookie of scale=, 0 if none */
+	int lp_capable;                /* set by the glue (never by the parser):
+	                                  it can emit __mixprec_lp_nest, so
+	                                  floating-point sources may be planned;
+	                                  0: they are refused */
 } mp_pragma;
 
 /* Parse the tokens between the pragma name and the end of the line:
@@ -375,6 +379,17 @@ typedef struct mp_plan {
 	/* For remarks: one line each, human readable. */
 	char what[MP_REASON_LEN];   /* "int8 contraction y[i,j] = sum_k x[i,k]*w[j,k]" */
 	char layout[MP_REASON_LEN]; /* "A row-major (k contiguous), B transposed" */
+
+	/* Floating-point source (pragma precision bf16/int8/fp8_*, acc fp32):
+	   the contraction runs through mp_gemm_lp (__mixprec_lp_nest) within
+	   the bound of docs/error-bounds.md.  Modes TILE (a float/double tile
+	   of src_type) or DIRECT (output of src_type); never FUSED; no zero
+	   points, no int32 bound (bound_static -1, need_runtime_bound 0). */
+	int src_float;
+	mp_scalar src_type;         /* MP_TY_F32 / MP_TY_F64: A's and B's elements */
+	/* ok == 0 and the reason is an error of the user's code (scale= on an
+	   integer source), reported as a compile error, not a warning */
+	int reason_is_error;
 } mp_plan;
 
 /* Analyse: build the ISL model, prove legality, match the contraction and
@@ -415,8 +430,10 @@ typedef struct mp_arg {
 #define MP_NEST_ABI_VERSION 1   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (40 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
-/* Fill out[0..] with the call's arguments (ABI version and count first).
- * Returns how many, or -1 when max is too small. */
+/* Fill out[0..] with the call's arguments (ABI version and count first):
+ * the list of __mixprec_i8_nest, or of __mixprec_lp_nest when
+ * p->src_float (runtime/nest.c documents both; the glue picks the callee
+ * from p->src_float).  Returns how many, or -1 when max is too small. */
 int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		      mp_arg *out, int max);
 

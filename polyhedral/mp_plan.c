@@ -20,6 +20,14 @@
  *                 i { j { s = INIT; k { s += P }; out[i,j] = EPI(s) } }
  *                 becomes FUSED (an optimisation: it never refuses).
  *
+ * Floating-point sources (operands are float/double loads, widened only by
+ * value-preserving float casts; the glue must set mp_pragma.lp_capable):
+ * step 2 checks the precision (bf16, int8, fp8_e4m3, fp8_e5m2), acc (fp32)
+ * and scale (dynamic) clauses, step 3 wants an F32/F64 accumulator, add
+ * and product, step 6 chooses DIRECT only into an output of the source
+ * type and TILE only with k innermost, step 8 has no bound and step 9 does
+ * not apply.  The plan says src_float / src_type.
+ *
  * Every refusal names the variable/array concerned and points reason_loc
  * at the loop, statement or access it is about.
  */
@@ -55,6 +63,8 @@ typedef struct az {
 	mp_plan *plan;
 	mp_model *m;
 	cand c;
+	int fsrc;         /* floating-point source (set by step 2) */
+	mp_scalar ftype;  /* its element type, MP_TY_F32 / MP_TY_F64 */
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -148,8 +158,28 @@ static int is_invariant(const mp_nest *n, int e)
 	       mp_scalar_is_int(n->var[x->var].type);
 }
 
+static int is_float(mp_scalar t)
+{
+	return t == MP_TY_F32 || t == MP_TY_F64;
+}
+
+/* A loop-invariant float value: a float CONST or PARAM, or casts of
+ * those (a zero point written on a floating-point operand). */
+static int is_float_invariant(const mp_nest *n, int e)
+{
+	const mp_expr *x = ex(n, peel_casts(n, e));
+
+	if (!x || !is_float(x->type))
+		return 0;
+	if (x->kind == MP_X_CONST)
+		return 1;
+	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
+	       n->var[x->var].kind == MP_VAR_PARAM;
+}
+
 /* [casts] LOAD: the load; ok_widen tells whether every cast keeps the
- * loaded value (each target type holds the loaded type's range). */
+ * loaded value (each target type holds the loaded type's range; for a
+ * float load: float -> double or identity casts only). */
 static int match_load(const mp_nest *n, int e, operand *o)
 {
 	int chain[64], k = 0, i;
@@ -164,6 +194,19 @@ static int match_load(const mp_nest *n, int e, operand *o)
 		return 0;
 	o->access = x->access;
 	o->load = n->access[x->access].elem;
+	if (is_float(o->load)) {
+		mp_scalar cur = x->type;
+
+		o->ok_widen = cur == o->load;
+		for (i = k - 1; i >= 0; i--) {
+			mp_scalar t = n->expr[chain[i]].type;
+
+			if (!(t == cur || (cur == MP_TY_F32 && t == MP_TY_F64)))
+				o->ok_widen = 0;
+			cur = t;
+		}
+		return 1;
+	}
 	o->ok_widen = mp_scalar_is_int(o->load) && mp_scalar_is_int(x->type);
 	type_range(o->load, &lo, &hi);
 	for (i = k - 1; i >= 0; i--) {
@@ -200,6 +243,20 @@ static int match_operand(const mp_nest *n, int e, operand *o)
 		}
 		if (x->kind == MP_X_ADD && is_invariant(n, x->a) &&
 		    match_load(n, x->b, o)) {
+			o->z = x->a;
+			o->zsign = -1;
+			return 1;
+		}
+		/* a float offset on a float load: matched so that step 2 can
+		   refuse it by name (an integer load never matches here) */
+		if (is_float_invariant(n, x->b) && match_load(n, x->a, o) &&
+		    is_float(o->load)) {
+			o->z = x->b;
+			o->zsign = x->kind == MP_X_SUB ? 1 : -1;
+			return 1;
+		}
+		if (x->kind == MP_X_ADD && is_float_invariant(n, x->a) &&
+		    match_load(n, x->b, o) && is_float(o->load)) {
 			o->z = x->a;
 			o->zsign = -1;
 			return 1;
@@ -315,22 +372,81 @@ static const char *acc_name(az *z)
 	return z->c.acc_var >= 0 ? vn(z->n, z->c.acc_var) : an(z->n, z->c.acc_write);
 }
 
-static int check_source_and_pragma(az *z)
+/* Step 2 for a floating-point source (at least one operand is a float or
+ * double load). */
+static int check_float_source(az *z)
 {
 	const mp_nest *n = z->n;
 	const mp_pragma *p = z->p;
 	const mp_stmt *s = &n->stmt[z->c.stmt];
+	const operand *A = &z->c.f[0], *B = &z->c.f[1];
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		mp_scalar t = z->c.f[i].load;
 
-		if (t == MP_TY_F32 || t == MP_TY_F64)
+		if (is_float(t) && !p->lp_capable)
 			return refuse(z, s->loc,
 				      "operand '%s' is %s: floating-point sources are not "
-				      "supported yet", an(n, z->c.f[i].access),
-				      mp_scalar_name(t));
+				      "supported yet by this compiler plugin",
+				      an(n, z->c.f[i].access), mp_scalar_name(t));
 	}
+	if (!is_float(A->load) || !is_float(B->load)) {
+		const operand *f = is_float(A->load) ? A : B, *o = f == A ? B : A;
+
+		return refuse(z, n->access[o->access].loc ? n->access[o->access].loc : s->loc,
+			      "operand '%s' is %s and operand '%s' is %s; mixed integer and "
+			      "floating-point operands are not supported",
+			      an(n, f->access), mp_scalar_name(f->load),
+			      an(n, o->access), mp_scalar_name(o->load));
+	}
+	if (A->load != B->load)
+		return refuse(z, s->loc,
+			      "operand '%s' is %s and operand '%s' is %s; mixed float and "
+			      "double operands are not supported yet (convert one array)",
+			      an(n, A->access), mp_scalar_name(A->load),
+			      an(n, B->access), mp_scalar_name(B->load));
+	for (i = 0; i < 2; i++)
+		if (z->c.f[i].z >= 0)
+			return refuse(z, n->access[z->c.f[i].access].loc ?
+				      n->access[z->c.f[i].access].loc : s->loc,
+				      "operand '%s' is %s with a zero point (an offset added or "
+				      "subtracted in the product); zero points are not supported "
+				      "on floating-point operands (dynamic scales are symmetric)",
+				      an(n, z->c.f[i].access), mp_scalar_name(z->c.f[i].load));
+	switch (p->prec) {
+	case MP_PREC_BF16: case MP_PREC_INT8:
+	case MP_PREC_FP8_E4M3: case MP_PREC_FP8_E5M2:
+		break;
+	default:
+		return refuse(z, p->loc,
+			      "'#pragma mixprec(%s)' on a floating-point source ('%s' and "
+			      "'%s' are %s) is not supported yet; use bf16, int8, fp8_e4m3 "
+			      "or fp8_e5m2", prec_str(p->prec), an(n, A->access),
+			      an(n, B->access), mp_scalar_name(A->load));
+	}
+	if (p->acc != MP_ACC_DEFAULT && p->acc != MP_ACC_FP32)
+		return refuse(z, p->loc,
+			      "acc=int32 on a floating-point source ('%s' and '%s' are %s): "
+			      "the contraction accumulates in fp32; use acc=fp32",
+			      an(n, A->access), an(n, B->access), mp_scalar_name(A->load));
+	if (p->scale != MP_SCALE_NONE && p->scale != MP_SCALE_DYNAMIC)
+		return refuse(z, p->scale_loc ? p->scale_loc : p->loc,
+			      "explicit scales are not supported yet; use scale=dynamic "
+			      "(operands '%s' and '%s')", an(n, A->access), an(n, B->access));
+	z->fsrc = 1;
+	z->ftype = A->load;
+	return 0;
+}
+
+static int check_source_and_pragma(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_pragma *p = z->p;
+	int i;
+
+	if (is_float(z->c.f[0].load) || is_float(z->c.f[1].load))
+		return check_float_source(z);
 	for (i = 0; i < 2; i++) {
 		mp_scalar t = z->c.f[i].load;
 
@@ -351,10 +467,12 @@ static int check_source_and_pragma(az *z)
 			      "acc=fp32 on an integer source: products of 8-bit integers "
 			      "accumulate exactly in int32 ('%s'); use acc=int32",
 			      acc_name(z));
-	if (p->scale != MP_SCALE_NONE)
+	if (p->scale != MP_SCALE_NONE) {
+		z->plan->reason_is_error = 1;
 		return refuse(z, p->scale_loc ? p->scale_loc : p->loc,
 			      "scale= has no effect on an integer source: write the "
 			      "requantization in the loop body, where mixprec fuses it");
+	}
 	return 0;
 }
 
@@ -371,6 +489,55 @@ static int s32_casts(const mp_nest *n, int e)
 	return x && x->type == MP_TY_S32;
 }
 
+/* Every cast on the way down from e is to a float type. */
+static int float_casts(const mp_nest *n, int e)
+{
+	const mp_expr *x;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+		if (!is_float(x->type))
+			return 0;
+		e = x->a;
+	}
+	return x && is_float(x->type);
+}
+
+static int check_float_types(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_stmt *s = &n->stmt[z->c.stmt];
+	mp_scalar at = z->c.acc_var >= 0 ? n->var[z->c.acc_var].type :
+		       n->access[z->c.acc_write].elem;
+	int i;
+
+	if (!is_float(at))
+		return refuse(z, s->loc,
+			      "accumulator '%s' is %s; a floating-point source needs a float "
+			      "or double accumulator", acc_name(z), mp_scalar_name(at));
+	if (!is_float(n->expr[z->c.add].type) || !is_float(n->expr[z->c.prod].type) ||
+	    !float_casts(n, n->expr[z->c.add].a) || !float_casts(n, n->expr[z->c.add].b))
+		return refuse(z, s->loc,
+			      "the products accumulated into '%s' are not computed in float "
+			      "or double (%s)", acc_name(z),
+			      mp_scalar_name(n->expr[z->c.prod].type));
+	for (i = 0; i < 2; i++) {
+		const operand *o = &z->c.f[i];
+
+		if (!is_float(o->type) || !o->ok_widen)
+			return refuse(z, n->access[o->access].loc ? n->access[o->access].loc :
+				      s->loc,
+				      "operand '%s' (%s) is converted with a loss of precision "
+				      "(to %s); only float -> double conversions are supported",
+				      an(n, o->access), mp_scalar_name(o->load),
+				      mp_scalar_name(o->type));
+	}
+	if (s->guarded)
+		return refuse(z, s->loc,
+			      "the update of '%s' is guarded by a condition; only "
+			      "unconditional contractions are supported", acc_name(z));
+	return 0;
+}
+
 static int check_types(az *z)
 {
 	const mp_nest *n = z->n;
@@ -379,6 +546,8 @@ static int check_types(az *z)
 		       n->access[z->c.acc_write].elem;
 	int i;
 
+	if (z->fsrc)
+		return check_float_types(z);
 	if (at != MP_TY_S32) {
 		if (mp_scalar_is_int(at) && mp_scalar_bits(at) != 32)
 			return refuse(z, s->loc,
@@ -597,7 +766,10 @@ static int choose_mode(az *z, const int *chain, int d)
 	char what[MP_NAME_LEN * 2];
 
 	if (z->c.acc_write >= 0 && n->nstmts == 1 && n->nloops == d &&
-	    n->access[z->c.acc_write].affine) {
+	    n->access[z->c.acc_write].affine &&
+	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
+			  n->access[z->c.acc_write].elem_size ==
+			  (z->ftype == MP_TY_F64 ? 8 : 4)))) {
 		int ij[2] = { plan->loop_i, plan->loop_j };
 		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,
 							 plan->loop_j >= 0 ? 2 : 1);
@@ -634,6 +806,13 @@ static int choose_mode(az *z, const int *chain, int d)
 			continue;
 		for (c2 = 0; c2 < d; c2++)
 			in_chain |= chain[c2] == l;
+		if (in_chain && z->fsrc)
+			return refuse(z, loop_loc(n, k),
+				      "reduction loop '%s' encloses loop '%s'; for a "
+				      "floating-point source the reduction loop must be "
+				      "innermost (or the nest a perfect one into a %s "
+				      "output)", ln(n, k), ln(n, l),
+				      z->ftype == MP_TY_F64 ? "double" : "float");
 		if (!in_chain || z->c.acc_write < 0)
 			return refuse(z, loop_loc(n, l),
 				      "reduction loop '%s' also contains loop '%s'; the "
@@ -1008,7 +1187,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	isl_bool inj;
 	mp_plan save = *plan;
 
-	if (plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
+	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
 	    chain[d - 1] != k || n->nloops != d || n->nstmts != 3 ||
 	    n->var[z->c.acc_var].used_after ||
 	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
@@ -1134,6 +1313,10 @@ static int compute_bound(az *z)
 
 	plan->k_extent_static = K;
 	plan->bound_static = -1;
+	if (z->fsrc) {
+		plan->need_runtime_bound = 0;
+		return 0;
+	}
 	if (K < 0 || ma < 0 || mb < 0) {
 		plan->need_runtime_bound = 1;
 		return 0;
@@ -1305,6 +1488,22 @@ static void fill_remarks(az *z)
 			snprintf(mode + pos, sizeof(mode) - pos, ", init %" PRId64,
 				 plan->epi_init);
 		}
+	} else if (z->fsrc) {
+		const char *sc = z->p->prec == MP_PREC_BF16 ? "no scales" :
+				 z->p->prec == MP_PREC_INT8 ? "dynamic scales per row/column" :
+				 "dynamic per-tensor scales";
+
+		snprintf(plan->what, sizeof(plan->what),
+			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s at %s, acc fp32, %s; "
+			 "result within the bound of docs/error-bounds.md)",
+			 prec_str(z->p->prec),
+			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
+			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
+			 mp_scalar_name(A->load), mp_scalar_name(B->load),
+			 prec_str(z->p->prec), sc);
+		snprintf(mode, sizeof(mode), "%s",
+			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
+						       "tile mode (epilogue kept)");
 	} else {
 		snprintf(plan->what, sizeof(plan->what),
 			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s -> s32%s)",
@@ -1350,6 +1549,8 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->epi = MP_FUSE_STORE;
 	plan->epi_out = plan->epi_bias = -1;
 	plan->epi_out_type = MP_TY_OTHER;
+	plan->src_float = 0;
+	plan->src_type = MP_TY_OTHER;
 	for (i = 0; i < 6; i++)
 		plan->epi_arg[i] = -1;
 	plan->target = p->target;
@@ -1391,6 +1592,8 @@ static int analyze(az *z)
 	plan->zb_expr = z->c.f[1].z;
 	plan->zsign_a = z->c.f[0].z >= 0 ? z->c.f[0].zsign : 0;
 	plan->zsign_b = z->c.f[1].z >= 0 ? z->c.f[1].zsign : 0;
+	plan->src_float = z->fsrc;
+	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
 	fill_remarks(z);
 	plan->ok = 1;
 	plan->reason[0] = 0;

@@ -9,6 +9,11 @@ static const char *const mp_kernel_families =
 	"kernels avx512vnni 8x32 (K groups of 4, vpdpbusd), avx2 6x16 (exact, vpmaddwd), "
 	"scalar 4x8";
 
+/* mp_gemm_lp's implementations (runtime/lp*.c). */
+static const char *const mp_lp_kernel_families =
+	"mp_gemm_lp kernels avx512bf16 (vdpbf16ps; bf16, fp8), avx512vnni / avx2 (int8), "
+	"scalar reference";
+
 static const char *mode_text(const mp_plan *p)
 {
 	switch (p->mode) {
@@ -17,6 +22,10 @@ static const char *mode_text(const mp_plan *p)
 	case MP_OUT_FUSED:
 		return "epilogue fused into the kernel (no temporary)";
 	default:
+		if (p->src_float)
+			return p->src_type == MP_TY_F64 ?
+			       "double temporary tile, the rest of the nest kept as written" :
+			       "float temporary tile, the rest of the nest kept as written";
 		return "int32 temporary tile, the rest of the nest kept as written";
 	}
 }
@@ -27,5 +36,6 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
 	return snprintf(buf, len,
 			"mixprec: %s; %s; %s; %s, chosen at run time for the running CPU "
 			"(target=%s, MIXPREC_TARGET overrides)",
-			p->what, p->layout, mode_text(p), mp_kernel_families, target);
+			p->what, p->layout, mode_text(p),
+			p->src_float ? mp_lp_kernel_families : mp_kernel_families, target);
 }

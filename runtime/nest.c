@@ -34,6 +34,34 @@
  *   - a written range (or C) overlaps the bytes A or B reads, or a global
  *     the nest reads as an invariant (a zero point, a bound);
  *   - the tile cannot be allocated.
+ *
+ * For a floating-point source (plan->src_float, issue "Floating-point loops
+ * at lower precision") the plugin emits instead
+ *
+ *   tile = __mixprec_lp_nest(MP_NEST_ABI, nargs,
+ *            mode,                        0: TILE, 1: DIRECT
+ *            target,                      as above
+ *            lp,                          mp_lp: 0 int8, 2 bf16, 3 fp8_e4m3,
+ *                                         4 fp8_e5m2 (dynamic scales)
+ *            is_double,                   0: float A, B (and C / tile),
+ *                                         1: double
+ *            M, N, K,                     extents of loops i, j, k (>= 0)
+ *            a, a_si, a_sk,               A(i,k) at a + i*a_si + k*a_sk (BYTES)
+ *            b, b_sk, b_sj,               B(k,j) at b + k*b_sk + j*b_sj (BYTES)
+ *            c, c_si, c_sj,               DIRECT: C(i,j) at c + i*c_si + j*c_sj
+ *                                         (BYTES); TILE: NULL, 0, 0
+ *            ncheck, {lo, hi} x ncheck,   as above
+ *            nprot, {lo, hi} x nprot)
+ *
+ * It returns NULL when the original loop must run, otherwise
+ *   TILE:   a float (double) tile T[i*N + j] = S(i,j), mp_gemm_lp's
+ *           contraction at precision lp, freed by __mixprec_release;
+ *   DIRECT: a non-NULL token after C(i,j) += S(i,j) was done.
+ * Run-time checks: MIXPREC_DISABLE, the kernel (MIXPREC_TARGET / target=),
+ * the overlap checks, strides that are not multiples of the element size,
+ * the allocation, as above (no int32 bound), and mp_gemm_lp returning -1
+ * (a NaN or infinite input, or a result that could overflow): the
+ * original loop runs then, with the exact IEEE semantics of the source.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -85,11 +113,58 @@ static void *fallback(void)
 	return NULL;
 }
 
+/* The overlap checks that end both argument lists: ncheck written ranges
+ * (each must miss ra and rb when the contraction reads anything), then
+ * nprot protected ranges (each must miss every written range).  FIXED is
+ * the number of arguments besides the 2*ncheck + 2*nprot range bounds.
+ * Returns -1 when the list is malformed, 0 when a check fails, 1. */
+static int range_checks(va_list *ap, long nargs, long fixed, mp_range ra, mp_range rb,
+			int reads)
+{
+	mp_range w[MP_MAX_CHECKS];
+	long ncheck = va_arg(*ap, long), i;
+	int ok = 1;
+
+	if (ncheck < 0 || ncheck > MP_MAX_CHECKS || nargs < fixed + 2 * ncheck)
+		return -1;
+	for (i = 0; i < ncheck; i++) {
+		w[i].lo = (intptr_t)va_arg(*ap, long);
+		w[i].hi = (intptr_t)va_arg(*ap, long);
+		if (reads && w[i].lo <= w[i].hi && (overlap(w[i], ra) || overlap(w[i], rb)))
+			ok = 0;
+	}
+	long nprot = va_arg(*ap, long);
+	if (nprot < 0 || nargs != fixed + 2 * ncheck + 2 * nprot)
+		return -1;
+	for (long p = 0; p < nprot; p++) {
+		mp_range r;
+		r.lo = (intptr_t)va_arg(*ap, long);
+		r.hi = (intptr_t)va_arg(*ap, long);
+		for (i = 0; i < ncheck; i++)
+			if (w[i].lo <= w[i].hi && overlap(w[i], r))
+				ok = 0;
+	}
+	return ok;
+}
+
+/* The kernel family for the pragma's target= (0 auto, 1 scalar, 2 avx2,
+ * 3 avx512vnni); MIXPREC_TARGET wins.  MP_KERNEL_NONE: none usable. */
+static mp_kernel pick_kernel(long target)
+{
+	mp_kernel kern = mp_kernel_select();
+	if (!getenv("MIXPREC_TARGET") && target != 0) {
+		kern = target == 1 ? MP_KERNEL_SCALAR : target == 2 ? MP_KERNEL_AVX2
+		     : target == 3 ? MP_KERNEL_AVX512VNNI : MP_KERNEL_NONE;
+		if (kern != MP_KERNEL_NONE && !mp_kernel_available(kern))
+			kern = MP_KERNEL_NONE;
+	}
+	return kern;
+}
+
 void *__mixprec_i8_nest(long abi, long nargs, ...)
 {
 	va_list ap;
-	long ncheck, i;
-	int ok = 1;
+	int ok;
 
 	if (abi != MP_NEST_ABI || nargs < 31)
 		return fallback();
@@ -118,11 +193,6 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.zp = (int32_t)va_arg(ap, long);
 	ep.qmin = (int32_t)va_arg(ap, long);
 	ep.qmax = (int32_t)va_arg(ap, long);
-	ncheck = va_arg(ap, long);
-	if (ncheck < 0 || ncheck > MP_MAX_CHECKS || nargs < 32 + 2 * ncheck) {
-		va_end(ap);
-		return fallback();
-	}
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
@@ -130,38 +200,14 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	mp_range ra = span(a, M, a_si, K, a_sk, 1);
 	mp_range rb = span(b, K, b_sk, N, b_sj, 1);
 	int reads = M > 0 && N > 0 && K > 0;
-	mp_range w[MP_MAX_CHECKS];
-	for (i = 0; i < ncheck; i++) {
-		w[i].lo = (intptr_t)va_arg(ap, long);
-		w[i].hi = (intptr_t)va_arg(ap, long);
-		if (reads && w[i].lo <= w[i].hi && (overlap(w[i], ra) || overlap(w[i], rb)))
-			ok = 0;
-	}
-	long nprot = va_arg(ap, long);
-	if (nprot < 0 || nargs != 32 + 2 * ncheck + 2 * nprot) {
-		va_end(ap);
-		return fallback();
-	}
-	for (long p = 0; p < nprot; p++) {
-		mp_range r;
-		r.lo = (intptr_t)va_arg(ap, long);
-		r.hi = (intptr_t)va_arg(ap, long);
-		for (i = 0; i < ncheck; i++)
-			if (w[i].lo <= w[i].hi && overlap(w[i], r))
-				ok = 0;
-	}
+	ok = range_checks(&ap, nargs, 32, ra, rb, reads);
 	va_end(ap);
+	if (ok < 0)
+		return fallback();
 
 	if (!ok || disabled() || za != (int32_t)za || zb != (int32_t)zb)
 		return fallback();
-	mp_kernel kern = mp_kernel_select();
-	if (!getenv("MIXPREC_TARGET") && target != 0) {
-		/* the pragma's target=: scalar 1, avx2 2, avx512vnni 3 */
-		kern = target == 1 ? MP_KERNEL_SCALAR : target == 2 ? MP_KERNEL_AVX2
-		     : target == 3 ? MP_KERNEL_AVX512VNNI : MP_KERNEL_NONE;
-		if (kern != MP_KERNEL_NONE && !mp_kernel_available(kern))
-			kern = MP_KERNEL_NONE;
-	}
+	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback();
 	/* the int32 bound of the contraction sum */
@@ -215,6 +261,78 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (M > 0 && N > 0)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
+	mp_stats_note(1, kern);
+	return t;
+}
+
+void *__mixprec_lp_nest(long abi, long nargs, ...)
+{
+	va_list ap;
+	int ok;
+
+	if (abi != MP_NEST_ABI || nargs < 18)
+		return fallback();
+	va_start(ap, nargs);
+	long mode = va_arg(ap, long), target = va_arg(ap, long);
+	long lp = va_arg(ap, long), is_double = va_arg(ap, long);
+	long M = va_arg(ap, long), N = va_arg(ap, long), K = va_arg(ap, long);
+	const void *a = va_arg(ap, const void *);
+	long a_si = va_arg(ap, long), a_sk = va_arg(ap, long);
+	const void *b = va_arg(ap, const void *);
+	long b_sk = va_arg(ap, long), b_sj = va_arg(ap, long);
+	void *c = va_arg(ap, void *);
+	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
+	long esz = is_double ? 8 : 4;
+	M = M < 0 ? 0 : M;
+	N = N < 0 ? 0 : N;
+	K = K < 0 ? 0 : K;
+
+	mp_range ra = span(a, M, a_si, K, a_sk, esz);
+	mp_range rb = span(b, K, b_sk, N, b_sj, esz);
+	int reads = M > 0 && N > 0 && K > 0;
+	ok = range_checks(&ap, nargs, 18, ra, rb, reads);
+	va_end(ap);
+	if (ok <= 0 || disabled() || (mode != 0 && mode != 1))
+		return fallback();
+	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
+	    c_si % esz || c_sj % esz)
+		return fallback();
+	mp_kernel kern = pick_kernel(target);
+	if (kern == MP_KERNEL_NONE)
+		return fallback();
+	mp_lp_scales sc;
+	memset(&sc, 0, sizeof sc);
+	sc.dynamic = 1;
+
+	if (mode == 1) {
+		if (M > 0 && N > 0) {
+			mp_range rc = span(c, M, c_si, N, c_sj, esz);
+			if (K > 0 && (overlap(rc, ra) || overlap(rc, rb)))
+				return fallback();
+			if (mp_gemm_lp(kern, (mp_lp)lp, is_double != 0, M, N, K,
+				       a, a_si / esz, a_sk / esz, b, b_sk / esz, b_sj / esz,
+				       c, c_si / esz, c_sj / esz, 1, &sc) != 0)
+				return fallback();
+		}
+		mp_stats_note(1, kern);
+		return &mp_direct_token;
+	}
+
+	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
+	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
+		return fallback();
+	if (cells > SIZE_MAX / 8 - 64)
+		return fallback();
+	size_t bytes = (cells * (size_t)esz + 63) & ~(size_t)63;
+	void *t = aligned_alloc(64, bytes);
+	if (!t)
+		return fallback();
+	if (M > 0 && N > 0 &&
+	    mp_gemm_lp(kern, (mp_lp)lp, is_double != 0, M, N, K, a, a_si / esz, a_sk / esz,
+		       b, b_sk / esz, b_sj / esz, t, N, 1, 0, &sc) != 0) {
+		free(t);
+		return fallback();
+	}
 	mp_stats_note(1, kern);
 	return t;
 }

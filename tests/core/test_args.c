@@ -71,6 +71,32 @@ int main(void)
 	CHECK(na == 36 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
+	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
+	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : y[8*i*N+8*j]:f64 = (+ y[8*i*N+8*j]:f64 "
+		"(* x[8*i*K+8*k]:f64 w[8*k*N+8*j]:f64))\n";
+	mp_pragma fpr = { .prec = MP_PREC_FP8_E4M3, .lp_capable = 1 };
+	CHECK(mp_nest_parse(n, fdirect) == 0, "parse: %s", n->error);
+	CHECK(mp_analyze(n, &fpr, p), "%s", p->reason);
+	CHECK(p->src_float && p->src_type == MP_TY_F64 && p->mode == MP_OUT_DIRECT, "float plan");
+	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
+	ncheck = p->ncheck;
+	CHECK(na == 2 + 18 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
+	CHECK(a[1].cst == na - 2, "lp nargs");
+	CHECK(a[2].cst == 1 && a[3].cst == 0, "direct, auto target");
+	CHECK(a[4].cst == 3 && a[5].cst == 1, "lp fp8_e4m3 = 3, is_double");
+	CHECK(a[6].kind == MP_ARG_EXTENT && a[8].kind == MP_ARG_EXTENT, "extents");
+	CHECK(a[9].kind == MP_ARG_ADDR && a[9].access == p->acc_a, "A address");
+	CHECK(a[10].kind == MP_ARG_COEF && a[11].kind == MP_ARG_COEF, "A strides");
+	CHECK(a[12].kind == MP_ARG_ADDR && a[12].access == p->acc_b, "B address");
+	CHECK(a[15].kind == MP_ARG_ADDR && a[15].access == p->acc_c, "C address");
+	CHECK(a[18].kind == MP_ARG_CONST && a[18].cst == ncheck, "lp ncheck");
+	CHECK(a[19 + 2 * ncheck].cst == 0, "lp nprot");
+	/* without lp_capable (a glue that cannot emit the call) it is refused */
+	fpr.lp_capable = 0;
+	CHECK(!mp_analyze(n, &fpr, p) && strstr(p->reason, "not supported yet"), "no lp glue");
+
 	free(n);
 	free(p);
 	CT_DONE("test_args");

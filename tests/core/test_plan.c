@@ -39,6 +39,10 @@ typedef struct pcase {
 	mp_scalar etype;           /* epi_out_type, 0 = skip */
 	int64_t einit;
 	const char *eargs;         /* epi_arg[] rendered, "a,b,...", NULL = skip */
+	/* floating-point sources */
+	int nolp;                  /* the glue cannot emit __mixprec_lp_nest */
+	mp_scalar srct;            /* expected src_type (src_float = 1); 0: an
+	                              integer plan (src_float = 0) */
 } pcase;
 
 /* Common bodies ----------------------------------------------------- */
@@ -56,6 +60,18 @@ typedef struct pcase {
 
 /* i { j { s = INIT; k { s += x[i,k]*w[j,k] }; STORE } } with a bias
  * pointer b and the extra declarations DECL. */
+/* Floating-point sources: i { j { s = INIT; k { s += P }; y[i,j] = s } }
+ * with element type T (f32 / f64) and product P. */
+#define FTILE(T, SZ, P) DECLS "var s local " T "\n" \
+	"loop i lo=0 hi=M-1 loc=1\n" \
+	"loop j parent=i lo=0 hi=N-1 loc=2\n" \
+	"stmt j loc=3 : s = 0.0:" T "\n" \
+	"loop k parent=j lo=0 hi=K-1 loc=4\n" \
+	"stmt k loc=5 : s = (+ s " P ")\n" \
+	"stmt j loc=6 : y[" SZ "*i*N+" SZ "*j]:" T " = s\n"
+#define FPROD32 "(* x[4*i*K+4*k]:f32@8 w[4*k*N+4*j]:f32@9)"
+#define FPROD64 "(* x[8*i*K+8*k]:f64@8 w[8*k*N+8*j]:f64@9)"
+
 #define FUSED_IJ(DECL, INIT, STORE) DECLS "var s local s32\nvar b param ptr\n" \
 	"array b base=b\n" DECL \
 	"loop i lo=0 hi=M-1\n" \
@@ -512,7 +528,102 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s (* x[i*K+k]:f32 w[j*K+k]:f32))\n"
 	"stmt j : y[4*i*N+4*j]:f32 = s\n",
-  .ok = 0, .reason = "floating-point sources are not supported yet" },
+  .nolp = 1, .ok = 0, .reason = "floating-point sources are not supported yet" },
+
+{ .name = "float source, bf16 tile",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_BF16,
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .acc_var = "s", .kext = -1, .bound = -1, .rtb = 0, .ncheck1 = 2, .srct = MP_TY_F32,
+  .what = "bf16 contraction over k: y[i,j] <- s = sum_k x[i,k]*w[k,j] (f32 x f32 at "
+	"bf16, acc fp32, no scales; result within the bound of docs/error-bounds.md)",
+  .layout = "A=x (k contiguous), B=w (j contiguous), tile mode (epilogue kept)" },
+
+{ .name = "float source, bf16 tile with bias init (not fused)",
+  .text = DECLS "var s local f32\nvar b param ptr\narray b base=b\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = b[4*j]:f32\n"
+	"loop k parent=j lo=0 hi=K-1\nstmt k : s = (+ s " FPROD32 ")\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .prec = MP_PREC_BF16, .acc = MP_ACC_FP32, .scale = MP_SCALE_DYNAMIC,
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .srct = MP_TY_F32 },
+
+{ .name = "float source, int8 direct (perfect nest into a float output)",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
+  .ok = 1, .mode = MP_OUT_DIRECT, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .kext = -1, .bound = -1, .rtb = 0, .srct = MP_TY_F32,
+  .what = "int8 contraction over k: y[i,j] += sum_k x[i,k]*w[k,j] (f32 x f32 at int8, "
+	"acc fp32, dynamic scales per row/column",
+  .layout = "direct mode" },
+
+{ .name = "float source, ikj order into a float output: direct",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
+  .prec = MP_PREC_FP8_E4M3, .ok = 1, .mode = MP_OUT_DIRECT, .srct = MP_TY_F32,
+  .what = "fp8_e4m3 contraction" },
+
+{ .name = "double source, fp8_e5m2 tile",
+  .text = FTILE("f64", "8", FPROD64), .prec = MP_PREC_FP8_E5M2,
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .srct = MP_TY_F64,
+  .what = "(f64 x f64 at fp8_e5m2, acc fp32, dynamic per-tensor scales;" },
+
+{ .name = "float operands widened to double, double accumulator",
+  .text = FTILE("f64", "8", "(* (cast:f64 x[4*i*K+4*k]:f32) (cast:f64 w[4*k*N+4*j]:f32))"),
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .srct = MP_TY_F32 },
+
+{ .name = "float source, ikj order into a double output: k must be innermost",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1 loc=4\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[8*i*N+8*j]:f64 = (+ y[8*i*N+8*j]:f64 (cast:f64 " FPROD32 "))\n",
+  .prec = MP_PREC_BF16, .ok = 0, .reason_loc = 4,
+  .reason = "reduction loop 'k' encloses loop 'j'; for a floating-point source the "
+	"reduction loop must be innermost" },
+
+{ .name = "float source: zero point refused",
+  .text = FTILE("f32", "4", "(* (- x[4*i*K+4*k]:f32@8 0.5:f32) w[4*k*N+4*j]:f32@9)"),
+  .prec = MP_PREC_BF16, .ok = 0, .reason_loc = 8,
+  .reason = "operand 'x' is f32 with a zero point" },
+
+{ .name = "float source: explicit scale refused",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_INT8, .scale = MP_SCALE_EXPR,
+  .ok = 0, .reason = "explicit scales are not supported yet; use scale=dynamic" },
+
+{ .name = "float source: uint8 not supported yet",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_UINT8,
+  .ok = 0, .reason = "'#pragma mixprec(uint8)' on a floating-point source ('x' and 'w' are "
+	"f32) is not supported yet" },
+
+{ .name = "float source: fp16 not supported yet",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_FP16,
+  .ok = 0, .reason = "'#pragma mixprec(fp16)' on a floating-point source" },
+
+{ .name = "float source: acc=int32 refused",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_BF16, .acc = MP_ACC_INT32,
+  .ok = 0, .reason = "acc=int32 on a floating-point source" },
+
+{ .name = "mixed float and double operands refused",
+  .text = FTILE("f64", "8", "(* (cast:f64 x[4*i*K+4*k]:f32) w[8*k*N+8*j]:f64)"),
+  .prec = MP_PREC_BF16, .ok = 0,
+  .reason = "operand 'x' is f32 and operand 'w' is f64; mixed float and double operands "
+	"are not supported yet" },
+
+{ .name = "mixed integer and float operands refused",
+  .text = FTILE("f32", "4", "(* x[4*i*K+4*k]:f32 (cast:f32 w[k*N+j]:s8))"),
+  .prec = MP_PREC_BF16, .ok = 0,
+  .reason = "operand 'x' is f32 and operand 'w' is s8; mixed integer and floating-point" },
+
+{ .name = "double operands narrowed to float refused",
+  .text = FTILE("f32", "4", "(* (cast:f32 x[8*i*K+8*k]:f64) (cast:f32 w[8*k*N+8*j]:f64))"),
+  .prec = MP_PREC_BF16, .ok = 0,
+  .reason = "operand 'x' (f64) is converted with a loss of precision (to f32)" },
+
+{ .name = "float source into an int accumulator refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (cast:s32 " FPROD32 "))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .prec = MP_PREC_BF16, .ok = 0,
+  .reason = "accumulator 's' is s32; a floating-point source needs a float" },
 
 { .name = "scale clause on an integer source",
   .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"), .scale = MP_SCALE_DYNAMIC,
@@ -728,6 +839,7 @@ static void run_case(const pcase *c)
 	p.prec = c->prec ? c->prec : MP_PREC_INT8;
 	p.acc = c->acc;
 	p.scale = c->scale;
+	p.lp_capable = !c->nolp;
 	if (mp_nest_parse(&n, c->text) != 0) {
 		CHECK(0, "%s: parse error: %s", c->name, n.error);
 		return;
@@ -746,6 +858,14 @@ static void run_case(const pcase *c)
 	if (!plan.ok)
 		return;
 	CHECK(plan.mode == c->mode, "%s: mode %d", c->name, plan.mode);
+	CHECK(plan.src_float == (c->srct != 0) && (!c->srct || plan.src_type == c->srct),
+	      "%s: src_float %d src_type %s", c->name, plan.src_float,
+	      mp_scalar_name(plan.src_type));
+	if (plan.src_float)
+		CHECK(plan.za_expr < 0 && plan.zb_expr < 0 && plan.bound_static == -1 &&
+		      !plan.need_runtime_bound && strstr(plan.what,
+		      "result within the bound of docs/error-bounds.md"),
+		      "%s: float plan fields", c->name);
 	CHECK(plan.red_stmt >= 0 && plan.acc_a >= 0 && plan.acc_b >= 0, "%s: ids", c->name);
 	if (c->li)
 		CHECK(!strcmp(iter_of(&n, plan.loop_i), c->li), "%s: loop_i %s", c->name,

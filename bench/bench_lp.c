@@ -1,0 +1,149 @@
+/* bench_lp.c -- one-thread timings of mp_gemm_lp (int8 with dynamic
+ * per-row / per-column scales, bf16, fp8 E4M3 with dynamic per-tensor
+ * scales) against OpenBLAS cblas_sgemm (openblas_set_num_threads(1)), with
+ * the measured error against a double reference (cblas_dgemm).  Not a
+ * test.  Shapes: the dense layer y = relu(x w^T + b) at M x N x K =
+ * 128 x 1024 x 1024 (x row-major, w N x K row-major), and a row-major
+ * SGEMM C = A B at 1024^3.  Quantization / conversion of both operands is
+ * inside the timed call (dynamic scales).
+ * Usage: bench_lp [reps]. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cblas.h>
+#include "mixprec.h"
+
+void openblas_set_num_threads(int);
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static float frand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (float)((double)(rng >> 11) * 0x1p-52 - 1.0);
+}
+
+typedef struct shape {
+	const char *name;
+	long M, N, K;
+	int dense; /* B(k,j) = w[j*K + k], bias + relu epilogue */
+} shape;
+
+/* out = op(x, w) by method m (-1: OpenBLAS sgemm, else an mp_lp). */
+static void run(const shape *s, int m, const float *a, const float *b, const float *bias,
+		float *c)
+{
+	long M = s->M, N = s->N, K = s->K;
+	if (s->dense)
+		for (long i = 0; i < M; i++)
+			memcpy(c + i * N, bias, sizeof(float) * (size_t)N);
+	if (m < 0) {
+		if (s->dense)
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0f,
+				    a, (int)K, b, (int)K, 1.0f, c, (int)N);
+		else
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N, (int)K,
+				    1.0f, a, (int)K, b, (int)N, 0.0f, c, (int)N);
+	} else {
+		mp_lp_scales sc = {1, NULL, 0, NULL, 0};
+		int rc = s->dense
+			? mp_gemm_lp(mp_kernel_select(), (mp_lp)m, 0, M, N, K, a, K, 1, b, 1, K, c, N, 1, 1, &sc)
+			: mp_gemm_lp(mp_kernel_select(), (mp_lp)m, 0, M, N, K, a, K, 1, b, N, 1, c, N, 1, 0, &sc);
+		if (rc) {
+			fprintf(stderr, "mp_gemm_lp refused\n");
+			exit(1);
+		}
+	}
+	if (s->dense)
+		for (long q = 0; q < M * N; q++)
+			c[q] = c[q] > 0 ? c[q] : 0;
+}
+
+int main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 5;
+	openblas_set_num_threads(1);
+	shape shapes[] = {{"dense 128x1024x1024 relu(x w^T + b)", 128, 1024, 1024, 1},
+			  {"sgemm 1024x1024x1024", 1024, 1024, 1024, 0}};
+	const struct { int m; const char *name; } meth[] = {
+		{-1, "openblas sgemm"}, {MP_LP_INT8, "mp int8 dyn"}, {MP_LP_BF16, "mp bf16"},
+		{MP_LP_FP8_E4M3, "mp fp8_e4m3 dyn"}, {MP_LP_FP8_E5M2, "mp fp8_e5m2 dyn"}};
+	printf("kernels: int8 %s, bf16/fp8 %s; %d reps, best time\n",
+	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_INT8),
+	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_BF16), reps);
+	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+		const shape *s = &shapes[si];
+		long M = s->M, N = s->N, K = s->K;
+		float *a = malloc(sizeof(float) * (size_t)(M * K));
+		float *b = malloc(sizeof(float) * (size_t)(K * N));
+		float *bias = malloc(sizeof(float) * (size_t)N);
+		float *c = malloc(sizeof(float) * (size_t)(M * N));
+		double *ad = malloc(sizeof(double) * (size_t)(M * K));
+		double *bd = malloc(sizeof(double) * (size_t)(K * N));
+		double *ref = malloc(sizeof(double) * (size_t)(M * N));
+		for (long q = 0; q < M * K; q++)
+			ad[q] = a[q] = frand();
+		for (long q = 0; q < K * N; q++)
+			bd[q] = b[q] = frand();
+		for (long j = 0; j < N; j++)
+			bias[j] = frand();
+		/* double reference */
+		if (s->dense) {
+			for (long i = 0; i < M; i++)
+				for (long j = 0; j < N; j++)
+					ref[i * N + j] = bias[j];
+			cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0,
+				    ad, (int)K, bd, (int)K, 1.0, ref, (int)N);
+			for (long q = 0; q < M * N; q++)
+				ref[q] = ref[q] > 0 ? ref[q] : 0;
+		} else {
+			cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N, (int)K, 1.0,
+				    ad, (int)K, bd, (int)N, 0.0, ref, (int)N);
+		}
+		double rmax = 0;
+		for (long q = 0; q < M * N; q++)
+			rmax = fmax(rmax, fabs(ref[q]));
+		printf("\n%s\n%-18s %10s %10s %8s %12s %12s\n", s->name, "method", "ms", "GFLOP/s",
+		       "vs BLAS", "max|err|/max|ref|", "max rel(|ref|>0.1max)");
+		double tblas = 0;
+		for (size_t mi = 0; mi < sizeof(meth) / sizeof(meth[0]); mi++) {
+			double best = 1e30;
+			run(s, meth[mi].m, a, b, bias, c); /* warm-up */
+			for (int r = 0; r < reps; r++) {
+				double t0 = now();
+				run(s, meth[mi].m, a, b, bias, c);
+				double t = now() - t0;
+				best = t < best ? t : best;
+			}
+			if (meth[mi].m < 0)
+				tblas = best;
+			double emax = 0, erel = 0;
+			for (long q = 0; q < M * N; q++) {
+				double e = fabs((double)c[q] - ref[q]);
+				emax = fmax(emax, e);
+				if (fabs(ref[q]) > 0.1 * rmax)
+					erel = fmax(erel, e / fabs(ref[q]));
+			}
+			printf("%-18s %10.3f %10.1f %8.2fx %12.3g %12.3g\n", meth[mi].name, best * 1e3,
+			       2.0 * M * N * K / best * 1e-9, tblas / best, emax / rmax, erel);
+		}
+		free(a);
+		free(b);
+		free(bias);
+		free(c);
+		free(ad);
+		free(bd);
+		free(ref);
+	}
+	return 0;
+}

@@ -1,0 +1,664 @@
+/* lp.c -- mp_gemm_lp: floating-point sources at lower precision (int8 with
+ * per-row / per-column scales, bf16, fp8 E4M3 / E5M2 through bf16).
+ *   1. scan A and B once: absolute maxima (per row of A, per column of B)
+ *      and non-finite values (-1 before anything is written);
+ *   2. scales (dynamic or explicit) and the range check;
+ *   3. the contraction, quantizing while packing: INT8 through the int8
+ *      kernel families' tiles (mp_gemm.h), BF16 / FP8 through the
+ *      AVX512-BF16 kernel (lp_avx512bf16.c) or the scalar reference below,
+ *      which emulates vdpbf16ps exactly;
+ *   4. the epilogue: dequantize, accumulate, store.
+ * The per-element error bound is mp_lp_error_bound (docs/error-bounds.md).
+ * Compiled for baseline x86-64 (no ISA extension in this file). */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mp_gemm.h"
+#include "lp.h"
+#include "lp_int.h"
+
+static void *mp_lp_alloc(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
+	if (!p)
+		abort();
+	return p;
+}
+
+int mp_lp_have_avx512bf16(void)
+{
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	return mp_kernel_available(MP_KERNEL_AVX512VNNI) && __builtin_cpu_supports("avx512bf16");
+#else
+	return 0;
+#endif
+}
+
+/* Which implementation mp_gemm_lp(kern, lp, ...) runs. */
+typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF16_SCALAR,
+	       MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
+
+static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
+{
+	switch (lp) {
+	case MP_LP_INT8:
+		if (kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern))
+			return MP_LPI_I8_AVX512VNNI;
+		if (kern == MP_KERNEL_AVX2 && mp_kernel_available(kern))
+			return MP_LPI_I8_AVX2;
+		return MP_LPI_I8_SCALAR;
+	case MP_LP_BF16:
+	case MP_LP_FP8_E4M3:
+	case MP_LP_FP8_E5M2:
+		if (kern == MP_KERNEL_AVX512VNNI && mp_lp_have_avx512bf16())
+			return MP_LPI_BF16_AVX512BF16;
+		return MP_LPI_BF16_SCALAR;
+	default:
+		return MP_LPI_NONE;
+	}
+}
+
+/* See mixprec.h. */
+const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
+{
+	switch (mp_lp_pick(kern, lp)) {
+	case MP_LPI_I8_SCALAR: return "scalar";
+	case MP_LPI_I8_AVX2: return "avx2";
+	case MP_LPI_I8_AVX512VNNI: return "avx512vnni";
+	case MP_LPI_BF16_SCALAR: return "scalar";
+	case MP_LPI_BF16_AVX512BF16: return "avx512bf16";
+	default: return "none";
+	}
+}
+
+/* ------------------------------------------------------------ scan */
+
+/* amax[r] = max_t |X(r,t)|, X(r,t) = p[r*sr + t*st], for r < R, t < T
+ * (as doubles).  Returns 1 when a NaN or an infinity was seen.  Works on
+ * the bit patterns (for non-negative floats their order is the values'). */
+static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+			  double *amax)
+{
+	uint32_t all = 0;
+	if (st == 1 || sr != 1) {
+		for (long r = 0; r < R; r++) {
+			const float *q = p + r * sr;
+			uint32_t m = 0;
+			if (st == 1) {
+				const uint32_t *w = (const uint32_t *)(const void *)q;
+				for (long t = 0; t < T; t++) {
+					uint32_t v = w[t] & 0x7fffffffu;
+					m = v > m ? v : m;
+				}
+			} else {
+				for (long t = 0; t < T; t++) {
+					uint32_t v = mp_f32_bits(q[t * st]) & 0x7fffffffu;
+					m = v > m ? v : m;
+				}
+			}
+			amax[r] = mp_f32_from_bits(m);
+			all = m > all ? m : all;
+		}
+	} else {
+		uint32_t *m = calloc((size_t)R + 1, sizeof(uint32_t));
+		if (!m)
+			abort();
+		for (long t = 0; t < T; t++) {
+			const uint32_t *w = (const uint32_t *)(const void *)(p + t * st);
+			for (long r = 0; r < R; r++) {
+				uint32_t v = w[r] & 0x7fffffffu;
+				m[r] = v > m[r] ? v : m[r];
+			}
+		}
+		for (long r = 0; r < R; r++) {
+			amax[r] = mp_f32_from_bits(m[r]);
+			all = m[r] > all ? m[r] : all;
+		}
+		free(m);
+	}
+	return all >= 0x7f800000u;
+}
+
+static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+			  double *amax)
+{
+	uint64_t all = 0;
+	const uint64_t mask = 0x7fffffffffffffffull;
+	if (st == 1 || sr != 1) {
+		for (long r = 0; r < R; r++) {
+			const double *q = p + r * sr;
+			uint64_t m = 0;
+			for (long t = 0; t < T; t++) {
+				uint64_t v = mp_f64_bits(q[t * st]) & mask;
+				m = v > m ? v : m;
+			}
+			amax[r] = mp_f64_from_bits(m);
+			all = m > all ? m : all;
+		}
+	} else {
+		uint64_t *m = calloc((size_t)R + 1, sizeof(uint64_t));
+		if (!m)
+			abort();
+		for (long t = 0; t < T; t++) {
+			const uint64_t *w = (const uint64_t *)(const void *)(p + t * st);
+			for (long r = 0; r < R; r++) {
+				uint64_t v = w[r] & mask;
+				m[r] = v > m[r] ? v : m[r];
+			}
+		}
+		for (long r = 0; r < R; r++) {
+			amax[r] = mp_f64_from_bits(m[r]);
+			all = m[r] > all ? m[r] : all;
+		}
+		free(m);
+	}
+	return all >= 0x7ff0000000000000ull;
+}
+
+/* ---------------------------------------------------------- scales */
+
+/* The scales of one operand (R rows of A, or R columns of B) from its
+ * maxima amax[R]: f (float and double: the quantization factor) and d (the
+ * dequantization step).  Explicit scales from e[r*es].  Returns -1 on an
+ * unusable explicit scale (not finite, not > 0), else 0.  *hat: an upper
+ * bound of max |dequantized value|. */
+static int mp_lp_scales_one(mp_lp lp, int dbl, int dynamic, long R, const double *amax,
+			    const float *e, ptrdiff_t es, float *ff, double *fd, double *d,
+			    double *hat)
+{
+	double h = 0;
+	if (lp == MP_LP_BF16) {
+		for (long r = 0; r < R; r++)
+			h = amax[r] > h ? amax[r] : h;
+		*hat = h * (1.0 + 0x1p-8);
+		return 0;
+	}
+	const int fp8 = lp != MP_LP_INT8;
+	const mp_fp8_fmt ft = mp_fp8_format(lp == MP_LP_FP8_E5M2);
+	const double qmax = fp8 ? (double)ft.max : 127.0;
+	double tmax = 0; /* per-tensor amax for fp8 */
+	for (long r = 0; r < R; r++)
+		tmax = amax[r] > tmax ? amax[r] : tmax;
+	for (long r = 0; r < R; r++) {
+		double s;
+		if (!dynamic) {
+			float v = e[r * es];
+			if (!(v > 0.0f) || !(v <= FLT_MAX))
+				return -1;
+			ff[r] = v;
+			fd[r] = v;
+			d[r] = v;
+			s = v;
+		} else if (!fp8) {
+			/* int8: s = amax / 127, zero rows 1, at least the least normal */
+			if (dbl) {
+				s = amax[r] == 0 ? 1.0 : amax[r] / 127.0;
+				s = s < DBL_MIN ? DBL_MIN : s;
+				fd[r] = s;
+				ff[r] = 0;
+			} else {
+				float sf = amax[r] == 0 ? 1.0f : (float)amax[r] / 127.0f;
+				sf = sf < FLT_MIN ? FLT_MIN : sf;
+				ff[r] = sf;
+				fd[r] = sf;
+				s = sf;
+			}
+			d[r] = s;
+		} else {
+			/* fp8: multiplier m = max / amax (per tensor), amax 0 -> 1 */
+			if (dbl) {
+				double m = tmax == 0 ? 1.0 : (double)ft.max / tmax;
+				m = m > 0x1p1000 ? 0x1p1000 : m;
+				fd[r] = m;
+				ff[r] = 0;
+				d[r] = 1.0 / m;
+			} else {
+				float m = tmax == 0 ? 1.0f : ft.max / (float)tmax;
+				m = m > 0x1p126f ? 0x1p126f : m;
+				ff[r] = m;
+				fd[r] = m;
+				d[r] = 1.0 / (double)m;
+			}
+			s = d[r];
+		}
+		double hr = amax[r] > qmax * s ? amax[r] : qmax * s;
+		h = hr > h ? hr : h;
+	}
+	*hat = h * (1.0 + 0x1p-20);
+	return 0;
+}
+
+/* Scan + scales into the buffers of st (allocated here; free with
+ * mp_lp_state_free).  Returns 0 or -1 (non-finite input, bad scale, or a
+ * result that could leave the accumulator's / output's range). */
+typedef struct mp_lp_state {
+	double *amax_a, *amax_b, *da, *db, *fad, *fbd;
+	float *faf, *fbf;
+} mp_lp_state;
+
+static void mp_lp_state_free(mp_lp_state *st)
+{
+	free(st->amax_a);
+	free(st->amax_b);
+	free(st->da);
+	free(st->db);
+	free(st->fad);
+	free(st->fbd);
+	free(st->faf);
+	free(st->fbf);
+}
+
+static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *a,
+			 ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk,
+			 ptrdiff_t b_sj, const mp_lp_scales *sc, mp_lp_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (lp != MP_LP_INT8 && lp != MP_LP_BF16 && lp != MP_LP_FP8_E4M3 && lp != MP_LP_FP8_E5M2)
+		return -1;
+	int dynamic = !sc || sc->dynamic;
+	if (!dynamic && lp != MP_LP_BF16 && (!sc->a_scale || !sc->b_scale))
+		return -1;
+	st->amax_a = malloc(sizeof(double) * (size_t)(M + 1));
+	st->amax_b = malloc(sizeof(double) * (size_t)(N + 1));
+	st->da = malloc(sizeof(double) * (size_t)(M + 1));
+	st->db = malloc(sizeof(double) * (size_t)(N + 1));
+	st->fad = malloc(sizeof(double) * (size_t)(M + 1));
+	st->fbd = malloc(sizeof(double) * (size_t)(N + 1));
+	st->faf = malloc(sizeof(float) * (size_t)(M + 1));
+	st->fbf = malloc(sizeof(float) * (size_t)(N + 1));
+	if (!st->amax_a || !st->amax_b || !st->da || !st->db || !st->fad || !st->fbd ||
+	    !st->faf || !st->fbf)
+		abort();
+	int bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, st->amax_a) |
+				mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
+		      : mp_lp_amax_f32(a, M, K, a_si, a_sk, st->amax_a) |
+				mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
+	if (bad)
+		return -1;
+	double ha, hb;
+	if (mp_lp_scales_one(lp, dbl, dynamic, M, st->amax_a, sc ? sc->a_scale : NULL,
+			     sc ? sc->a_scale_s : 0, st->faf, st->fad, st->da, &ha) ||
+	    mp_lp_scales_one(lp, dbl, dynamic, N, st->amax_b, sc ? sc->b_scale : NULL,
+			     sc ? sc->b_scale_s : 0, st->fbf, st->fbd, st->db, &hb))
+		return -1;
+	/* range: the fp32 accumulator of BF16 (and bf16's own range), the
+	 * output type of all */
+	double lim = dbl && lp != MP_LP_BF16 ? 0x1p1000 : 0x1p126;
+	if (lp == MP_LP_BF16 && (ha >= 0x1p127 || hb >= 0x1p127))
+		return -1;
+	if ((double)K * ha * hb * 2.0 >= lim)
+		return -1;
+	return 0;
+}
+
+/* See mixprec.h. */
+int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K, const void *a,
+		ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		const mp_lp_scales *sc, double *step_a, double *step_b)
+{
+	mp_lp_state st;
+	if (M < 0 || N < 0 || K < 0)
+		return -1;
+	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, &st);
+	if (r == 0) {
+		for (long i = 0; step_a && i < M; i++)
+			step_a[i] = lp == MP_LP_BF16 ? 1.0 : st.da[i];
+		for (long j = 0; step_b && j < N; j++)
+			step_b[j] = lp == MP_LP_BF16 ? 1.0 : st.db[j];
+	}
+	mp_lp_state_free(&st);
+	return r;
+}
+
+/* -------------------------------------------------------- epilogue */
+
+/* See lp.h. */
+void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
+			    long i0, long j0, int mr, int nc)
+{
+	for (int r = 0; r < mr; r++) {
+		long i = i0 + r;
+		for (int j = 0; j < nc; j++) {
+			double v = is_i32 ? (double)((const int32_t *)t)[r * ldt + j]
+					  : (double)((const float *)t)[r * ldt + j];
+			if (x->da)
+				v = v * x->da[i] * x->db[j0 + j];
+			ptrdiff_t o = i * x->c_si + (j0 + j) * x->c_sj;
+			if (x->dbl) {
+				double *p = (double *)x->c + o;
+				*p = x->accumulate ? *p + v : v;
+			} else {
+				float *p = (float *)x->c + o;
+				*p = (float)(x->accumulate ? (double)*p + v : v);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------ INT8 */
+
+/* One quantized element (lp.h conventions). */
+static inline int mp_lp_q8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff, double fd)
+{
+	if (x->dbl) {
+		double v = ((const double *)p)[off];
+		return mp_q8_round(x->qmul ? v * fd : v / fd);
+	}
+	float v = ((const float *)p)[off];
+	float y = x->qmul ? v * ff : v / ff;
+	return mp_q8_round((double)y);
+}
+
+/* See lp_int.h. */
+void mp_lp_i8_pack_a_generic(const mp_lp_ctx *x, int mr, int kg, int esz, long i0, long mc,
+			     long k0, long kc, long kp, void *ap, int32_t *rcorr)
+{
+	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	long nsl = (mc + mr - 1) / mr;
+	for (long s = 0; s < nsl; s++)
+		for (int r = 0; r < mr; r++) {
+			long i = s * mr + r;
+			int live = i < mc;
+			const char *row = (const char *)x->a + (live ? (i0 + i) * x->a_si : 0) * (ptrdiff_t)es;
+			float ff = live && !x->dbl ? x->fa_f[i0 + i] : 0;
+			double fd = live && x->dbl ? x->fa_d[i0 + i] : 0;
+			for (long k = 0; k < kp; k++) {
+				int v = 0;
+				if (live && k < kc)
+					v = mp_lp_q8(x, row, (k0 + k) * x->a_sk, ff, fd) + 128;
+				long o = s * kp * mr + (k / kg) * mr * kg + r * kg + k % kg;
+				if (esz == 1)
+					((uint8_t *)ap)[o] = (uint8_t)v;
+				else
+					((int16_t *)ap)[o] = (int16_t)v;
+			}
+			if (live)
+				rcorr[i] = 0;
+		}
+}
+
+/* See lp_int.h. */
+void mp_lp_i8_pack_b_generic(const mp_lp_ctx *x, int nr, int kg, int esz, long j0, long nc,
+			     long k0, long kc, long kp, void *bp, int32_t *ccorr)
+{
+	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	long nsl = (nc + nr - 1) / nr;
+	for (long s = 0; s < nsl; s++)
+		for (int r = 0; r < nr; r++) {
+			long j = s * nr + r;
+			int live = j < nc;
+			const char *col = (const char *)x->b + (live ? (j0 + j) * x->b_sj : 0) * (ptrdiff_t)es;
+			float ff = live && !x->dbl ? x->fb_f[j0 + j] : 0;
+			double fd = live && x->dbl ? x->fb_d[j0 + j] : 0;
+			int32_t sum = 0;
+			for (long k = 0; k < kp; k++) {
+				int v = 0;
+				if (live && k < kc)
+					v = mp_lp_q8(x, col, (k0 + k) * x->b_sk, ff, fd);
+				sum += v;
+				long o = s * kp * nr + (k / kg) * nr * kg + r * kg + k % kg;
+				if (esz == 1)
+					((int8_t *)bp)[o] = (int8_t)v;
+				else
+					((int16_t *)bp)[o] = (int16_t)v;
+			}
+			ccorr[j] = 128 * sum;
+		}
+}
+
+static long mp_lp_round_up(long v, long m)
+{
+	return (v + m - 1) / m * m;
+}
+
+static long mp_lp_min(long p, long q)
+{
+	return p < q ? p : q;
+}
+
+/* See lp_int.h.  For each K-chunk (int32 exactness), each NC panel of B
+ * (quantized into the packed layout), each MC block of A (likewise), each
+ * tile: the kernel family's tile into an int32 buffer, then the epilogue
+ * (accumulating from the second chunk on). */
+void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn pa,
+		     mp_lp_pack_fn pb, mp_lp_epi_fn epi)
+{
+	mp_lp_ctx x = *x0;
+	long kcmax = mp_lp_round_up(mp_lp_min(x.K, MP_LP_I8_KC), k->kg);
+	long kpm = mp_lp_round_up(kcmax, k->kg);
+	long mcb = mp_lp_min(mp_lp_round_up(k->mc, k->mr), mp_lp_round_up(x.M, k->mr));
+	long ncb = mp_lp_min(mp_lp_round_up(k->nc, k->nr), mp_lp_round_up(x.N, k->nr));
+	char *ap = mp_lp_alloc((size_t)(mcb * kpm * k->esz));
+	char *bp = mp_lp_alloc((size_t)(ncb * kpm * k->esz));
+	int32_t *rcorr = mp_lp_alloc(sizeof(int32_t) * (size_t)mcb);
+	int32_t *ccorr = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
+	int32_t *t = mp_lp_alloc(sizeof(int32_t) * (size_t)(k->mr * k->nr));
+	mp_gemm_args tg;
+	memset(&tg, 0, sizeof(tg));
+	tg.c = t;
+	tg.c_si = k->nr;
+	tg.c_sj = 1;
+	for (long k0 = 0; k0 < x.K; k0 += MP_LP_I8_KC) {
+		long kc = mp_lp_min(MP_LP_I8_KC, x.K - k0);
+		long kp = mp_lp_round_up(kc, k->kg);
+		tg.K = kc;
+		if (k0 > 0)
+			x.accumulate = 1;
+		for (long jc = 0; jc < x.N; jc += ncb) {
+			long nc = mp_lp_min(ncb, x.N - jc);
+			pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
+			for (long ic = 0; ic < x.M; ic += mcb) {
+				long mc = mp_lp_min(mcb, x.M - ic);
+				pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
+				for (long jr = 0; jr < nc; jr += k->nr) {
+					const char *bs = bp + jr * kp * k->esz;
+					int ncols = (int)mp_lp_min(k->nr, nc - jr);
+					for (long ir = 0; ir < mc; ir += k->mr) {
+						int mr = (int)mp_lp_min(k->mr, mc - ir);
+						k->tile(&tg, kp / k->kg, ap + ir * kp * k->esz, bs,
+							rcorr + ir, ccorr + jr, 0, 0, mr, ncols);
+						epi(&x, t, 1, k->nr, ic + ir, jc + jr, mr, ncols);
+					}
+				}
+			}
+		}
+	}
+	free(ap);
+	free(bp);
+	free(rcorr);
+	free(ccorr);
+	free(t);
+}
+
+/* ---------------------------------------------- BF16 / FP8, scalar */
+
+/* The bf16 value (as a float) that one element becomes (lp.h). */
+static inline float mp_lp_qbf(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff,
+			      double fd)
+{
+	const int e5 = x->lp == MP_LP_FP8_E5M2;
+	if (x->dbl) {
+		double v = ((const double *)p)[off];
+		if (x->lp == MP_LP_BF16)
+			return mp_bf16_to_f32(mp_bf16_from_f64(v));
+		return (float)mp_fp8_round(x->qmul ? v * fd : v / fd, e5);
+	}
+	float v = ((const float *)p)[off];
+	if (x->lp == MP_LP_BF16)
+		return mp_bf16_to_f32(mp_bf16_from_f32(v));
+	return mp_fp8_round_f32(x->qmul ? v * ff : v / ff, e5);
+}
+
+#define MP_LP_REF_NB 64
+
+/* The scalar reference of the vdpbf16ps path: the same conversions, the
+ * same fp32 operation sequence per output (odd element of a pair first,
+ * fused, denormals flushed), the same epilogue. */
+static void mp_lp_bf16_ref(const mp_lp_ctx *x)
+{
+	const long K = x->K, kp = (K + 1) & ~1L;
+	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	float *arow = mp_lp_alloc(sizeof(float) * (size_t)kp);
+	float *bq = mp_lp_alloc(sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
+	float t[MP_LP_REF_NB];
+	for (long jc = 0; jc < x->N; jc += MP_LP_REF_NB) {
+		int nc = (int)mp_lp_min(MP_LP_REF_NB, x->N - jc);
+		for (int j = 0; j < nc; j++) {
+			const char *col = (const char *)x->b + (jc + j) * x->b_sj * (ptrdiff_t)es;
+			float ff = x->fb_f ? x->fb_f[jc + j] : 0;
+			double fd = x->fb_d ? x->fb_d[jc + j] : 0;
+			for (long k = 0; k < kp; k++)
+				bq[j * kp + k] = k < K ? mp_lp_qbf(x, col, k * x->b_sk, ff, fd) : 0.0f;
+		}
+		for (long i = 0; i < x->M; i++) {
+			const char *row = (const char *)x->a + i * x->a_si * (ptrdiff_t)es;
+			float ff = x->fa_f ? x->fa_f[i] : 0;
+			double fd = x->fa_d ? x->fa_d[i] : 0;
+			for (long k = 0; k < kp; k++)
+				arow[k] = k < K ? mp_lp_qbf(x, row, k * x->a_sk, ff, fd) : 0.0f;
+			for (int j = 0; j < nc; j++) {
+				const float *bc = bq + j * kp;
+				float acc = 0.0f;
+				for (long p = 0; p < kp; p += 2) {
+					acc = mp_bf16_fma_ftz(arow[p + 1], bc[p + 1], acc);
+					acc = mp_bf16_fma_ftz(arow[p], bc[p], acc);
+				}
+				t[j] = acc;
+			}
+			mp_lp_epilogue_generic(x, t, 0, 0, i, jc, 1, nc);
+		}
+	}
+	free(arow);
+	free(bq);
+}
+
+/* ------------------------------------------------------------- API */
+
+/* See mixprec.h. */
+int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
+	       const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
+	       const mp_lp_scales *sc)
+{
+	if (M < 0 || N < 0 || K < 0)
+		return -1;
+	mp_lp_impl impl = mp_lp_pick(kern, lp);
+	if (impl == MP_LPI_NONE)
+		return -1;
+	if (M == 0 || N == 0)
+		return 0;
+	mp_lp_state st;
+	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, &st)) {
+		mp_lp_state_free(&st);
+		return -1;
+	}
+	mp_lp_ctx x = {lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk, b_sj,
+		       c, c_si, c_sj, accumulate != 0,
+		       lp == MP_LP_FP8_E4M3 || lp == MP_LP_FP8_E5M2 ? (!sc || sc->dynamic) : 0,
+		       st.faf, st.fbf, st.fad, st.fbd,
+		       lp == MP_LP_BF16 ? NULL : st.da, lp == MP_LP_BF16 ? NULL : st.db};
+	if (K == 0) {
+		if (!x.accumulate)
+			for (long i = 0; i < M; i++)
+				for (long j = 0; j < N; j++) {
+					ptrdiff_t o = i * c_si + j * c_sj;
+					if (x.dbl)
+						((double *)c)[o] = 0.0;
+					else
+						((float *)c)[o] = 0.0f;
+				}
+		mp_lp_state_free(&st);
+		return 0;
+	}
+	switch (impl) {
+#if defined(__x86_64__)
+	case MP_LPI_I8_AVX512VNNI:
+		mp_lp_i8_run__avx512vnni(&x);
+		break;
+	case MP_LPI_I8_AVX2:
+		mp_lp_i8_driver(&x, &mp_x8_gemm_kernel__avx2, mp_lp_i8_pack_a_generic,
+				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
+		break;
+	case MP_LPI_BF16_AVX512BF16:
+		mp_lp_bf16_run__avx512bf16(&x);
+		break;
+#endif
+	case MP_LPI_BF16_SCALAR:
+		mp_lp_bf16_ref(&x);
+		break;
+	default:
+		mp_lp_i8_driver(&x, &mp_x8_gemm_kernel__scalar, mp_lp_i8_pack_a_generic,
+				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
+		break;
+	}
+	mp_lp_state_free(&st);
+	return 0;
+}
+
+/* ---------------------------------------------------- error bound */
+
+/* Bound of |q(x) * step - x| for one element (docs/error-bounds.md). */
+static long double mp_lp_qerr(mp_lp lp, int dbl, long double x, long double s)
+{
+	const long double us = dbl ? 0x1p-53L : 0x1p-24L;
+	const long double tiny = dbl ? 0x1p-1074L : 0x1p-149L;
+	long double ax = fabsl(x);
+	switch (lp) {
+	case MP_LP_INT8: {
+		long double sat = (1 + us) * ax - 127 * s;
+		long double q = s / 2 > sat ? s / 2 : sat;
+		return us * ax + q + s * tiny;
+	}
+	case MP_LP_BF16:
+		return ax < 0x1p-126L ? ax : 0x1p-8L * ax;
+	default: {
+		mp_fp8_fmt f = mp_fp8_format(lp == MP_LP_FP8_E5M2);
+		long double sat = (1 + us) * ax / s - f.max;
+		sat = sat > 0 ? sat : 0;
+		return (us + (long double)f.unit * (1 + us)) * ax +
+		       s * ((long double)f.spacing / 2 + sat + tiny);
+	}
+	}
+}
+
+/* See mixprec.h. */
+double mp_lp_error_bound(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
+			 const void *b_col, ptrdiff_t b_sk, double step_a, double step_b,
+			 double c_old, int accumulate)
+{
+	const long double u32 = 0x1p-24L, ud = 0x1p-53L;
+	const long double uo = is_double ? 0x1p-53L : 0x1p-24L;
+	long double eprod = 0, P = 0;
+	for (long k = 0; k < K; k++) {
+		long double av = is_double ? ((const double *)a_row)[k * a_sk]
+					   : ((const float *)a_row)[k * a_sk];
+		long double bv = is_double ? ((const double *)b_col)[k * b_sk]
+					   : ((const float *)b_col)[k * b_sk];
+		long double ea = mp_lp_qerr(lp, is_double, av, step_a);
+		long double eb = mp_lp_qerr(lp, is_double, bv, step_b);
+		eprod += fabsl(av) * eb + fabsl(bv) * ea + ea * eb;
+		P += (fabsl(av) + ea) * (fabsl(bv) + eb);
+	}
+	long double acc = 0, ftz = 0;
+	long nround = 1; /* roundings of the epilogue into the output */
+	if (lp == MP_LP_INT8) {
+		nround = (K + MP_LP_I8_KC - 1) / MP_LP_I8_KC;
+		nround = nround < 1 ? 1 : nround;
+	} else {
+		long double ku = (long double)K * u32;
+		if (ku >= 0.5L)
+			return INFINITY;
+		acc = ku / (1 - ku) * P;
+		if (lp == MP_LP_BF16)
+			ftz = 2.0L * (long double)K * 0x1p-126L;
+	}
+	long double mag = P + acc + ftz + (accumulate ? fabsl((long double)c_old) : 0);
+	/* relative rounding of the epilogue, and underflow of the output type
+	 * (and of the double intermediates) */
+	long double tiny_o = is_double ? 0x1p-1074L : 0x1p-149L;
+	long double epi = (long double)nround * ((uo + 6 * ud) * mag + tiny_o + 4 * 0x1p-1074L);
+	long double bound = (eprod + acc + ftz + epi) * (1 + 0x1p-30L);
+	return (double)bound * (1.0 + 0x1p-40);
+}

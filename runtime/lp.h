@@ -1,0 +1,249 @@
+/* lp.h -- internal interface of mp_gemm_lp (floating-point sources at lower
+ * precision): the call's arguments after the scan (scales), the exact
+ * conversion helpers shared by the scalar reference, the packers and the
+ * tests, and the entry points of the ISA files.
+ *
+ * Conventions (docs/error-bounds.md states the bounds built on them):
+ *   - quantization of A row i:  y = x * fa[i] (qmul) or y = x / fa[i]
+ *     (!qmul), in the source precision, then
+ *       INT8: q = clamp(rne(y), -127, 127)
+ *       FP8:  q = fp8_satfinite_rne(y)            (exactly a bf16 value)
+ *       BF16: q = bf16_rne_daz(x)                 (no scale)
+ *     likewise B column j with fb[j];
+ *   - the contraction of the q's: int32 (INT8, exact) or the vdpbf16ps
+ *     sequence acc = ftz(fma(a[2p+1], b[2p+1], acc)); acc =
+ *     ftz(fma(a[2p], b[2p], acc)) in fp32 (BF16 / FP8);
+ *   - the epilogue: out = acc * da[i] * db[j] (double arithmetic; da/db NULL
+ *     for BF16: out = acc), then + c when accumulating, rounded once to the
+ *     output type.
+ */
+#ifndef MP_LP_H
+#define MP_LP_H
+
+#include <string.h>
+#include <math.h>
+#include "mixprec.h"
+
+/* int32 exactness: K-chunks of at most this many terms (127^2 * KC < 2^31). */
+#define MP_LP_I8_KC 131072L
+
+typedef struct mp_lp_ctx {
+	mp_lp lp;
+	int dbl;                      /* double sources and output */
+	long M, N, K;
+	const void *a;
+	ptrdiff_t a_si, a_sk;
+	const void *b;
+	ptrdiff_t b_sk, b_sj;
+	void *c;
+	ptrdiff_t c_si, c_sj;
+	int accumulate;
+	int qmul;                     /* y = x * f (1) or x / f (0) */
+	const float *fa_f, *fb_f;     /* float sources: per row of A / column of B */
+	const double *fa_d, *fb_d;    /* double sources */
+	const double *da, *db;        /* dequantization steps; NULL for BF16 */
+} mp_lp_ctx;
+
+/* ------------------------------------------------ exact conversions */
+
+static inline uint32_t mp_f32_bits(float x)
+{
+	uint32_t u;
+	memcpy(&u, &x, 4);
+	return u;
+}
+static inline float mp_f32_from_bits(uint32_t u)
+{
+	float x;
+	memcpy(&x, &u, 4);
+	return x;
+}
+static inline uint64_t mp_f64_bits(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, 8);
+	return u;
+}
+static inline double mp_f64_from_bits(uint64_t u)
+{
+	double x;
+	memcpy(&x, &u, 8);
+	return x;
+}
+
+/* fp32 -> bf16 as VCVTNE2PS2BF16 does it (measured on Zen4): denormal
+ * inputs become signed zero, round to nearest even, overflow to infinity.
+ * (NaN: quiet; never reached, mp_gemm_lp rejects non-finite inputs.) */
+static inline uint16_t mp_bf16_from_f32(float x)
+{
+	uint32_t u = mp_f32_bits(x);
+	if ((u & 0x7f800000u) == 0)
+		return (uint16_t)((u >> 16) & 0x8000u);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((u >> 16) | 0x40u);
+	u += 0x7fffu + ((u >> 16) & 1u);
+	return (uint16_t)(u >> 16);
+}
+
+/* double -> bf16, correctly rounded (nearest even, one rounding), with the
+ * same flush of |x| < 2^-126 to signed zero.  |x| >= 2^128 (after rounding)
+ * gives infinity (mp_gemm_lp rejects such inputs first). */
+static inline uint16_t mp_bf16_from_f64(double x)
+{
+	uint64_t u = mp_f64_bits(x);
+	uint16_t sign = (uint16_t)((u >> 48) & 0x8000u);
+	double ax = fabs(x);
+	if (!(ax >= 0x1p-126))
+		return sign;
+	u &= 0x7fffffffffffffffull;
+	u += 0xfffffffffffull + ((u >> 45) & 1u);
+	u &= ~0x1fffffffffffull;
+	double r = mp_f64_from_bits(u);
+	if (r >= 0x1p128)
+		return (uint16_t)(sign | 0x7f80u);
+	return (uint16_t)(sign | (mp_f32_bits((float)r) >> 16));
+}
+
+static inline float mp_bf16_to_f32(uint16_t h)
+{
+	return mp_f32_from_bits((uint32_t)h << 16);
+}
+
+/* One step of the vdpbf16ps chain: ftz(fma(a, b, acc)), round to nearest
+ * even (the caller's rounding mode must be the default one). */
+static inline float mp_bf16_fma_ftz(float a, float b, float acc)
+{
+	float r = fmaf(a, b, acc);
+	if (fabsf(r) < 0x1p-126f)
+		r = mp_f32_from_bits(mp_f32_bits(r) & 0x80000000u);
+	return r;
+}
+
+/* OCP FP8 formats. */
+typedef struct mp_fp8_fmt {
+	int mbits;        /* explicit mantissa bits: 3 (E4M3), 2 (E5M2) */
+	int bias;         /* 7, 15 */
+	float min_normal; /* 2^-6, 2^-14 */
+	float spacing;    /* subnormal spacing: 2^-9, 2^-16 */
+	float max;        /* 448, 57344 */
+	float unit;       /* unit roundoff 2^-(mbits+1): 2^-4, 2^-3 */
+} mp_fp8_fmt;
+
+static inline mp_fp8_fmt mp_fp8_format(int e5m2)
+{
+	mp_fp8_fmt f4 = {3, 7, 0x1p-6f, 0x1p-9f, 448.0f, 0x1p-4f};
+	mp_fp8_fmt f5 = {2, 15, 0x1p-14f, 0x1p-16f, 57344.0f, 0x1p-3f};
+	return e5m2 ? f5 : f4;
+}
+
+/* Round to nearest even of t >= 0, t < 2^22 (exact arithmetic). */
+static inline double mp_rne_small(double t)
+{
+	double f = floor(t), d = t - f;
+	if (d > 0.5 || (d == 0.5 && fmod(f, 2.0) != 0.0))
+		f += 1.0;
+	return f;
+}
+
+/* x (any finite double, or +-inf) -> the nearest FP8 value (ties to even),
+ * saturating to +-max (satfinite); returned as a double (exact). */
+static inline double mp_fp8_round(double x, int e5m2)
+{
+	const mp_fp8_fmt f = mp_fp8_format(e5m2);
+	double ax = fabs(x), r;
+	if (ax >= (double)f.max) {
+		r = f.max;
+	} else if (ax < (double)f.min_normal) {
+		r = mp_rne_small(ax / (double)f.spacing) * (double)f.spacing;
+	} else {
+		int e;
+		frexp(ax, &e); /* ax = m 2^e, m in [0.5, 1) */
+		double sp = ldexp(1.0, e - 1 - f.mbits);
+		r = mp_rne_small(ax / sp) * sp;
+		if (r > (double)f.max)
+			r = f.max;
+	}
+	return signbit(x) ? -r : r;
+}
+
+/* The same on a float, with the bit operations of the vector packers (the
+ * result equals mp_fp8_round((double)x)). */
+static inline float mp_fp8_round_f32(float x, int e5m2)
+{
+	const mp_fp8_fmt f = mp_fp8_format(e5m2);
+	uint32_t u = mp_f32_bits(x), s = u & 0x80000000u, a = u & 0x7fffffffu;
+	float ax = mp_f32_from_bits(a), r;
+	if (ax < f.min_normal) {
+		r = (float)(mp_rne_small((double)ax / (double)f.spacing) * (double)f.spacing);
+	} else if (a >= 0x7f800000u) {
+		r = f.max;
+	} else {
+		int drop = 23 - f.mbits;
+		a += ((1u << (drop - 1)) - 1u) + ((a >> drop) & 1u);
+		a &= ~((1u << drop) - 1u);
+		r = mp_f32_from_bits(a);
+		if (r > f.max)
+			r = f.max;
+	}
+	return mp_f32_from_bits(mp_f32_bits(r) | s);
+}
+
+/* Code (0..255) of an FP8 value v (v exactly representable, finite). */
+static inline uint8_t mp_fp8_encode(float v, int e5m2)
+{
+	const mp_fp8_fmt f = mp_fp8_format(e5m2);
+	uint8_t s = signbit(v) ? 0x80 : 0;
+	float a = fabsf(v);
+	if (a < f.min_normal)
+		return (uint8_t)(s | (uint8_t)(a / f.spacing));
+	uint32_t u = mp_f32_bits(a);
+	int e = (int)(u >> 23) - 127 + f.bias;
+	uint32_t m = (u >> (23 - f.mbits)) & ((1u << f.mbits) - 1u);
+	return (uint8_t)(s | (uint8_t)(e << f.mbits) | (uint8_t)m);
+}
+
+/* Value of an FP8 code: NaN for the NaN codes, +-inf for E5M2's. */
+static inline float mp_fp8_decode(uint8_t c, int e5m2)
+{
+	const mp_fp8_fmt f = mp_fp8_format(e5m2);
+	int s = c >> 7, e = (c & 0x7f) >> f.mbits, m = c & ((1 << f.mbits) - 1);
+	int emax = (1 << (7 - f.mbits)) - 1;
+	float v;
+	if (!e5m2 && e == emax && m == (1 << f.mbits) - 1)
+		v = NAN;
+	else if (e5m2 && e == emax)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = (float)m * f.spacing;
+	else
+		v = ldexpf(1.0f + (float)m / (float)(1 << f.mbits), e - f.bias);
+	return s ? -v : v;
+}
+
+/* ------------------------------------------------ shared pieces */
+
+/* INT8 quantization of one value (y already scaled), as the packers do it. */
+static inline int mp_q8_round(double y)
+{
+	if (y >= 127.0)
+		return 127;
+	if (y <= -127.0)
+		return -127;
+	double r = mp_rne_small(fabs(y));
+	return (int)(y < 0 ? -r : r);
+}
+
+/* Generic epilogue (lp.c): rows [i0, i0+mr), columns [j0, j0+nc) of the
+ * tile t (int32 when is_i32, else float; row stride ldt) into c. */
+void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
+			    long i0, long j0, int mr, int nc);
+
+/* ISA entry points. */
+int mp_lp_have_avx512bf16(void);
+/* BF16 / FP8 contraction with vdpbf16ps (lp_avx512bf16.c). */
+void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x);
+/* INT8 contraction through the avx512vnni tiles with quantizing packers
+ * (lp_avx512vnni.c). */
+void mp_lp_i8_run__avx512vnni(const mp_lp_ctx *x);
+
+#endif

@@ -1,0 +1,172 @@
+/* lp_avx512vnni.c -- the INT8 path of mp_gemm_lp on the avx512vnni int8
+ * tiles (mp_x8_gemm_kernel__avx512vnni, 8x32c4): quantizing packers for
+ * float sources (unit-stride rows of A; row-major or column-major B) and a
+ * vector dequantizing epilogue; other layouts and double sources go through
+ * the generic packers of lp.c.  Results equal the generic path bit for bit
+ * (same divisions, same rounding, same double epilogue).
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni: call only
+ * after mp_kernel_available(MP_KERNEL_AVX512VNNI). */
+#include <immintrin.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lp_int.h"
+
+/* q = clamp(rne(x / s), -127, 127) on 16 lanes (y clamped before the
+ * conversion, which then is exact). */
+static inline __m512i mp_q8_v(__m512 x, __m512 s)
+{
+	__m512 y = _mm512_div_ps(x, s);
+	y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(-127.0f)), _mm512_set1_ps(127.0f));
+	return _mm512_cvt_roundps_epi32(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int esz, long i0,
+					long mc, long k0, long kc, long kp, void *ap,
+					int32_t *rcorr)
+{
+	if (x->dbl || x->a_sk != 1 || mr != 8 || kg != 4 || esz != 1) {
+		mp_lp_i8_pack_a_generic(x, mr, kg, esz, i0, mc, k0, kc, kp, ap, rcorr);
+		return;
+	}
+	const __m512i off = _mm512_set1_epi32(128);
+	long nsl = (mc + 7) / 8;
+	for (long s = 0; s < nsl; s++) {
+		uint8_t *dst = (uint8_t *)ap + s * kp * 8;
+		for (int r = 0; r < 8; r++) {
+			long i = s * 8 + r;
+			uint8_t *d = dst + r * 4;
+			if (i >= mc) {
+				for (long g = 0; g < kp / 4; g++)
+					memset(d + g * 32, 0, 4);
+				continue;
+			}
+			rcorr[i] = 0;
+			const float *row = (const float *)x->a + (i0 + i) * x->a_si + k0;
+			const __m512 sv = _mm512_set1_ps(x->fa_f[i0 + i]);
+			for (long k = 0; k < kp; k += 16) {
+				long rem = kc - k;
+				__mmask16 m = rem >= 16 ? 0xffff : rem <= 0 ? 0 : (__mmask16)((1u << rem) - 1);
+				__m512i q = mp_q8_v(_mm512_maskz_loadu_ps(m, row + k), sv);
+				q = _mm512_maskz_add_epi32(m, q, off);
+				uint32_t w[4];
+				_mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(q));
+				long ng = (kp - k) / 4 < 4 ? (kp - k) / 4 : 4;
+				for (long g = 0; g < ng; g++)
+					memcpy(d + (k / 4 + g) * 32, &w[g], 4);
+			}
+		}
+	}
+}
+
+/* Interleaves 16 columns of 4 rows (xmm bytes each) into the c4 layout. */
+static inline __m512i mp_il4x16(__m128i r0, __m128i r1, __m128i r2, __m128i r3)
+{
+	__m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
+	__m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
+	__m512i z = _mm512_castsi128_si512(_mm_unpacklo_epi16(t0, t2));
+	z = _mm512_inserti32x4(z, _mm_unpackhi_epi16(t0, t2), 1);
+	z = _mm512_inserti32x4(z, _mm_unpacklo_epi16(t1, t3), 2);
+	return _mm512_inserti32x4(z, _mm_unpackhi_epi16(t1, t3), 3);
+}
+
+static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int esz, long j0,
+					long nc, long k0, long kc, long kp, void *bp,
+					int32_t *ccorr)
+{
+	if (x->dbl || (x->b_sj != 1 && x->b_sk != 1) || nr != 32 || kg != 4 || esz != 1) {
+		mp_lp_i8_pack_b_generic(x, nr, kg, esz, j0, nc, k0, kc, kp, bp, ccorr);
+		return;
+	}
+	const float *b = (const float *)x->b;
+	long nsl = (nc + 31) / 32;
+	if (x->b_sj == 1) {
+		for (long s = 0; s < nsl; s++) {
+			int8_t *dst = (int8_t *)bp + s * kp * 32;
+			for (int v = 0; v < 2; v++) {
+				long jv = s * 32 + 16 * v;
+				long cols = nc - jv;
+				cols = cols < 0 ? 0 : cols > 16 ? 16 : cols;
+				__mmask16 m = (__mmask16)((1u << cols) - 1);
+				__m512 sv = _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, x->fb_f + j0 + jv);
+				const float *col = b + (j0 + jv);
+				__m512i sum = _mm512_setzero_si512();
+				for (long g = 0; g < kp / 4; g++) {
+					__m128i r[4];
+					for (int u = 0; u < 4; u++) {
+						long k = g * 4 + u;
+						__m512i q = _mm512_setzero_si512();
+						if (k < kc)
+							q = mp_q8_v(_mm512_maskz_loadu_ps(m, col + (k0 + k) * x->b_sk), sv);
+						sum = _mm512_add_epi32(sum, q);
+						r[u] = _mm512_cvtepi32_epi8(q);
+					}
+					_mm512_store_si512(dst + g * 128 + 64 * v, mp_il4x16(r[0], r[1], r[2], r[3]));
+				}
+				_mm512_storeu_si512(ccorr + s * 32 + 16 * v,
+						    _mm512_mullo_epi32(sum, _mm512_set1_epi32(128)));
+			}
+		}
+		return;
+	}
+	/* b_sk == 1: each column contiguous in k */
+	for (long s = 0; s < nsl; s++) {
+		int8_t *dst = (int8_t *)bp + s * kp * 32;
+		for (int r = 0; r < 32; r++) {
+			long j = s * 32 + r;
+			int8_t *d = dst + r * 4;
+			if (j >= nc) {
+				for (long g = 0; g < kp / 4; g++)
+					memset(d + g * 128, 0, 4);
+				ccorr[j] = 0;
+				continue;
+			}
+			const float *col = b + (j0 + j) * x->b_sj + k0;
+			const __m512 sv = _mm512_set1_ps(x->fb_f[j0 + j]);
+			__m512i sum = _mm512_setzero_si512();
+			for (long k = 0; k < kp; k += 16) {
+				long rem = kc - k;
+				__mmask16 m = rem >= 16 ? 0xffff : rem <= 0 ? 0 : (__mmask16)((1u << rem) - 1);
+				__m512i q = _mm512_maskz_mov_epi32(m, mp_q8_v(_mm512_maskz_loadu_ps(m, col + k), sv));
+				sum = _mm512_add_epi32(sum, q);
+				uint32_t w[4];
+				_mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(q));
+				long ng = (kp - k) / 4 < 4 ? (kp - k) / 4 : 4;
+				for (long g = 0; g < ng; g++)
+					memcpy(d + (k / 4 + g) * 128, &w[g], 4);
+			}
+			ccorr[j] = 128 * _mm512_reduce_add_epi32(sum);
+		}
+	}
+}
+
+/* The dequantizing epilogue on 8 lanes at a time in double (bit-identical
+ * to mp_lp_epilogue_generic) for float outputs with c_sj == 1. */
+static void mp_lp_i8_epi__avx512vnni(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
+				     long i0, long j0, int mr, int nc)
+{
+	if (x->dbl || x->c_sj != 1 || !is_i32) {
+		mp_lp_epilogue_generic(x, t, is_i32, ldt, i0, j0, mr, nc);
+		return;
+	}
+	for (int r = 0; r < mr; r++) {
+		const int32_t *tr = (const int32_t *)t + r * ldt;
+		float *c = (float *)x->c + (i0 + r) * x->c_si + j0;
+		const __m512d da = _mm512_set1_pd(x->da[i0 + r]);
+		for (int j = 0; j < nc; j += 8) {
+			int n = nc - j < 8 ? nc - j : 8;
+			__mmask8 m = (__mmask8)((1u << n) - 1);
+			__m512d v = _mm512_cvtepi32_pd(_mm256_maskz_loadu_epi32(m, tr + j));
+			v = _mm512_mul_pd(_mm512_mul_pd(v, da), _mm512_maskz_loadu_pd(m, x->db + j0 + j));
+			if (x->accumulate)
+				v = _mm512_add_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j)), v);
+			_mm256_mask_storeu_ps(c + j, m, _mm512_cvtpd_ps(v));
+		}
+	}
+}
+
+/* See lp.h. */
+void mp_lp_i8_run__avx512vnni(const mp_lp_ctx *x)
+{
+	mp_lp_i8_driver(x, &mp_x8_gemm_kernel__avx512vnni, mp_lp_i8_pack_a__avx512vnni,
+			mp_lp_i8_pack_b__avx512vnni, mp_lp_i8_epi__avx512vnni);
+}

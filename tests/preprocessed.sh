@@ -1,10 +1,15 @@
 #!/bin/sh
-# preprocessed.sh CLANG PLUGIN INCLUDE_DIR -- the clang side of
-# scripts/test-preprocessed.sh: `clang -E` keeps the pragma (macros inside it
-# expanded, _Pragma from a macro too), and compiling the preprocessed file,
-# as ccache and -save-temps do, still transforms both nests.
+# preprocessed.sh CC PLUGIN INCLUDE_DIR -- `CC -E` keeps the pragma (macros
+# inside it expanded, _Pragma from a macro too), and compiling the
+# preprocessed file, as ccache and -save-temps do, still transforms both
+# nests.  CC is gcc (GCC plugin) or a clang (clang plugin).
 set -eu
 cc=$1
+if "$cc" --version 2>/dev/null | grep -qi clang; then
+	remark_flag=-Rpass=mixprec remark="remark: mixprec"
+else
+	remark_flag=-fopt-info-loop-optimized remark="optimized: mixprec"
+fi
 plugin=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 inc=$(cd "$3" && pwd)
 dir=$(mktemp -d)
@@ -40,10 +45,10 @@ SRC
 "$cc" -E -fplugin="$plugin" -I"$inc" "$dir/t.c" -o "$dir/t.i"
 n=$(grep -c '^ *#pragma mixprec *(int8, *acc=int32)' "$dir/t.i" || true)
 [ "$n" = 2 ] || { echo "FAIL: -E output lost a pragma or did not expand its macros:"; grep -n mixprec "$dir/t.i"; exit 1; }
-"$cc" -O2 -fplugin="$plugin" -Rpass=mixprec -c "$dir/t.i" -o "$dir/t.o" 2>"$dir/log"
-n=$(grep -c "remark: mixprec" "$dir/log" || true)
+"$cc" -O2 -fplugin="$plugin" $remark_flag -c "$dir/t.i" -o "$dir/t.o" 2>"$dir/log"
+n=$(grep -c "$remark" "$dir/log" || true)
 [ "$n" = 2 ] || { echo "FAIL: the preprocessed file was not transformed twice"; cat "$dir/log"; exit 1; }
-(cd "$dir" && "$cc" -O2 -save-temps -fplugin="$plugin" -Rpass=mixprec -I"$inc" -c t.c -o u.o 2>log2) || true
-n=$(grep -c "remark: mixprec" "$dir/log2" || true)
+(cd "$dir" && "$cc" -O2 -save-temps -fplugin="$plugin" $remark_flag -I"$inc" -c t.c -o u.o 2>log2) || true
+n=$(grep -c "$remark" "$dir/log2" || true)
 [ "$n" = 2 ] || { echo "FAIL: -save-temps build was not transformed twice"; cat "$dir/log2"; exit 1; }
 echo "PASS: -E keeps the expanded pragmas; .i and -save-temps builds transform"

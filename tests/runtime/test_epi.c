@@ -23,91 +23,42 @@
 #include <unistd.h>
 #include "mp_gemm.h"
 
-static uint64_t rng;
+#include "rt_test.h"
 
-static uint64_t rnd(void)
+/* An operand with a wide guard band, all of it random bytes. */
+static void arr_make(mp_operand *x, long rows, long cols, int lay, size_t esz)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
-}
-
-static long below(long n)
-{
-	return (long)(rnd() % (uint64_t)n);
-}
-
-/* A strided 2-D array (rows x cols, esz-byte elements) in a buffer with
- * guard bands; base is element (0,0). */
-typedef struct arr {
-	unsigned char *buf;
-	size_t bytes;
-	char *base;
-	ptrdiff_t s0, s1;
-} arr;
-
-/* Layouts; the last two (zero strides) only for inputs. */
-enum { L_ROW, L_ROW_PAD, L_COL, L_COL_PAD, L_NEG_ROW, L_NEG_COL, L_ZERO1, L_ZERO0, L_COUNT };
-static const char *lay_name[] = {"row", "rowpad", "col", "colpad", "negrow", "negcol",
-				 "zero1", "zero0"};
-
-static void arr_make(arr *x, long rows, long cols, int lay, size_t esz)
-{
-	long pad = 1 + below(5);
-	ptrdiff_t s0, s1;
-	switch (lay) {
-	case L_ROW: s0 = cols; s1 = 1; break;
-	case L_ROW_PAD: s0 = cols + pad; s1 = 1; break;
-	case L_COL: s0 = 1; s1 = rows; break;
-	case L_COL_PAD: s0 = 1; s1 = rows + pad; break;
-	case L_NEG_ROW: s0 = -(cols + pad); s1 = -1; break;
-	case L_NEG_COL: s0 = 1; s1 = -(rows + pad); break;
-	case L_ZERO1: s0 = cols + pad; s1 = 0; break;
-	default: s0 = 0; s1 = 1; break;
-	}
-	ptrdiff_t lo = 0, hi = 0;
-	if (rows > 0 && cols > 0) {
-		ptrdiff_t e0 = (rows - 1) * s0, e1 = (cols - 1) * s1;
-		lo = (e0 < 0 ? e0 : 0) + (e1 < 0 ? e1 : 0);
-		hi = (e0 > 0 ? e0 : 0) + (e1 > 0 ? e1 : 0);
-	}
-	const ptrdiff_t guard = 64;
-	x->bytes = (size_t)(hi - lo + 1 + 2 * guard) * esz;
-	x->buf = malloc(x->bytes);
-	x->base = (char *)x->buf + (size_t)(guard - lo) * esz;
-	x->s0 = s0;
-	x->s1 = s1;
+	mp_operand_make(x, rows, cols, lay, esz, 64);
 	for (size_t i = 0; i < x->bytes; i++)
-		x->buf[i] = (unsigned char)rnd();
+		x->buf[i] = (unsigned char)mp_rand();
 }
 
 static int32_t pick(const int32_t *v, int n)
 {
-	return v[below(n)];
+	return v[mp_rand_below(n)];
 }
 
 static int32_t rand_zp_in(void)
 {
-	switch (below(5)) {
+	switch (mp_rand_below(5)) {
 	case 0: return 0;
-	case 1: return (int32_t)below(7) - 3;
-	case 2: return (int32_t)below(256) - 128;
-	case 3: return (int32_t)below(256);
-	default: return (int32_t)(uint32_t)rnd();
+	case 1: return (int32_t)mp_rand_below(7) - 3;
+	case 2: return (int32_t)mp_rand_below(256) - 128;
+	case 3: return (int32_t)mp_rand_below(256);
+	default: return (int32_t)(uint32_t)mp_rand();
 	}
 }
 
 /* An int32 near a limit, small, or anything. */
 static int32_t rand_edge(void)
 {
-	switch (below(6)) {
+	switch (mp_rand_below(6)) {
 	case 0: return 0;
-	case 1: return (int32_t)below(2001) - 1000;
-	case 2: return INT32_MAX - (int32_t)below(100000);
-	case 3: return INT32_MIN + (int32_t)below(100000);
-	case 4: return (int32_t)below(1 << 20) - (1 << 19);
-	default: return (int32_t)(uint32_t)rnd();
+	case 1: return (int32_t)mp_rand_below(2001) - 1000;
+	case 2: return INT32_MAX - (int32_t)mp_rand_below(100000);
+	case 3: return INT32_MIN + (int32_t)mp_rand_below(100000);
+	case 4: return (int32_t)mp_rand_below(1 << 20) - (1 << 19);
+	default: return (int32_t)(uint32_t)mp_rand();
 	}
 }
 
@@ -116,9 +67,9 @@ static float rand_scale(void)
 	static const float s[] = {0.5f, 0.25f, 1.0f, 0.125f, 1.0f / 4096, 0.75f, -0.5f, 2.0f,
 				  1e-6f, 3.0e5f, 1e30f, 1e-40f /* subnormal */, 0.0f,
 				  0.0009765625f, 1.5f, -1e-3f};
-	if (below(4) == 0)
-		return (float)(rnd() % 100000) / 1e7f * (below(2) ? 1 : -1);
-	return s[below(sizeof s / sizeof s[0])];
+	if (mp_rand_below(4) == 0)
+		return (float)(mp_rand() % 100000) / 1e7f * (mp_rand_below(2) ? 1 : -1);
+	return s[mp_rand_below(sizeof s / sizeof s[0])];
 }
 
 static void rand_clamp(int32_t *lo, int32_t *hi)
@@ -126,12 +77,12 @@ static void rand_clamp(int32_t *lo, int32_t *hi)
 	static const int32_t p[][2] = {{-128, 127}, {0, 255}, {-100, 50}, {INT32_MIN, INT32_MAX},
 				       {-100000, 70000}, {5, -5}, {-127, 127}, {0, 0},
 				       {INT32_MIN, 0}, {-300, 300}};
-	if (below(6) == 0) {
-		*lo = (int32_t)(uint32_t)rnd();
-		*hi = (int32_t)(uint32_t)rnd();
+	if (mp_rand_below(6) == 0) {
+		*lo = (int32_t)(uint32_t)mp_rand();
+		*hi = (int32_t)(uint32_t)mp_rand();
 		return;
 	}
-	int k = (int)below(sizeof p / sizeof p[0]);
+	int k = (int)mp_rand_below(sizeof p / sizeof p[0]);
 	*lo = p[k][0];
 	*hi = p[k][1];
 }
@@ -143,14 +94,14 @@ static void rand_epi_params(mp_epilogue *e)
 	static const int32_t zps[] = {0, 3, -128, 127, 255, -1, INT32_MAX, INT32_MIN, 128};
 	e->init = rand_edge();
 	e->scale = rand_scale();
-	e->qm = below(2) ? pick(qms, sizeof qms / sizeof qms[0])
-			 : (below(2) ? (int32_t)(0x40000000u + (uint32_t)(rnd() & 0x3fffffff))
-				     : (int32_t)(uint32_t)rnd());
+	e->qm = mp_rand_below(2) ? pick(qms, sizeof qms / sizeof qms[0])
+			 : (mp_rand_below(2) ? (int32_t)(0x40000000u + (uint32_t)(mp_rand() & 0x3fffffff))
+				     : (int32_t)(uint32_t)mp_rand());
 	if (e->kind == MP_EPI_GEMMLOWP)
-		e->shift = below(4) == 0 ? (below(2) ? -31 : 30) : (int)below(62) - 31;
+		e->shift = mp_rand_below(4) == 0 ? (mp_rand_below(2) ? -31 : 30) : (int)mp_rand_below(62) - 31;
 	else
-		e->shift = below(4) == 0 ? (below(2) ? -32 : 30) : (int)below(63) - 32;
-	e->zp = below(3) ? pick(zps, sizeof zps / sizeof zps[0]) : (int32_t)(uint32_t)rnd();
+		e->shift = mp_rand_below(4) == 0 ? (mp_rand_below(2) ? -32 : 30) : (int)mp_rand_below(63) - 32;
+	e->zp = mp_rand_below(3) ? pick(zps, sizeof zps / sizeof zps[0]) : (int32_t)(uint32_t)mp_rand();
 	rand_clamp(&e->qmin, &e->qmax);
 }
 
@@ -165,9 +116,9 @@ static const int rmodes[] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO
 static int check(mp_kernel kern, long M, long N, long K, int kind, int out_dt, int bias_kind,
 		 int la, int lb, int lo, int rmode, int inject)
 {
-	int a_dt = (int)below(2), b_dt = (int)below(2);
+	int a_dt = (int)mp_rand_below(2), b_dt = (int)mp_rand_below(2);
 	int32_t za = rand_zp_in(), zb = rand_zp_in();
-	arr A, B, O, Bi;
+	mp_operand A, B, O, Bi;
 	arr_make(&A, M, K, la, 1);
 	arr_make(&B, K, N, lb, 1);
 	size_t esz = out_dt == MP_DT_S32 ? 4 : 1;
@@ -185,11 +136,11 @@ static int check(mp_kernel kern, long M, long N, long K, int kind, int out_dt, i
 	}
 	e.out_dt = out_dt;
 	/* bias: per column (bias_si 0), per row (bias_sj 0), 2-D (any layout) */
-	int bl = bias_kind == 3 ? (int)below(L_ZERO1) : L_ROW;
+	int bl = bias_kind == 3 ? (int)mp_rand_below(L_ZERO1) : L_ROW;
 	arr_make(&Bi, bias_kind == 1 ? 1 : M, bias_kind == 2 ? 1 : N, bl, 4);
-	if (below(3) == 0) /* small biases sometimes, else full-range words */
+	if (mp_rand_below(3) == 0) /* small biases sometimes, else full-range words */
 		for (size_t i = 0; i < Bi.bytes / 4; i++)
-			((int32_t *)Bi.buf)[i] = (int32_t)below(20001) - 10000;
+			((int32_t *)Bi.buf)[i] = (int32_t)mp_rand_below(20001) - 10000;
 	e.bias = bias_kind ? (const int32_t *)Bi.base : NULL;
 	e.bias_si = bias_kind == 1 ? 0 : Bi.s0;
 	e.bias_sj = bias_kind == 2 ? 0 : Bi.s1;
@@ -233,10 +184,10 @@ static int check(mp_kernel kern, long M, long N, long K, int kind, int out_dt, i
 	}
 	if (inject && !fail && M > 0 && N > 0) {
 		/* 1. one flipped bit in an output element */
-		long i = below(M), j = below(N);
+		long i = mp_rand_below(M), j = mp_rand_below(N);
 		size_t off = (size_t)(((char *)eg.out - (char *)got) +
-				      (i * O.s0 + j * O.s1) * (ptrdiff_t)esz + (ptrdiff_t)below((long)esz));
-		got[off] ^= (unsigned char)(1u << below(8));
+				      (i * O.s0 + j * O.s1) * (ptrdiff_t)esz + (ptrdiff_t)mp_rand_below((long)esz));
+		got[off] ^= (unsigned char)(1u << mp_rand_below(8));
 		if (!memcmp(O.buf, got, O.bytes)) {
 			printf("FAIL fault injection: a flipped output bit went unnoticed\n");
 			fail = 1;
@@ -288,7 +239,7 @@ int main(int argc, char **argv)
 	const char *s = argc > 2 ? argv[2] : getenv("MP_TEST_SEED");
 	uint64_t seed = s ? strtoull(s, NULL, 0)
 			  : (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)getpid();
-	rng = seed ? seed : 1;
+	mp_rng_state = seed ? seed : 1;
 	printf("kernel %s, seed %llu (reproduce: %s %s %llu)\n", argv[1],
 	       (unsigned long long)seed, argv[0], argv[1], (unsigned long long)seed);
 
@@ -304,28 +255,28 @@ int main(int argc, char **argv)
 			for (int bk = 0; bk < 4; bk++)
 				for (int si = 0; si < ns; si++) {
 					const long *d = shapes[si];
-					int rm = kind == MP_EPI_FP32 ? (int)below(4) : 0;
-					check(kern, d[0], d[1], d[2], kind, dt, bk, (int)below(L_COUNT),
-					      (int)below(L_COUNT), (int)below(L_ZERO1), rm, 0);
+					int rm = kind == MP_EPI_FP32 ? (int)mp_rand_below(4) : 0;
+					check(kern, d[0], d[1], d[2], kind, dt, bk, (int)mp_rand_below(L_COUNT),
+					      (int)mp_rand_below(L_COUNT), (int)mp_rand_below(L_ZERO1), rm, 0);
 				}
 
 	/* 2. the vector paths: M == 1 and N == 1 with every operand layout */
 	for (int la = 0; la < L_COUNT; la++)
 		for (int lb = 0; lb < L_COUNT; lb++) {
-			long K = 1 + below(200);
-			check(kern, 1, 1 + below(80), K, (int)below(5), (int)below(3), (int)below(4), la,
-			      lb, (int)below(L_ZERO1), (int)below(4), 0);
-			check(kern, 1 + below(80), 1, K, (int)below(5), (int)below(3), (int)below(4), la,
-			      lb, (int)below(L_ZERO1), (int)below(4), 0);
+			long K = 1 + mp_rand_below(200);
+			check(kern, 1, 1 + mp_rand_below(80), K, (int)mp_rand_below(5), (int)mp_rand_below(3), (int)mp_rand_below(4), la,
+			      lb, (int)mp_rand_below(L_ZERO1), (int)mp_rand_below(4), 0);
+			check(kern, 1 + mp_rand_below(80), 1, K, (int)mp_rand_below(5), (int)mp_rand_below(3), (int)mp_rand_below(4), la,
+			      lb, (int)mp_rand_below(L_ZERO1), (int)mp_rand_below(4), 0);
 		}
 
 	/* 3. many random fp32 / gemmlowp / rndnu cases on a mid-size shape,
 	 * under every rounding mode */
 	for (int r = 0; r < 4; r++)
 		for (int t = 0; t < 40; t++)
-			check(kern, 1 + below(40), 1 + below(70), below(100), 1 + (int)below(3),
-			      (int)below(3), (int)below(4), (int)below(L_COUNT), (int)below(L_COUNT),
-			      (int)below(L_ZERO1), r, 0);
+			check(kern, 1 + mp_rand_below(40), 1 + mp_rand_below(70), mp_rand_below(100), 1 + (int)mp_rand_below(3),
+			      (int)mp_rand_below(3), (int)mp_rand_below(4), (int)mp_rand_below(L_COUNT), (int)mp_rand_below(L_COUNT),
+			      (int)mp_rand_below(L_ZERO1), r, 0);
 
 	/* 4. the comparison can fail */
 	int before = failures;

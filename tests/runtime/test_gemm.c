@@ -14,63 +14,7 @@
 #include <unistd.h>
 #include "mp_gemm.h"
 
-static uint64_t mp_rng_state;
-
-/* xorshift64*: the test's only source of randomness (seeded once). */
-static uint64_t mp_rand(void)
-{
-	mp_rng_state ^= mp_rng_state >> 12;
-	mp_rng_state ^= mp_rng_state << 25;
-	mp_rng_state ^= mp_rng_state >> 27;
-	return mp_rng_state * 0x2545F4914F6CDD1DULL;
-}
-
-static long mp_rand_below(long n)
-{
-	return (long)(mp_rand() % (uint64_t)n);
-}
-
-/* A strided 2-D operand (rows x cols, elements of esz bytes) inside a buffer
- * with a guard band; base points at element (0,0). */
-typedef struct mp_operand {
-	unsigned char *buf;
-	size_t bytes;
-	char *base;
-	ptrdiff_t s0, s1;
-} mp_operand;
-
-/* Layout kinds of an operand. */
-enum { L_ROW, L_ROW_PAD, L_COL, L_COL_PAD, L_NEG_ROW, L_NEG_COL, L_ZERO1, L_ZERO0, L_COUNT };
-
-/* Fills op for a rows x cols operand of layout kind lay.  The zero-stride
- * kinds are only for inputs (output must be injective). */
-static void mp_operand_make(mp_operand *op, long rows, long cols, int lay, size_t esz)
-{
-	long pad = 1 + mp_rand_below(5);
-	ptrdiff_t s0, s1;
-	switch (lay) {
-	case L_ROW: s0 = cols; s1 = 1; break;
-	case L_ROW_PAD: s0 = cols + pad; s1 = 1; break;
-	case L_COL: s0 = 1; s1 = rows; break;
-	case L_COL_PAD: s0 = 1; s1 = rows + pad; break;
-	case L_NEG_ROW: s0 = -(cols + pad); s1 = -1; break;
-	case L_NEG_COL: s0 = 1; s1 = -(rows + pad); break;
-	case L_ZERO1: s0 = cols + pad; s1 = 0; break;
-	default: s0 = 0; s1 = 1; break;
-	}
-	ptrdiff_t lo = 0, hi = 0; /* extent of the offsets, in elements */
-	if (rows > 0 && cols > 0) {
-		ptrdiff_t e0 = (rows - 1) * s0, e1 = (cols - 1) * s1;
-		lo = (e0 < 0 ? e0 : 0) + (e1 < 0 ? e1 : 0);
-		hi = (e0 > 0 ? e0 : 0) + (e1 > 0 ? e1 : 0);
-	}
-	const ptrdiff_t guard = 16;
-	op->bytes = (size_t)(hi - lo + 1 + 2 * guard) * esz;
-	op->buf = malloc(op->bytes);
-	op->base = (char *)op->buf + (size_t)(guard - lo) * esz;
-	op->s0 = s0;
-	op->s1 = s1;
-}
+#include "rt_test.h"
 
 /* Fills an input buffer: mode 0 random bytes, 1 all 0x80, 2 all 0xff,
  * 3 all 0x7f, 4 all 0x00. */
@@ -92,9 +36,6 @@ static int32_t mp_rand_zp(void)
 	default: return (int32_t)(uint32_t)mp_rand();
 	}
 }
-
-static const char *mp_lay_name[] = {"row", "rowpad", "col", "colpad", "negrow", "negcol",
-				    "zero1", "zero0"};
 
 static int mp_failures, mp_cases;
 
@@ -121,9 +62,9 @@ static int mp_check(mp_kernel kern, long M, long N, long K, int a_dt, int b_dt, 
 		    int inject)
 {
 	mp_operand A, B, C;
-	mp_operand_make(&A, M, K, la, 1);
-	mp_operand_make(&B, K, N, lb, 1);
-	mp_operand_make(&C, M, N, lc, 4);
+	mp_operand_make(&A, M, K, la, 1, 16);
+	mp_operand_make(&B, K, N, lb, 1, 16);
+	mp_operand_make(&C, M, N, lc, 4, 16);
 	mp_fill(&A, fill_a);
 	mp_fill(&B, fill_b);
 	int32_t *cref = (int32_t *)C.buf;
@@ -145,7 +86,7 @@ static int mp_check(mp_kernel kern, long M, long N, long K, int a_dt, int b_dt, 
 		printf("FAIL %s M=%ld N=%ld K=%ld a=%s b=%s za=%d zb=%d A=%s B=%s C=%s acc=%d "
 		       "fill=%d/%d: %ld words differ\n",
 		       mp_kernel_name(kern), M, N, K, a_dt ? "u8" : "s8", b_dt ? "u8" : "s8", za,
-		       zb, mp_lay_name[la], mp_lay_name[lb], mp_lay_name[lc], acc, fill_a, fill_b,
+		       zb, lay_name[la], lay_name[lb], lay_name[lc], acc, fill_a, fill_b,
 		       bad);
 	if (inject && !fail) {
 		/* an output element, then a guard word: both must be reported */

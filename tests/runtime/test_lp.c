@@ -20,21 +20,11 @@
 #include "mp_gemm.h"
 #include "lp.h"
 
-static uint64_t rng;
-static uint64_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1DULL;
-}
+#include "rt_test.h"
+
 static double urand(void) /* [-1, 1) */
 {
-	return (double)(rnd() >> 11) * 0x1p-52 - 1.0;
-}
-static long below(long n)
-{
-	return (long)(rnd() % (uint64_t)n);
+	return (double)(mp_rand() >> 11) * 0x1p-52 - 1.0;
 }
 
 static int failures;
@@ -65,7 +55,7 @@ static double fp8_ref(double x, int e5)
 			continue;
 		double d = fabs((double)v - x);
 		if (d < bd || (d == bd && (c & 1) == 0 && (bestc & 1) == 1 &&
-			       signbit(v) == signbit(x))) {
+			       !signbit(v) == !signbit(x))) {
 			bd = d;
 			best = v;
 			bestc = c;
@@ -115,7 +105,7 @@ static void test_conv(void)
 		}
 		/* random values over the whole range, and saturation */
 		for (int t = 0; t < 200000; t++) {
-			float x = (float)(urand() * ldexp(1.0, (int)below(40) - 24));
+			float x = (float)(urand() * ldexp(1.0, (int)mp_rand_below(40) - 24));
 			if (t % 7 == 0)
 				x = (float)(urand() * 1e6);
 			double r = fp8_ref(x, e5);
@@ -127,7 +117,7 @@ static void test_conv(void)
 	}
 	/* bf16: nearest even against a double-arithmetic reference, DAZ */
 	for (int t = 0; t < 1000000; t++) {
-		uint32_t u = (uint32_t)rnd();
+		uint32_t u = (uint32_t)mp_rand();
 		if (t % 5 == 0)
 			u = (u & 0xffff0000u) | 0x8000u; /* ties */
 		float x = mp_f32_from_bits(u);
@@ -166,11 +156,11 @@ static double gen(int p, int isb, long r, long t, mp_lp lp)
 	case P_TIES:
 		if (lp == MP_LP_INT8)
 			/* amax 127 per row / column: scale 1, values on half steps */
-			return t == 0 ? 127.0 : (double)(below(253) - 126) + 0.5;
+			return t == 0 ? 127.0 : (double)(mp_rand_below(253) - 126) + 0.5;
 		if (lp == MP_LP_BF16)
-			return (1.0 + 0x1p-8 + 0x1p-7 * (double)below(2)) * (below(2) ? 1 : -1);
+			return (1.0 + 0x1p-8 + 0x1p-7 * (double)mp_rand_below(2)) * (mp_rand_below(2) ? 1 : -1);
 		/* fp8: midpoints between E4M3 / E5M2 values relative to amax */
-		return t == 0 ? 448.0 : (1.0 + 0x1p-4 + 0x1p-3 * (double)below(8)) * (below(2) ? 4 : -4);
+		return t == 0 ? 448.0 : (1.0 + 0x1p-4 + 0x1p-3 * (double)mp_rand_below(8)) * (mp_rand_below(2) ? 4 : -4);
 	case P_CANCEL:
 		return (t % 2 ? -1.0 : 1.0) * (isb ? 1.0 + 1e-3 * urand() : 1000.0 + urand());
 	case P_ZERO_RC:
@@ -178,7 +168,7 @@ static double gen(int p, int isb, long r, long t, mp_lp lp)
 	case P_DENORMAL:
 		return t % 3 == 0 ? urand() * 1e-39 : (r % 4 == 0 ? urand() * 1e-40 : urand());
 	case P_WIDE:
-		return urand() * ldexp(1.0, (int)below(40) - 20);
+		return urand() * ldexp(1.0, (int)mp_rand_below(40) - 20);
 	default:
 		return urand();
 	}
@@ -195,7 +185,7 @@ typedef struct mat {
  * 3 strided both (s1 = 2). */
 static void mat_make(mat *m, long rows, long cols, int lay, size_t es)
 {
-	long pad = 1 + below(4);
+	long pad = 1 + mp_rand_below(4);
 	switch (lay) {
 	case 0: m->s0 = cols; m->s1 = 1; break;
 	case 1: m->s0 = 1; m->s1 = rows; break;
@@ -355,8 +345,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	if (M > 0 && N > 0 && K > 0 && ncases % 3 == 0) {
 		double bads[3] = {NAN, INFINITY, -INFINITY};
 		for (int w = 0; w < 2; w++) {
-			double v = bads[below(3)];
-			long r = below(w ? N : M), t = below(K);
+			double v = bads[mp_rand_below(3)];
+			long r = mp_rand_below(w ? N : M), t = mp_rand_below(K);
 			mat *X = w ? &B : &A;
 			double keep = w ? mat_get(X, dbl, t, r) : mat_get(X, dbl, r, t);
 			if (w)
@@ -393,17 +383,17 @@ static void test_prec(mp_lp lp)
 		for (int pat = 0; pat < P_COUNT; pat++)
 			for (size_t ki = 0; ki < sizeof(Ks) / sizeof(Ks[0]); ki++) {
 				long K = Ks[ki];
-				long M = 1 + below(K >= 1000 ? 12 : 40), N = 1 + below(K >= 1000 ? 40 : 70);
-				int expl = lp == MP_LP_BF16 ? 0 : (int)below(3);
+				long M = 1 + mp_rand_below(K >= 1000 ? 12 : 40), N = 1 + mp_rand_below(K >= 1000 ? 40 : 70);
+				int expl = lp == MP_LP_BF16 ? 0 : (int)mp_rand_below(3);
 				if (pat == P_TIES)
 					expl = 0;
-				run_case(lp, dbl, M, N, K, pat, (int)below(4), (int)below(4), (int)below(3),
-					 (int)below(2), expl);
+				run_case(lp, dbl, M, N, K, pat, (int)mp_rand_below(4), (int)mp_rand_below(4), (int)mp_rand_below(3),
+					 (int)mp_rand_below(2), expl);
 			}
 	/* every layout pair, both output layouts, accumulate on / off */
 	for (int la = 0; la < 4; la++)
 		for (int lb = 0; lb < 4; lb++)
-			run_case(lp, (la + lb) % 2, 1 + below(20), 1 + below(50), 1 + below(100),
+			run_case(lp, (la + lb) % 2, 1 + mp_rand_below(20), 1 + mp_rand_below(50), 1 + mp_rand_below(100),
 				 P_RANDOM, la, lb, (la + lb) % 3, lb % 2, (int)(lp != MP_LP_BF16) * (la % 3));
 	/* blocking edges: beyond MC rows and NC columns, single rows/columns */
 	run_case(lp, 0, 100, 1100, 24, P_RANDOM, 0, 0, 0, 1, 0);
@@ -443,11 +433,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const char *seed_env = getenv("MP_TEST_SEED");
-	rng = argc > 3 ? strtoull(argv[3], NULL, 0)
+	mp_rng_state = argc > 3 ? strtoull(argv[3], NULL, 0)
 		       : seed_env ? strtoull(seed_env, NULL, 0) : (uint64_t)time(NULL);
-	if (!rng)
-		rng = 1;
-	printf("seed %llu\n", (unsigned long long)rng);
+	if (!mp_rng_state)
+		mp_rng_state = 1;
+	printf("seed %llu\n", (unsigned long long)mp_rng_state);
 	if (!strcmp(argv[1], "conv")) {
 		test_conv();
 		printf("%s: %d failures\n", argv[1], failures);

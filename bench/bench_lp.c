@@ -5,7 +5,9 @@
  * test.  Shapes: the dense layer y = relu(x w^T + b) at M x N x K =
  * 128 x 1024 x 1024 (x row-major, w N x K row-major), and a row-major
  * SGEMM C = A B at 1024^3.  Quantization / conversion of both operands is
- * inside the timed call (dynamic scales).
+ * inside the timed call (dynamic scales).  The same shapes also run as the
+ * plain float loop a user writes (bench/loop_f32.c) built without the
+ * plugin and with it under #pragma mixprec(int8 | bf16 | fp8_e4m3).
  * Usage: bench_lp [reps]. */
 #include <math.h>
 #include <stdio.h>
@@ -39,11 +41,36 @@ typedef struct shape {
 	int dense; /* B(k,j) = w[j*K + k], bias + relu epilogue */
 } shape;
 
-/* out = op(x, w) by method m (-1: OpenBLAS sgemm, else an mp_lp). */
+#define MP_LOOPS(v)                                                                   \
+	void dense_loop_##v(int, int, int, const float *, const float *, const float *, \
+			    float *);                                                  \
+	void gemm_loop_##v(int, int, int, const float *, const float *, float *);
+MP_LOOPS(plain)
+MP_LOOPS(int8)
+MP_LOOPS(bf16)
+MP_LOOPS(fp8_e4m3)
+
+enum { LOOP_PLAIN = 100, LOOP_INT8, LOOP_BF16, LOOP_FP8 };
+
+/* out = op(x, w) by method m (-1: OpenBLAS sgemm, LOOP_*: the loops of
+ * loop_f32.c, else an mp_lp called directly). */
 static void run(const shape *s, int m, const float *a, const float *b, const float *bias,
 		float *c)
 {
 	long M = s->M, N = s->N, K = s->K;
+	if (m >= LOOP_PLAIN) {
+		static void (*const dense[])(int, int, int, const float *, const float *,
+					     const float *, float *) = {
+			dense_loop_plain, dense_loop_int8, dense_loop_bf16, dense_loop_fp8_e4m3};
+		static void (*const gemm[])(int, int, int, const float *, const float *,
+					    float *) = {
+			gemm_loop_plain, gemm_loop_int8, gemm_loop_bf16, gemm_loop_fp8_e4m3};
+		if (s->dense)
+			dense[m - LOOP_PLAIN]((int)M, (int)N, (int)K, a, b, bias, c);
+		else
+			gemm[m - LOOP_PLAIN]((int)M, (int)N, (int)K, a, b, c);
+		return;
+	}
 	if (s->dense)
 		for (long i = 0; i < M; i++)
 			memcpy(c + i * N, bias, sizeof(float) * (size_t)N);
@@ -77,7 +104,9 @@ int main(int argc, char **argv)
 			  {"sgemm 1024x1024x1024", 1024, 1024, 1024, 0}};
 	const struct { int m; const char *name; } meth[] = {
 		{-1, "openblas sgemm"}, {MP_LP_INT8, "mp int8 dyn"}, {MP_LP_BF16, "mp bf16"},
-		{MP_LP_FP8_E4M3, "mp fp8_e4m3 dyn"}, {MP_LP_FP8_E5M2, "mp fp8_e5m2 dyn"}};
+		{MP_LP_FP8_E4M3, "mp fp8_e4m3 dyn"}, {MP_LP_FP8_E5M2, "mp fp8_e5m2 dyn"},
+		{LOOP_PLAIN, "loop, no plugin"}, {LOOP_INT8, "loop+plugin int8"},
+		{LOOP_BF16, "loop+plugin bf16"}, {LOOP_FP8, "loop+plugin fp8e4m3"}};
 	printf("kernels: int8 %s, bf16/fp8 %s; %d reps, best time\n",
 	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_INT8),
 	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_BF16), reps);
@@ -118,8 +147,11 @@ int main(int argc, char **argv)
 		double tblas = 0;
 		for (size_t mi = 0; mi < sizeof(meth) / sizeof(meth[0]); mi++) {
 			double best = 1e30;
-			run(s, meth[mi].m, a, b, bias, c); /* warm-up */
-			for (int r = 0; r < reps; r++) {
+			/* the plain loop is slow (about 1 GFLOP/s): one timed run */
+			int nrep = meth[mi].m == LOOP_PLAIN ? 1 : reps;
+			if (meth[mi].m != LOOP_PLAIN)
+				run(s, meth[mi].m, a, b, bias, c); /* warm-up */
+			for (int r = 0; r < nrep; r++) {
 				double t0 = now();
 				run(s, meth[mi].m, a, b, bias, c);
 				double t = now() - t0;

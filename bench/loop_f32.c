@@ -1,0 +1,36 @@
+/* loop_f32.c -- the float loops of bench_lp as a user writes them, under
+ * `#pragma mixprec(MP_LP_PREC)`.  Built four times: without the plugin
+ * (suffix plain) and with it for int8, bf16 and fp8_e4m3 (the macro expands
+ * inside the pragma). */
+#ifndef MP_SUFFIX
+#error "define MP_SUFFIX and MP_LP_PREC"
+#endif
+#define MP_CAT2(a, b) a##b
+#define MP_CAT(a, b) MP_CAT2(a, b)
+
+/* y = relu(x w^T + b): x M x K, w N x K, both row-major. */
+void MP_CAT(dense_loop_, MP_SUFFIX)(int M, int N, int K, const float *x, const float *w,
+				      const float *b, float *y)
+{
+#pragma mixprec(MP_LP_PREC)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = b[j];
+			for (int k = 0; k < K; k++)
+				s += x[i * K + k] * w[j * K + k];
+			y[i * N + j] = s > 0 ? s : 0;
+		}
+}
+
+/* C = A B, all row-major. */
+void MP_CAT(gemm_loop_, MP_SUFFIX)(int M, int N, int K, const float *A, const float *B, float *C)
+{
+#pragma mixprec(MP_LP_PREC)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}

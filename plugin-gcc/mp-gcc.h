@@ -73,4 +73,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p);
 
 extern bool mp_opt_dump;
 
+#define MP_RT_DECLS 4
+extern tree mp_rt_decls[MP_RT_DECLS];
+
 #endif

@@ -16,6 +16,7 @@
  */
 #include "gcc-common.h"
 #include "plugin-version.h"
+#include "mp-gcc.h"
 
 int plugin_is_GPL_compatible;
 
@@ -331,6 +332,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 
 	static const struct ggc_root_tab roots[] = {
 		{ &mp_marker_decl, 1, sizeof(mp_marker_decl), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+		{ &mp_rt_decls[0], MP_RT_DECLS, sizeof(mp_rt_decls[0]), &gt_ggc_mx_tree_node,
+		  &gt_pch_nx_tree_node },
 		LAST_GGC_ROOT_TAB
 	};
 	register_callback(info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL, (void *)roots);

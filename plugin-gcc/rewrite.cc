@@ -250,7 +250,10 @@ struct mp_mat {
 	}
 };
 
-static tree nest_fn_decl, lp_nest_fn_decl, release_fn_decl, add_fn_decl;
+/* The runtime's entry points, built once per compilation; they live across
+   functions, so they are GC roots (plugin.cc). */
+tree mp_rt_decls[MP_RT_DECLS];
+enum { RT_I8_NEST, RT_LP_NEST, RT_RELEASE, RT_TILE_ADD };
 
 static tree runtime_fn(tree *slot, const char *name, tree type)
 {
@@ -345,9 +348,9 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	const mp_nest *n = c.n;
 	tree ptr = ptr_type_node;
 	tree vt = build_varargs_function_type_list(ptr, long_t(), long_t(), NULL_TREE);
-	tree nest_fn = p.src_float ? runtime_fn(&lp_nest_fn_decl, "__mixprec_lp_nest", vt)
-				   : runtime_fn(&nest_fn_decl, "__mixprec_i8_nest", vt);
-	tree rel_fn = runtime_fn(&release_fn_decl, "__mixprec_release",
+	tree nest_fn = p.src_float ? runtime_fn(&mp_rt_decls[RT_LP_NEST], "__mixprec_lp_nest", vt)
+				   : runtime_fn(&mp_rt_decls[RT_I8_NEST], "__mixprec_i8_nest", vt);
+	tree rel_fn = runtime_fn(&mp_rt_decls[RT_RELEASE], "__mixprec_release",
 				 build_function_type_list(void_type_node, ptr, NULL_TREE));
 
 	edge e0 = mp_loop_entry(c.top);
@@ -448,7 +451,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 					below[n->loop[l].iter] = 1;
 		mp_mat ms(c);
 		ms.lo_only = &below;
-		tree add_fn = runtime_fn(&add_fn_decl, "__mixprec_tile_add", vt);
+		tree add_fn = runtime_fn(&mp_rt_decls[RT_TILE_ADD], "__mixprec_tile_add", vt);
 		const mp_access &C = n->access[p.acc_mem];
 		vec<tree> a2 = vNULL;
 		auto L2 = [&](tree t) { a2.safe_push(gval(fold_convert(long_t(), t), &fs)); };

@@ -1,0 +1,63 @@
+// MIXPREC-TRANSFORMED: 2
+/* regressions.c -- nests that once went wrong, kept so they stay right.
+ *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
+ *    k + 4294967295u, which was read as +4294967295 (the kernel got
+ *    addresses 4 GiB off and crashed);
+ *  - 'j < N - 1' with an unsigned N (the same constant in a bound: the
+ *    nest always fell back);
+ *  - a global zero point that the epilogue stores to through an aliasing
+ *    pointer: the run-time check must protect the global's bytes and run
+ *    the original loop. */
+#include "harness.h"
+#include <mixprec.h>
+
+__attribute__((noinline)) void rg_unsigned_km1(unsigned M, unsigned N, unsigned K,
+					       const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned j = 0; j < N - 1; j++) {
+			int32_t s = 0;
+			for (unsigned k = 1; k <= K; k++)
+				s += A[i * K + k - 1] * B[(k - 1) * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+int32_t rg_gzp;
+
+__attribute__((noinline)) void rg_aliased_zp(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C, int32_t *zp)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += (A[i * K + k] - rg_gzp) * B[k * N + j];
+			C[i * N + j] = s;
+			*zp = j;   /* zp == &rg_gzp at run time */
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		if (N < 1)
+			N = 1;
+		size_t mn = (size_t)M * N;
+		int8_t *A = harness_rand_s8((size_t)M * K), *B = harness_rand_s8((size_t)K * N);
+		int32_t *C = harness_rand_s32(mn, -1000, 1000);
+		rg_unsigned_km1((unsigned)M, (unsigned)N, (unsigned)K, A, B, C);
+		harness_out_array(harness_name("unsigned_km1 %dx%dx%d", M, N, K), C, mn);
+		rg_gzp = harness_randint(-20, 20);
+		rg_aliased_zp(M, N, K, A, B, C, &rg_gzp);
+		harness_out_array(harness_name("aliased_zp %dx%dx%d", M, N, K), C, mn);
+		harness_out_long("aliased_zp.gzp", rg_gzp);
+		harness_free(A);
+		harness_free(B);
+		harness_free(C);
+	}
+}

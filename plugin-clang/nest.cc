@@ -755,6 +755,8 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	mp_plan *plan = (mp_plan *)calloc(1, sizeof(mp_plan));
 	mp_nest_init(c.n);
 
+	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
+	r.p.lp_capable = 1;
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {
 		size_t len = 1 << 16;

@@ -18,6 +18,12 @@
  *                                             }
  * When loop k encloses the rest of the chain (ikj order), the tile read is
  * one call __mixprec_tile_add(...) adding the tile's slice to the output.
+ *
+ * A floating-point source (plan.src_float) calls __mixprec_lp_nest instead
+ * (same shape, its own argument list from the same recipes) and its TILE
+ * holds float or double (plan.src_type): T[i][j] is read with that element
+ * type and converted to the accumulator's type.  No __mixprec_tile_add
+ * path for floats (the core keeps k innermost for them).
  */
 #include "mp-clang.h"
 
@@ -297,6 +303,18 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	ASTContext &C = c.C;
 	Sema &S = c.S;
 	mp_nest *n = c.n;
+	if (p.src_float) {
+		/* as plugin-gcc/rewrite.cc: no __mixprec_tile_add path for floats
+		   (the core keeps k innermost for them) */
+		bool k_outer = false;
+		for (int l = 0; l < n->nloops; l++)
+			if (n->loop[l].parent == p.loop_k)
+				k_outer = true;
+		if (p.mode == MP_OUT_FUSED || (p.mode == MP_OUT_TILE && k_outer)) {
+			c.fail(c.loop_loc, "a floating-point source needs the reduction loop innermost");
+			return false;
+		}
+	}
 	DiagnosticsEngine &D = S.getDiagnostics();
 	bool suppressed = D.getSuppressAllDiagnostics();
 	D.setSuppressAllDiagnostics(true);   /* nothing the user wrote is checked here */
@@ -304,7 +322,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	S.PushFunctionScope();
 
 	QualType vp = C.VoidPtrTy, lt = C.LongTy;
-	FunctionDecl *nest_fn = m.runtime_fn("__mixprec_i8_nest", vp, { lt, lt }, true);
+	/* a floating-point source calls __mixprec_lp_nest (its own argument
+	   list, from the same recipes); the shape is the same */
+	FunctionDecl *nest_fn = m.runtime_fn(p.src_float ? "__mixprec_lp_nest" : "__mixprec_i8_nest",
+					     vp, { lt, lt }, true);
 	FunctionDecl *rel_fn = m.runtime_fn("__mixprec_release", C.VoidTy, { vp }, false);
 
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
@@ -454,7 +475,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			if (vj >= 0)
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.ref(nvar)),
 					    m.paren(m.bin(BO_Sub, m.var(vj, false), m.paren(m.var(vj, true)))));
-			Expr *tv = m.un(UO_Deref, m.bin(BO_Add, m.cast(C.getPointerType(C.IntTy), m.ref(tile)),
+			/* int32 tile; float sources: float or double (the source type),
+			   converted to the accumulator's type below */
+			QualType tet = p.src_float ? m.type_of(p.src_type) : C.IntTy;
+			Expr *tv = m.un(UO_Deref, m.bin(BO_Add, m.cast(C.getPointerType(tet), m.ref(tile)),
 							 m.paren(idx)));
 			if (p.acc_var >= 0) {
 				VarDecl *s = c.var_decl[p.acc_var];

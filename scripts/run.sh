@@ -30,4 +30,8 @@ if [ -x build/bench/bench_gemm ]; then
   echo "== bench/bench_gemm (one thread; GOP/s = 2*M*N*K/s)"
   build/bench/bench_gemm 0.25
 fi
+if [ -x build/bench/bench_lp ]; then
+  echo "== bench/bench_lp (float sources at lower precision vs OpenBLAS sgemm, one thread)"
+  build/bench/bench_lp 3
+fi
 exit $status

@@ -6,7 +6,34 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "mixprec.h"
+
+/* The kernel family named by argv[1] (scalar, avx2, avx512vnni).  Returns 0,
+ * or the exit code for the caller: 2 on a usage error, 77 (skipped) when
+ * this CPU cannot run that family. */
+static inline int rt_kernel_arg(int argc, char **argv, mp_kernel *kern)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s scalar|avx2|avx512vnni [seed]\n", argv[0]);
+		return 2;
+	}
+	*kern = MP_KERNEL_NONE;
+	for (int k = 0; k < MP_KERNEL_COUNT; k++)
+		if (!strcmp(argv[1], mp_kernel_name((mp_kernel)k)))
+			*kern = (mp_kernel)k;
+	if (*kern == MP_KERNEL_NONE) {
+		fprintf(stderr, "unknown kernel %s\n", argv[1]);
+		return 2;
+	}
+	if (!mp_kernel_available(*kern)) {
+		printf("SKIP: this CPU cannot run the %s kernel\n", argv[1]);
+		return 77;
+	}
+	return 0;
+}
 
 static uint64_t mp_rng_state;
 

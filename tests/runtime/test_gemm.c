@@ -128,22 +128,10 @@ static void mp_check_random(mp_kernel kern, long M, long N, long K)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s scalar|avx2|avx512vnni [seed]\n", argv[0]);
-		return 2;
-	}
-	mp_kernel kern = MP_KERNEL_NONE;
-	for (int k = 0; k < MP_KERNEL_COUNT; k++)
-		if (!strcmp(argv[1], mp_kernel_name((mp_kernel)k)))
-			kern = (mp_kernel)k;
-	if (kern == MP_KERNEL_NONE) {
-		fprintf(stderr, "unknown kernel %s\n", argv[1]);
-		return 2;
-	}
-	if (!mp_kernel_available(kern)) {
-		printf("SKIP: this CPU cannot run the %s kernel\n", argv[1]);
-		return 77;
-	}
+	mp_kernel kern;
+	int rc = rt_kernel_arg(argc, argv, &kern);
+	if (rc)
+		return rc;
 	uint64_t seed;
 	const char *s = argc > 2 ? argv[2] : getenv("MP_TEST_SEED");
 	if (s)

@@ -169,58 +169,101 @@ void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
  * documented per-element bound (docs/error-bounds.md). */
 typedef enum mp_lp {
 	MP_LP_INT8 = 0,     /* symmetric int8 (s8 x s8 -> s32), scales as given */
-	MP_LP_UINT8,        /* reserved */
+	MP_LP_UINT8,        /* A asymmetric u8 (per-row zero point), B as INT8:
+			       u8 x s8 -> s32 */
 	MP_LP_BF16,         /* bf16 x bf16 -> fp32 (vdpbf16ps), no scales */
 	MP_LP_FP8_E4M3,     /* OCP E4M3, per-tensor scale, computed through bf16 */
 	MP_LP_FP8_E5M2      /* OCP E5M2, likewise */
 } mp_lp;
 
-/* Scales.  DYNAMIC: symmetric absolute-maximum scales computed while packing
- * (int8: per row of A and per column of B; fp8: per tensor).  EXPLICIT: the
- * caller's quantization scales q = round(x / scale) (int8: a_scale[i*a_scale_s]
- * and b_scale[j*b_scale_s]; stride 0 = one scalar). */
+/* Scales, chosen per operand.  dynamic != 0: both operands dynamic (the
+ * rest is ignored).  dynamic == 0: an operand whose scale pointer is NULL is
+ * dynamic, the other one explicit (both NULL: both dynamic).
+ *   DYNAMIC, computed while packing:
+ *     INT8 (and B of UINT8): symmetric, s = max|x| / 127 per row of A / per
+ *       column of B;
+ *     UINT8 A: asymmetric per row, lo = min(0, min x), hi = max(0, max x),
+ *       s = (hi - lo) / 255, zero point za = rne(-lo / s) in [0, 255];
+ *     FP8: per tensor, multiplier m = fp8_max / max|x| (step 1 / m).
+ *   EXPLICIT: the caller's quantization scales, q = round(x / scale):
+ *     a_scale[i*a_scale_s] per row of A, b_scale[j*b_scale_s] per column of
+ *     B (stride 0 = one scalar for the tensor); each finite and > 0.  UINT8
+ *     with an explicit A scale has zero point 0 (q = clamp(rne(x/s), 0, 255):
+ *     negative values saturate to 0).
+ * BF16 has no scales (the struct is ignored). */
 typedef struct mp_lp_scales {
 	int dynamic;
 	const float *a_scale; ptrdiff_t a_scale_s;
 	const float *b_scale; ptrdiff_t b_scale_s;
 } mp_lp_scales;
 
+/* Options of mp_gemm_lp_ex. */
+typedef struct mp_lp_opts {
+	double alpha;     /* out = alpha * S (+ c_old when accumulate) */
+	unsigned flags;   /* reserved, must be 0 for now */
+} mp_lp_opts;
+
 /* out(i,j) = S(i,j) at precision LP (out = S, or out += S when accumulate),
  * A(i,k) = a[i*a_si + k*a_sk], B(k,j) = b[k*b_sk + j*b_sj], out(i,j) =
  * c[i*c_si + j*c_sj]; elements are float (is_double == 0) or double.
  * Returns 0, or -1 without touching c when an input is NaN or infinite
- * (seen while computing scales): the caller runs the original loop then. */
+ * (seen while computing scales): the caller runs the original loop then.
+ * mp_gemm_lp is mp_gemm_lp_ex with opt NULL. */
 int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	       const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
 	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
 	       const mp_lp_scales *sc);
+/* The same with options (opt NULL: alpha 1): out = alpha * S, or out +=
+ * alpha * S.  alpha is applied in the epilogue, in double, together with the
+ * dequantization (one rounding to the output type, as without it).  Also
+ * -1 (c untouched): alpha not finite, or flags != 0. */
+int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
+		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		  void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
+		  const mp_lp_scales *sc, const mp_lp_opts *opt);
 /* Also -1 (c untouched): an explicit scale that is not finite and > 0, an
- * unknown or reserved lp, or inputs so large that the result could leave
- * the range of the accumulator (BF16: fp32) or of the output type
- * (K max|A| max|B| near FLT_MAX): the original loop is the fallback.
+ * unknown lp, or inputs so large that the result could leave the range of
+ * the accumulator (BF16: fp32) or of the output type (K max|A| max|B|
+ * max(1, |alpha|) near FLT_MAX): the original loop is the fallback.
  * Which implementation a kernel family runs for lp: "avx512vnni", "avx2",
- * "scalar" (INT8), "avx512bf16" or "scalar" (BF16 / FP8: the AVX512-BF16
- * kernel runs for kern == MP_KERNEL_AVX512VNNI on CPUs with AVX512-BF16;
- * the scalar reference gives the same bits). */
+ * "scalar" (INT8 and UINT8), "avx512bf16", "avx2" or "scalar" (BF16 / FP8:
+ * the AVX512-BF16 kernel runs for kern == MP_KERNEL_AVX512VNNI on CPUs with
+ * AVX512-BF16, the AVX2 + FMA one for kern == MP_KERNEL_AVX2, or for
+ * MP_KERNEL_AVX512VNNI on CPUs without AVX512-BF16; all give the same bits
+ * as the scalar reference). */
 const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp);
 
 /* The dequantization steps mp_gemm_lp uses for the same arguments:
- * A(i,k) is represented as q * step_a[i] (0 <= i < M), B(k,j) as
- * q * step_b[j] (INT8: the scale; FP8: 1 / multiplier or the explicit
- * scale; BF16: 1).  NULL arrays are skipped.  Returns 0, or -1 exactly when
- * mp_gemm_lp would return -1. */
+ * A(i,k) is represented as (q - zero_a[i]) * step_a[i] (0 <= i < M), B(k,j)
+ * as q * step_b[j] (INT8 / UINT8: the scale; FP8: 1 / multiplier or the
+ * explicit scale; BF16: 1).  zero_a: UINT8's zero point of row i (an
+ * integer in [0, 255]; 0 for explicit scales), 0 for the other precisions.
+ * NULL arrays are skipped.  Returns 0, or -1 exactly when mp_gemm_lp (opt
+ * NULL) would return -1 (mp_gemm_lp_ex may also refuse for its alpha). */
+int mp_lp_steps_ex(mp_lp lp, int is_double, long M, long N, long K,
+		   const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+		   const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		   const mp_lp_scales *sc, double *step_a, double *zero_a, double *step_b);
+/* mp_lp_steps_ex without the zero points. */
 int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K,
 		const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
 		const mp_lp_scales *sc, double *step_a, double *step_b);
 
 /* The documented bound (docs/error-bounds.md) of |out(i,j) - exact(i,j)|
- * for one output of mp_gemm_lp: a_row = &A(i,0) with stride a_sk, b_col =
- * &B(0,j) with stride b_sk (elements of the source type), the steps of
- * row i and column j (mp_lp_steps), c_old = out(i,j) before the call (used
- * when accumulate).  exact = (accumulate ? c_old : 0) + sum_k A(i,k) B(k,j)
- * in real arithmetic.  May be +inf (K beyond fp32 accumulation). */
+ * for one output of mp_gemm_lp_ex: a_row = &A(i,0) with stride a_sk, b_col
+ * = &B(0,j) with stride b_sk (elements of the source type), the steps and
+ * zero point of row i and the step of column j (mp_lp_steps_ex), c_old =
+ * out(i,j) before the call (used when accumulate), alpha as passed (1
+ * without options).  exact = (accumulate ? c_old : 0) + alpha * sum_k
+ * A(i,k) B(k,j) in real arithmetic.  May be +inf (K beyond fp32
+ * accumulation). */
+double mp_lp_error_bound_ex(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
+			    const void *b_col, ptrdiff_t b_sk, double step_a, double zero_a,
+			    double step_b, double c_old, int accumulate, double alpha);
+/* mp_lp_error_bound_ex with zero_a 0 and alpha 1. */
 double mp_lp_error_bound(mp_lp lp, int is_double, long K,
 			 const void *a_row, ptrdiff_t a_sk,
 			 const void *b_col, ptrdiff_t b_sk,
@@ -231,6 +274,10 @@ typedef struct mp_stats {
 	long fast;        /* nests run by the kernels */
 	long fallback;    /* nests that ran the original loop */
 	long last_kernel; /* mp_kernel of the last fast call */
+	long verified;    /* floating-point nests checked by the verify mode */
+	long verify_failed;  /* ... of which exceeded the documented bound
+	                        somewhere (the original loop ran instead) */
+	double verify_worst; /* the largest |err| / bound seen by verify */
 } mp_stats;
 void mp_stats_get(mp_stats *s);
 void mp_stats_reset(void);
@@ -238,7 +285,7 @@ void mp_stats_reset(void);
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c. */
-#define MP_NEST_ABI 1
+#define MP_NEST_ABI 2
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);

@@ -1,14 +1,18 @@
 /* lp.c -- mp_gemm_lp: floating-point sources at lower precision (int8 with
- * per-row / per-column scales, bf16, fp8 E4M3 / E5M2 through bf16).
- *   1. scan A and B once: absolute maxima (per row of A, per column of B)
- *      and non-finite values (-1 before anything is written);
- *   2. scales (dynamic or explicit) and the range check;
- *   3. the contraction, quantizing while packing: INT8 through the int8
- *      kernel families' tiles (mp_gemm.h), BF16 / FP8 through the
- *      AVX512-BF16 kernel (lp_avx512bf16.c) or the scalar reference below,
- *      which emulates vdpbf16ps exactly;
- *   4. the epilogue: dequantize, accumulate, store.
- * The per-element error bound is mp_lp_error_bound (docs/error-bounds.md).
+ * per-row / per-column scales, uint8 A with per-row zero points times int8
+ * B, bf16, fp8 E4M3 / E5M2 through bf16), times alpha (mp_gemm_lp_ex).
+ *   1. scan A and B once: absolute maxima (per row of A, per column of B;
+ *      UINT8: A's minimum and maximum per row) and non-finite values (-1
+ *      before anything is written);
+ *   2. scales (dynamic or explicit, per operand) and the range check;
+ *   3. the contraction, quantizing while packing: INT8 / UINT8 through the
+ *      int8 kernel families' tiles (mp_gemm.h), BF16 / FP8 through the
+ *      AVX512-BF16 kernel (lp_avx512bf16.c), its AVX2 + FMA emulation
+ *      (lp_avx2.c) or the scalar reference below, which emulates vdpbf16ps
+ *      exactly;
+ *   4. the epilogue: remove UINT8's zero points, dequantize, times alpha,
+ *      accumulate, store.
+ * The per-element error bound is mp_lp_error_bound_ex (docs/error-bounds.md).
  * Compiled for baseline x86-64 (no ISA extension in this file). */
 #include <float.h>
 #include <stdlib.h>
@@ -37,12 +41,13 @@ int mp_lp_have_avx512bf16(void)
 
 /* Which implementation mp_gemm_lp(kern, lp, ...) runs. */
 typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF16_SCALAR,
-	       MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
+	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
 
 static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 {
 	switch (lp) {
 	case MP_LP_INT8:
+	case MP_LP_UINT8:
 		if (kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern))
 			return MP_LPI_I8_AVX512VNNI;
 		if (kern == MP_KERNEL_AVX2 && mp_kernel_available(kern))
@@ -53,6 +58,13 @@ static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 	case MP_LP_FP8_E5M2:
 		if (kern == MP_KERNEL_AVX512VNNI && mp_lp_have_avx512bf16())
 			return MP_LPI_BF16_AVX512BF16;
+#if defined(__x86_64__) /* lp_avx2.c is built for x86-64 only */
+		/* AVX512-VNNI without AVX512-BF16 (Cascade Lake, Ice Lake) still
+		 * has AVX2 + FMA: the fp32 emulation gives the same bits */
+		if ((kern == MP_KERNEL_AVX2 || kern == MP_KERNEL_AVX512VNNI) &&
+		    mp_kernel_available(MP_KERNEL_AVX2))
+			return MP_LPI_BF16_AVX2;
+#endif
 		return MP_LPI_BF16_SCALAR;
 	default:
 		return MP_LPI_NONE;
@@ -67,6 +79,7 @@ const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
 	case MP_LPI_I8_AVX2: return "avx2";
 	case MP_LPI_I8_AVX512VNNI: return "avx512vnni";
 	case MP_LPI_BF16_SCALAR: return "scalar";
+	case MP_LPI_BF16_AVX2: return "avx2";
 	case MP_LPI_BF16_AVX512BF16: return "avx512bf16";
 	default: return "none";
 	}
@@ -156,13 +169,53 @@ static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff
 	return all >= 0x7ff0000000000000ull;
 }
 
+/* lo[r] = min(0, min_t X(r,t)), hi[r] = max(0, max_t X(r,t)) (as doubles),
+ * X(r,t) = p[r*sr + t*st] of float (dbl == 0) or double elements: the range
+ * of UINT8's asymmetric rows of A.  Returns 1 when a NaN or an infinity was
+ * seen (v - v is 0 exactly for finite v). */
+static inline double mp_lp_get(const void *p, int dbl, ptrdiff_t o)
+{
+	return dbl ? ((const double *)p)[o] : (double)((const float *)p)[o];
+}
+
+static int mp_lp_range(const void *p, int dbl, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+		       double *lo, double *hi)
+{
+	int bad = 0;
+	for (long r = 0; r < R; r++)
+		lo[r] = hi[r] = 0.0;
+	if (st == 1 || sr != 1) {
+		for (long r = 0; r < R; r++) {
+			double l = 0.0, h = 0.0;
+			for (long t = 0; t < T; t++) {
+				double v = mp_lp_get(p, dbl, r * sr + t * st);
+				bad |= !(v - v == 0.0);
+				l = v < l ? v : l;
+				h = v > h ? v : h;
+			}
+			lo[r] = l;
+			hi[r] = h;
+		}
+	} else {
+		/* column-major rows: walk memory in order */
+		for (long t = 0; t < T; t++)
+			for (long r = 0; r < R; r++) {
+				double v = mp_lp_get(p, dbl, r + t * st);
+				bad |= !(v - v == 0.0);
+				lo[r] = v < lo[r] ? v : lo[r];
+				hi[r] = v > hi[r] ? v : hi[r];
+			}
+	}
+	return bad;
+}
+
 /* ---------------------------------------------------------- scales */
 
 /* The scales of one operand (R rows of A, or R columns of B) from its
  * maxima amax[R]: f (float and double: the quantization factor) and d (the
- * dequantization step).  Explicit scales from e[r*es].  Returns -1 on an
- * unusable explicit scale (not finite, not > 0), else 0.  *hat: an upper
- * bound of max |dequantized value|. */
+ * dequantization step).  Explicit scales from e[r*es] (dynamic == 0).
+ * Returns -1 on an unusable explicit scale (not finite, not > 0), else 0.
+ * *hat: an upper bound of max |dequantized value|.  (UINT8's B is INT8.) */
 static int mp_lp_scales_one(mp_lp lp, int dbl, int dynamic, long R, const double *amax,
 			    const float *e, ptrdiff_t es, float *ff, double *fd, double *d,
 			    double *hat)
@@ -229,12 +282,67 @@ static int mp_lp_scales_one(mp_lp lp, int dbl, int dynamic, long R, const double
 	return 0;
 }
 
+/* UINT8's A: per row, from the range [lo, hi] (which contains 0), the step
+ * s = (hi - lo) / 255 and the zero point za = clamp(rne(-lo / s), 0, 255)
+ * (the code of 0, so that zeros stay exact), or an explicit scale with zero
+ * point 0.  Like mp_lp_scales_one otherwise. */
+static int mp_lp_scales_u8(int dbl, int dynamic, long R, const double *lo, const double *hi,
+			   const float *e, ptrdiff_t es, float *ff, double *fd, double *d,
+			   int32_t *za, double *hat)
+{
+	double h = 0;
+	for (long r = 0; r < R; r++) {
+		double amax = hi[r] > -lo[r] ? hi[r] : -lo[r], s;
+		int z = 0;
+		if (!dynamic) {
+			float v = e[r * es];
+			if (!(v > 0.0f) || !(v <= FLT_MAX))
+				return -1;
+			ff[r] = v;
+			fd[r] = v;
+			s = v;
+		} else {
+			/* zero rows 1, at least the least normal (as INT8).  The
+			 * width hi - lo of two floats cannot overflow in double and
+			 * is divided there, then rounded to float; a double width
+			 * beyond DBL_MAX is divided term by term (such inputs are
+			 * refused by the range check, but s stays finite). */
+			if (dbl) {
+				double w = hi[r] - lo[r];
+				s = w == 0 ? 1.0 : w <= DBL_MAX ? w / 255.0 : hi[r] / 255.0 - lo[r] / 255.0;
+				s = s < DBL_MIN ? DBL_MIN : s;
+				fd[r] = s;
+				ff[r] = 0;
+			} else {
+				float sf = hi[r] == lo[r] ? 1.0f : (float)((hi[r] - lo[r]) / 255.0);
+				sf = sf < FLT_MIN ? FLT_MIN : sf;
+				ff[r] = sf;
+				fd[r] = sf;
+				s = sf;
+			}
+			/* -lo / s <= 255 (1 + rounding): clamp, then exact rne */
+			double t = -lo[r] / s;
+			z = t >= 255.0 ? 255 : (int)mp_rne_small(t);
+		}
+		d[r] = s;
+		za[r] = z;
+		/* |(q - za) s| <= 255 s */
+		double hr = amax > 255.0 * s ? amax : 255.0 * s;
+		h = hr > h ? hr : h;
+	}
+	*hat = h * (1.0 + 0x1p-20);
+	return 0;
+}
+
 /* Scan + scales into the buffers of st (allocated here; free with
- * mp_lp_state_free).  Returns 0 or -1 (non-finite input, bad scale, or a
- * result that could leave the accumulator's / output's range). */
+ * mp_lp_state_free).  Returns 0 or -1 (non-finite input or alpha, bad
+ * scale, or a result that could leave the accumulator's / output's range).
+ * dyn_a / dyn_b: each operand's scale mode (mixprec.h, mp_lp_scales). */
 typedef struct mp_lp_state {
-	double *amax_a, *amax_b, *da, *db, *fad, *fbd;
+	double *amax_a, *amax_b, *da, *db, *fad, *fbd, *lo_a;
 	float *faf, *fbf;
+	int32_t *za;
+	int dyn_a, dyn_b;
 } mp_lp_state;
 
 static void mp_lp_state_free(mp_lp_state *st)
@@ -245,65 +353,88 @@ static void mp_lp_state_free(mp_lp_state *st)
 	free(st->db);
 	free(st->fad);
 	free(st->fbd);
+	free(st->lo_a);
 	free(st->faf);
 	free(st->fbf);
+	free(st->za);
 }
 
 static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *a,
 			 ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk,
-			 ptrdiff_t b_sj, const mp_lp_scales *sc, mp_lp_state *st)
+			 ptrdiff_t b_sj, const mp_lp_scales *sc, double alpha, mp_lp_state *st)
 {
 	memset(st, 0, sizeof(*st));
-	if (lp != MP_LP_INT8 && lp != MP_LP_BF16 && lp != MP_LP_FP8_E4M3 && lp != MP_LP_FP8_E5M2)
+	if (lp != MP_LP_INT8 && lp != MP_LP_UINT8 && lp != MP_LP_BF16 && lp != MP_LP_FP8_E4M3 &&
+	    lp != MP_LP_FP8_E5M2)
 		return -1;
-	int dynamic = !sc || sc->dynamic;
-	if (!dynamic && lp != MP_LP_BF16 && (!sc->a_scale || !sc->b_scale))
+	if (!(fabs(alpha) <= DBL_MAX))
 		return -1;
+	/* per operand: a NULL scale pointer leaves that operand dynamic */
+	const int all = !sc || sc->dynamic;
+	st->dyn_a = all || !sc->a_scale;
+	st->dyn_b = all || !sc->b_scale;
 	st->amax_a = malloc(sizeof(double) * (size_t)(M + 1));
 	st->amax_b = malloc(sizeof(double) * (size_t)(N + 1));
 	st->da = malloc(sizeof(double) * (size_t)(M + 1));
 	st->db = malloc(sizeof(double) * (size_t)(N + 1));
 	st->fad = malloc(sizeof(double) * (size_t)(M + 1));
 	st->fbd = malloc(sizeof(double) * (size_t)(N + 1));
+	st->lo_a = malloc(sizeof(double) * (size_t)(M + 1));
 	st->faf = malloc(sizeof(float) * (size_t)(M + 1));
 	st->fbf = malloc(sizeof(float) * (size_t)(N + 1));
+	st->za = malloc(sizeof(int32_t) * (size_t)(M + 1));
 	if (!st->amax_a || !st->amax_b || !st->da || !st->db || !st->fad || !st->fbd ||
-	    !st->faf || !st->fbf)
+	    !st->lo_a || !st->faf || !st->fbf || !st->za)
 		abort();
-	int bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, st->amax_a) |
-				mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
-		      : mp_lp_amax_f32(a, M, K, a_si, a_sk, st->amax_a) |
-				mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
+	const int u8 = lp == MP_LP_UINT8;
+	int bad;
+	if (u8) /* A: lo into lo_a, hi into amax_a */
+		bad = mp_lp_range(a, dbl, M, K, a_si, a_sk, st->lo_a, st->amax_a);
+	else
+		bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, st->amax_a)
+			  : mp_lp_amax_f32(a, M, K, a_si, a_sk, st->amax_a);
+	bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
+		   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
 	if (bad)
 		return -1;
 	double ha, hb;
-	if (mp_lp_scales_one(lp, dbl, dynamic, M, st->amax_a, sc ? sc->a_scale : NULL,
-			     sc ? sc->a_scale_s : 0, st->faf, st->fad, st->da, &ha) ||
-	    mp_lp_scales_one(lp, dbl, dynamic, N, st->amax_b, sc ? sc->b_scale : NULL,
-			     sc ? sc->b_scale_s : 0, st->fbf, st->fbd, st->db, &hb))
+	const float *ae = st->dyn_a ? NULL : sc->a_scale, *be = st->dyn_b ? NULL : sc->b_scale;
+	ptrdiff_t aes = st->dyn_a ? 0 : sc->a_scale_s, bes = st->dyn_b ? 0 : sc->b_scale_s;
+	int ra = u8 ? mp_lp_scales_u8(dbl, st->dyn_a, M, st->lo_a, st->amax_a, ae, aes, st->faf,
+				      st->fad, st->da, st->za, &ha)
+		    : mp_lp_scales_one(lp, dbl, st->dyn_a, M, st->amax_a, ae, aes, st->faf, st->fad,
+				       st->da, &ha);
+	if (ra || mp_lp_scales_one(u8 ? MP_LP_INT8 : lp, dbl, st->dyn_b, N, st->amax_b, be, bes,
+				   st->fbf, st->fbd, st->db, &hb))
 		return -1;
-	/* range: the fp32 accumulator of BF16 (and bf16's own range), the
-	 * output type of all */
-	double lim = dbl && lp != MP_LP_BF16 ? 0x1p1000 : 0x1p126;
-	if (lp == MP_LP_BF16 && (ha >= 0x1p127 || hb >= 0x1p127))
+	/* range: the fp32 accumulator of BF16 (and bf16's own range), which
+	 * alpha does not scale; the output type of all, and the double
+	 * intermediates of the epilogue (acc * da * db before the product by
+	 * alpha): 2 K ha hb max(1, |alpha|) */
+	const double lim = dbl ? 0x1p1000 : 0x1p126;
+	const double al = fabs(alpha) > 1.0 ? fabs(alpha) : 1.0;
+	if (lp == MP_LP_BF16 &&
+	    (ha >= 0x1p127 || hb >= 0x1p127 || (double)K * ha * hb * 2.0 >= 0x1p126))
 		return -1;
-	if ((double)K * ha * hb * 2.0 >= lim)
+	if ((double)K * ha * hb * 2.0 * al >= lim)
 		return -1;
 	return 0;
 }
 
 /* See mixprec.h. */
-int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K, const void *a,
-		ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
-		const mp_lp_scales *sc, double *step_a, double *step_b)
+int mp_lp_steps_ex(mp_lp lp, int is_double, long M, long N, long K, const void *a,
+		   ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		   const mp_lp_scales *sc, double *step_a, double *zero_a, double *step_b)
 {
 	mp_lp_state st;
 	if (M < 0 || N < 0 || K < 0)
 		return -1;
-	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, &st);
+	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, 1.0, &st);
 	if (r == 0) {
 		for (long i = 0; step_a && i < M; i++)
 			step_a[i] = lp == MP_LP_BF16 ? 1.0 : st.da[i];
+		for (long i = 0; zero_a && i < M; i++)
+			zero_a[i] = lp == MP_LP_UINT8 ? (double)st.za[i] : 0.0;
 		for (long j = 0; step_b && j < N; j++)
 			step_b[j] = lp == MP_LP_BF16 ? 1.0 : st.db[j];
 	}
@@ -311,19 +442,35 @@ int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K, const void *a,
 	return r;
 }
 
+/* See mixprec.h. */
+int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K, const void *a,
+		ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		const mp_lp_scales *sc, double *step_a, double *step_b)
+{
+	return mp_lp_steps_ex(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, step_a,
+			      NULL, step_b);
+}
+
 /* -------------------------------------------------------- epilogue */
 
-/* See lp.h. */
+/* See lp.h.  The operation order (lp.h conventions) is the one every
+ * vector epilogue repeats, so that all give the same bits. */
 void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
 			    long i0, long j0, int mr, int nc)
 {
 	for (int r = 0; r < mr; r++) {
 		long i = i0 + r;
+		/* UINT8: sum_k (qa - za) qb = raw - za colsum(qb); both terms
+		 * are integers below 2^31, so the difference is exact */
+		const double z = x->za ? (double)x->za[i] : 0.0;
 		for (int j = 0; j < nc; j++) {
 			double v = is_i32 ? (double)((const int32_t *)t)[r * ldt + j]
 					  : (double)((const float *)t)[r * ldt + j];
+			if (x->za)
+				v -= z * (double)x->csum[j0 + j - x->csum_j0];
 			if (x->da)
 				v = v * x->da[i] * x->db[j0 + j];
+			v *= x->alpha;
 			ptrdiff_t o = i * x->c_si + (j0 + j) * x->c_sj;
 			if (x->dbl) {
 				double *p = (double *)x->c + o;
@@ -338,16 +485,24 @@ void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long 
 
 /* ------------------------------------------------------------ INT8 */
 
-/* One quantized element (lp.h conventions). */
+/* One quantized element (lp.h conventions): INT8 and UINT8 always divide
+ * by the scale (qmul_a / qmul_b are 0); UINT8's A adds the row's zero
+ * point za and saturates to [0, 255]. */
 static inline int mp_lp_q8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff, double fd)
 {
-	if (x->dbl) {
-		double v = ((const double *)p)[off];
-		return mp_q8_round(x->qmul ? v * fd : v / fd);
-	}
-	float v = ((const float *)p)[off];
-	float y = x->qmul ? v * ff : v / ff;
+	if (x->dbl)
+		return mp_q8_round(((const double *)p)[off] / fd);
+	float y = ((const float *)p)[off] / ff;
 	return mp_q8_round((double)y);
+}
+
+static inline int mp_lp_qu8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff,
+			    double fd, int za)
+{
+	if (x->dbl)
+		return mp_u8_round(((const double *)p)[off] / fd, za);
+	float y = ((const float *)p)[off] / ff;
+	return mp_u8_round((double)y, za);
 }
 
 /* See lp_int.h. */
@@ -355,6 +510,7 @@ void mp_lp_i8_pack_a_generic(const mp_lp_ctx *x, int mr, int kg, int esz, long i
 			     long k0, long kc, long kp, void *ap, int32_t *rcorr)
 {
 	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	const int u8 = x->lp == MP_LP_UINT8;
 	long nsl = (mc + mr - 1) / mr;
 	for (long s = 0; s < nsl; s++)
 		for (int r = 0; r < mr; r++) {
@@ -363,10 +519,12 @@ void mp_lp_i8_pack_a_generic(const mp_lp_ctx *x, int mr, int kg, int esz, long i
 			const char *row = (const char *)x->a + (live ? (i0 + i) * x->a_si : 0) * (ptrdiff_t)es;
 			float ff = live && !x->dbl ? x->fa_f[i0 + i] : 0;
 			double fd = live && x->dbl ? x->fa_d[i0 + i] : 0;
+			int za = live && u8 ? x->za[i0 + i] : 0;
 			for (long k = 0; k < kp; k++) {
 				int v = 0;
 				if (live && k < kc)
-					v = mp_lp_q8(x, row, (k0 + k) * x->a_sk, ff, fd) + 128;
+					v = u8 ? mp_lp_qu8(x, row, (k0 + k) * x->a_sk, ff, fd, za)
+					       : mp_lp_q8(x, row, (k0 + k) * x->a_sk, ff, fd) + 128;
 				long o = s * kp * mr + (k / kg) * mr * kg + r * kg + k % kg;
 				if (esz == 1)
 					((uint8_t *)ap)[o] = (uint8_t)v;
@@ -383,6 +541,7 @@ void mp_lp_i8_pack_b_generic(const mp_lp_ctx *x, int nr, int kg, int esz, long j
 			     long k0, long kc, long kp, void *bp, int32_t *ccorr)
 {
 	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	const int32_t cm = mp_lp_ccorr_mul(x);
 	long nsl = (nc + nr - 1) / nr;
 	for (long s = 0; s < nsl; s++)
 		for (int r = 0; r < nr; r++) {
@@ -403,7 +562,7 @@ void mp_lp_i8_pack_b_generic(const mp_lp_ctx *x, int nr, int kg, int esz, long j
 				else
 					((int16_t *)bp)[o] = (int16_t)v;
 			}
-			ccorr[j] = 128 * sum;
+			ccorr[j] = cm * sum;
 		}
 }
 
@@ -420,12 +579,16 @@ static long mp_lp_min(long p, long q)
 /* See lp_int.h.  For each K-chunk (int32 exactness), each NC panel of B
  * (quantized into the packed layout), each MC block of A (likewise), each
  * tile: the kernel family's tile into an int32 buffer, then the epilogue
- * (accumulating from the second chunk on). */
+ * (accumulating from the second chunk on).  UINT8: the tiles get zeros for
+ * ccorr (A is packed as q itself, so they compute the raw sum qa qb) and
+ * the epilogue subtracts za_i colsum_j, from the B packer's ccorr. */
 void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn pa,
 		     mp_lp_pack_fn pb, mp_lp_epi_fn epi)
 {
 	mp_lp_ctx x = *x0;
-	long kcmax = mp_lp_round_up(mp_lp_min(x.K, MP_LP_I8_KC), k->kg);
+	const int u8 = x.lp == MP_LP_UINT8;
+	const long KC = mp_lp_kc(x.lp);
+	long kcmax = mp_lp_round_up(mp_lp_min(x.K, KC), k->kg);
 	long kpm = mp_lp_round_up(kcmax, k->kg);
 	long mcb = mp_lp_min(mp_lp_round_up(k->mc, k->mr), mp_lp_round_up(x.M, k->mr));
 	long ncb = mp_lp_min(mp_lp_round_up(k->nc, k->nr), mp_lp_round_up(x.N, k->nr));
@@ -433,14 +596,17 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 	char *bp = mp_lp_alloc((size_t)(ncb * kpm * k->esz));
 	int32_t *rcorr = mp_lp_alloc(sizeof(int32_t) * (size_t)mcb);
 	int32_t *ccorr = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
+	int32_t *zc = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
 	int32_t *t = mp_lp_alloc(sizeof(int32_t) * (size_t)(k->mr * k->nr));
+	const int32_t *tcorr = u8 ? zc : ccorr;
+	memset(zc, 0, sizeof(int32_t) * (size_t)ncb);
 	mp_gemm_args tg;
 	memset(&tg, 0, sizeof(tg));
 	tg.c = t;
 	tg.c_si = k->nr;
 	tg.c_sj = 1;
-	for (long k0 = 0; k0 < x.K; k0 += MP_LP_I8_KC) {
-		long kc = mp_lp_min(MP_LP_I8_KC, x.K - k0);
+	for (long k0 = 0; k0 < x.K; k0 += KC) {
+		long kc = mp_lp_min(KC, x.K - k0);
 		long kp = mp_lp_round_up(kc, k->kg);
 		tg.K = kc;
 		if (k0 > 0)
@@ -448,6 +614,10 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 		for (long jc = 0; jc < x.N; jc += ncb) {
 			long nc = mp_lp_min(ncb, x.N - jc);
 			pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
+			if (u8) {
+				x.csum = ccorr;
+				x.csum_j0 = jc;
+			}
 			for (long ic = 0; ic < x.M; ic += mcb) {
 				long mc = mp_lp_min(mcb, x.M - ic);
 				pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
@@ -457,7 +627,7 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 					for (long ir = 0; ir < mc; ir += k->mr) {
 						int mr = (int)mp_lp_min(k->mr, mc - ir);
 						k->tile(&tg, kp / k->kg, ap + ir * kp * k->esz, bs,
-							rcorr + ir, ccorr + jr, 0, 0, mr, ncols);
+							rcorr + ir, tcorr + jr, 0, 0, mr, ncols);
 						epi(&x, t, 1, k->nr, ic + ir, jc + jr, mr, ncols);
 					}
 				}
@@ -468,27 +638,11 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 	free(bp);
 	free(rcorr);
 	free(ccorr);
+	free(zc);
 	free(t);
 }
 
 /* ---------------------------------------------- BF16 / FP8, scalar */
-
-/* The bf16 value (as a float) that one element becomes (lp.h). */
-static inline float mp_lp_qbf(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff,
-			      double fd)
-{
-	const int e5 = x->lp == MP_LP_FP8_E5M2;
-	if (x->dbl) {
-		double v = ((const double *)p)[off];
-		if (x->lp == MP_LP_BF16)
-			return mp_bf16_to_f32(mp_bf16_from_f64(v));
-		return (float)mp_fp8_round(x->qmul ? v * fd : v / fd, e5);
-	}
-	float v = ((const float *)p)[off];
-	if (x->lp == MP_LP_BF16)
-		return mp_bf16_to_f32(mp_bf16_from_f32(v));
-	return mp_fp8_round_f32(x->qmul ? v * ff : v / ff, e5);
-}
 
 #define MP_LP_REF_NB 64
 
@@ -509,14 +663,14 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 			float ff = x->fb_f ? x->fb_f[jc + j] : 0;
 			double fd = x->fb_d ? x->fb_d[jc + j] : 0;
 			for (long k = 0; k < kp; k++)
-				bq[j * kp + k] = k < K ? mp_lp_qbf(x, col, k * x->b_sk, ff, fd) : 0.0f;
+				bq[j * kp + k] = k < K ? mp_lp_qbf(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0.0f;
 		}
 		for (long i = 0; i < x->M; i++) {
 			const char *row = (const char *)x->a + i * x->a_si * (ptrdiff_t)es;
 			float ff = x->fa_f ? x->fa_f[i] : 0;
 			double fd = x->fa_d ? x->fa_d[i] : 0;
 			for (long k = 0; k < kp; k++)
-				arow[k] = k < K ? mp_lp_qbf(x, row, k * x->a_sk, ff, fd) : 0.0f;
+				arow[k] = k < K ? mp_lp_qbf(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0.0f;
 			for (int j = 0; j < nc; j++) {
 				const float *bc = bq + j * kp;
 				float acc = 0.0f;
@@ -536,13 +690,16 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 /* ------------------------------------------------------------- API */
 
 /* See mixprec.h. */
-int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
-	       const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
-	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
-	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
-	       const mp_lp_scales *sc)
+int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
+		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		  void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
+		  const mp_lp_scales *sc, const mp_lp_opts *opt)
 {
+	const double alpha = opt ? opt->alpha : 1.0;
 	if (M < 0 || N < 0 || K < 0)
+		return -1;
+	if (opt && (opt->flags != 0 || !(fabs(alpha) <= DBL_MAX)))
 		return -1;
 	mp_lp_impl impl = mp_lp_pick(kern, lp);
 	if (impl == MP_LPI_NONE)
@@ -550,15 +707,23 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	if (M == 0 || N == 0)
 		return 0;
 	mp_lp_state st;
-	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, &st)) {
+	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, alpha, &st)) {
 		mp_lp_state_free(&st);
 		return -1;
 	}
-	mp_lp_ctx x = {lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk, b_sj,
-		       c, c_si, c_sj, accumulate != 0,
-		       lp == MP_LP_FP8_E4M3 || lp == MP_LP_FP8_E5M2 ? (!sc || sc->dynamic) : 0,
-		       st.faf, st.fbf, st.fad, st.fbd,
-		       lp == MP_LP_BF16 ? NULL : st.da, lp == MP_LP_BF16 ? NULL : st.db};
+	/* FP8 dynamic quantizes by multiplying with its multiplier, explicit
+	 * scales (and INT8 / UINT8 always) by dividing: per operand */
+	const int fp8 = lp == MP_LP_FP8_E4M3 || lp == MP_LP_FP8_E5M2;
+	mp_lp_ctx x = {
+		.lp = lp, .dbl = is_double != 0, .M = M, .N = N, .K = K,
+		.a = a, .a_si = a_si, .a_sk = a_sk, .b = b, .b_sk = b_sk, .b_sj = b_sj,
+		.c = c, .c_si = c_si, .c_sj = c_sj, .accumulate = accumulate != 0,
+		.qmul_a = fp8 && st.dyn_a, .qmul_b = fp8 && st.dyn_b,
+		.fa_f = st.faf, .fb_f = st.fbf, .fa_d = st.fad, .fb_d = st.fbd,
+		.da = lp == MP_LP_BF16 ? NULL : st.da, .db = lp == MP_LP_BF16 ? NULL : st.db,
+		.alpha = alpha,
+		.za = lp == MP_LP_UINT8 ? st.za : NULL,
+	};
 	if (K == 0) {
 		if (!x.accumulate)
 			for (long i = 0; i < M; i++)
@@ -584,6 +749,9 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	case MP_LPI_BF16_AVX512BF16:
 		mp_lp_bf16_run__avx512bf16(&x);
 		break;
+	case MP_LPI_BF16_AVX2:
+		mp_lp_bf16_run__avx2(&x);
+		break;
 #endif
 	case MP_LPI_BF16_SCALAR:
 		mp_lp_bf16_ref(&x);
@@ -597,17 +765,33 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	return 0;
 }
 
+/* See mixprec.h. */
+int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
+	       const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
+	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
+	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
+	       const mp_lp_scales *sc)
+{
+	return mp_gemm_lp_ex(kern, lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, c, c_si,
+			     c_sj, accumulate, sc, NULL);
+}
+
 /* ---------------------------------------------------- error bound */
 
-/* Bound of |q(x) * step - x| for one element (docs/error-bounds.md). */
-static long double mp_lp_qerr(mp_lp lp, int dbl, long double x, long double s)
+/* Bound of |(q(x) - za) * step - x| for one element (docs/error-bounds.md).
+ * za: UINT8's zero point (0 elsewhere). */
+static long double mp_lp_qerr(mp_lp lp, int dbl, long double x, long double s, long double za)
 {
 	const long double us = dbl ? 0x1p-53L : 0x1p-24L;
 	const long double tiny = dbl ? 0x1p-1074L : 0x1p-149L;
 	long double ax = fabsl(x);
 	switch (lp) {
-	case MP_LP_INT8: {
-		long double sat = (1 + us) * ax - 127 * s;
+	case MP_LP_INT8:
+	case MP_LP_UINT8: {
+		/* codes available on x's side of zero: 127 (INT8); UINT8 255 -
+		 * za above it, za below */
+		long double L = lp == MP_LP_INT8 ? 127 : x < 0 ? za : 255 - za;
+		long double sat = (1 + us) * ax - L * s;
 		long double q = s / 2 > sat ? s / 2 : sat;
 		return us * ax + q + s * tiny;
 	}
@@ -624,27 +808,29 @@ static long double mp_lp_qerr(mp_lp lp, int dbl, long double x, long double s)
 }
 
 /* See mixprec.h. */
-double mp_lp_error_bound(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
-			 const void *b_col, ptrdiff_t b_sk, double step_a, double step_b,
-			 double c_old, int accumulate)
+double mp_lp_error_bound_ex(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
+			    const void *b_col, ptrdiff_t b_sk, double step_a, double zero_a,
+			    double step_b, double c_old, int accumulate, double alpha)
 {
 	const long double u32 = 0x1p-24L, ud = 0x1p-53L;
 	const long double uo = is_double ? 0x1p-53L : 0x1p-24L;
+	const mp_lp lpb = lp == MP_LP_UINT8 ? MP_LP_INT8 : lp; /* UINT8's B is INT8 */
+	const int integer = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
 	long double eprod = 0, P = 0;
 	for (long k = 0; k < K; k++) {
 		long double av = is_double ? ((const double *)a_row)[k * a_sk]
 					   : ((const float *)a_row)[k * a_sk];
 		long double bv = is_double ? ((const double *)b_col)[k * b_sk]
 					   : ((const float *)b_col)[k * b_sk];
-		long double ea = mp_lp_qerr(lp, is_double, av, step_a);
-		long double eb = mp_lp_qerr(lp, is_double, bv, step_b);
+		long double ea = mp_lp_qerr(lp, is_double, av, step_a, zero_a);
+		long double eb = mp_lp_qerr(lpb, is_double, bv, step_b, 0);
 		eprod += fabsl(av) * eb + fabsl(bv) * ea + ea * eb;
 		P += (fabsl(av) + ea) * (fabsl(bv) + eb);
 	}
 	long double acc = 0, ftz = 0;
 	long nround = 1; /* roundings of the epilogue into the output */
-	if (lp == MP_LP_INT8) {
-		nround = (K + MP_LP_I8_KC - 1) / MP_LP_I8_KC;
+	if (integer) {
+		nround = (K + mp_lp_kc(lp) - 1) / mp_lp_kc(lp);
 		nround = nround < 1 ? 1 : nround;
 	} else {
 		long double ku = (long double)K * u32;
@@ -654,11 +840,28 @@ double mp_lp_error_bound(mp_lp lp, int is_double, long K, const void *a_row, ptr
 		if (lp == MP_LP_BF16)
 			ftz = 2.0L * (long double)K * 0x1p-126L;
 	}
-	long double mag = P + acc + ftz + (accumulate ? fabsl((long double)c_old) : 0);
-	/* relative rounding of the epilogue, and underflow of the output type
-	 * (and of the double intermediates) */
+	/* alpha scales the quantization and accumulation errors and what the
+	 * epilogue rounds */
+	const long double al = fabsl((long double)alpha);
+	long double mag = al * (P + acc + ftz) + (accumulate ? fabsl((long double)c_old) : 0);
+	/* relative rounding of the epilogue (five double roundings at most:
+	 * FP8's 1/m steps, * da, * db, * alpha, + c; then the output type),
+	 * underflow of the output type and of the three double products (an
+	 * absolute error of the first is multiplied by db and alpha, of the
+	 * second by alpha) */
 	long double tiny_o = is_double ? 0x1p-1074L : 0x1p-149L;
-	long double epi = (long double)nround * ((uo + 6 * ud) * mag + tiny_o + 4 * 0x1p-1074L);
-	long double bound = (eprod + acc + ftz + epi) * (1 + 0x1p-30L);
+	long double epi = (long double)nround *
+			  ((uo + 7 * ud) * mag + tiny_o +
+			   0x1p-1074L * (1 + al * (1 + (long double)step_b)));
+	long double bound = (al * (eprod + acc + ftz) + epi) * (1 + 0x1p-30L);
 	return (double)bound * (1.0 + 0x1p-40);
+}
+
+/* See mixprec.h. */
+double mp_lp_error_bound(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
+			 const void *b_col, ptrdiff_t b_sk, double step_a, double step_b,
+			 double c_old, int accumulate)
+{
+	return mp_lp_error_bound_ex(lp, is_double, K, a_row, a_sk, b_col, b_sk, step_a, 0.0,
+				    step_b, c_old, accumulate, 1.0);
 }

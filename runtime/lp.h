@@ -4,18 +4,20 @@
  * tests, and the entry points of the ISA files.
  *
  * Conventions (docs/error-bounds.md states the bounds built on them):
- *   - quantization of A row i:  y = x * fa[i] (qmul) or y = x / fa[i]
- *     (!qmul), in the source precision, then
- *       INT8: q = clamp(rne(y), -127, 127)
- *       FP8:  q = fp8_satfinite_rne(y)            (exactly a bf16 value)
- *       BF16: q = bf16_rne_daz(x)                 (no scale)
- *     likewise B column j with fb[j];
- *   - the contraction of the q's: int32 (INT8, exact) or the vdpbf16ps
- *     sequence acc = ftz(fma(a[2p+1], b[2p+1], acc)); acc =
- *     ftz(fma(a[2p], b[2p], acc)) in fp32 (BF16 / FP8);
- *   - the epilogue: out = acc * da[i] * db[j] (double arithmetic; da/db NULL
- *     for BF16: out = acc), then + c when accumulating, rounded once to the
- *     output type.
+ *   - quantization of A row i:  y = x * fa[i] (qmul_a) or y = x / fa[i]
+ *     (!qmul_a), in the source precision, then
+ *       INT8:  q = clamp(rne(y), -127, 127)
+ *       UINT8: q = clamp(rne(y) + za[i], 0, 255)   (za: zero point of row i)
+ *       FP8:   q = fp8_satfinite_rne(y)            (exactly a bf16 value)
+ *       BF16:  q = bf16_rne_daz(x)                 (no scale)
+ *     likewise B column j with fb[j] and qmul_b (UINT8: B as INT8);
+ *   - the contraction of the q's: int32 (INT8 / UINT8, exact per K-chunk)
+ *     or the vdpbf16ps sequence acc = ftz(fma(a[2p+1], b[2p+1], acc)); acc
+ *     = ftz(fma(a[2p], b[2p], acc)) in fp32 (BF16 / FP8);
+ *   - the epilogue, in double: UINT8 first removes the zero point, acc -=
+ *     za[i] * colsum_j(q_b) (exact); then out = acc * da[i] * db[j] * alpha
+ *     (in that order; da/db NULL for BF16: out = acc * alpha), then + c when
+ *     accumulating, rounded once to the output type.
  */
 #ifndef MP_LP_H
 #define MP_LP_H
@@ -24,8 +26,18 @@
 #include <math.h>
 #include "mixprec.h"
 
-/* int32 exactness: K-chunks of at most this many terms (127^2 * KC < 2^31). */
+/* int32 exactness: K-chunks of at most this many terms.  INT8: 127^2 * KC <
+ * 2^31.  UINT8: the raw sum of u8 x s8 products and the corrected one are
+ * both at most 255 * 127 * KC in magnitude, < 2^31 for KC = 2^16 (the za
+ * colsum term too), so every int32 the tiles and the epilogue see is
+ * exact. */
 #define MP_LP_I8_KC 131072L
+#define MP_LP_U8_KC 65536L
+
+static inline long mp_lp_kc(mp_lp lp)
+{
+	return lp == MP_LP_UINT8 ? MP_LP_U8_KC : MP_LP_I8_KC;
+}
 
 typedef struct mp_lp_ctx {
 	mp_lp lp;
@@ -38,10 +50,20 @@ typedef struct mp_lp_ctx {
 	void *c;
 	ptrdiff_t c_si, c_sj;
 	int accumulate;
-	int qmul;                     /* y = x * f (1) or x / f (0) */
+	/* y = x * f (1: FP8 dynamic, the multiplier) or x / f (0: explicit
+	 * scales, INT8 / UINT8 always), per operand: each side has its own
+	 * scale mode */
+	int qmul_a, qmul_b;
 	const float *fa_f, *fb_f;     /* float sources: per row of A / column of B */
 	const double *fa_d, *fb_d;    /* double sources */
 	const double *da, *db;        /* dequantization steps; NULL for BF16 */
+	double alpha;                 /* out = alpha * S (+ c) */
+	/* UINT8 only (NULL otherwise): zero point of each row of A (0..255),
+	 * and, for the K-chunk and panel of B being computed, colsum(q_b) of
+	 * columns csum_j0, csum_j0 + 1, ... (set by the INT8 driver) */
+	const int32_t *za;
+	const int32_t *csum;
+	long csum_j0;
 } mp_lp_ctx;
 
 /* ------------------------------------------------ exact conversions */
@@ -110,11 +132,32 @@ static inline float mp_bf16_to_f32(uint16_t h)
 }
 
 /* One step of the vdpbf16ps chain: ftz(fma(a, b, acc)), round to nearest
- * even (the caller's rounding mode must be the default one). */
+ * even (the caller's rounding mode must be the default one).  The flush
+ * follows x86's rule (MXCSR.FTZ and vdpbf16ps, both measured on Zen 4 and
+ * on an Intel Xeon with AVX512-BF16): a result
+ * is flushed to signed zero when it is tiny AFTER rounding to 24 bits with
+ * an unbounded exponent, i.e. when |exact| < 2^-126 - 2^-151.  Testing the
+ * fmaf result (rounded on the subnormal grid) against 2^-126 is not the
+ * same: exact values in [2^-126 - 2^-150, 2^-126 - 2^-151) round to 2^-126
+ * on that grid but are flushed by the hardware.  Only r == +-2^-126 needs
+ * the exact sum: the product of two floats is exact in double, and TwoSum
+ * gives exact = s + e. */
 static inline float mp_bf16_fma_ftz(float a, float b, float acc)
 {
 	float r = fmaf(a, b, acc);
-	if (fabsf(r) < 0x1p-126f)
+	float ar = fabsf(r);
+	int tiny = ar < 0x1p-126f;
+	if (ar == 0x1p-126f) {
+		const double lim = 0x1p-126 - 0x1p-151; /* midpoint: ties go to 2^-126 */
+		double p = (double)a * (double)b, q = acc;
+		double s = p + q, bb = s - p, e = (p - (s - bb)) + (q - bb);
+		if (r < 0) {
+			s = -s;
+			e = -e;
+		}
+		tiny = s < lim || (s == lim && e < 0);
+	}
+	if (tiny)
 		r = mp_f32_from_bits(mp_f32_bits(r) & 0x80000000u);
 	return r;
 }
@@ -233,6 +276,42 @@ static inline int mp_q8_round(double y)
 	return (int)(y < 0 ? -r : r);
 }
 
+/* UINT8 quantization of one value of A (y already scaled) with the row's
+ * zero point za: clamp(rne(y) + za, 0, 255).  |y| >= 255 saturates
+ * whatever za is (what the vector packers get by clamping y to +-255
+ * before their exact conversion). */
+static inline int mp_u8_round(double y, int za)
+{
+	if (y >= 255.0)
+		return 255;
+	if (y <= -255.0)
+		return 0;
+	double r = mp_rne_small(fabs(y));
+	int q = (int)(y < 0 ? -r : r) + za;
+	return q < 0 ? 0 : q > 255 ? 255 : q;
+}
+
+/* The bf16 value (as a float) that one element of a BF16 / FP8 operand
+ * becomes (the conventions above): p[off] with the row's / column's factor
+ * ff (float sources) or fd (double sources), multiplied (qmul: the
+ * operand's x->qmul_a / x->qmul_b) or divided.  The scalar reference and
+ * the packers of the AVX2 kernel both call this, so they quantize alike. */
+static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdiff_t off,
+			      float ff, double fd)
+{
+	const int e5 = x->lp == MP_LP_FP8_E5M2;
+	if (x->dbl) {
+		double v = ((const double *)p)[off];
+		if (x->lp == MP_LP_BF16)
+			return mp_bf16_to_f32(mp_bf16_from_f64(v));
+		return (float)mp_fp8_round(qmul ? v * fd : v / fd, e5);
+	}
+	float v = ((const float *)p)[off];
+	if (x->lp == MP_LP_BF16)
+		return mp_bf16_to_f32(mp_bf16_from_f32(v));
+	return mp_fp8_round_f32(qmul ? v * ff : v / ff, e5);
+}
+
 /* Generic epilogue (lp.c): rows [i0, i0+mr), columns [j0, j0+nc) of the
  * tile t (int32 when is_i32, else float; row stride ldt) into c. */
 void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
@@ -242,6 +321,10 @@ void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long 
 int mp_lp_have_avx512bf16(void);
 /* BF16 / FP8 contraction with vdpbf16ps (lp_avx512bf16.c). */
 void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x);
+/* The same contraction with AVX2 + FMA, emulating vdpbf16ps's sequence in
+ * fp32 with MXCSR.FTZ (lp_avx2.c); call only after
+ * mp_kernel_available(MP_KERNEL_AVX2). */
+void mp_lp_bf16_run__avx2(const mp_lp_ctx *x);
 /* INT8 contraction through the avx512vnni tiles with quantizing packers
  * (lp_avx512vnni.c). */
 void mp_lp_i8_run__avx512vnni(const mp_lp_ctx *x);

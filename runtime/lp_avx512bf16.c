@@ -2,14 +2,16 @@
  * mp_lp_bf16_ukernel_MRxNR__avx512bf16 (fp32 accumulators, bf16 pairs along
  * k), packers that convert (BF16: vcvtne2ps2bf16) or quantize to FP8 and
  * then convert (an FP8 value is exactly a bf16) while packing, and the
- * epilogue (FP8: times the two dequantization steps, in double).
+ * epilogue (FP8: times the two dequantization steps, then alpha, in
+ * double).
  * Packed layouts (bf16 elements, kp = K rounded up to 2):
  *   A block: sliver s (rows s*MR ...) at s*kp*MR, inside it [k/2][MR][2];
  *   B panel: sliver s (cols s*NR ...) at s*kp*NR, inside it [k/2][NR][2].
  * Results equal the scalar reference of lp.c bit for bit (same conversions,
  * the instruction's operation sequence, same epilogue).
- * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512bf16: call only
- * after mp_lp_have_avx512bf16(). */
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512bf16
+ * -ffp-contract=off (the epilogue's products and sum must round like
+ * lp.c's): call only after mp_lp_have_avx512bf16(). */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,40 +57,42 @@ static inline __m512 mp_fp8_round_v(__m512 y, int e5m2)
 		_mm512_and_si512(_mm512_castps_si512(y), _mm512_set1_epi32((int)0x80000000u))));
 }
 
-/* The values (before bf16 conversion) of 16 float elements with factor f. */
-static inline __m512 mp_lp_prep_v(const mp_lp_ctx *x, __m512 v, __m512 f)
+/* The values (before bf16 conversion) of 16 float elements with factor f,
+ * multiplied (qmul: the operand's x->qmul_a / x->qmul_b) or divided. */
+static inline __m512 mp_lp_prep_v(const mp_lp_ctx *x, int qmul, __m512 v, __m512 f)
 {
 	if (x->lp == MP_LP_BF16)
 		return v;
-	__m512 y = x->qmul ? _mm512_mul_ps(v, f) : _mm512_div_ps(v, f);
+	__m512 y = qmul ? _mm512_mul_ps(v, f) : _mm512_div_ps(v, f);
 	return mp_fp8_round_v(y, x->lp == MP_LP_FP8_E5M2);
 }
 
 /* bf16 bits of one element (generic layouts, double sources). */
-static inline uint16_t mp_lp_bf_one(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff,
-				    double fd)
+static inline uint16_t mp_lp_bf_one(const mp_lp_ctx *x, int qmul, const void *p, ptrdiff_t off,
+				    float ff, double fd)
 {
 	const int e5 = x->lp == MP_LP_FP8_E5M2;
 	if (x->dbl) {
 		double v = ((const double *)p)[off];
 		if (x->lp == MP_LP_BF16)
 			return mp_bf16_from_f64(v);
-		return (uint16_t)(mp_f32_bits((float)mp_fp8_round(x->qmul ? v * fd : v / fd, e5)) >> 16);
+		return (uint16_t)(mp_f32_bits((float)mp_fp8_round(qmul ? v * fd : v / fd, e5)) >> 16);
 	}
 	float v = ((const float *)p)[off];
 	if (x->lp == MP_LP_BF16)
 		return mp_bf16_from_f32(v);
-	return (uint16_t)(mp_f32_bits(mp_fp8_round_f32(x->qmul ? v * ff : v / ff, e5)) >> 16);
+	return (uint16_t)(mp_f32_bits(mp_fp8_round_f32(qmul ? v * ff : v / ff, e5)) >> 16);
 }
 
 /* 32 consecutive elements (masked to n) to 16 bf16 pairs (dwords in k order). */
-static inline __m512i mp_lp_cvt32(const mp_lp_ctx *x, const float *p, long n, __m512 f)
+static inline __m512i mp_lp_cvt32(const mp_lp_ctx *x, int qmul, const float *p, long n,
+				  __m512 f)
 {
 	__mmask16 m0 = n >= 16 ? 0xffff : n <= 0 ? 0 : (__mmask16)((1u << n) - 1);
 	long n1 = n - 16;
 	__mmask16 m1 = n1 >= 16 ? 0xffff : n1 <= 0 ? 0 : (__mmask16)((1u << n1) - 1);
-	__m512 lo = mp_lp_prep_v(x, _mm512_maskz_loadu_ps(m0, p), f);
-	__m512 hi = mp_lp_prep_v(x, _mm512_maskz_loadu_ps(m1, p + 16), f);
+	__m512 lo = mp_lp_prep_v(x, qmul, _mm512_maskz_loadu_ps(m0, p), f);
+	__m512 hi = mp_lp_prep_v(x, qmul, _mm512_maskz_loadu_ps(m1, p + 16), f);
 	return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 
@@ -113,7 +117,7 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 				__m512 f = _mm512_set1_ps(x->fa_f ? x->fa_f[i0 + i] : 1.0f);
 				for (long k = 0; k < kp; k += 32) {
 					uint32_t w[16];
-					_mm512_storeu_si512(w, mp_lp_cvt32(x, row + k, K - k, f));
+					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_a, row + k, K - k, f));
 					long np = (kp - k) / 2 < 16 ? (kp - k) / 2 : 16;
 					for (long p = 0; p < np; p++)
 						memcpy(d + (k / 2 + p) * 2 * MP_BF_MR, &w[p], 4);
@@ -126,7 +130,7 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 			double fd = x->fa_d ? x->fa_d[i0 + i] : 0;
 			for (long k = 0; k < kp; k++)
 				d[(k / 2) * 2 * MP_BF_MR + (k & 1)] =
-					k < K ? mp_lp_bf_one(x, row, k * x->a_sk, ff, fd) : 0;
+					k < K ? mp_lp_bf_one(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0;
 		}
 	}
 }
@@ -151,9 +155,9 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 						   : _mm512_set1_ps(1.0f);
 				const float *col = (const float *)x->b + j0 + jv;
 				for (long k = 0; k < kp; k += 2) {
-					__m512 r0 = k < K ? mp_lp_prep_v(x, _mm512_maskz_loadu_ps(m, col + k * x->b_sk), f)
+					__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_b, _mm512_maskz_loadu_ps(m, col + k * x->b_sk), f)
 							  : _mm512_setzero_ps();
-					__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, _mm512_maskz_loadu_ps(m, col + (k + 1) * x->b_sk), f)
+					__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_b, _mm512_maskz_loadu_ps(m, col + (k + 1) * x->b_sk), f)
 							      : _mm512_setzero_ps();
 					__m512i z = (__m512i)_mm512_cvtne2ps_pbh(r1, r0);
 					z = _mm512_permutexvar_epi16(idx, z);
@@ -178,7 +182,7 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 				__m512 f = _mm512_set1_ps(x->fb_f ? x->fb_f[j0 + j] : 1.0f);
 				for (long k = 0; k < kp; k += 32) {
 					uint32_t w[16];
-					_mm512_storeu_si512(w, mp_lp_cvt32(x, col + k, K - k, f));
+					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_b, col + k, K - k, f));
 					long np = (kp - k) / 2 < 16 ? (kp - k) / 2 : 16;
 					for (long p = 0; p < np; p++)
 						memcpy(d + (k / 2 + p) * 2 * MP_BF_NR, &w[p], 4);
@@ -191,21 +195,21 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 			double fd = x->fb_d ? x->fb_d[j0 + j] : 0;
 			for (long k = 0; k < kp; k++)
 				d[(k / 2) * 2 * MP_BF_NR + (k & 1)] =
-					k < K ? mp_lp_bf_one(x, col, k * x->b_sk, ff, fd) : 0;
+					k < K ? mp_lp_bf_one(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0;
 		}
 	}
 }
 
 /* -------------------------------------------------------- epilogue */
 
-/* Row r of a tile (n <= 16 lanes) at (i, j): out = acc (BF16) or
- * acc * da[i] * db[j] (FP8), + c; float output with c_sj == 1; in double
- * like mp_lp_epilogue_generic. */
+/* Row r of a tile (n <= 16 lanes) at (i, j): out = acc * alpha (BF16) or
+ * acc * da[i] * db[j] * alpha (FP8), + c; float output with c_sj == 1; in
+ * double like mp_lp_epilogue_generic (same operations, same order). */
 static inline void mp_lp_bf_out_row(const mp_lp_ctx *x, __m512 acc, long i, long j, int n)
 {
 	float *c = (float *)x->c + i * x->c_si + j;
 	__mmask16 m = n >= 16 ? 0xffff : (__mmask16)((1u << n) - 1);
-	if (!x->da && !x->accumulate) {
+	if (!x->da && !x->accumulate && x->alpha == 1.0) { /* (double)acc * 1 is acc */
 		_mm512_mask_storeu_ps(c, m, acc);
 		return;
 	}
@@ -217,6 +221,7 @@ static inline void mp_lp_bf_out_row(const mp_lp_ctx *x, __m512 acc, long i, long
 		if (x->da)
 			v = _mm512_mul_pd(_mm512_mul_pd(v, _mm512_set1_pd(x->da[i])),
 					  _mm512_maskz_loadu_pd(mh, x->db + j + 8 * h));
+		v = _mm512_mul_pd(v, _mm512_set1_pd(x->alpha));
 		if (x->accumulate)
 			v = _mm512_add_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(mh, c + 8 * h)), v);
 		_mm256_mask_storeu_ps(c + 8 * h, mh, _mm512_cvtpd_ps(v));

@@ -1,11 +1,15 @@
-/* lp_avx512vnni.c -- the INT8 path of mp_gemm_lp on the avx512vnni int8
- * tiles (mp_x8_gemm_kernel__avx512vnni, 8x32c4): quantizing packers for
- * float sources (unit-stride rows of A; row-major or column-major B) and a
- * vector dequantizing epilogue; other layouts and double sources go through
- * the generic packers of lp.c.  Results equal the generic path bit for bit
- * (same divisions, same rounding, same double epilogue).
- * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni: call only
- * after mp_kernel_available(MP_KERNEL_AVX512VNNI). */
+/* lp_avx512vnni.c -- the INT8 and UINT8 paths of mp_gemm_lp on the
+ * avx512vnni int8 tiles (mp_x8_gemm_kernel__avx512vnni, 8x32c4): quantizing
+ * packers for float sources (unit-stride rows of A, symmetric s8 + 128 or
+ * asymmetric u8 with the row's zero point; row-major or column-major B) and
+ * a vector dequantizing epilogue (UINT8's zero-point correction, steps,
+ * alpha); other layouts and double sources go through the generic packers
+ * of lp.c.  Results equal the generic path bit for bit (same divisions,
+ * same rounding, same double epilogue in the same order).
+ * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
+ * -ffp-contract=off (a fused multiply-add in the epilogue would round
+ * differently from lp.c's): call only after
+ * mp_kernel_available(MP_KERNEL_AVX512VNNI). */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,17 @@ static inline __m512i mp_q8_v(__m512 x, __m512 s)
 	return _mm512_cvt_roundps_epi32(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 
+/* UINT8: q = clamp(rne(x / s) + za, 0, 255) on 16 lanes (mp_u8_round: y
+ * clamped to +-255 first, which saturates alike whatever za is). */
+static inline __m512i mp_qu8_v(__m512 x, __m512 s, __m512i za)
+{
+	__m512 y = _mm512_div_ps(x, s);
+	y = _mm512_min_ps(_mm512_max_ps(y, _mm512_set1_ps(-255.0f)), _mm512_set1_ps(255.0f));
+	__m512i q = _mm512_cvt_roundps_epi32(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+	q = _mm512_add_epi32(q, za);
+	return _mm512_min_epi32(_mm512_max_epi32(q, _mm512_setzero_si512()), _mm512_set1_epi32(255));
+}
+
 static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int esz, long i0,
 					long mc, long k0, long kc, long kp, void *ap,
 					int32_t *rcorr)
@@ -29,6 +44,7 @@ static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int 
 		return;
 	}
 	const __m512i off = _mm512_set1_epi32(128);
+	const int u8 = x->lp == MP_LP_UINT8;
 	long nsl = (mc + 7) / 8;
 	for (long s = 0; s < nsl; s++) {
 		uint8_t *dst = (uint8_t *)ap + s * kp * 8;
@@ -43,11 +59,14 @@ static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int 
 			rcorr[i] = 0;
 			const float *row = (const float *)x->a + (i0 + i) * x->a_si + k0;
 			const __m512 sv = _mm512_set1_ps(x->fa_f[i0 + i]);
+			const __m512i zv = _mm512_set1_epi32(u8 ? x->za[i0 + i] : 0);
 			for (long k = 0; k < kp; k += 16) {
 				long rem = kc - k;
 				__mmask16 m = rem >= 16 ? 0xffff : rem <= 0 ? 0 : (__mmask16)((1u << rem) - 1);
-				__m512i q = mp_q8_v(_mm512_maskz_loadu_ps(m, row + k), sv);
-				q = _mm512_maskz_add_epi32(m, q, off);
+				__m512 v = _mm512_maskz_loadu_ps(m, row + k);
+				/* padding (beyond kc) is 0 */
+				__m512i q = u8 ? _mm512_maskz_mov_epi32(m, mp_qu8_v(v, sv, zv))
+					       : _mm512_maskz_add_epi32(m, mp_q8_v(v, sv), off);
 				uint32_t w[4];
 				_mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(q));
 				long ng = (kp - k) / 4 < 4 ? (kp - k) / 4 : 4;
@@ -78,6 +97,7 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 		return;
 	}
 	const float *b = (const float *)x->b;
+	const int32_t cm = mp_lp_ccorr_mul(x);
 	long nsl = (nc + 31) / 32;
 	if (x->b_sj == 1) {
 		for (long s = 0; s < nsl; s++) {
@@ -103,7 +123,7 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 					_mm512_store_si512(dst + g * 128 + 64 * v, mp_il4x16(r[0], r[1], r[2], r[3]));
 				}
 				_mm512_storeu_si512(ccorr + s * 32 + 16 * v,
-						    _mm512_mullo_epi32(sum, _mm512_set1_epi32(128)));
+						    _mm512_mullo_epi32(sum, _mm512_set1_epi32(cm)));
 			}
 		}
 		return;
@@ -134,13 +154,14 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 				for (long g = 0; g < ng; g++)
 					memcpy(d + (k / 4 + g) * 128, &w[g], 4);
 			}
-			ccorr[j] = 128 * _mm512_reduce_add_epi32(sum);
+			ccorr[j] = cm * _mm512_reduce_add_epi32(sum);
 		}
 	}
 }
 
 /* The dequantizing epilogue on 8 lanes at a time in double (bit-identical
- * to mp_lp_epilogue_generic) for float outputs with c_sj == 1. */
+ * to mp_lp_epilogue_generic: the same operations in the same order) for
+ * float outputs with c_sj == 1. */
 static void mp_lp_i8_epi__avx512vnni(const mp_lp_ctx *x, const void *t, int is_i32, long ldt,
 				     long i0, long j0, int mr, int nc)
 {
@@ -152,11 +173,19 @@ static void mp_lp_i8_epi__avx512vnni(const mp_lp_ctx *x, const void *t, int is_i
 		const int32_t *tr = (const int32_t *)t + r * ldt;
 		float *c = (float *)x->c + (i0 + r) * x->c_si + j0;
 		const __m512d da = _mm512_set1_pd(x->da[i0 + r]);
+		const __m512d al = _mm512_set1_pd(x->alpha);
+		const __m512d z = _mm512_set1_pd(x->za ? (double)x->za[i0 + r] : 0.0);
 		for (int j = 0; j < nc; j += 8) {
 			int n = nc - j < 8 ? nc - j : 8;
 			__mmask8 m = (__mmask8)((1u << n) - 1);
 			__m512d v = _mm512_cvtepi32_pd(_mm256_maskz_loadu_epi32(m, tr + j));
+			if (x->za) { /* exact: integers below 2^31 */
+				const int32_t *cs = x->csum + (j0 + j - x->csum_j0);
+				v = _mm512_sub_pd(v, _mm512_mul_pd(z, _mm512_cvtepi32_pd(
+								  _mm256_maskz_loadu_epi32(m, cs))));
+			}
 			v = _mm512_mul_pd(_mm512_mul_pd(v, da), _mm512_maskz_loadu_pd(m, x->db + j0 + j));
+			v = _mm512_mul_pd(v, al);
 			if (x->accumulate)
 				v = _mm512_add_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, c + j)), v);
 			_mm256_mask_storeu_ps(c + j, m, _mm512_cvtpd_ps(v));

@@ -4,12 +4,17 @@
  * in long double; the gaps of the output buffer stay untouched; NaN / Inf
  * inputs return -1 and leave c untouched; the vector kernels give the same
  * bits as the scalar reference; a fault-injection step proves the bound
- * check can fail.  "conv" checks the FP8 / bf16 conversion helpers
- * exhaustively against a brute-force reference.
+ * check can fail.  Every case draws the scale mode of each operand
+ * (dynamic, explicit per row / column or per tensor, explicit and too small
+ * so that it saturates) and alpha (1, or random: negative, zero, tiny,
+ * large).  "conv" checks the FP8 / bf16 conversion helpers exhaustively
+ * against a brute-force reference.  uint8 also compares its accuracy with
+ * int8's on non-negative A (post-ReLU activations).
  *
  * Usage: test_lp PREC KERNEL [SEED]
- *   PREC: int8 | bf16 | fp8_e4m3 | fp8_e5m2 | conv
- *   KERNEL: scalar | avx2 | avx512vnni (int8), scalar | avx512bf16 (others)
+ *   PREC: int8 | uint8 | bf16 | fp8_e4m3 | fp8_e5m2 | conv
+ *   KERNEL: scalar | avx2 | avx512vnni (int8, uint8), scalar | avx2 |
+ *           avx512bf16 (others)
  * Exits 77 when the CPU lacks the kernel. */
 #include <float.h>
 #include <math.h>
@@ -21,6 +26,21 @@
 #include "lp.h"
 
 #include "rt_test.h"
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+/* MXCSR without its sticky flags: rounding, FTZ, DAZ, exception masks.  A
+ * kernel that changes them (lp_avx2.c) must give the caller's back. */
+static unsigned csr_control(void)
+{
+	return _mm_getcsr() & ~0x3fu;
+}
+#else
+static unsigned csr_control(void)
+{
+	return 0;
+}
+#endif
 
 static double urand(void) /* [-1, 1) */
 {
@@ -143,9 +163,24 @@ static void test_conv(void)
 
 /* ---------------------------------------------------------- matrices */
 
-enum { P_RANDOM, P_OUTLIER, P_TIES, P_CANCEL, P_ZERO_RC, P_DENORMAL, P_WIDE, P_COUNT };
+/* P_ONES (not in the loop over patterns): every quantized value at its
+ * largest code, the largest int32 sums a K-chunk can hold. */
+enum { P_RANDOM, P_OUTLIER, P_TIES, P_CANCEL, P_ZERO_RC, P_DENORMAL, P_WIDE, P_FTZ, P_RELU,
+       P_COUNT, P_ONES = P_COUNT };
 static const char *pname[] = {"random", "outlier", "ties", "cancel", "zero-rows/cols",
-			      "denormal", "wide-range"};
+			      "denormal", "wide-range", "ftz-edge", "relu", "ones"};
+
+/* Per-case salt of the patterns that need a value to be a function of its
+ * position (P_FTZ). */
+static uint64_t gen_salt;
+
+static uint64_t mix64(uint64_t z) /* splitmix64's finalizer */
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 
 /* Value of A(i,k) (isb = 0) or B(k,j) (isb = 1; r = j, t = k) for pattern p. */
 static double gen(int p, int isb, long r, long t, mp_lp lp)
@@ -154,7 +189,14 @@ static double gen(int p, int isb, long r, long t, mp_lp lp)
 	case P_OUTLIER:
 		return t == (r * 7 + 3) % 64 ? urand() * 1e4 : urand();
 	case P_TIES:
-		if (lp == MP_LP_INT8)
+		if (lp == MP_LP_UINT8 && !isb) {
+			/* range [-z, 255 - z]: step 1, zero point z, values on
+			 * half steps (z = 0: non-negative rows) */
+			long z = (r * 37) % 101;
+			return t == 0 ? 255.0 - (double)z : t == 1 ? -(double)z
+				: (double)(mp_rand_below(255) - z) + 0.5;
+		}
+		if (lp == MP_LP_INT8 || lp == MP_LP_UINT8)
 			/* amax 127 per row / column: scale 1, values on half steps */
 			return t == 0 ? 127.0 : (double)(mp_rand_below(253) - 126) + 0.5;
 		if (lp == MP_LP_BF16)
@@ -169,10 +211,40 @@ static double gen(int p, int isb, long r, long t, mp_lp lp)
 		return t % 3 == 0 ? urand() * 1e-39 : (r % 4 == 0 ? urand() * 1e-40 : urand());
 	case P_WIDE:
 		return urand() * ldexp(1.0, (int)mp_rand_below(40) - 20);
+	case P_FTZ: {
+		/* BF16 chains that keep passing the flush threshold 2^-126: per
+		 * group of 4 k (chain order 1, 0, 3, 2), a product +-m 2^-126
+		 * (k = 1 mod 4), one +-m 2^-150 (k even), then the first one's
+		 * negation (k = 3 mod 4, sometimes off by 2^-7): the accumulator
+		 * is often exactly +-2^-126 when a product of 2^-150 arrives,
+		 * the case where flushing after rounding (the hardware's rule)
+		 * differs from flushing the subnormal-rounded result, and it
+		 * returns to the flushed range at the end of the group.  Short
+		 * mantissas: the bf16 conversion is exact. */
+		static const double man[8] = {1, 1, 1, 1, 1, 1.5, 1.25, 1.75};
+		int ph = (int)(t & 3);
+		uint64_t h = mix64(gen_salt ^ mix64((uint64_t)isb << 62 ^ (uint64_t)(ph & 1) << 61 ^
+						     (uint64_t)r << 32 ^ (uint64_t)(t >> 2)));
+		double m = man[h & 7] * ((h >> 3) & 1 ? 1 : -1);
+		if (!isb || ph == 1)
+			return m * 0x1p-63;
+		if (ph == 3)
+			return -m * 0x1p-63 * (((h >> 8) & 3) == 0 ? 1 + 0x1p-7 : 1);
+		return m * 0x1p-87;
+	}
+	case P_RELU: /* post-ReLU activations times signed weights */
+		return isb ? urand() : fmax(0.0, urand());
+	case P_ONES:
+		return 1.0;
 	default:
 		return urand();
 	}
 }
+
+/* Scale modes of a case (mp_lp_scales): both dynamic; both explicit
+ * (generous, or too small: saturating); one explicit, the other dynamic
+ * (NULL pointer); dynamic == 0 with both pointers NULL (both dynamic). */
+enum { X_DYN, X_EXPL, X_SAT, X_A, X_B, X_NULL, X_COUNT };
 
 typedef struct mat {
 	char *buf;       /* with guard */
@@ -217,6 +289,7 @@ static void mat_set(mat *m, int dbl, long r, long c, double v)
 }
 
 static mp_kernel kern_under_test, kern_ref = MP_KERNEL_SCALAR;
+static int alpha_random = 1; /* run_case draws alpha */
 static long ncases, nelems;
 static double worst_ratio;
 
@@ -230,6 +303,7 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	mat_make(&A, M, K, la, es);
 	mat_make(&B, K, N, lb, es);
 	mat_make(&C, M, N, lc, es);
+	gen_salt = mp_rand();
 	for (long i = 0; i < M; i++)
 		for (long k = 0; k < K; k++)
 			mat_set(&A, dbl, i, k, gen(pat, 0, i, k, lp));
@@ -239,37 +313,108 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	for (long i = 0; i < M; i++)
 		for (long j = 0; j < N; j++)
 			mat_set(&C, dbl, i, j, urand() * 10);
-	/* explicit scales: per row of A, one scalar for B (stride 0);
-	 * sometimes small enough to saturate */
-	float *asc = malloc(sizeof(float) * (size_t)(M + 1)), bsc;
-	double bmax = 0;
-	for (long k = 0; k < K; k++)
-		for (long j = 0; j < N; j++)
-			bmax = fmax(bmax, fabs(mat_get(&B, dbl, k, j)));
-	double qm = lp == MP_LP_INT8 ? 127 : lp == MP_LP_FP8_E4M3 ? 448 : 57344;
-	double sat = expl == 2 ? 0.5 : 1.3;
+	/* explicit scales (expl: X_*): per row of A / column of B (stride 1)
+	 * or per tensor (stride 0), at random; X_SAT (and half of the one-sided
+	 * cases) small enough to saturate.  UINT8's explicit A has zero point
+	 * 0: its negative values saturate too. */
+	float *asc = malloc(sizeof(float) * (size_t)(M + 1));
+	float *bsc = malloc(sizeof(float) * (size_t)(N + 1));
+	const double qa = lp == MP_LP_UINT8 ? 255 : lp == MP_LP_INT8 ? 127
+			  : lp == MP_LP_FP8_E4M3 ? 448 : 57344;
+	const double qb = lp == MP_LP_UINT8 ? 127 : qa;
+	const int one_side = expl == X_A || expl == X_B;
+	const double sat_a = expl == X_SAT || (one_side && mp_rand_below(2)) ? 0.5 : 1.3;
+	const double sat_b = expl == X_SAT || (one_side && mp_rand_below(2)) ? 0.5 : 1.3;
+	const ptrdiff_t ass = mp_rand_below(2), bss = mp_rand_below(2);
+	double tam = 0, tbm = 0;
 	for (long i = 0; i < M; i++) {
 		double am = 0;
 		for (long k = 0; k < K; k++)
 			am = fmax(am, fabs(mat_get(&A, dbl, i, k)));
-		asc[i] = (float)(am > 0 ? am * sat / qm : 1.0);
+		asc[i] = (float)(am > 0 ? am * sat_a / qa : 1.0);
+		tam = fmax(tam, am);
 	}
-	bsc = (float)(bmax > 0 ? bmax * sat / qm : 1.0);
+	for (long j = 0; j < N; j++) {
+		double bm = 0;
+		for (long k = 0; k < K; k++)
+			bm = fmax(bm, fabs(mat_get(&B, dbl, k, j)));
+		bsc[j] = (float)(bm > 0 ? bm * sat_b / qb : 1.0);
+		tbm = fmax(tbm, bm);
+	}
+	if (!ass)
+		asc[0] = (float)(tam > 0 ? tam * sat_a / qa : 1.0);
+	if (!bss)
+		bsc[0] = (float)(tbm > 0 ? tbm * sat_b / qb : 1.0);
 	/* explicit scales must be normal floats (a zero one is refused) */
 	for (long i = 0; i < M; i++)
 		asc[i] = asc[i] < FLT_MIN ? FLT_MIN : asc[i];
-	bsc = bsc < FLT_MIN ? FLT_MIN : bsc;
-	mp_lp_scales sc = {expl == 0, asc, 1, &bsc, 0};
+	for (long j = 0; j < N; j++)
+		bsc[j] = bsc[j] < FLT_MIN ? FLT_MIN : bsc[j];
+	mp_lp_scales sc = {expl == X_DYN, asc, ass, bsc, bss};
+	if (expl == X_A || expl == X_NULL)
+		sc.b_scale = NULL;
+	if (expl == X_B || expl == X_NULL)
+		sc.a_scale = NULL;
+	const int dyn_a = expl == X_DYN || !sc.a_scale;
+	/* alpha: 1 through mp_gemm_lp itself, or (when alpha_random) half of
+	 * the time a random one through mp_gemm_lp_ex: negative, zero, tiny
+	 * (subnormal outputs), large */
+	mp_lp_opts opt = {1.0, 0};
+	const mp_lp_opts *op = NULL;
+	if (alpha_random && mp_rand_below(2)) {
+		op = &opt;
+		switch (mp_rand_below(6)) {
+		case 0: opt.alpha = -1.0; break;
+		case 1: opt.alpha = 0.0; break;
+		case 2: opt.alpha = (dbl ? 0x1p-1040 : 0x1p-135) * (1.5 + urand()); break;
+		case 3: opt.alpha = (dbl ? 1e200 : 1e15) * urand(); break;
+		default: opt.alpha = 4.0 * urand(); break;
+		}
+	}
+	const double alpha = opt.alpha;
 
 	char *c0 = malloc(C.bytes);
 	memcpy(c0, C.buf, C.bytes);
-	int rc = mp_gemm_lp(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0,
-			    B.s1, C.base, C.s0, C.s1, accumulate, &sc);
-	CHECK(rc == 0, "rc %d (%s M=%ld N=%ld K=%ld)", rc, pname[pat], M, N, K);
+	unsigned csr0 = csr_control();
+	int rc = op ? mp_gemm_lp_ex(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base,
+				    B.s0, B.s1, C.base, C.s0, C.s1, accumulate, &sc, op)
+		    : mp_gemm_lp(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0,
+				 B.s1, C.base, C.s0, C.s1, accumulate, &sc);
+	CHECK(rc == 0, "rc %d (%s M=%ld N=%ld K=%ld alpha %g expl %d)", rc, pname[pat], M, N, K,
+	      alpha, expl);
+	CHECK(csr_control() == csr0, "MXCSR %#x after the call, %#x before", csr_control(), csr0);
 	double *sa = malloc(sizeof(double) * (size_t)(M + 1));
 	double *sb = malloc(sizeof(double) * (size_t)(N + 1));
-	CHECK(mp_lp_steps(lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1, &sc, sa, sb) == 0,
-	      "steps");
+	double *za = malloc(sizeof(double) * (size_t)(M + 1));
+	double *sa2 = malloc(sizeof(double) * (size_t)(M + 1));
+	double *sb2 = malloc(sizeof(double) * (size_t)(N + 1));
+	CHECK(mp_lp_steps_ex(lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1, &sc, sa, za,
+			     sb) == 0, "steps");
+	CHECK(mp_lp_steps(lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1, &sc, sa2, sb2) == 0 &&
+	      !memcmp(sa, sa2, sizeof(double) * (size_t)M) &&
+	      !memcmp(sb, sb2, sizeof(double) * (size_t)N), "mp_lp_steps differs from _ex");
+	/* zero points: integers in [0, 255], UINT8 dynamic only; UINT8's
+	 * dynamic step and zero point are the row's range over 255 and the
+	 * code of 0 */
+	for (long i = 0; i < M; i++) {
+		CHECK(za[i] >= 0 && za[i] <= 255 && za[i] == floor(za[i]) &&
+		      (za[i] == 0 || (lp == MP_LP_UINT8 && dyn_a)), "zero point %g of row %ld", za[i], i);
+		if (lp != MP_LP_UINT8 || !dyn_a)
+			continue;
+		double lo = 0, hi = 0;
+		for (long k = 0; k < K; k++) {
+			lo = fmin(lo, mat_get(&A, dbl, i, k));
+			hi = fmax(hi, mat_get(&A, dbl, i, k));
+		}
+		if (hi - lo > 255 * (dbl ? DBL_MIN : FLT_MIN)) {
+			CHECK(fabs(sa[i] * 255 - (hi - lo)) <= 1e-6 * (hi - lo), "uint8 step %g of row %ld, "
+			      "range [%g, %g]", sa[i], i, lo, hi);
+			CHECK(fabs(za[i] + lo / sa[i]) <= 0.5 + 1e-6, "uint8 zero point %g, lo %g step %g",
+			      za[i], lo, sa[i]);
+		}
+		if (lo == 0)
+			CHECK(za[i] == 0, "uint8: non-negative row %ld, zero point %g", i, za[i]);
+	}
 	/* every element within its bound; compute the bound for the fault
 	 * injection below */
 	double fb = -1;
@@ -279,19 +424,24 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 			ptrdiff_t o = i * C.s0 + j * C.s1;
 			double cold = dbl ? ((double *)(c0 + (C.base - C.buf)))[o]
 					  : ((float *)(c0 + (C.base - C.buf)))[o];
-			long double ex = accumulate ? (long double)cold : 0;
+			long double sum = 0;
 			for (long k = 0; k < K; k++)
-				ex += (long double)mat_get(&A, dbl, i, k) * mat_get(&B, dbl, k, j);
+				sum += (long double)mat_get(&A, dbl, i, k) * mat_get(&B, dbl, k, j);
+			long double ex = (accumulate ? (long double)cold : 0) + (long double)alpha * sum;
 			double out = mat_get(&C, dbl, i, j);
 			const char *arow = A.base + i * A.s0 * (ptrdiff_t)es;
 			const char *bcol = B.base + j * B.s1 * (ptrdiff_t)es;
-			double bound = mp_lp_error_bound(lp, dbl, K, arow, A.s1, bcol, B.s0, sa[i], sb[j],
-							 cold, accumulate);
+			double bound = mp_lp_error_bound_ex(lp, dbl, K, arow, A.s1, bcol, B.s0, sa[i],
+							    za[i], sb[j], cold, accumulate, alpha);
+			if (i == 0 && j == 0 && za[i] == 0 && alpha == 1)
+				CHECK(mp_lp_error_bound(lp, dbl, K, arow, A.s1, bcol, B.s0, sa[i], sb[j],
+							cold, accumulate) == bound,
+				      "mp_lp_error_bound differs from _ex");
 			double err = (double)fabsl((long double)out - ex);
-			CHECK(err <= bound, "%s %s M=%ld N=%ld K=%ld (%ld,%ld) la=%d lb=%d acc=%d expl=%d: "
-			      "out %.9g exact %.9Lg err %.3g > bound %.3g", pname[pat],
-			      dbl ? "double" : "float", M, N, K, i, j, la, lb, accumulate, expl, out, ex, err,
-			      bound);
+			CHECK(err <= bound, "%s %s M=%ld N=%ld K=%ld (%ld,%ld) la=%d lb=%d acc=%d expl=%d "
+			      "alpha=%g: out %.9g exact %.9Lg err %.3g > bound %.3g", pname[pat],
+			      dbl ? "double" : "float", M, N, K, i, j, la, lb, accumulate, expl, alpha, out,
+			      ex, err, bound);
 			if (bound > 0 && isfinite(bound) && err / bound > worst_ratio)
 				worst_ratio = err / bound;
 			if (bound > fb && isfinite(bound) && fabs((double)ex) < 1e30) {
@@ -317,9 +467,10 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	if (fb > 0 && ncases % 17 == 0) {
 		ptrdiff_t o = fi * C.s0 + fj * C.s1;
 		double cold = dbl ? ((double *)(c0 + (C.base - C.buf)))[o] : ((float *)(c0 + (C.base - C.buf)))[o];
-		long double ex = accumulate ? (long double)cold : 0;
+		long double sum = 0;
 		for (long k = 0; k < K; k++)
-			ex += (long double)mat_get(&A, dbl, fi, k) * mat_get(&B, dbl, k, fj);
+			sum += (long double)mat_get(&A, dbl, fi, k) * mat_get(&B, dbl, k, fj);
+		long double ex = (accumulate ? (long double)cold : 0) + (long double)alpha * sum;
 		double bad = (double)ex + 2.5 * fb;
 		if (!dbl)
 			bad = (double)(float)bad;
@@ -333,11 +484,12 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 		char *save = C.buf;
 		C.buf = cr;
 		char *rbase = cr + (C.base - save);
-		int rc2 = mp_gemm_lp(kern_ref, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1,
-				     rbase, C.s0, C.s1, accumulate, &sc);
+		int rc2 = mp_gemm_lp_ex(kern_ref, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0,
+					B.s1, rbase, C.s0, C.s1, accumulate, &sc, op);
 		CHECK(rc2 == 0 && memcmp(cr, save, C.bytes) == 0,
-		      "%s differs from scalar reference (%s M=%ld N=%ld K=%ld)",
-		      mp_lp_kernel_name(kern_under_test, lp), pname[pat], M, N, K);
+		      "%s differs from scalar reference (%s %s M=%ld N=%ld K=%ld expl %d alpha %g)",
+		      mp_lp_kernel_name(kern_under_test, lp), pname[pat], dbl ? "double" : "float", M,
+		      N, K, expl, alpha);
 		C.buf = save;
 		free(cr);
 	}
@@ -355,8 +507,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 				mat_set(X, dbl, r, t, v);
 			char *snap = malloc(C.bytes);
 			memcpy(snap, C.buf, C.bytes);
-			int rc3 = mp_gemm_lp(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base,
-					     B.s0, B.s1, C.base, C.s0, C.s1, accumulate, &sc);
+			int rc3 = mp_gemm_lp_ex(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1,
+						B.base, B.s0, B.s1, C.base, C.s0, C.s1, accumulate, &sc, op);
 			CHECK(rc3 == -1 && memcmp(snap, C.buf, C.bytes) == 0,
 			      "non-finite input: rc %d or c written", rc3);
 			free(snap);
@@ -370,7 +522,11 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	free(c0);
 	free(sa);
 	free(sb);
+	free(za);
+	free(sa2);
+	free(sb2);
 	free(asc);
+	free(bsc);
 	free(A.buf);
 	free(B.buf);
 	free(C.buf);
@@ -384,7 +540,7 @@ static void test_prec(mp_lp lp)
 			for (size_t ki = 0; ki < sizeof(Ks) / sizeof(Ks[0]); ki++) {
 				long K = Ks[ki];
 				long M = 1 + mp_rand_below(K >= 1000 ? 12 : 40), N = 1 + mp_rand_below(K >= 1000 ? 40 : 70);
-				int expl = lp == MP_LP_BF16 ? 0 : (int)mp_rand_below(3);
+				int expl = lp == MP_LP_BF16 ? X_DYN : (int)mp_rand_below(X_COUNT);
 				if (pat == P_TIES)
 					expl = 0;
 				run_case(lp, dbl, M, N, K, pat, (int)mp_rand_below(4), (int)mp_rand_below(4), (int)mp_rand_below(3),
@@ -394,15 +550,21 @@ static void test_prec(mp_lp lp)
 	for (int la = 0; la < 4; la++)
 		for (int lb = 0; lb < 4; lb++)
 			run_case(lp, (la + lb) % 2, 1 + mp_rand_below(20), 1 + mp_rand_below(50), 1 + mp_rand_below(100),
-				 P_RANDOM, la, lb, (la + lb) % 3, lb % 2, (int)(lp != MP_LP_BF16) * (la % 3));
+				 P_RANDOM, la, lb, (la + lb) % 3, lb % 2,
+				 (int)(lp != MP_LP_BF16) * ((la + 4 * lb) % X_COUNT));
 	/* blocking edges: beyond MC rows and NC columns, single rows/columns */
 	run_case(lp, 0, 100, 1100, 24, P_RANDOM, 0, 0, 0, 1, 0);
 	run_case(lp, 0, 130, 70, 33, P_OUTLIER, 0, 1, 0, 0, 0);
 	run_case(lp, 0, 1, 300, 257, P_RANDOM, 0, 1, 0, 0, 0);
 	run_case(lp, 0, 300, 1, 129, P_RANDOM, 1, 0, 1, 1, 0);
 	run_case(lp, 1, 97, 65, 65, P_WIDE, 0, 0, 0, 1, 0);
-	if (lp == MP_LP_INT8) /* K-chunks (int32 exactness) */
-		run_case(lp, 0, 2, 3, MP_LP_I8_KC + 999, P_RANDOM, 0, 1, 0, 1, 0);
+	if (lp == MP_LP_INT8 || lp == MP_LP_UINT8) {
+		/* K-chunks (int32 exactness); ones: every chunk's sums at the
+		 * largest magnitude the chunk length allows */
+		run_case(lp, 0, 2, 3, mp_lp_kc(lp) + 999, P_RANDOM, 0, 1, 0, 1, X_DYN);
+		run_case(lp, 0, 2, 3, 2 * mp_lp_kc(lp) + 5, P_ONES, 0, 1, 0, 0, X_DYN);
+		run_case(lp, 1, 2, 3, mp_lp_kc(lp) + 3, P_ONES, 1, 0, 0, 1, X_DYN);
+	}
 	/* K = 0 and empty shapes */
 	{
 		float c[4] = {1, 2, 3, 4}, a = 1, b = 1;
@@ -426,10 +588,166 @@ static void test_prec(mp_lp lp)
 	}
 }
 
+/* mp_gemm_lp_ex's options and the per-operand scale modes, beyond the
+ * random cases: the refusals (alpha not finite, flags, |alpha| that would
+ * take the output out of range) leave c untouched; alpha 1 (or no options),
+ * -1, 2 and 0 against mp_gemm_lp bit for bit; dynamic == 0 with both
+ * pointers NULL is dynamic; INT8 / UINT8: an explicit scale equal to the
+ * dynamic step, on either side, gives the dynamic result bit for bit (A
+ * non-negative, where UINT8's dynamic zero point is 0 like the explicit
+ * one's). */
+static void test_options(mp_lp lp)
+{
+	enum { M = 13, N = 21, K = 37, MN = M * N };
+	static float a[M * K], b[K * N], c0[MN], c1[MN], ci[MN];
+	const int integer = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
+	for (int q = 0; q < M * K; q++)
+		a[q] = (float)(integer ? fmax(0.0, urand()) * (1 + q % 3) : urand());
+	for (int q = 0; q < K * N; q++)
+		b[q] = (float)urand();
+	for (int q = 0; q < MN; q++)
+		ci[q] = (float)(urand() * 10);
+#define LP_EX(out, acc, scp, optp)                                                          \
+	mp_gemm_lp_ex(kern_under_test, lp, 0, M, N, K, a, K, 1, b, N, 1, out, N, 1, acc, scp, optp)
+	mp_lp_scales dyn = {1, NULL, 0, NULL, 0}, nul = {0, NULL, 0, NULL, 0};
+	CHECK(mp_gemm_lp(kern_under_test, lp, 0, M, N, K, a, K, 1, b, N, 1, c0, N, 1, 0, &dyn) == 0,
+	      "options: reference call");
+	/* refusals */
+	const double bad_alpha[] = {NAN, INFINITY, -INFINITY};
+	for (int t = 0; t < 4; t++) {
+		mp_lp_opts o = {t < 3 ? bad_alpha[t] : 1.0, t < 3 ? 0u : 1u};
+		memcpy(c1, ci, sizeof(c1));
+		CHECK(LP_EX(c1, 0, &dyn, &o) == -1 && !memcmp(c1, ci, sizeof(c1)),
+		      "alpha %g flags %u accepted", o.alpha, o.flags);
+	}
+	{
+		/* 2 K max|A| max|B| |alpha| >= 2^126: refused for |alpha| 100,
+		 * not for 1 or 1e-10 */
+		float x = 1e18f, y = 1e18f, c = 7;
+		const double al[] = {100.0, -100.0, 1.0, 1e-10};
+		for (int t = 0; t < 4; t++) {
+			mp_lp_opts o = {al[t], 0};
+			c = 7;
+			int rc = mp_gemm_lp_ex(kern_under_test, lp, 0, 1, 1, 1, &x, 1, 1, &y, 1, 1, &c, 1, 1,
+					       0, NULL, &o);
+			if (t < 2)
+				CHECK(rc == -1 && c == 7, "alpha %g: output overflow not refused", al[t]);
+			else
+				CHECK(rc == 0 && fabs(c / (1e36 * al[t]) - 1) < 0.1, "alpha %g: rc %d out %g",
+				      al[t], rc, c);
+		}
+	}
+	/* alpha 1, -1, 2 exactly, and no options */
+	const double al[] = {1.0, -1.0, 2.0};
+	for (int t = 0; t < 4; t++) {
+		mp_lp_opts o = {t < 3 ? al[t] : 0, 0};
+		CHECK(LP_EX(c1, 0, &dyn, t < 3 ? &o : NULL) == 0, "options: rc");
+		long bad = 0;
+		for (int q = 0; q < MN; q++) {
+			float want = t == 3 ? c0[q] : (float)(al[t] * c0[q]);
+			bad += memcmp(&c1[q], &want, sizeof(float)) != 0;
+		}
+		CHECK(bad == 0, "alpha %g: %ld outputs are not alpha * out(alpha 1)", t < 3 ? al[t] : 1.0,
+		      bad);
+	}
+	/* alpha 0: zeros, or c unchanged when accumulating */
+	{
+		mp_lp_opts o = {0.0, 0};
+		long bad = 0;
+		CHECK(LP_EX(c1, 0, &dyn, &o) == 0, "alpha 0: rc");
+		for (int q = 0; q < MN; q++)
+			bad += c1[q] != 0;
+		memcpy(c1, ci, sizeof(c1));
+		CHECK(LP_EX(c1, 1, &dyn, &o) == 0, "alpha 0: rc");
+		for (int q = 0; q < MN; q++)
+			bad += c1[q] != ci[q];
+		CHECK(bad == 0, "alpha 0: %ld outputs changed", bad);
+	}
+	/* dynamic == 0, both pointers NULL: both dynamic */
+	CHECK(LP_EX(c1, 0, &nul, NULL) == 0 && !memcmp(c0, c1, sizeof(c0)),
+	      "dynamic 0 with NULL scales differs from dynamic");
+	if (integer) {
+		double sa[M], za[M], sb[N];
+		float fa[M], fb[N];
+		CHECK(mp_lp_steps_ex(lp, 0, M, N, K, a, K, 1, b, N, 1, &dyn, sa, za, sb) == 0, "steps");
+		for (int i = 0; i < M; i++) {
+			fa[i] = (float)sa[i]; /* float sources: the steps are floats */
+			CHECK(za[i] == 0, "non-negative row %d: zero point %g", i, za[i]);
+		}
+		for (int j = 0; j < N; j++)
+			fb[j] = (float)sb[j];
+		mp_lp_scales ea = {0, fa, 1, NULL, 0}, eb = {0, NULL, 0, fb, 1};
+		CHECK(LP_EX(c1, 0, &ea, NULL) == 0 && !memcmp(c0, c1, sizeof(c0)),
+		      "A explicit (= dynamic steps), B dynamic: differs from dynamic");
+		CHECK(LP_EX(c1, 0, &eb, NULL) == 0 && !memcmp(c0, c1, sizeof(c0)),
+		      "A dynamic, B explicit (= dynamic steps): differs from dynamic");
+	}
+#undef LP_EX
+}
+
+/* uint8 against int8 (same kernel family) with A non-negative, as post-ReLU
+ * activations are: uint8 spends its 256 codes on [0, max] where int8 has
+ * 128, so A's representation error halves.  With B exact in int8 (integers,
+ * 127 in every column: step 1, no error) only A's error is left and the
+ * ratio of the errors is about 127/255; with random B, B's own error
+ * (the same in both) remains.  Prints the ratios, checks them. */
+static void relu_compare(void)
+{
+	enum { M = 96, N = 96, K = 512 };
+	float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
+	float *c = malloc(sizeof(float) * M * N);
+	double *sa = malloc(sizeof(double) * M), *za = malloc(sizeof(double) * M);
+	double *sb = malloc(sizeof(double) * N);
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++)
+			a[i * K + k] = (float)(fmax(0.0, urand()) * (1 + i % 7));
+	for (int exact_b = 0; exact_b < 2; exact_b++) {
+		for (int k = 0; k < K; k++)
+			for (int j = 0; j < N; j++)
+				b[k * N + j] = exact_b ? (k == 0 ? 127.0f : (float)(mp_rand_below(255) - 127))
+						       : (float)urand();
+		double emax[2] = {0, 0}, e2[2] = {0, 0}, worst = 0;
+		for (int u = 0; u < 2; u++) {
+			mp_lp lp = u ? MP_LP_UINT8 : MP_LP_INT8;
+			CHECK(mp_gemm_lp(kern_under_test, lp, 0, M, N, K, a, K, 1, b, N, 1, c, N, 1, 0, NULL) == 0 &&
+			      mp_lp_steps_ex(lp, 0, M, N, K, a, K, 1, b, N, 1, NULL, sa, za, sb) == 0,
+			      "relu: rc");
+			for (int i = 0; i < M; i++)
+				for (int j = 0; j < N; j++) {
+					long double ex = 0;
+					for (int k = 0; k < K; k++)
+						ex += (long double)a[i * K + k] * b[k * N + j];
+					double err = (double)fabsl((long double)c[i * N + j] - ex);
+					double bound = mp_lp_error_bound_ex(lp, 0, K, a + i * K, 1, b + j, N, sa[i],
+									    za[i], sb[j], 0, 0, 1.0);
+					CHECK(err <= bound, "relu %s (%d,%d): err %g > bound %g",
+					      u ? "uint8" : "int8", i, j, err, bound);
+					emax[u] = fmax(emax[u], err);
+					e2[u] += err * err;
+					if (u)
+						worst = fmax(worst, err / bound);
+				}
+		}
+		double rmax = emax[1] / emax[0], rrms = sqrt(e2[1] / e2[0]);
+		printf("relu A (%dx%dx%d), %s B: uint8 / int8 error: max %.3f, rms %.3f "
+		       "(uint8 max|err| %.3g, worst err/bound %.3g)\n", M, N, K,
+		       exact_b ? "int8-exact" : "random", rmax, rrms, emax[1], worst);
+		CHECK(rrms < (exact_b ? 0.6 : 0.9), "uint8 not more accurate than int8 on relu data "
+		      "(rms ratio %.3f)", rrms);
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(sa);
+	free(za);
+	free(sb);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s int8|bf16|fp8_e4m3|fp8_e5m2|conv KERNEL [seed]\n", argv[0]);
+		fprintf(stderr, "usage: %s int8|uint8|bf16|fp8_e4m3|fp8_e5m2|conv KERNEL [seed]\n",
+			argv[0]);
 		return 2;
 	}
 	const char *seed_env = getenv("MP_TEST_SEED");
@@ -446,6 +764,8 @@ int main(int argc, char **argv)
 	mp_lp lp;
 	if (!strcmp(argv[1], "int8"))
 		lp = MP_LP_INT8;
+	else if (!strcmp(argv[1], "uint8"))
+		lp = MP_LP_UINT8;
 	else if (!strcmp(argv[1], "bf16"))
 		lp = MP_LP_BF16;
 	else if (!strcmp(argv[1], "fp8_e4m3"))
@@ -464,13 +784,16 @@ int main(int argc, char **argv)
 		kern_under_test = MP_KERNEL_AVX2;
 	else
 		kern_under_test = MP_KERNEL_SCALAR;
-	if (lp == MP_LP_INT8 && !mp_kernel_available(kern_under_test))
+	if ((lp == MP_LP_INT8 || lp == MP_LP_UINT8) && !mp_kernel_available(kern_under_test))
 		return 77;
 	if (strcmp(mp_lp_kernel_name(kern_under_test, lp), argv[2]) != 0) {
 		printf("%s: kernel %s not available here\n", argv[1], argv[2]);
 		return 77;
 	}
 	test_prec(lp);
+	test_options(lp);
+	if (lp == MP_LP_UINT8)
+		relu_compare();
 	printf("%s/%s: %ld cases, %ld elements, worst err/bound %.3g, %d failures\n", argv[1],
 	       argv[2], ncases, nelems, worst_ratio, failures);
 	return failures ? 1 : 0;

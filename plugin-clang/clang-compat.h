@@ -83,6 +83,22 @@ inline bool starts_with(llvm::StringRef s, llvm::StringRef prefix)
 	return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
 }
 
+/* An ordinary "..." string literal (char[N] in C): the kind was
+ * StringLiteral::Ascii (14), StringLiteral::Ordinary (15-17), and the enum
+ * class StringLiteralKind::Ordinary from 18 on. */
+inline clang::StringLiteral *string_lit(const clang::ASTContext &C, llvm::StringRef s,
+					clang::SourceLocation l)
+{
+	clang::QualType t = C.getStringLiteralArrayType(C.CharTy, (unsigned)s.size());
+#if LLVM_VERSION_MAJOR >= 18
+	return clang::StringLiteral::Create(C, s, clang::StringLiteralKind::Ordinary, false, t, l);
+#elif LLVM_VERSION_MAJOR >= 15
+	return clang::StringLiteral::Create(C, s, clang::StringLiteral::Ordinary, false, t, l);
+#else
+	return clang::StringLiteral::Create(C, s, clang::StringLiteral::Ascii, false, t, l);
+#endif
+}
+
 /* Kinds of clang::OptionalFileEntryRef etc. are not needed: keep this file
  * to what the plugin really uses. */
 

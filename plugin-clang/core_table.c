@@ -38,6 +38,7 @@ static const mp_core_table mp_table = {
 	mp_scalar_is_int,
 	mp_scalar_bits,
 	mp_plan_call_args,
+	mp_pragma_scales,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

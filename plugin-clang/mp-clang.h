@@ -13,7 +13,7 @@
 #include "mp_nest.h"
 
 /* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
-#define MP_NEST_ABI_VERSION 1
+#define MP_NEST_ABI_VERSION 2
 
 /* One '#pragma mixprec' of the translation unit. */
 struct mp_pragma_rec {
@@ -23,10 +23,15 @@ struct mp_pragma_rec {
 	bool bad = false;                  /* an error was reported already */
 	bool done = false;                 /* matched with its statement */
 	std::vector<clang::SourceLocation> tok_locs;
+	/* scale=(SA, SB): the variable or parameter each named scale resolved
+	   to where the pragma stands (null: dynamic, a number, or not a usable
+	   float/double variable or array); read by the rewrite */
+	clang::VarDecl *scale_decl[2] = { nullptr, nullptr };
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;
 extern bool mp_opt_dump;
+extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
 extern clang::Sema *mp_sema;
 
 /* Location cookies: small ints (>= 1) standing for a SourceLocation inside

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 2
+#define MP_CORE_TABLE_VERSION 3
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -57,6 +57,9 @@ typedef struct mp_core_table {
 	int (*scalar_bits)(mp_scalar t);
 	int (*plan_call_args)(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 			      mp_arg *out, int max);
+	/* version 3 */
+	int (*pragma_scales)(const mp_token *tok, int ntok, mp_pragma *p,
+			     char *err, size_t errlen, int *err_tok);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

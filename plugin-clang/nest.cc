@@ -720,8 +720,8 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
 		   SourceLocation at, bool is_error = false)
 {
 	if (is_error) {
-		mp_error(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
-			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, reason);
+		/* the pragma's tokens carry location cookies (plugin.cc) */
+		mp_error(at.isValid() ? at : r.pragma_loc, reason);
 		return;
 	}
 	mp_warning(loop_loc, std::string("mixprec: loop nest not transformed: ") + reason);
@@ -757,6 +757,10 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 
 	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
 	r.p.lp_capable = 1;
+	/* -fplugin-arg-mixprec-verify: the verify clause on every nest (only
+	   floating-point nests have a verify mode) */
+	if (mp_opt_verify)
+		r.p.verify = 1;
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {
 		size_t len = 1 << 16;

@@ -7,7 +7,9 @@
  * 2. `#pragma mixprec(...)` (also `_Pragma`, macros expanded) is a
  *    PragmaHandler: the clauses go to the core's parser
  *    (polyhedral/mp_pragma.c), errors point at the token; a pragma outside
- *    a function is an error.  The first token the parser receives after the
+ *    a function is an error.  scale=(SA, SB) is read by mp_pragma_scales
+ *    and its names are looked up where the pragma stands (the VarDecls are
+ *    kept for the rewrite).  The first token the parser receives after the
  *    pragma is recorded: the statement starting there is the annotated loop.
  *    Under -E the pragma is replayed as `_Pragma(...)` so that the
  *    preprocessed output keeps it.
@@ -18,8 +20,12 @@
  * Diagnostics: refusals are warnings of -Wbackend-plugin (silenced by -w,
  * promoted by -Werror), transformed nests are remarks shown with
  * -Rpass=mixprec or -Rremark-backend-plugin.
- * Plugin argument: -fplugin-arg-mixprec-dump (print each nest description
- * and plan to stderr).
+ * Plugin arguments: -fplugin-arg-mixprec-dump (print each nest description
+ * and plan to stderr); -fplugin-arg-mixprec-verify (every floating-point
+ * nest of the translation unit runs in verify mode, as if its pragma had
+ * the verify clause).  The driver passes them to the cc1 option
+ * -plugin-arg-mixprec <arg>, which reaches MixprecAction::ParseArgs
+ * (-Xclang -plugin-arg-mixprec -Xclang verify is the same).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,7 @@ using namespace clang;
 
 std::vector<mp_pragma_rec> mp_pragmas;
 bool mp_opt_dump;
+bool mp_opt_verify;
 Sema *mp_sema;
 static DiagnosticsEngine *mp_diags;
 static std::vector<SourceLocation> mp_cookies;
@@ -88,23 +95,74 @@ static mp_tok_kind token_kind(const Token &t)
 	}
 }
 
-/* Names in scale= expressions must be declared where the pragma is. */
-static bool check_scale_names(Preprocessor &PP, const std::vector<mp_token> &tok,
-			      const mp_pragma &p, const std::vector<SourceLocation> &locs)
+/* The element type a scale variable gives (MP_TY_F32 / MP_TY_F64), or
+ * MP_TY_OTHER: for MP_SS_NAME a float/double variable or parameter, for
+ * MP_SS_INDEXED an array of, or a pointer to, float/double (as
+ * plugin-gcc/plugin.cc). */
+static mp_scalar scale_elem(const NamedDecl *nd, mp_sspec_kind kind)
+{
+	const VarDecl *d = dyn_cast_or_null<VarDecl>(nd);
+	if (!d)
+		return MP_TY_OTHER;
+	ASTContext &C = d->getASTContext();
+	QualType t = d->getType().getCanonicalType();
+	if (kind == MP_SS_INDEXED) {
+		if (const ArrayType *at = C.getAsArrayType(t))
+			t = at->getElementType();
+		else if (const PointerType *pt = t->getAs<PointerType>())
+			t = pt->getPointeeType();
+		else
+			return MP_TY_OTHER;
+		t = t.getCanonicalType();
+	}
+	if (!t->isRealFloatingType())
+		return MP_TY_OTHER;
+	mp_scalar r = mp_scalar_of_type(C, t);
+	return r == MP_TY_F32 || r == MP_TY_F64 ? r : MP_TY_OTHER;
+}
+
+/* Resolve the names of scale=(SA, SB) where the pragma stands: an
+ * undeclared name is an error at its token; a declared one that is not a
+ * usable float/double variable or array keeps elem MP_TY_OTHER (the core
+ * then refuses the nest with a warning naming it).  The index of
+ * NAME[ITER] is a loop iterator, usually declared by the loop below: it is
+ * not looked up (the core compares it with the iterators' names). */
+static bool resolve_scales(Preprocessor &PP, mp_pragma_rec &rec,
+			   const std::vector<SourceLocation> &locs)
 {
 	bool ok = true;
-	for (int i = p.scale_first; i < p.scale_first + p.scale_count; i++) {
-		if (tok[i].kind != MP_TOK_NAME)
+	for (int s = 0; s < rec.p.nsspec && s < 2; s++) {
+		mp_scale_spec &sp = rec.p.sspec[s];
+		if (sp.kind != MP_SS_NAME && sp.kind != MP_SS_INDEXED)
 			continue;
-		if (i > p.scale_first && (!strcmp(tok[i - 1].text, ".") || !strcmp(tok[i - 1].text, "->")))
-			continue;   /* member name */
-		LookupResult R(*mp_sema, &PP.getIdentifierTable().get(tok[i].text), locs[i],
+		SourceLocation at = sp.tok >= 0 && sp.tok < (int)locs.size() ? locs[sp.tok]
+				  : rec.pragma_loc;
+		LookupResult R(*mp_sema, &PP.getIdentifierTable().get(sp.name), at,
 			       Sema::LookupOrdinaryName);
-		if (!mp_sema->LookupName(R, mp_sema->getCurScope())) {
-			mp_error(locs[i], std::string("'") + tok[i].text +
-				 "' undeclared in '#pragma mixprec'");
+		if (!mp_sema->LookupName(R, mp_sema->getCurScope()) || R.empty()) {
+			mp_error(at, std::string("'") + sp.name + "' undeclared in '#pragma mixprec'");
 			ok = false;
+			continue;
 		}
+		const NamedDecl *nd = R.isSingleResult() ? R.getFoundDecl() : nullptr;
+		VarDecl *vd = const_cast<VarDecl *>(dyn_cast_or_null<VarDecl>(nd));
+		if (vd) {
+			/* named by the pragma (and read by the generated code when
+			   usable): no "unused" / "set but not used", as under GCC
+			   (a reference built through Sema counts as a read) */
+			DiagnosticsEngine &D = mp_sema->getDiagnostics();
+			bool suppressed = D.getSuppressAllDiagnostics();
+			D.setSuppressAllDiagnostics(true);
+			(void)mp_sema->BuildDeclarationNameExpr(CXXScopeSpec(),
+				DeclarationNameInfo(vd->getDeclName(), at), vd);
+			D.setSuppressAllDiagnostics(suppressed);
+			vd->setReferenced();
+			vd->markUsed(vd->getASTContext());
+		}
+		sp.elem = scale_elem(nd, sp.kind);
+		if (sp.elem == MP_TY_OTHER)
+			continue;
+		rec.scale_decl[s] = vd;
 	}
 	return ok;
 }
@@ -172,9 +230,11 @@ struct MixprecPragma : PragmaHandler {
 			memset(&tk, 0, sizeof tk);
 			tk.kind = token_kind(x);
 			snprintf(tk.text, sizeof tk.text, "%s", PP.getSpelling(x).c_str());
+			/* a location cookie of the core (mp_loc_of), so that the
+			   core's reasons may point at a token of the pragma */
+			tk.loc = mp_loc_cookie(x.getLocation());
 			toks.push_back(tk);
 			locs.push_back(x.getLocation());
-			toks.back().loc = (int)locs.size();
 		}
 		SourceLocation first_loc = locs.empty() ? first.getLocation() : locs[0];
 		std::string err;
@@ -188,11 +248,11 @@ struct MixprecPragma : PragmaHandler {
 		rec.tok_locs = locs;
 		char msg[MP_REASON_LEN];
 		int err_tok = 0;
-		if (mp_pragma_parse(toks.data(), (int)toks.size(), &rec.p, msg, sizeof msg, &err_tok)) {
+		/* a parser error: at the token as written, like GCC (a macro's
+		   body, not its use), with GCC's note at each expansion */
+		auto parse_error = [&]() {
 			SourceLocation el = err_tok >= 0 && err_tok < (int)locs.size() ? locs[err_tok]
 					  : (locs.empty() ? first_loc : end.isValid() ? end : locs.back());
-			/* at the token as written, like GCC (a macro's body, not its
-			   use), with GCC's note at each expansion */
 			SourceManager &SM = PP.getSourceManager();
 			mp_error(SM.getSpellingLoc(el), msg);
 			for (SourceLocation m = el; m.isMacroID();
@@ -203,6 +263,14 @@ struct MixprecPragma : PragmaHandler {
 				mp_note(SM.getSpellingLoc(SM.getImmediateExpansionRange(m).getBegin()),
 					"in expansion of macro '" + name.str() + "'");
 			}
+		};
+		if (mp_pragma_parse(toks.data(), (int)toks.size(), &rec.p, msg, sizeof msg, &err_tok)) {
+			parse_error();
+			return;
+		}
+		/* scale=(SA, SB): one scale per operand */
+		if (mp_pragma_scales(toks.data(), (int)toks.size(), &rec.p, msg, sizeof msg, &err_tok)) {
+			parse_error();
 			return;
 		}
 		if (PP.getLangOpts().CPlusPlus || PP.getLangOpts().ObjC) {
@@ -217,7 +285,7 @@ struct MixprecPragma : PragmaHandler {
 				 "right before a 'for' loop");
 			return;
 		}
-		if (rec.p.scale == MP_SCALE_EXPR && !check_scale_names(PP, toks, rec.p, locs))
+		if (rec.p.nsspec > 0 && !resolve_scales(PP, rec, locs))
 			return;
 		mp_pending.push_back((int)mp_pragmas.size());
 		mp_pragmas.push_back(rec);
@@ -279,6 +347,8 @@ struct MixprecAction : PluginASTAction {
 		for (const std::string &a : args) {
 			if (a == "dump")
 				mp_opt_dump = true;
+			else if (a == "verify")
+				mp_opt_verify = true;
 			else
 				CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
 					DiagnosticsEngine::Warning, "mixprec: unknown plugin argument '%0'"))

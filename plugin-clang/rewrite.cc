@@ -17,13 +17,20 @@
  *                                               __mixprec_release(__mixprec_tile);
  *                                             }
  * When loop k encloses the rest of the chain (ikj order), the tile read is
- * one call __mixprec_tile_add(...) adding the tile's slice to the output.
+ * one call __mixprec_tile_add(...) adding the tile's slice to the output
+ * (its last argument dt: 0 int32, 1 float, 2 double tile and output).
  *
  * A floating-point source (plan.src_float) calls __mixprec_lp_nest instead
  * (same shape, its own argument list from the same recipes) and its TILE
  * holds float or double (plan.src_type): T[i][j] is read with that element
- * type and converted to the accumulator's type.  No __mixprec_tile_add
- * path for floats (the core keeps k innermost for them).
+ * type and converted to the accumulator's type, or added by
+ * __mixprec_tile_add with dt 1 / 2 in ikj order.  Its recipes also hold
+ * the scalar factor and the explicit scales as a double's 64 bits
+ * (MP_ARG_EXPR_F64, MP_ARG_SCALE_F64: `double d = x; long u;
+ * memcpy(&u, &d, 8)` before the call), the per-channel scale arrays
+ * (MP_ARG_SCALE_PTR: the variable the pragma's name resolved to, plus the
+ * loop's lower bound) and the nest's "FILE:LINE" (MP_ARG_LOC, a string
+ * literal) for the run-time verify report.
  */
 #include "mp-clang.h"
 
@@ -303,15 +310,21 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	ASTContext &C = c.C;
 	Sema &S = c.S;
 	mp_nest *n = c.n;
-	if (p.src_float) {
-		/* as plugin-gcc/rewrite.cc: no __mixprec_tile_add path for floats
-		   (the core keeps k innermost for them) */
-		bool k_outer = false;
+	if (p.src_float && p.mode == MP_OUT_FUSED) {
+		c.fail(c.loop_loc, "a floating-point source has no fused epilogue");
+		return false;
+	}
+	if (p.src_float && p.mode == MP_OUT_TILE) {
+		bool k_outer = false;   /* ikj order: __mixprec_tile_add */
 		for (int l = 0; l < n->nloops; l++)
 			if (n->loop[l].parent == p.loop_k)
 				k_outer = true;
-		if (p.mode == MP_OUT_FUSED || (p.mode == MP_OUT_TILE && k_outer)) {
-			c.fail(c.loop_loc, "a floating-point source needs the reduction loop innermost");
+		if (k_outer && (p.acc_mem < 0 ||
+				mp_scalar_of_type(C, c.access_ref[p.acc_mem]->getType()) != p.src_type)) {
+			/* __mixprec_tile_add adds a tile of the source type into an
+			   output of that same type (as plugin-gcc/rewrite.cc) */
+			c.fail(c.loop_loc, "the output of the contraction is not of the operands' "
+			       "type (%s)", p.src_type == MP_TY_F64 ? "double" : "float");
 			return false;
 		}
 	}
@@ -341,6 +354,26 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	VarDecl *mvar = m.local("__mixprec_M", lt, m.extent(li));
 	VarDecl *nvar = m.local("__mixprec_N", lt, m.extent(lj));
 	std::vector<Stmt *> pre;   /* statements before the call */
+	/* The bits of X converted to floating type FT, as integer type UT:
+	   FT f = X; UT u = 0; memcpy(&u, &f, sizeof f); (declared before the
+	   call) and returns a reference to u. */
+	int nbits = 0;
+	auto bits = [&](QualType ft, QualType ut, Expr *x) -> Expr * {
+		char fname[40], uname[40];
+		snprintf(fname, sizeof fname, "__mixprec_bits_f%d", nbits);
+		snprintf(uname, sizeof uname, "__mixprec_bits_u%d", nbits);
+		nbits++;
+		VarDecl *f = m.local(fname, ft, x);
+		VarDecl *u = m.local(uname, ut, m.lit(0));
+		pre.push_back(m.decl_stmt(f));
+		pre.push_back(m.decl_stmt(u));
+		FunctionDecl *mc = m.runtime_fn("memcpy", vp, { vp, C.getPointerType(C.getConstType(C.VoidTy)), C.getSizeType() }, false);
+		std::vector<Expr *> ma = { m.cast(vp, m.un(UO_AddrOf, m.ref(u))),
+					   m.cast(vp, m.un(UO_AddrOf, m.ref(f))),
+					   m.cast(C.getSizeType(), m.lit(C.getTypeSizeInChars(ft).getQuantity())) };
+		pre.push_back(m.call(mc, ma));
+		return m.ref(u);
+	};
 	/* the globals read as invariants are protected at run time */
 	for (VarDecl *d : c.protected_decls) {
 		auto it = c.var_of.find(d);
@@ -373,17 +406,47 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			Lg(m.bin(BO_Mul, m.paren(m.expr(a.expr)), m.lit(a.cst)));
 			break;
 		case MP_ARG_EXPR_I32: Lg(m.cast(C.IntTy, m.typed(a.expr))); break;
-		case MP_ARG_EXPR_F32: {
+		case MP_ARG_EXPR_F32:
 			/* the float's 32 bits: float f = x; unsigned u; memcpy(&u, &f, 4) */
-			VarDecl *f = m.local("__mixprec_scale_f", C.FloatTy, m.typed(a.expr));
-			VarDecl *u = m.local("__mixprec_scale_u", C.UnsignedIntTy, m.lit(0));
-			pre.push_back(m.decl_stmt(f));
-			pre.push_back(m.decl_stmt(u));
-			FunctionDecl *mc = m.runtime_fn("memcpy", vp, { vp, C.getPointerType(C.getConstType(C.VoidTy)), C.getSizeType() }, false);
-			std::vector<Expr *> ma = { m.cast(vp, m.un(UO_AddrOf, m.ref(u))),
-						   m.cast(vp, m.un(UO_AddrOf, m.ref(f))), m.cast(C.getSizeType(), m.lit(4)) };
-			pre.push_back(m.call(mc, ma));
-			Lg(m.ref(u));
+			Lg(bits(C.FloatTy, C.UnsignedIntTy, m.typed(a.expr)));
+			break;
+		case MP_ARG_EXPR_F64:
+			/* the double's 64 bits: double d = x; long u; memcpy(&u, &d, 8) */
+			Lg(bits(C.DoubleTy, lt, m.typed(a.expr)));
+			break;
+		case MP_ARG_SCALE_F64: {
+			/* the variable scale=(SA, SB) names, read when the nest starts */
+			VarDecl *sv = a.cst >= 0 && a.cst < 2 ? c.pr->scale_decl[a.cst] : nullptr;
+			if (!sv) {
+				m.bad = true;
+				Lg(zero());
+				break;
+			}
+			Lg(bits(C.DoubleTy, lt, m.ref(sv)));
+			break;
+		}
+		case MP_ARG_SCALE_PTR: {
+			/* &name[lo]: the scale of the loop's first iteration */
+			VarDecl *sv = a.cst >= 0 && a.cst < 2 ? c.pr->scale_decl[a.cst] : nullptr;
+			if (!sv || a.loop < 0 || a.loop >= n->nloops) {
+				m.bad = true;
+				P(nullp());
+				break;
+			}
+			P(m.bin(BO_Add, m.ref(sv), m.paren(m.aff(&n->loop[a.loop].lo, true))));
+			break;
+		}
+		case MP_ARG_LOC: {
+			/* "FILE:LINE" of the nest's loop (where GCC's expand_location
+			   puts it: the expansion point of a macro) */
+			SourceManager &SM = C.getSourceManager();
+			PresumedLoc pl = SM.getPresumedLoc(SM.getExpansionLoc(c.loop_loc));
+			if (pl.isInvalid()) {
+				P(nullp());
+				break;
+			}
+			std::string text = std::string(pl.getFilename()) + ":" + std::to_string(pl.getLine());
+			P(mpc::string_lit(C, text, m.L));
 			break;
 		}
 		case MP_ARG_RANGE_LO: case MP_ARG_RANGE_HI: {
@@ -459,7 +522,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			Expr *ti = m.bin(BO_Sub, ms.var(vi, true), m.paren(m.var(vi, true)));
 			Expr *tj = vj >= 0 ? m.bin(BO_Sub, ms.var(vj, true), m.paren(m.var(vj, true))) : m.lit(0);
 			L2(m.lit(MP_NEST_ABI_VERSION));
-			L2(m.lit(9));
+			L2(m.lit(10));
 			a2.push_back(m.cast(vp, m.ref(tile)));
 			L2(m.bin(BO_Add, m.bin(BO_Mul, m.paren(ti), m.ref(nvar)), m.paren(tj)));
 			L2(m.ref(nvar));
@@ -469,6 +532,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			L2(vj >= 0 ? m.coef(&Co.off, vj) : m.lit(0));
 			L2(below[vi] ? m.ref(mvar) : m.lit(1));
 			L2(vj >= 0 && below[vj] ? m.ref(nvar) : m.lit(1));
+			/* dt: the tile's (and the output's) element type */
+			L2(m.lit(!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 			fs.push_back(m.call(add_fn, a2));
 		} else {
 			Expr *idx = m.bin(BO_Sub, m.var(vi, false), m.paren(m.var(vi, true)));

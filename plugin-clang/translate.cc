@@ -530,6 +530,36 @@ static int other(mp_ctx &c, mp_scalar ty, const char *op, int a, int b)
 	return e;
 }
 
+/* An arithmetic expression of literals only (casts, unary +/-, + - * /):
+ * GCC's C front end folds it to one constant (-2.0, 1.0f/127, (float)2),
+ * so the description holds one constant for it too. */
+static bool literal_arith(const Expr *e, int depth)
+{
+	if (!e || depth > 20)
+		return false;
+	e = e->IgnoreParens();
+	if (isa<FloatingLiteral>(e) || isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e))
+		return true;
+	if (const CastExpr *c = dyn_cast<CastExpr>(e)) {
+		switch (c->getCastKind()) {
+		case CK_NoOp: case CK_IntegralCast: case CK_IntegralToFloating:
+		case CK_FloatingCast: case CK_FloatingToIntegral:
+			return literal_arith(c->getSubExpr(), depth + 1);
+		default:
+			return false;
+		}
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+		return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus) &&
+		       literal_arith(u->getSubExpr(), depth + 1);
+	if (const BinaryOperator *b = dyn_cast<BinaryOperator>(e)) {
+		BinaryOperatorKind k = b->getOpcode();
+		return (k == BO_Add || k == BO_Sub || k == BO_Mul || k == BO_Div) &&
+		       literal_arith(b->getLHS(), depth + 1) && literal_arith(b->getRHS(), depth + 1);
+	}
+	return false;
+}
+
 int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 {
 	if (failed || depth > 60)
@@ -554,6 +584,17 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 		if (x >= 0)
 			n->expr[x].fcst = fl->getValueAsApproximateDouble();
 		return x;
+	}
+	if ((ty == MP_TY_F32 || ty == MP_TY_F64) && literal_arith(e, 0)) {
+		llvm::APFloat f(0.0);
+		if (e->EvaluateAsFloat(f, C)) {
+			bool loses;
+			f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &loses);
+			int x = add_expr(MP_X_CONST, ty, -1, -1);
+			if (x >= 0)
+				n->expr[x].fcst = f.convertToDouble();
+			return x;
+		}
 	}
 	if (e->getType()->isIntegerType() && !e->HasSideEffects(C) && !isa<DeclRefExpr>(e) &&
 	    !isa<CastExpr>(e)) {

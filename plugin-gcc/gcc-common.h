@@ -63,6 +63,10 @@ struct mp_pragma_rec {
 	location_t loop_loc;     /* the 'for' it annotates (0 until known) */
 	bool bad;                /* an error was reported already */
 	std::vector<location_t> tok_locs;
+	/* scale=(SA, SB): the VAR_DECL / PARM_DECL each named scale resolved
+	   to where the pragma stands (NULL_TREE: dynamic, a number, or not a
+	   usable variable).  Also kept alive by mp_scale_roots (plugin.cc). */
+	tree scale_decl[2];
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;

@@ -72,6 +72,7 @@ bool mp_build_nest(mp_ctx &c);
 bool mp_rewrite(mp_ctx &c, const mp_plan &p);
 
 extern bool mp_opt_dump;
+extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
 
 #define MP_RT_DECLS 4
 extern tree mp_rt_decls[MP_RT_DECLS];

@@ -555,8 +555,8 @@ static void report(const mp_pragma_rec &r, const char *reason, location_t at,
 {
 	location_t loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
 	if (is_error) {
-		error_at(r.p.scale_loc > 0 && r.p.scale_loc <= (int)r.tok_locs.size()
-			 ? r.tok_locs[r.p.scale_loc - 1] : r.pragma_loc, "%s", reason);
+		/* the pragma's tokens carry location cookies (plugin.cc) */
+		error_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, "%s", reason);
 		return;
 	}
 	if (dump_enabled_p())
@@ -596,6 +596,10 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 
 	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
 	r.p.lp_capable = 1;
+	/* -fplugin-arg-mixprec-verify: the verify clause on every nest (only
+	   floating-point nests have a verify mode) */
+	if (mp_opt_verify)
+		r.p.verify = 1;
 	calculate_dominance_info(CDI_DOMINATORS);
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {

@@ -12,7 +12,9 @@
  *    nest that follows it and rewrites it, then deletes the marker.
  *
  * Plugin arguments: -fplugin-arg-mixprec-dump (print each nest description
- * and plan to stderr, for debugging and bug reports).
+ * and plan to stderr, for debugging and bug reports); -fplugin-arg-mixprec-verify
+ * (every floating-point nest of the translation unit runs in verify mode,
+ * as if its pragma had the verify clause).
  */
 #include "gcc-common.h"
 #include "plugin-version.h"
@@ -23,6 +25,12 @@ int plugin_is_GPL_compatible;
 std::vector<mp_pragma_rec> mp_pragmas;
 static std::vector<location_t> mp_cookies;
 bool mp_opt_dump;
+bool mp_opt_verify;
+
+/* The scale variables named by scale=(SA, SB), chained in a TREE_LIST that
+ * is a GC root: the decls kept in mp_pragma_rec.scale_decl must survive the
+ * collections between the pragma and the pass that rewrites its nest. */
+static tree mp_scale_roots;
 
 int mp_loc_cookie(location_t loc)
 {
@@ -51,6 +59,24 @@ static tree marker_decl(void)
 	return mp_marker_decl;
 }
 
+/* A floating constant as the shortest decimal that gives back its value in
+ * its own type ("0.01" for 0.01f, "-0.5" reads as '-' then "0.5"), the
+ * spelling users recognise in messages; the core reads it with strtod. */
+static void real_text(tree x, char *buf, size_t len)
+{
+	char full[128];
+	real_to_decimal(full, TREE_REAL_CST_PTR(x), sizeof full, 0, 1);
+	double d = strtod(full, NULL);
+	bool is_float = TYPE_PRECISION(TREE_TYPE(x)) <= 32;
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, d);
+		double back = strtod(buf, NULL);
+		if (is_float ? (float)back == (float)d : back == d)
+			return;
+	}
+	snprintf(buf, len, "%.17g", d);
+}
+
 /* Text of a pragma token for the core's parser. */
 static void token_text(enum cpp_ttype t, tree x, char *buf, size_t len)
 {
@@ -61,9 +87,9 @@ static void token_text(enum cpp_ttype t, tree x, char *buf, size_t len)
 	case CPP_NUMBER:
 		if (x && TREE_CODE(x) == INTEGER_CST && tree_fits_shwi_p(x))
 			snprintf(buf, len, "%lld", (long long)tree_to_shwi(x));
-		else if (x && TREE_CODE(x) == REAL_CST) {
-			real_to_decimal(buf, TREE_REAL_CST_PTR(x), len, 0, 1);
-		} else
+		else if (x && TREE_CODE(x) == REAL_CST)
+			real_text(x, buf, len);
+		else
 			snprintf(buf, len, "?");
 		return;
 	case CPP_STRING:
@@ -90,21 +116,59 @@ static mp_tok_kind token_kind(enum cpp_ttype t)
 	}
 }
 
-/* Names in scale= expressions must be declared where the pragma is. */
-static bool check_scale_names(const mp_token *tok, const mp_pragma &p,
-			      const std::vector<location_t> &locs)
+/* The element type a scale variable gives (MP_TY_F32 / MP_TY_F64), or
+ * MP_TY_OTHER: for MP_SS_NAME a float/double variable or parameter, for
+ * MP_SS_INDEXED an array of, or a pointer to, float/double. */
+static mp_scalar scale_elem(tree d, mp_sspec_kind kind)
+{
+	if (!d || (TREE_CODE(d) != VAR_DECL && TREE_CODE(d) != PARM_DECL))
+		return MP_TY_OTHER;
+	tree t = TREE_TYPE(d);
+	if (kind == MP_SS_INDEXED) {
+		if (!t || (TREE_CODE(t) != ARRAY_TYPE && TREE_CODE(t) != POINTER_TYPE))
+			return MP_TY_OTHER;
+		t = TREE_TYPE(t);
+	}
+	if (!t || TREE_CODE(t) != REAL_TYPE || DECIMAL_FLOAT_TYPE_P(t))
+		return MP_TY_OTHER;
+	if (TYPE_MODE(t) != SFmode && TYPE_MODE(t) != DFmode)
+		return MP_TY_OTHER;
+	mp_scalar r = mp_scalar_of_type(t);
+	return r == MP_TY_F32 || r == MP_TY_F64 ? r : MP_TY_OTHER;
+}
+
+/* Resolve the names of scale=(SA, SB) where the pragma stands: an
+ * undeclared name is an error at its token; a declared one that is not a
+ * usable float/double variable or array keeps elem MP_TY_OTHER (the core
+ * then refuses the nest with a warning naming it).  The index of
+ * NAME[ITER] is a loop iterator, usually declared by the loop below: it is
+ * not looked up (the core compares it with the iterators' names). */
+static bool resolve_scales(mp_pragma_rec &rec, const std::vector<location_t> &locs)
 {
 	bool ok = true;
-	for (int i = p.scale_first; i < p.scale_first + p.scale_count; i++) {
-		if (tok[i].kind != MP_TOK_NAME)
+	for (int s = 0; s < rec.p.nsspec && s < 2; s++) {
+		mp_scale_spec &sp = rec.p.sspec[s];
+		if (sp.kind != MP_SS_NAME && sp.kind != MP_SS_INDEXED)
 			continue;
-		if (i > p.scale_first && (!strcmp(tok[i - 1].text, ".") || !strcmp(tok[i - 1].text, "->")))
-			continue;   /* member name */
-		tree id = get_identifier(tok[i].text);
-		if (!lookup_name || !lookup_name(id)) {
-			error_at(locs[i], "%qs undeclared in %<#pragma mixprec%>", tok[i].text);
+		location_t at = sp.tok >= 0 && sp.tok < (int)locs.size() ? locs[sp.tok]
+			      : rec.pragma_loc;
+		tree d = lookup_name ? lookup_name(get_identifier(sp.name)) : NULL_TREE;
+		if (!d) {
+			error_at(at, "%qs undeclared in %<#pragma mixprec%>", sp.name);
 			ok = false;
+			continue;
 		}
+		/* the pragma reads it (the generated code will): no "unused" or
+		   "set but not used" warning */
+		if (TREE_CODE(d) == VAR_DECL || TREE_CODE(d) == PARM_DECL) {
+			TREE_USED(d) = 1;
+			DECL_READ_P(d) = 1;
+		}
+		sp.elem = scale_elem(d, sp.kind);
+		if (sp.elem == MP_TY_OTHER)
+			continue;
+		rec.scale_decl[s] = d;
+		mp_scale_roots = tree_cons(NULL_TREE, d, mp_scale_roots);
 	}
 	return ok;
 }
@@ -127,9 +191,11 @@ static void handle_pragma(cpp_reader *)
 		memset(&tk, 0, sizeof tk);
 		tk.kind = token_kind(t);
 		token_text(t, x, tk.text, sizeof tk.text);
+		/* a location cookie of the core (mp_loc_of), so that the core's
+		   reasons may point at a token of the pragma */
+		tk.loc = mp_loc_cookie(loc);
 		toks.push_back(tk);
 		locs.push_back(loc);
-		toks.back().loc = (int)locs.size();
 	}
 	if (!locs.empty())
 		first = locs[0];
@@ -145,10 +211,19 @@ static void handle_pragma(cpp_reader *)
 	rec.loop_loc = UNKNOWN_LOCATION;
 	rec.bad = false;
 	rec.tok_locs = locs;
+	rec.scale_decl[0] = rec.scale_decl[1] = NULL_TREE;
 
 	char err[MP_REASON_LEN];
 	int err_tok = 0;
 	if (mp_pragma_parse(toks.data(), (int)toks.size(), &rec.p, err, sizeof err, &err_tok) != 0) {
+		location_t el = err_tok >= 0 && err_tok < (int)locs.size() ? locs[err_tok]
+			      : (locs.empty() ? first : locs.back());
+		error_at(el, "%s", err);
+		return;
+	}
+	/* scale=(SA, SB): one scale per operand */
+	if (mp_pragma_scales(toks.data(), (int)toks.size(), &rec.p, err, sizeof err,
+			     &err_tok) != 0) {
 		location_t el = err_tok >= 0 && err_tok < (int)locs.size() ? locs[err_tok]
 			      : (locs.empty() ? first : locs.back());
 		error_at(el, "%s", err);
@@ -166,7 +241,7 @@ static void handle_pragma(cpp_reader *)
 			 "right before a %<for%> loop");
 		return;
 	}
-	if (rec.p.scale == MP_SCALE_EXPR && !check_scale_names(toks.data(), rec.p, locs))
+	if (rec.p.nsspec > 0 && !resolve_scales(rec, locs))
 		return;
 	if (!add_stmt) {
 		return;
@@ -309,7 +384,8 @@ struct mp_pass : gimple_opt_pass {
 static struct plugin_info mp_info = {
 	"0.1.0",
 	"mixprec: #pragma mixprec(int8, acc=int32) runs annotated loop nests on "
-	"low-precision kernels.  Argument: dump (print nest descriptions and plans)."
+	"low-precision kernels.  Arguments: dump (print nest descriptions and plans), "
+	"verify (verify mode for every floating-point nest)."
 };
 
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
@@ -323,6 +399,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	for (int i = 0; i < info->argc; i++) {
 		if (!strcmp(info->argv[i].key, "dump"))
 			mp_opt_dump = true;
+		else if (!strcmp(info->argv[i].key, "verify"))
+			mp_opt_verify = true;
 		else
 			warning(0, "mixprec: unknown plugin argument %qs", info->argv[i].key);
 	}
@@ -333,6 +411,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	static const struct ggc_root_tab roots[] = {
 		{ &mp_marker_decl, 1, sizeof(mp_marker_decl), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 		{ &mp_rt_decls[0], MP_RT_DECLS, sizeof(mp_rt_decls[0]), &gt_ggc_mx_tree_node,
+		  &gt_pch_nx_tree_node },
+		{ &mp_scale_roots, 1, sizeof(mp_scale_roots), &gt_ggc_mx_tree_node,
 		  &gt_pch_nx_tree_node },
 		LAST_GGC_ROOT_TAB
 	};

@@ -18,10 +18,20 @@
  * run unchanged then.  The argument list is documented in runtime/nest.c.
  *
  * A floating-point source (plan.src_float) calls __mixprec_lp_nest instead
- * (same shape, its own argument list) and its TILE is float or double
+ * (same shape, its own argument list: scalar factor, explicit scales, verify
+ * flag, "FILE:LINE" of the nest) and its TILE is float or double
  * (plan.src_type): T[i][j] is read with that element type and converted to
- * the accumulator's type.  No __mixprec_tile_add path (the core keeps k
- * innermost for floats).
+ * the accumulator's type.
+ *
+ *   TILE with k enclosing the rest of the chain (ikj order):
+ *     for i { init; for k for j C += A*B; }          t = __mixprec_*_nest(...);
+ *                                                     for i { init;
+ *                                                       if (t) __mixprec_tile_add(
+ *                                                                row i of T into C);
+ *                                                       else for k for j C += A*B; }
+ *                                                     __mixprec_release(t);
+ *   __mixprec_tile_add's dt says what T and C hold: 0 int32, 1 float,
+ *   2 double (a floating-point source: the output has the source's type).
  */
 #include "gcc-common.h"
 #include "mp-gcc.h"
@@ -172,6 +182,23 @@ struct mp_mat {
 			v = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
 					fold_convert(float_type_node, typed(a.expr)));
 			break;
+		case MP_ARG_EXPR_F64:
+			v = fold_build1(VIEW_CONVERT_EXPR, long_integer_type_node,
+					fold_convert(double_type_node, typed(a.expr)));
+			break;
+		case MP_ARG_SCALE_F64: {
+			tree d = scale_decl(a.cst);
+			v = d ? fold_build1(VIEW_CONVERT_EXPR, long_integer_type_node,
+					    fold_convert(double_type_node, d))
+			      : build_int_cst(lt, 0);
+			break;
+		}
+		case MP_ARG_SCALE_PTR:
+			v = scale_ptr(a.cst, a.loop), is_ptr = true;
+			break;
+		case MP_ARG_LOC:
+			v = nest_loc(), is_ptr = true;
+			break;
 		case MP_ARG_RANGE_LO: case MP_ARG_RANGE_HI: {
 			tree lo, hi;
 			range(a.access, &lo, &hi);
@@ -195,6 +222,53 @@ struct mp_mat {
 		gimple_seq s = NULL;
 		out->safe_push(force_gimple_operand(v, &s, true, NULL_TREE));
 		gimple_seq_add_seq(seq, s);
+	}
+
+	/* The variable resolved for the pragma's sspec[S] (plugin.cc), or
+	   NULL_TREE (the core never asks for one it did not accept). */
+	tree scale_decl(int64_t s)
+	{
+		return s >= 0 && s < 2 ? c.pr->scale_decl[s] : NULL_TREE;
+	}
+
+	/* A per-channel scale array: the array's address or the pointer's
+	   value, advanced by the lower bound of loop L elements (the runtime
+	   reads scale 0 for the loop's first iteration). */
+	tree scale_ptr(int64_t s, int l)
+	{
+		tree d = scale_decl(s);
+		if (!d)
+			return null_pointer_node;
+		tree t = TREE_TYPE(d), p;
+		tree et = TREE_TYPE(t);
+		if (TREE_CODE(t) == ARRAY_TYPE) {
+			TREE_ADDRESSABLE(d) = 1;
+			p = build_fold_addr_expr(d);
+		} else {
+			p = d;
+		}
+		p = fold_convert(build_pointer_type(char_type_node), p);
+		if (l >= 0 && l < c.n->nloops) {
+			int64_t esz = TYPE_SIZE_UNIT(et) && tree_fits_shwi_p(TYPE_SIZE_UNIT(et))
+				      ? tree_to_shwi(TYPE_SIZE_UNIT(et)) : 0;
+			tree off = fold_build2(MULT_EXPR, long_t(), aff(&c.n->loop[l].lo, true),
+					       build_int_cst(long_t(), esz));
+			p = fold_build_pointer_plus(p, fold_convert(sizetype, off));
+		}
+		return p;
+	}
+
+	/* "FILE:LINE" of the nest's loop, as a string literal (run-time
+	   reports of verify mode).  Inside a macro: where the macro is
+	   expanded, so that two nests stamped by one macro differ. */
+	tree nest_loc()
+	{
+		location_t l = linemap_resolve_location(line_table, c.loop_loc,
+							LRK_MACRO_EXPANSION_POINT, NULL);
+		expanded_location x = expand_location(l);
+		char buf[1024];
+		snprintf(buf, sizeof buf, "%s:%d", x.file ? x.file : "?", x.line);
+		return build_string_literal(strlen(buf) + 1, buf);
 	}
 
 	/* A loop-invariant scalar expression in its own C type (floats stay
@@ -359,9 +433,17 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		c.fail(c.loop_loc, "the nest has no single entry and exit");
 		return false;
 	}
-	if (p.src_float && (p.mode == MP_OUT_FUSED ||
-			    (p.mode == MP_OUT_TILE && c.loops[p.loop_k]->inner))) {
-		c.fail(c.loop_loc, "a floating-point source needs the reduction loop innermost");
+	if (p.src_float && p.mode == MP_OUT_FUSED) {
+		c.fail(c.loop_loc, "a floating-point source has no fused epilogue");
+		return false;
+	}
+	if (p.src_float && p.mode == MP_OUT_TILE && c.loops[p.loop_k]->inner &&
+	    (p.acc_mem < 0 ||
+	     mp_scalar_of_type(TREE_TYPE(c.access_ref[p.acc_mem])) != p.src_type)) {
+		/* __mixprec_tile_add adds a tile of the source type into an
+		   output of that same type */
+		c.fail(c.loop_loc, "the output of the contraction is not of the operands' "
+		       "type (%s)", p.src_type == MP_TY_F64 ? "double" : "float");
 		return false;
 	}
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
@@ -459,7 +541,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		tree tj = vj >= 0 ? fold_build2(MINUS_EXPR, long_t(), ms.var(vj, true), m.var(vj, true))
 				  : build_int_cst(long_t(), 0);
 		L2(build_int_cst(long_t(), MP_NEST_ABI_VERSION));
-		L2(build_int_cst(long_t(), 9));
+		L2(build_int_cst(long_t(), 10));
 		a2.safe_push(tile);
 		L2(fold_build2(PLUS_EXPR, long_t(), fold_build2(MULT_EXPR, long_t(), ti, nvar), tj));
 		L2(nvar);
@@ -469,6 +551,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		L2(vj >= 0 ? m.coef(&C.off, vj) : zero);
 		L2(below[vi] ? tree(mvar) : build_int_cst(long_t(), 1));
 		L2(vj >= 0 && below[vj] ? tree(nvar) : build_int_cst(long_t(), 1));
+		/* dt: what the tile and C hold (0 int32, 1 float, 2 double) */
+		L2(build_int_cst(long_t(), !p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 		gcall *ac = gimple_build_call_vec(add_fn, a2);
 		a2.release();
 		gimple_set_location(ac, c.loop_loc);

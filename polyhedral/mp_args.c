@@ -91,10 +91,55 @@ static int64_t lp_code(mp_prec prec)
 {
 	switch (prec) {
 	case MP_PREC_INT8: return 0;      /* MP_LP_INT8 */
+	case MP_PREC_UINT8: return 1;     /* MP_LP_UINT8 */
 	case MP_PREC_BF16: return 2;      /* MP_LP_BF16 */
 	case MP_PREC_FP8_E4M3: return 3;  /* MP_LP_FP8_E4M3 */
 	case MP_PREC_FP8_E5M2: return 4;  /* MP_LP_FP8_E5M2 */
 	default: return -1;               /* refused by mp_analyze */
+	}
+}
+
+static int64_t f64_bits(double d)
+{
+	int64_t b;
+
+	memcpy(&b, &d, sizeof b);
+	return b;
+}
+
+/* One operand's scale: mode (0 dynamic, 1 one value, 2 per channel),
+ * the value's 64 bits, the array, its element type (0 float, 1 double). */
+static void scale_args(mp_argv *v, const mp_scale_spec *sp, int side, int loop)
+{
+	mp_arg *x;
+
+	switch (side < 0 ? MP_SS_DYNAMIC : sp->kind) {
+	case MP_SS_NUMBER:
+		cst(v, 1);
+		cst(v, f64_bits(sp->value));
+		null(v);
+		cst(v, 0);
+		break;
+	case MP_SS_NAME:
+		cst(v, 1);
+		push(v, MP_ARG_SCALE_F64)->cst = side;
+		null(v);
+		cst(v, 0);
+		break;
+	case MP_SS_INDEXED:
+		cst(v, 2);
+		cst(v, 0);
+		x = push(v, MP_ARG_SCALE_PTR);
+		x->cst = side;
+		x->loop = loop;
+		cst(v, sp->elem == MP_TY_F64);
+		break;
+	default:
+		cst(v, 0);
+		cst(v, 0);
+		null(v);
+		cst(v, 0);
+		break;
 	}
 }
 
@@ -124,6 +169,15 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 		cst(&v, 0);
 	}
+	if (p->alpha_expr >= 0)
+		expr(&v, MP_ARG_EXPR_F64, p->alpha_expr, 1);
+	else
+		cst(&v, f64_bits(1.0));
+	scale_args(&v, &p->scale_a, p->sspec_a, p->loop_i);
+	scale_args(&v, &p->scale_b, p->sspec_b, p->loop_j);
+	/* flags: 1 verify, 2 A constant across calls, 4 B constant */
+	cst(&v, (pr && pr->verify ? 1 : 0) | (p->const_a ? 2 : 0) | (p->const_b ? 4 : 0));
+	push(&v, MP_ARG_LOC);
 	checks(&v, n, p);
 	if (v.n > max)
 		return -1;

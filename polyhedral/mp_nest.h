@@ -271,6 +271,30 @@ typedef struct mp_token {
 #define MP_MAX_PRAGMA_TOKENS 256
 #define MP_MAX_SCALE_TOKENS  64
 
+/* One operand's scale in an explicit scale=(SA, SB) (mp_pragma_scales):
+ * SA belongs to the left factor of the product as written, SB to the
+ * right one. */
+typedef enum mp_sspec_kind {
+	MP_SS_DYNAMIC = 0, /* dynamic: computed from the data at run time */
+	MP_SS_NUMBER,      /* a literal number > 0 (value)                */
+	MP_SS_NAME,        /* a float/double variable: one scale (name)   */
+	MP_SS_INDEXED      /* name[index]: a float/double array or pointer
+	                      indexed by a loop iterator: one per channel */
+} mp_sspec_kind;
+
+typedef struct mp_scale_spec {
+	mp_sspec_kind kind;
+	double value;          /* MP_SS_NUMBER */
+	char name[64];         /* MP_SS_NAME / MP_SS_INDEXED */
+	char index[64];        /* MP_SS_INDEXED: the iterator's name */
+	int tok;               /* index of its first token in the pragma's tokens */
+	int loc;               /* location cookie of that token */
+	/* Set by the glue after it resolved `name` where the pragma stands
+	   (never by the parser): the element type of the variable or of the
+	   array (MP_TY_F32 / MP_TY_F64); MP_TY_OTHER while unresolved. */
+	mp_scalar elem;
+} mp_scale_spec;
+
 typedef struct mp_pragma {
 	mp_prec prec;
 	mp_accty acc;
@@ -278,7 +302,17 @@ typedef struct mp_pragma {
 	mp_scale_kind scale;
 	int scale_first, scale_count;  /* token range of an explicit scale= */
 	int tile_m, tile_n, tile_k;    /* tile=MxNxK override, 0 = planner's */
-	int verify;                    /* verify clause */
+	int verify;                    /* verify clause (the glue may also set it
+	                                  from a plugin argument) */
+	char constant[2][64];          /* constant=NAME / (NAME, NAME): operand
+	                                  arrays whose contents do not change
+	                                  between calls (packed and quantized
+	                                  once by the runtime) */
+	int nconstant;
+	int constant_tok[2];           /* location cookies of those names */
+	int constant_loc;              /* of the clause's value, 0 if none */
+	mp_scale_spec sspec[2];        /* scale=(SA, SB) after mp_pragma_scales */
+	int nsspec;                    /* 2 then, else 0 */
 	int loc;                       /* location cookie of the precision */
 	int scale_loc;                 /* location cookie of scale=, 0 if none */
 	int lp_capable;                /* set by the glue (never by the parser):
@@ -295,6 +329,14 @@ typedef struct mp_pragma {
  * expected one of int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2". */
 int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out,
 		    char *err, size_t errlen, int *err_tok);
+/* Interpret an explicit scale=EXPR (p->scale == MP_SCALE_EXPR) as one
+ * scale per operand, "( S , S )" with S one of dynamic, a number > 0,
+ * NAME, NAME [ NAME ], and fill p->sspec / p->nsspec.  Returns 0 (also
+ * when there is no explicit scale), or -1 with a message and the index of
+ * the offending token, like mp_pragma_parse.  The glue calls it after
+ * mp_pragma_parse and then resolves the names (mp_scale_spec.elem). */
+int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p,
+		     char *err, size_t errlen, int *err_tok);
 const char *mp_prec_name(mp_prec p);
 const char *mp_target_name(mp_target t);
 
@@ -387,6 +429,15 @@ typedef struct mp_plan {
 	   points, no int32 bound (bound_static -1, need_runtime_bound 0). */
 	int src_float;
 	mp_scalar src_type;         /* MP_TY_F32 / MP_TY_F64: A's and B's elements */
+	int alpha_expr;             /* a scalar factor of the product (alpha*a*b):
+	                               expr id, applied by the runtime to the
+	                               contraction; -1: none */
+	mp_scale_spec scale_a, scale_b; /* the explicit scales of A and B
+	                               (kind MP_SS_DYNAMIC: dynamic) */
+	int sspec_a, sspec_b;       /* index into the pragma's sspec[] they come
+	                               from (0: left factor), -1: none */
+	int const_a, const_b;       /* the pragma's constant= names A / B: the
+	                               runtime may keep their packed form */
 	/* ok == 0 and the reason is an error of the user's code (scale= on an
 	   integer source), reported as a compile error, not a warning */
 	int reason_is_error;
@@ -418,7 +469,15 @@ typedef enum mp_arg_kind {
 	                      its loops */
 	MP_ARG_RANGE_HI,   /* last byte of the same */
 	MP_ARG_VAR_LO,     /* address of in-memory PARAM var `var` */
-	MP_ARG_VAR_HI      /* its last byte */
+	MP_ARG_VAR_HI,     /* its last byte */
+	MP_ARG_EXPR_F64,   /* the 64 bits of (double) expression `expr` */
+	MP_ARG_SCALE_F64,  /* the 64 bits of (double) the variable named by the
+	                      pragma's sspec[cst] (MP_SS_NAME) */
+	MP_ARG_SCALE_PTR,  /* pointer: the array (or pointer) named by the
+	                      pragma's sspec[cst] (MP_SS_INDEXED), advanced by
+	                      the lower bound of loop `loop` elements */
+	MP_ARG_LOC         /* pointer: a string "FILE:LINE" naming the nest
+	                      (for run-time reports), or NULL */
 } mp_arg_kind;
 
 typedef struct mp_arg {
@@ -427,7 +486,7 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 1   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_NEST_ABI_VERSION 2   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (40 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):

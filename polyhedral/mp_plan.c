@@ -54,6 +54,11 @@ typedef struct cand {
 	int stmt;
 	int acc_var, acc_write, acc_read;  /* scalar var or memory accesses */
 	int add, prod;                     /* expr ids: the '+' and the '*' */
+	int alpha;                         /* a scalar factor of the product
+	                                      (alpha*a*b, float sources), -1 */
+	int fwd;                           /* stmt  t = [alpha *] load  whose
+	                                      local t is an operand (float
+	                                      sources, the BLAS "temp"), -1 */
 	operand f[2];
 } cand;
 
@@ -65,6 +70,7 @@ typedef struct az {
 	cand c;
 	int fsrc;         /* floating-point source (set by step 2) */
 	mp_scalar ftype;  /* its element type, MP_TY_F32 / MP_TY_F64 */
+	int swapped;      /* f[0] is the right factor as written (step 5) */
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -298,6 +304,128 @@ static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 	return 0;
 }
 
+/* A loop-invariant scalar factor of a floating-point product: an
+ * expression of float type whose value is a constant or a PARAM variable
+ * (through casts), e.g. alpha, 2.0f, (float)scale. */
+static int is_scalar_factor(const mp_nest *n, int e)
+{
+	const mp_expr *x = ex(n, e), *b = ex(n, peel_casts(n, e));
+
+	if (!x || !b || !is_float(x->type))
+		return 0;
+	if (b->kind == MP_X_CONST)
+		return 1;
+	return b->kind == MP_X_VAR && b->var >= 0 && b->var < n->nvars &&
+	       n->var[b->var].kind == MP_VAR_PARAM;
+}
+
+/* MUL(s, x) or MUL(x, s) with s a scalar factor: *s_out, *x_out. */
+static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
+{
+	const mp_expr *m = ex(n, peel_casts(n, e));
+
+	if (!m || m->kind != MP_X_MUL || !is_float(m->type))
+		return 0;
+	if (is_scalar_factor(n, m->a)) {
+		*s_out = m->a;
+		*x_out = m->b;
+		return 1;
+	}
+	if (is_scalar_factor(n, m->b)) {
+		*s_out = m->b;
+		*x_out = m->a;
+		return 1;
+	}
+	return 0;
+}
+
+static int expr_reads_var(const mp_nest *n, int e, int v, int depth);
+
+/* An operand held in a local: `t` read in the product of statement red,
+ * where t is assigned once in the nest, by  T: t = L  or  t = s * L  (L a
+ * float load, s a scalar factor), T sits in a loop enclosing red (the
+ * netlib form  temp = alpha*A(i,k); for j C(i,j) += temp*B(k,j)), and t is
+ * read nowhere else and not after the nest.  The operand is then L (and
+ * c->alpha s); T is exempt from the "reduction loop holds the contraction
+ * alone" rule and from the dependence check: in the fast path it is dead.
+ * Float sources only. */
+static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
+{
+	const mp_expr *x = ex(n, peel_casts(n, e));
+	int t, sid, def = -1, sf = -1, ld = -1, l;
+
+	if (c->fwd >= 0 || !x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars)
+		return 0;
+	t = x->var;
+	if (n->var[t].kind != MP_VAR_LOCAL || n->var[t].used_after || !is_float(n->var[t].type))
+		return 0;
+	for (sid = 0; sid < n->nstmts; sid++) {
+		const mp_stmt *st = &n->stmt[sid];
+
+		if (st->kind == MP_S_ASSIGN && st->lhs_var == t) {
+			if (def >= 0 || st->guarded)
+				return 0;
+			def = sid;
+		} else if (sid != c->stmt && st->rhs >= 0 && expr_reads_var(n, st->rhs, t, 0)) {
+			return 0;
+		}
+	}
+	if (def < 0 || def == c->stmt || n->stmt[def].rhs < 0)
+		return 0;
+	for (l = n->stmt[c->stmt].loop; l >= 0 && l != n->stmt[def].loop; l = n->loop[l].parent)
+		;
+	if (l < 0 || n->stmt[def].loop < 0)
+		return 0;
+	if (match_operand(n, n->stmt[def].rhs, o) && is_float(o->load))
+		ld = 1;
+	else if (split_scaled(n, n->stmt[def].rhs, &sf, &ld) && match_operand(n, ld, o) &&
+		 is_float(o->load) && c->alpha < 0)
+		c->alpha = sf;
+	else
+		return 0;
+	c->fwd = def;
+	return 1;
+}
+
+static int match_factor(const mp_nest *n, cand *c, int e, operand *o)
+{
+	return match_operand(n, e, o) || match_forward(n, c, e, o);
+}
+
+/* The product with one scalar factor, in any association:
+ * (s*a)*b, (a*s)*b, a*(s*b), a*(b*s), (a*b)*s, s*(a*b); f[0] is the left
+ * load as written.  Sets c->alpha. */
+static int match_scaled(const mp_nest *n, const mp_expr *mul, cand *c)
+{
+	int sf, x;
+
+	if (split_scaled(n, c->prod, &sf, &x)) {
+		const mp_expr *in = ex(n, peel_casts(n, x));
+		c->alpha = sf;
+		c->fwd = -1;
+		if (in && in->kind == MP_X_MUL && match_factor(n, c, in->a, &c->f[0]) &&
+		    match_factor(n, c, in->b, &c->f[1]) && c->alpha == sf)
+			return 1;
+	}
+	if (split_scaled(n, mul->a, &sf, &x)) {
+		c->alpha = sf;
+		c->fwd = -1;
+		if (match_factor(n, c, x, &c->f[0]) && match_factor(n, c, mul->b, &c->f[1]) &&
+		    c->alpha == sf)
+			return 1;
+	}
+	if (split_scaled(n, mul->b, &sf, &x)) {
+		c->alpha = sf;
+		c->fwd = -1;
+		if (match_factor(n, c, mul->a, &c->f[0]) && match_factor(n, c, x, &c->f[1]) &&
+		    c->alpha == sf)
+			return 1;
+	}
+	c->alpha = -1;
+	c->fwd = -1;
+	return 0;
+}
+
 static int match_stmt(const mp_nest *n, int sid, cand *c)
 {
 	const mp_stmt *s = &n->stmt[sid];
@@ -307,6 +435,7 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 	memset(c, 0, sizeof(*c));
 	c->stmt = sid;
 	c->acc_var = c->acc_write = c->acc_read = -1;
+	c->alpha = c->fwd = -1;
 	if (s->kind == MP_S_ASSIGN) {
 		if (s->lhs_var < 0 || s->lhs_var >= n->nvars ||
 		    n->var[s->lhs_var].kind != MP_VAR_LOCAL)
@@ -330,8 +459,11 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 		if (!mul || mul->kind != MP_X_MUL)
 			continue;
 		c->prod = prod;
-		if (match_operand(n, mul->a, &c->f[0]) &&
-		    match_operand(n, mul->b, &c->f[1]))
+		c->alpha = c->fwd = -1;
+		if (match_factor(n, c, mul->a, &c->f[0]) &&
+		    match_factor(n, c, mul->b, &c->f[1]))
+			return 1;
+		if (match_scaled(n, mul, c))
 			return 1;
 	}
 	return 0;
@@ -358,7 +490,8 @@ static int find_candidate(az *z)
 	if (count == 0)
 		return refuse(z, loop_loc(n, 0),
 			      "no contraction found in the nest: expected 'acc = acc + a*b' "
-			      "or 'c[...] += a*b' with a and b 8-bit integer loads");
+			      "or 'c[...] += a*b' with a and b loads of 8-bit integers, or of "
+			      "float/double (then also 'alpha*a*b')");
 	if (count > 1)
 		return refuse(z, n->stmt[second].loc,
 			      "the nest holds %d contractions (statements %d and %d, ...); "
@@ -415,25 +548,36 @@ static int check_float_source(az *z)
 				      "on floating-point operands (dynamic scales are symmetric)",
 				      an(n, z->c.f[i].access), mp_scalar_name(z->c.f[i].load));
 	switch (p->prec) {
-	case MP_PREC_BF16: case MP_PREC_INT8:
+	case MP_PREC_BF16: case MP_PREC_INT8: case MP_PREC_UINT8:
 	case MP_PREC_FP8_E4M3: case MP_PREC_FP8_E5M2:
 		break;
 	default:
 		return refuse(z, p->loc,
 			      "'#pragma mixprec(%s)' on a floating-point source ('%s' and "
-			      "'%s' are %s) is not supported yet; use bf16, int8, fp8_e4m3 "
-			      "or fp8_e5m2", prec_str(p->prec), an(n, A->access),
+			      "'%s' are %s) is not supported yet; use int8, uint8, bf16, "
+			      "fp8_e4m3 or fp8_e5m2", prec_str(p->prec), an(n, A->access),
 			      an(n, B->access), mp_scalar_name(A->load));
 	}
-	if (p->acc != MP_ACC_DEFAULT && p->acc != MP_ACC_FP32)
+	/* int8 / uint8 accumulate exactly in int32 (then dequantize): acc=int32
+	   or the default; the float precisions accumulate in fp32 (the parser
+	   already refuses the other combinations) */
+	if (p->acc == MP_ACC_INT32 && p->prec != MP_PREC_INT8 && p->prec != MP_PREC_UINT8)
 		return refuse(z, p->loc,
 			      "acc=int32 on a floating-point source ('%s' and '%s' are %s): "
 			      "the contraction accumulates in fp32; use acc=fp32",
 			      an(n, A->access), an(n, B->access), mp_scalar_name(A->load));
-	if (p->scale != MP_SCALE_NONE && p->scale != MP_SCALE_DYNAMIC)
+	if (p->scale == MP_SCALE_EXPR && p->nsspec != 2)
 		return refuse(z, p->scale_loc ? p->scale_loc : p->loc,
-			      "explicit scales are not supported yet; use scale=dynamic "
-			      "(operands '%s' and '%s')", an(n, A->access), an(n, B->access));
+			      "the explicit scales of operands '%s' and '%s' were not "
+			      "interpreted (internal error of the compiler plugin)",
+			      an(n, A->access), an(n, B->access));
+	if (p->scale == MP_SCALE_EXPR && p->prec == MP_PREC_BF16)
+		for (i = 0; i < 2; i++)
+			if (p->sspec[i].kind != MP_SS_DYNAMIC)
+				return refuse(z, p->sspec[i].loc ? p->sspec[i].loc : p->loc,
+					      "bf16 has no scales (every float converts to the "
+					      "nearest bf16); remove scale= or use "
+					      "scale=(dynamic, dynamic)");
 	z->fsrc = 1;
 	z->ftype = A->load;
 	return 0;
@@ -447,6 +591,12 @@ static int check_source_and_pragma(az *z)
 
 	if (is_float(z->c.f[0].load) || is_float(z->c.f[1].load))
 		return check_float_source(z);
+	if (z->c.alpha >= 0)
+		return refuse(z, n->stmt[z->c.stmt].loc,
+			      "the product of '%s' and '%s' has a floating-point factor; on "
+			      "8-bit integer operands write the scaling in the epilogue "
+			      "(the int32 sum times the factor)",
+			      an(n, z->c.f[0].access), an(n, z->c.f[1].access));
 	for (i = 0; i < 2; i++) {
 		mp_scalar t = z->c.f[i].load;
 
@@ -736,6 +886,7 @@ static int assign_roles(az *z, const int *chain, int d)
 			      acc_name(z), ln(n, k));
 	if (li < 0) {
 		swap_operands(&z->c);
+		z->swapped = 1;
 		li = lj;
 		lj = -1;
 	}
@@ -786,7 +937,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	}
 	plan->mode = MP_OUT_TILE;
 	for (s = 0; s < n->nstmts; s++)
-		if (s != z->c.stmt && n->stmt[s].loop == k) {
+		if (s != z->c.stmt && s != z->c.fwd && n->stmt[s].loop == k) {
 			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
@@ -806,20 +957,21 @@ static int choose_mode(az *z, const int *chain, int d)
 			continue;
 		for (c2 = 0; c2 < d; c2++)
 			in_chain |= chain[c2] == l;
-		if (in_chain && z->fsrc)
+		if (in_chain && z->fsrc && z->c.acc_write >= 0 &&
+		    n->access[z->c.acc_write].elem != z->ftype)
 			return refuse(z, loop_loc(n, k),
-				      "reduction loop '%s' encloses loop '%s'; for a "
-				      "floating-point source the reduction loop must be "
-				      "innermost (or the nest a perfect one into a %s "
-				      "output)", ln(n, k), ln(n, l),
-				      z->ftype == MP_TY_F64 ? "double" : "float");
+				      "reduction loop '%s' encloses loop '%s' and the output "
+				      "'%s' is %s while the operands are %s; in this order the "
+				      "output must have the operands' type", ln(n, k), ln(n, l),
+				      acc_name(z), mp_scalar_name(n->access[z->c.acc_write].elem),
+				      mp_scalar_name(z->ftype));
 		if (!in_chain || z->c.acc_write < 0)
 			return refuse(z, loop_loc(n, l),
 				      "reduction loop '%s' also contains loop '%s'; the "
 				      "reduction loop must hold the contraction alone",
 				      ln(n, k), ln(n, l));
 		for (s = 0; s < n->nstmts; s++)
-			if (s != z->c.stmt && n->stmt[s].loop == l) {
+			if (s != z->c.stmt && s != z->c.fwd && n->stmt[s].loop == l) {
 				describe_stmt(n, s, what, sizeof(what));
 				return refuse(z, n->stmt[s].loc,
 					      "reduction loop '%s' also contains %s; the "
@@ -856,6 +1008,71 @@ static int below_k(const mp_nest *n, int l, int k)
 }
 
 /* Rectangular, affine, step-1 bounds over PARAMs for the loops i, j, k. */
+/* Step 5b (floating-point sources with scale=(SA, SB)): map the scales to
+ * A and B (SA belongs to the left factor as written) and check them: a
+ * name the glue resolved to a float/double, a per-channel scale indexed
+ * by the operand's own iterator (i for A, j for B). */
+static int check_scales(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_pragma *p = z->p;
+	mp_plan *plan = z->plan;
+	int side;
+
+	for (side = 0; side < p->nconstant; side++) {
+		const char *nm = p->constant[side];
+		int loc = p->constant_tok[side] ? p->constant_tok[side] : p->loc;
+
+		if (!strcmp(nm, an(n, z->c.f[0].access)))
+			plan->const_a = 1;
+		else if (!strcmp(nm, an(n, z->c.f[1].access)))
+			plan->const_b = 1;
+		else
+			return refuse(z, loc, "constant=%s names no operand of the product "
+				      "(its operands are '%s' and '%s')", nm,
+				      an(n, z->c.f[0].access), an(n, z->c.f[1].access));
+	}
+	if (!z->fsrc || p->scale != MP_SCALE_EXPR || p->nsspec != 2)
+		return 0;
+	for (side = 0; side < 2; side++) {
+		/* operand f[o] is the factor written on side `side` */
+		int o = side ^ z->swapped;
+		const mp_scale_spec *sp = &p->sspec[side];
+		const char *opn = an(n, z->c.f[o].access);
+		int loc = sp->loc ? sp->loc : p->scale_loc ? p->scale_loc : p->loc;
+		int l = o == 0 ? plan->loop_i : plan->loop_j;
+
+		if ((sp->kind == MP_SS_NAME || sp->kind == MP_SS_INDEXED) &&
+		    sp->elem != MP_TY_F32 && sp->elem != MP_TY_F64)
+			return refuse(z, loc, "scale '%s' of operand '%s' is not a float or "
+				      "double %s", sp->name, opn,
+				      sp->kind == MP_SS_NAME ? "variable" : "array");
+		if (sp->kind == MP_SS_INDEXED) {
+			if (l < 0)
+				return refuse(z, loc,
+					      "scale '%s[%s]' of operand '%s': '%s' is a vector "
+					      "(no loop of its own indexes it), so its scale is "
+					      "one value: use a scalar or 'dynamic'", sp->name,
+					      sp->index, opn, opn);
+			if (strcmp(ln(n, l), sp->index) != 0)
+				return refuse(z, loc,
+					      "scale '%s[%s]' of operand '%s' must be indexed by "
+					      "'%s' (the loop that indexes '%s' and not the other "
+					      "operand), or be a scalar; the first scale belongs to "
+					      "the left factor of the product, the second to the "
+					      "right one", sp->name, sp->index, opn, ln(n, l), opn);
+		}
+		if (o == 0) {
+			plan->scale_a = *sp;
+			plan->sspec_a = side;
+		} else {
+			plan->scale_b = *sp;
+			plan->sspec_b = side;
+		}
+	}
+	return 0;
+}
+
 static int check_loops(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -983,7 +1200,8 @@ static int check_dependences(az *z)
 		for (i = 0; i < cnt && i < 16; i++) {
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
-			if (pairs[i][0] == red && pairs[i][1] == red)
+			if ((pairs[i][0] == red || pairs[i][0] == z->c.fwd) &&
+			    (pairs[i][1] == red || pairs[i][1] == z->c.fwd))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
 			r = refuse(z, loop_loc(n, l),
@@ -1427,6 +1645,43 @@ static const char *epi_name(mp_epi_kind e)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
+/* "dynamic per row" / "0.5 per tensor" / "ws[j] per column" */
+static void scale_str(const mp_scale_spec *sp, mp_prec prec, int isb, char *buf, size_t len)
+{
+	const char *per = isb ? "per column" : "per row";
+
+	switch (sp->kind) {
+	case MP_SS_NUMBER:
+		snprintf(buf, len, "%g per tensor", sp->value);
+		break;
+	case MP_SS_NAME:
+		snprintf(buf, len, "%s per tensor", sp->name);
+		break;
+	case MP_SS_INDEXED:
+		snprintf(buf, len, "%s[%s] %s", sp->name, sp->index, per);
+		break;
+	default:
+		snprintf(buf, len, "dynamic %s",
+			 prec == MP_PREC_FP8_E4M3 || prec == MP_PREC_FP8_E5M2 ? "per tensor" : per);
+		break;
+	}
+}
+
+/* The text of a scalar factor: a variable's name or a constant. */
+static void factor_str(const mp_nest *n, int e, char *buf, size_t len)
+{
+	const mp_expr *b = ex(n, peel_casts(n, e));
+
+	if (b && b->kind == MP_X_VAR)
+		snprintf(buf, len, "'%s'", vn(n, b->var));
+	else if (b && b->kind == MP_X_CONST && !mp_scalar_is_int(b->type))
+		snprintf(buf, len, "%g", b->fcst);
+	else if (b && b->kind == MP_X_CONST)
+		snprintf(buf, len, "%" PRId64, b->cst);
+	else
+		snprintf(buf, len, "(a constant)");
+}
+
 static void fill_remarks(az *z)
 {
 	const mp_nest *n = z->n;
@@ -1489,18 +1744,53 @@ static void fill_remarks(az *z)
 				 plan->epi_init);
 		}
 	} else if (z->fsrc) {
-		const char *sc = z->p->prec == MP_PREC_BF16 ? "no scales" :
+		char sc[200], al[100] = "";
+		int expl = plan->scale_a.kind != MP_SS_DYNAMIC ||
+			   plan->scale_b.kind != MP_SS_DYNAMIC;
+
+		if (z->p->prec == MP_PREC_BF16)
+			snprintf(sc, sizeof(sc), "no scales");
+		else if (!expl)
+			snprintf(sc, sizeof(sc), "%s",
 				 z->p->prec == MP_PREC_INT8 ? "dynamic scales per row/column" :
-				 "dynamic per-tensor scales";
+				 z->p->prec == MP_PREC_UINT8 ?
+				 "dynamic scales: A asymmetric per row (zero point), B per column" :
+				 "dynamic per-tensor scales");
+		else {
+			char sa[90], sb[90];
+			scale_str(&plan->scale_a, z->p->prec, 0, sa, sizeof(sa));
+			scale_str(&plan->scale_b, z->p->prec, 1, sb, sizeof(sb));
+			snprintf(sc, sizeof(sc), "scales: %s %s, %s %s",
+				 an(n, A->access), sa, an(n, B->access), sb);
+		}
+		if (plan->alpha_expr >= 0) {
+			char e[64];
+			factor_str(n, plan->alpha_expr, e, sizeof(e));
+			snprintf(al, sizeof(al), "; scalar factor %s applied to the sum", e);
+		}
+		{
+			size_t pos = strlen(sc);
+			snprintf(sc + pos, sizeof(sc) - pos, "%s", al);
+		}
+		if (plan->const_a || plan->const_b) {
+			size_t pos = strlen(sc);
+			snprintf(sc + pos, sizeof(sc) - pos, "; %s%s%s constant across calls "
+				 "(quantized and packed once)",
+				 plan->const_a ? an(n, A->access) : "",
+				 plan->const_a && plan->const_b ? " and " : "",
+				 plan->const_b ? an(n, B->access) : "");
+		}
 
 		snprintf(plan->what, sizeof(plan->what),
-			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s at %s, acc fp32, %s; "
+			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s at %s, acc %s, %s; "
 			 "result within the bound of docs/error-bounds.md)",
 			 prec_str(z->p->prec),
 			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
 			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
 			 mp_scalar_name(A->load), mp_scalar_name(B->load),
-			 prec_str(z->p->prec), sc);
+			 prec_str(z->p->prec),
+			 z->p->prec == MP_PREC_INT8 || z->p->prec == MP_PREC_UINT8 ?
+			 "int32 (exact), dequantized in double" : "fp32", sc);
 		snprintf(mode, sizeof(mode), "%s",
 			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
 						       "tile mode (epilogue kept)");
@@ -1511,9 +1801,11 @@ static void fill_remarks(az *z)
 			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
 			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
 			 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
-		snprintf(mode, sizeof(mode), "%s",
+		snprintf(mode, sizeof(mode), "%s%s",
 			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
-						       "tile mode (epilogue kept)");
+			 plan->mode == MP_OUT_FUSED ? "fused epilogue" : "tile mode (epilogue kept)",
+			 plan->const_a || plan->const_b ?
+			 ", constant= not used for 8-bit integer operands (packing them is cheap)" : "");
 	}
 	snprintf(plan->layout, sizeof(plan->layout),
 		 "A=%s (%s), B=%s (%s), %s%s%s",
@@ -1551,6 +1843,9 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->epi_out_type = MP_TY_OTHER;
 	plan->src_float = 0;
 	plan->src_type = MP_TY_OTHER;
+	plan->alpha_expr = -1;
+	plan->scale_a.kind = plan->scale_b.kind = MP_SS_DYNAMIC;
+	plan->sspec_a = plan->sspec_b = -1;
 	for (i = 0; i < 6; i++)
 		plan->epi_arg[i] = -1;
 	plan->target = p->target;
@@ -1577,7 +1872,8 @@ static int analyze(az *z)
 	if (!z->m)
 		return refuse(z, loop_loc(n, 0), "internal error: %s", err);
 	d = mp_model_stmt_loops(z->m, z->c.stmt, chain);
-	if (check_operand_subscripts(z, chain, d) < 0 || assign_roles(z, chain, d) < 0)
+	if (check_operand_subscripts(z, chain, d) < 0 || assign_roles(z, chain, d) < 0 ||
+	    check_scales(z) < 0)
 		return -1;
 	plan->red_stmt = z->c.stmt;
 	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
@@ -1594,6 +1890,7 @@ static int analyze(az *z)
 	plan->zsign_b = z->c.f[1].z >= 0 ? z->c.f[1].zsign : 0;
 	plan->src_float = z->fsrc;
 	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
+	plan->alpha_expr = z->fsrc ? z->c.alpha : -1;
 	fill_remarks(z);
 	plan->ok = 1;
 	plan->reason[0] = 0;

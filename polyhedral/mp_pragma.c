@@ -12,6 +12,7 @@
  *                        | avx512bf16 )
  *          | tile   '=' M x N x K             1 <= M, N, K <= 4096
  *          | verify
+ *          | constant '=' ( NAME | '(' NAME [ ',' NAME ] ')' )
  *
  * The user documentation (syntax and every message) is docs/pragma.md; keep
  * the two in step.  Plain C11, no allocation, no global state.
@@ -20,6 +21,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MP_MAX_PRAGMA_CLAUSES 32
@@ -27,7 +29,7 @@
 
 #define PRAGMA "'#pragma mixprec'"
 #define PREC_LIST "int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2"
-#define CLAUSE_LIST "acc, scale, target, tile, verify"
+#define CLAUSE_LIST "acc, constant, scale, target, tile, verify"
 #define ACC_LIST "int32, fp32"
 #define TARGET_LIST "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16"
 #define TILE_FORM "MxNxK (e.g. 64x32x4) with each of M, N, K an integer from 1 to 4096"
@@ -71,9 +73,9 @@ const char *mp_target_name(mp_target t)
 
 /* ----------------------------------------------------------- parser */
 
-enum { CL_ACC, CL_SCALE, CL_TARGET, CL_TILE, CL_VERIFY, CL_COUNT };
+enum { CL_ACC, CL_CONSTANT, CL_SCALE, CL_TARGET, CL_TILE, CL_VERIFY, CL_COUNT };
 static const char *const clause_names[CL_COUNT] = {
-	"acc", "scale", "target", "tile", "verify"
+	"acc", "constant", "scale", "target", "tile", "verify"
 };
 
 typedef struct pstate {
@@ -292,6 +294,38 @@ static int parse_scale(pstate *s, int i, mp_pragma *p)
 	return i;
 }
 
+/* constant = NAME | ( NAME [, NAME] ).  Returns the index after it, or -1. */
+static int parse_constant(pstate *s, int i, mp_pragma *p)
+{
+	char b1[96];
+	int paren = is_punct(s, i, "(");
+
+	p->constant_loc = s->tok[i].loc;
+	if (paren)
+		i++;
+	for (;;) {
+		if (!is_name(s, i))
+			return fail(s, i, "expected an array name in 'constant' of " PRAGMA ", found %s%s%s",
+				    i < s->ntok ? "'" : "", tok_text(s, i, b1, sizeof b1),
+				    i < s->ntok ? "'" : "");
+		if (p->nconstant == 2)
+			return fail(s, i, "too many names in 'constant' of " PRAGMA "; a product has two operands");
+		snprintf(p->constant[p->nconstant], sizeof p->constant[0], "%s", s->tok[i].text);
+		p->constant_tok[p->nconstant] = s->tok[i].loc;
+		p->nconstant++;
+		i++;
+		if (!paren)
+			return i;
+		if (is_punct(s, i, ")"))
+			return i + 1;
+		if (!is_punct(s, i, ","))
+			return fail(s, i, "expected ',' or ')' in 'constant' of " PRAGMA ", found %s%s%s",
+				    i < s->ntok ? "'" : "", tok_text(s, i, b1, sizeof b1),
+				    i < s->ntok ? "'" : "");
+		i++;
+	}
+}
+
 /* The acc type the precision requires. */
 static int check_acc(pstate *s, int at, const mp_pragma *p)
 {
@@ -344,6 +378,7 @@ static int parse_clause(pstate *s, int i, mp_pragma *p, int *seen)
 	if (at_sep(s, i)) {
 		static const char *const expect[CL_COUNT] = {
 			[CL_ACC] = "one of " ACC_LIST,
+			[CL_CONSTANT] = "an operand's array name, or two in parentheses: (a, b)",
 			[CL_SCALE] = "'dynamic' or an expression",
 			[CL_TARGET] = "one of " TARGET_LIST,
 			[CL_TILE] = TILE_FORM,
@@ -379,6 +414,8 @@ static int parse_clause(pstate *s, int i, mp_pragma *p, int *seen)
 		return parse_scale(s, i, p);
 	case CL_TILE:
 		return parse_tile(s, i, p);
+	case CL_CONSTANT:
+		return parse_constant(s, i, p);
 	}
 	return fail(s, i, "internal error in " PRAGMA " parser");
 }
@@ -494,4 +531,143 @@ int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out,
 	if (out)
 		*out = p;
 	return 0;
+}
+
+/* ------------------------------------------------ explicit scales */
+
+#define SCALE_FORMS "'dynamic', a number > 0, a float or double variable, or an " \
+	"array indexed by a loop iterator (e.g. ws[j])"
+
+/* The text of tokens [a, b) joined (for messages). */
+static void span_text(const pstate *s, int a, int b, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = a; i < b && n + 1 < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", s->tok[i].text,
+				 !strcmp(s->tok[i].text, ",") && i + 1 < b ? " " : "");
+		n = w < 0 || (size_t)w >= len - n ? len - 1 : n + (size_t)w;
+	}
+}
+
+/* A number token ("0.5f", "1e-3", "0x1p-7", "3") -> value; 0 if not one. */
+static int number_value(const char *t, double *v)
+{
+	char buf[64], *end;
+	size_t n = strlen(t);
+
+	if (n == 0 || n >= sizeof buf)
+		return 0;
+	memcpy(buf, t, n + 1);
+	/* C suffixes: f F l L (floats), u U l L (integers) */
+	while (n > 0 && strchr("fFlLuU", buf[n - 1]) &&
+	       !(n > 2 && (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) &&
+		 strchr("fF", buf[n - 1]) && !strpbrk(buf, "pP")))
+		buf[--n] = 0;
+	*v = strtod(buf, &end);
+	return n > 0 && *end == 0;
+}
+
+/* One scale S in tokens [a, b).  Returns 0 or -1. */
+static int parse_one_scale(pstate *s, int a, int b, mp_scale_spec *o)
+{
+	char t[160];
+
+	memset(o, 0, sizeof *o);
+	o->tok = a;
+	o->loc = a < s->ntok ? s->tok[a].loc : 0;
+	o->elem = MP_TY_OTHER;
+	span_text(s, a, b, t, sizeof t);
+	if (b - a == 1 && is_name(s, a) && !strcmp(s->tok[a].text, "dynamic")) {
+		o->kind = MP_SS_DYNAMIC;
+		return 0;
+	}
+	if (b - a >= 1 && b - a <= 2 && s->tok[b - 1].kind == MP_TOK_NUMBER &&
+	    (b - a == 1 || is_punct(s, a, "+"))) {
+		double v;
+		if (!number_value(s->tok[b - 1].text, &v))
+			return fail(s, b - 1, "invalid number '%s' as a scale in " PRAGMA,
+				    s->tok[b - 1].text);
+		if (!(v > 0) || v > 3.4028234663852886e38)
+			return fail(s, a, "scale '%s' in " PRAGMA " must be a finite number > 0 "
+				    "(at most the largest float)", t);
+		o->kind = MP_SS_NUMBER;
+		o->value = v;
+		return 0;
+	}
+	if (b - a == 2 && is_punct(s, a, "-") && s->tok[a + 1].kind == MP_TOK_NUMBER)
+		return fail(s, a, "scale '%s' in " PRAGMA " must be a finite number > 0 "
+			    "(at most the largest float)", t);
+	if (b - a == 1 && is_name(s, a)) {
+		o->kind = MP_SS_NAME;
+		snprintf(o->name, sizeof o->name, "%s", s->tok[a].text);
+		return 0;
+	}
+	if (b - a == 4 && is_name(s, a) && is_punct(s, a + 1, "[") && is_name(s, a + 2) &&
+	    is_punct(s, a + 3, "]")) {
+		o->kind = MP_SS_INDEXED;
+		snprintf(o->name, sizeof o->name, "%s", s->tok[a].text);
+		snprintf(o->index, sizeof o->index, "%s", s->tok[a + 2].text);
+		return 0;
+	}
+	return fail(s, a, "unsupported scale '%s' in " PRAGMA "; each scale is " SCALE_FORMS, t);
+}
+
+int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p,
+		     char *err, size_t errlen, int *err_tok)
+{
+	pstate s = { tok, ntok < 0 ? 0 : ntok, err, errlen, err_tok };
+	int a, b, depth = 0, comma = -1;
+
+	if (err && errlen)
+		err[0] = 0;
+	if (err_tok)
+		*err_tok = -1;
+	if (!p)
+		return 0;
+	p->nsspec = 0;
+	if (p->scale != MP_SCALE_EXPR || !tok)
+		return 0;
+	a = p->scale_first;
+	b = p->scale_first + p->scale_count;
+	if (a < 0 || b > s.ntok || a >= b)
+		return fail(&s, a < 0 ? 0 : a, "internal error: scale tokens out of range");
+	/* "( S , S )": the first '(' must close at the last token */
+	if (is_punct(&s, a, "(") && is_punct(&s, b - 1, ")")) {
+		for (int i = a; i < b; i++) {
+			const char *t = s.tok[i].text;
+			if (s.tok[i].kind != MP_TOK_PUNCT)
+				continue;
+			if (!strcmp(t, "(") || !strcmp(t, "[") || !strcmp(t, "{"))
+				depth++;
+			else if (!strcmp(t, ")") || !strcmp(t, "]") || !strcmp(t, "}")) {
+				if (--depth == 0 && i != b - 1)
+					break;
+			} else if (depth == 1 && !strcmp(t, ",")) {
+				if (comma >= 0)
+					return fail(&s, i, "too many scales in " PRAGMA "; scale=(SA, SB) "
+						    "takes one scale per operand of the product");
+				comma = i;
+			}
+			if (i == b - 1 && depth == 0 && comma >= 0) {
+				if (comma == a + 1)
+					return fail(&s, comma, "missing scale before ',' in " PRAGMA);
+				if (comma == b - 2)
+					return fail(&s, b - 1, "missing scale after ',' in " PRAGMA);
+				if (parse_one_scale(&s, a + 1, comma, &p->sspec[0]) ||
+				    parse_one_scale(&s, comma + 1, b - 1, &p->sspec[1]))
+					return -1;
+				p->nsspec = 2;
+				return 0;
+			}
+		}
+	}
+	{
+		char t[160];
+		span_text(&s, a, b, t, sizeof t);
+		return fail(&s, a, "explicit scales in " PRAGMA " are given per operand: "
+			    "scale=(SA, SB), SA for the left factor of the product and SB for "
+			    "the right one, each " SCALE_FORMS "; found '%s'", t);
+	}
 }

@@ -11,8 +11,8 @@ static const char *const mp_kernel_families =
 
 /* mp_gemm_lp's implementations (runtime/lp*.c). */
 static const char *const mp_lp_kernel_families =
-	"mp_gemm_lp kernels avx512bf16 (vdpbf16ps; bf16, fp8), avx512vnni / avx2 (int8), "
-	"scalar reference";
+	"mp_gemm_lp kernels: bf16/fp8 on avx512bf16 (vdpbf16ps) or avx2+fma (the same "
+	"bits), int8/uint8 on avx512vnni / avx2 / scalar int8 tiles, scalar reference";
 
 static const char *mode_text(const mp_plan *p)
 {

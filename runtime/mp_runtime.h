@@ -4,5 +4,7 @@
 
 /* Count one decision of generated code (stats.c). */
 void mp_stats_note(int fast, int kernel);
+/* Count one verification (verify mode): its worst |err| / bound, failed. */
+void mp_stats_note_verify(double worst, int failed);
 
 #endif

@@ -41,8 +41,8 @@
  *   tile = __mixprec_lp_nest(MP_NEST_ABI, nargs,
  *            mode,                        0: TILE, 1: DIRECT
  *            target,                      as above
- *            lp,                          mp_lp: 0 int8, 2 bf16, 3 fp8_e4m3,
- *                                         4 fp8_e5m2 (dynamic scales)
+ *            lp,                          mp_lp: 0 int8, 1 uint8, 2 bf16,
+ *                                         3 fp8_e4m3, 4 fp8_e5m2
  *            is_double,                   0: float A, B (and C / tile),
  *                                         1: double
  *            M, N, K,                     extents of loops i, j, k (>= 0)
@@ -50,8 +50,18 @@
  *            b, b_sk, b_sj,               B(k,j) at b + k*b_sk + j*b_sj (BYTES)
  *            c, c_si, c_sj,               DIRECT: C(i,j) at c + i*c_si + j*c_sj
  *                                         (BYTES); TILE: NULL, 0, 0
- *            ncheck, {lo, hi} x ncheck,   as above
- *            nprot, {lo, hi} x nprot)
+ *            alpha,                       the 64 bits of a double: the result
+ *                                         is alpha * S (a scalar factor of the
+ *                                         product, alpha*a*b; else 1.0)
+ *            sa_mode, sa_bits, sa, sa_dt, A's scale: mode 0 dynamic, 1 one
+ *                                         value (sa_bits: a double's bits),
+ *                                         2 per row (sa: pointer to M float
+ *                                         (sa_dt 0) or double (1) scales)
+ *            sb_mode, sb_bits, sb, sb_dt, B's, per column (N scales)
+ *            flags,                       1: verify (the pragma's clause)
+ *            loc,                         pointer: "FILE:LINE" or NULL
+ *            ncheck, {lo, hi} x ncheck,   as above (the scale arrays count
+ *            nprot, {lo, hi} x nprot)     as read ranges)
  *
  * It returns NULL when the original loop must run, otherwise
  *   TILE:   a float (double) tile T[i*N + j] = S(i,j), mp_gemm_lp's
@@ -59,11 +69,22 @@
  *   DIRECT: a non-NULL token after C(i,j) += S(i,j) was done.
  * Run-time checks: MIXPREC_DISABLE, the kernel (MIXPREC_TARGET / target=),
  * the overlap checks, strides that are not multiples of the element size,
- * the allocation, as above (no int32 bound), and mp_gemm_lp returning -1
- * (a NaN or infinite input, or a result that could overflow): the
- * original loop runs then, with the exact IEEE semantics of the source.
+ * the allocation, as above (no int32 bound), and mp_gemm_lp_ex returning
+ * -1 (a NaN or infinite input, an unusable scale, a result that could
+ * overflow): the original loop runs then, with the exact IEEE semantics of
+ * the source.
+ *
+ * Verify mode (the pragma's verify clause: the first call of that nest;
+ * MIXPREC_VERIFY=1: the first call of every floating-point nest; =all:
+ * every call; =0: never): after the kernel, every element is compared with
+ * the exact value (long double) and its documented bound
+ * (mp_lp_error_bound_ex); one line goes to stderr; an element beyond its
+ * bound makes the call run the original loop (C restored first).
  */
+#include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +135,11 @@ static void *fallback(void)
 }
 
 /* The overlap checks that end both argument lists: ncheck written ranges
- * (each must miss ra and rb when the contraction reads anything), then
- * nprot protected ranges (each must miss every written range).  FIXED is
- * the number of arguments besides the 2*ncheck + 2*nprot range bounds.
+ * (each must miss the nrd ranges rd the contraction reads), then nprot
+ * protected ranges (each must miss every written range).  FIXED is the
+ * number of arguments besides the 2*ncheck + 2*nprot range bounds.
  * Returns -1 when the list is malformed, 0 when a check fails, 1. */
-static int range_checks(va_list *ap, long nargs, long fixed, mp_range ra, mp_range rb,
-			int reads)
+static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd, int nrd)
 {
 	mp_range w[MP_MAX_CHECKS];
 	long ncheck = va_arg(*ap, long), i;
@@ -130,8 +150,9 @@ static int range_checks(va_list *ap, long nargs, long fixed, mp_range ra, mp_ran
 	for (i = 0; i < ncheck; i++) {
 		w[i].lo = (intptr_t)va_arg(*ap, long);
 		w[i].hi = (intptr_t)va_arg(*ap, long);
-		if (reads && w[i].lo <= w[i].hi && (overlap(w[i], ra) || overlap(w[i], rb)))
-			ok = 0;
+		for (int r = 0; r < nrd; r++)
+			if (w[i].lo <= w[i].hi && overlap(w[i], rd[r]))
+				ok = 0;
 	}
 	long nprot = va_arg(*ap, long);
 	if (nprot < 0 || nargs != fixed + 2 * ncheck + 2 * nprot)
@@ -197,10 +218,12 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
 
-	mp_range ra = span(a, M, a_si, K, a_sk, 1);
-	mp_range rb = span(b, K, b_sk, N, b_sj, 1);
+	mp_range rd[2];
+	rd[0] = span(a, M, a_si, K, a_sk, 1);
+	rd[1] = span(b, K, b_sk, N, b_sj, 1);
+	mp_range ra = rd[0], rb = rd[1];
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 32, ra, rb, reads);
+	ok = range_checks(&ap, nargs, 32, rd, reads ? 2 : 0);
 	va_end(ap);
 	if (ok < 0)
 		return fallback();
@@ -265,12 +288,149 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	return t;
 }
 
+/* ------------------------------------------------- verify mode */
+
+/* Which calls are verified: the pragma's verify clause (flag 1) verifies
+ * the first call of its nest; MIXPREC_VERIFY=1 the first call of every
+ * floating-point nest, =all every call, =0 none (even with the clause). */
+static int verify_wanted(long flags, const char *loc)
+{
+	const char *e = getenv("MIXPREC_VERIFY");
+	int all = e && !strcmp(e, "all");
+	static const char *seen[1024];
+	static int nseen;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	int want = 0;
+
+	if (e && *e && !strcmp(e, "0"))
+		return 0;
+	if (all)
+		return 1;
+	if (!(flags & 1) && !(e && *e))
+		return 0;
+	pthread_mutex_lock(&lock);
+	want = 1;
+	for (int i = 0; i < nseen; i++)
+		if (seen[i] == loc)
+			want = 0;
+	if (want && nseen < (int)(sizeof seen / sizeof seen[0]))
+		seen[nseen++] = loc;
+	pthread_mutex_unlock(&lock);
+	return want;
+}
+
+static const char *lp_name(long lp)
+{
+	static const char *const names[] = { "int8", "uint8", "bf16", "fp8_e4m3", "fp8_e5m2" };
+	return lp >= 0 && lp < 5 ? names[lp] : "?";
+}
+
+/* Compare out(i,j) (o_si, o_sj elements) with the exact value
+ * (accumulate ? old(i,j) : 0) + alpha sum_k A B (long double) and the
+ * documented bound, report on stderr.  Returns 1 when every element is
+ * within its bound. */
+static int lp_verify(const char *loc, long lp, int dbl, long M, long N, long K,
+		     const void *a, long a_si, long a_sk, const void *b, long b_sk, long b_sj,
+		     const void *out, long o_si, long o_sj, const void *old, int accumulate,
+		     const mp_lp_scales *sc, double alpha)
+{
+	double *sa = malloc(sizeof(double) * (size_t)(M + 1));
+	double *za = malloc(sizeof(double) * (size_t)(M + 1));
+	double *sb = malloc(sizeof(double) * (size_t)(N + 1));
+	double worst = 0, maxerr = 0, maxref = 0;
+	long bad = 0, wi = 0, wj = 0;
+	size_t es = dbl ? 8 : 4;
+
+	if (!sa || !za || !sb ||
+	    mp_lp_steps_ex((mp_lp)lp, dbl, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc,
+			   sa, za, sb) != 0) {
+		free(sa), free(za), free(sb);
+		return 1;   /* nothing to compare: the call itself refused */
+	}
+#define EL(p, o) (dbl ? (long double)((const double *)(p))[o] : (long double)((const float *)(p))[o])
+	for (long i = 0; i < M; i++)
+		for (long j = 0; j < N; j++) {
+			long double acc = 0;
+			for (long k = 0; k < K; k++)
+				acc += EL(a, i * a_si + k * a_sk) * EL(b, k * b_sk + j * b_sj);
+			double c_old = accumulate ? (double)EL(old, i * o_si + j * o_sj) : 0.0;
+			long double exact = (long double)c_old + (long double)alpha * acc;
+			double got = (double)EL(out, i * o_si + j * o_sj);
+			double err = (double)fabsl((long double)got - exact);
+			double bound = mp_lp_error_bound_ex((mp_lp)lp, dbl, K,
+					(const char *)a + (size_t)(i * a_si) * es, a_sk,
+					(const char *)b + (size_t)(j * b_sj) * es, b_sk,
+					sa[i], za[i], sb[j], c_old, accumulate, alpha);
+			double r = err == 0 ? 0 : bound > 0 ? err / bound : INFINITY;
+			if (!(err <= bound)) {
+				bad++;
+				r = isnan(err) ? INFINITY : r;
+			}
+			if (r > worst || (bad == 1 && !(err <= bound))) {
+				worst = r;
+				wi = i;
+				wj = j;
+			}
+			maxerr = err > maxerr ? err : maxerr;
+			maxref = fabsl(exact) > maxref ? (double)fabsl(exact) : maxref;
+		}
+#undef EL
+	free(sa), free(za), free(sb);
+	fprintf(stderr,
+		"mixprec: verify %s: %s, %ldx%ldx%ld: max |err| %.3g (max |exact| %.3g), "
+		"worst |err|/bound %.3g at (%ld, %ld): %s\n",
+		loc ? loc : "(nest)", lp_name(lp), M, N, K, maxerr, maxref, worst, wi, wj,
+		bad ? "EXCEEDS the documented bound; the original loop runs instead"
+		    : "within the documented bound");
+	mp_stats_note_verify(worst, bad != 0);
+	return bad == 0;
+}
+
+/* One operand's explicit scale from the argument list: mode 1 (one value)
+ * or 2 (per channel, float or double array of n) into a float array of
+ * the runtime (*s, stride *ss).  Returns 0, or -1 (unusable: the original
+ * loop runs). */
+static int lp_scale(long mode, long bits, const void *ptr, long dt, long n, float *one,
+		    float **conv, const float **s, ptrdiff_t *ss)
+{
+	*conv = NULL;
+	if (mode == 0) {
+		*s = NULL;
+		*ss = 0;
+		return 0;
+	}
+	if (mode == 1) {
+		double v;
+		uint64_t u = (uint64_t)bits;
+		memcpy(&v, &u, sizeof v);
+		*one = (float)v;
+		*s = one;
+		*ss = 0;
+		return 0;
+	}
+	if (mode != 2 || !ptr)
+		return -1;
+	if (dt == 0) {
+		*s = ptr;
+		*ss = 1;
+		return 0;
+	}
+	*conv = malloc(sizeof(float) * (size_t)(n + 1));
+	if (!*conv)
+		return -1;
+	for (long r = 0; r < n; r++)
+		(*conv)[r] = (float)((const double *)ptr)[r];
+	*s = *conv;
+	*ss = 1;
+	return 0;
+}
+
 void *__mixprec_lp_nest(long abi, long nargs, ...)
 {
 	va_list ap;
 	int ok;
 
-	if (abi != MP_NEST_ABI || nargs < 18)
+	if (abi != MP_NEST_ABI || nargs < 29)
 		return fallback();
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -282,15 +442,32 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	long b_sk = va_arg(ap, long), b_sj = va_arg(ap, long);
 	void *c = va_arg(ap, void *);
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
+	uint64_t alpha_bits = (uint64_t)va_arg(ap, long);
+	long sa_mode = va_arg(ap, long), sa_bits = va_arg(ap, long);
+	const void *sa_ptr = va_arg(ap, const void *);
+	long sa_dt = va_arg(ap, long);
+	long sb_mode = va_arg(ap, long), sb_bits = va_arg(ap, long);
+	const void *sb_ptr = va_arg(ap, const void *);
+	long sb_dt = va_arg(ap, long);
+	long flags = va_arg(ap, long);
+	const char *loc = va_arg(ap, const char *);
 	long esz = is_double ? 8 : 4;
+	double alpha;
+	memcpy(&alpha, &alpha_bits, sizeof alpha);
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
 
-	mp_range ra = span(a, M, a_si, K, a_sk, esz);
-	mp_range rb = span(b, K, b_sk, N, b_sj, esz);
+	mp_range rd[4];
+	int nrd = 2;
+	rd[0] = span(a, M, a_si, K, a_sk, esz);
+	rd[1] = span(b, K, b_sk, N, b_sj, esz);
+	if (sa_mode == 2 && sa_ptr && M > 0)
+		rd[nrd++] = span(sa_ptr, M, sa_dt ? 8 : 4, 1, 0, sa_dt ? 8 : 4);
+	if (sb_mode == 2 && sb_ptr && N > 0)
+		rd[nrd++] = span(sb_ptr, N, sb_dt ? 8 : 4, 1, 0, sb_dt ? 8 : 4);
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 18, ra, rb, reads);
+	ok = range_checks(&ap, nargs, 29, rd, reads ? nrd : 0);
 	va_end(ap);
 	if (ok <= 0 || disabled() || (mode != 0 && mode != 1))
 		return fallback();
@@ -300,41 +477,84 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback();
+
+	/* the scales: dynamic, or the pragma's explicit ones */
 	mp_lp_scales sc;
+	float one_a, one_b, *conv_a = NULL, *conv_b = NULL;
 	memset(&sc, 0, sizeof sc);
-	sc.dynamic = 1;
+	sc.dynamic = sa_mode == 0 && sb_mode == 0;
+	if (lp_scale(sa_mode, sa_bits, sa_ptr, sa_dt, M, &one_a, &conv_a, &sc.a_scale,
+		     &sc.a_scale_s) ||
+	    lp_scale(sb_mode, sb_bits, sb_ptr, sb_dt, N, &one_b, &conv_b, &sc.b_scale,
+		     &sc.b_scale_s)) {
+		free(conv_a), free(conv_b);
+		return fallback();
+	}
+	mp_lp_opts opt;
+	memset(&opt, 0, sizeof opt);
+	opt.alpha = alpha;
+	a_si /= esz, a_sk /= esz, b_sk /= esz, b_sj /= esz;
+	int verify = M > 0 && N > 0 && verify_wanted(flags, loc);
+	void *ret = NULL;
 
 	if (mode == 1) {
+		ret = &mp_direct_token;
 		if (M > 0 && N > 0) {
 			mp_range rc = span(c, M, c_si, N, c_sj, esz);
-			if (K > 0 && (overlap(rc, ra) || overlap(rc, rb)))
-				return fallback();
-			if (mp_gemm_lp(kern, (mp_lp)lp, is_double != 0, M, N, K,
-				       a, a_si / esz, a_sk / esz, b, b_sk / esz, b_sj / esz,
-				       c, c_si / esz, c_sj / esz, 1, &sc) != 0)
-				return fallback();
+			void *old = NULL;
+			ret = NULL;
+			for (int r = 0; K > 0 && r < nrd; r++)
+				if (overlap(rc, rd[r]))
+					goto out;
+			if (verify) {
+				/* keep C as it was: the exact value and the fallback need it */
+				old = malloc((size_t)(rc.hi - rc.lo + 1));
+				if (!old)
+					goto out;
+				memcpy(old, (void *)rc.lo, (size_t)(rc.hi - rc.lo + 1));
+			}
+			if (mp_gemm_lp_ex(kern, (mp_lp)lp, is_double != 0, M, N, K,
+					  a, a_si, a_sk, b, b_sk, b_sj,
+					  c, c_si / esz, c_sj / esz, 1, &sc, &opt) == 0) {
+				ret = &mp_direct_token;
+				if (verify) {
+					const char *o = (const char *)old + ((intptr_t)c - rc.lo);
+					if (!lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk,
+						       b, b_sk, b_sj, c, c_si / esz, c_sj / esz, o, 1,
+						       &sc, alpha)) {
+						memcpy((void *)rc.lo, old, (size_t)(rc.hi - rc.lo + 1));
+						ret = NULL;
+					}
+				}
+			}
+			free(old);
 		}
-		mp_stats_note(1, kern);
-		return &mp_direct_token;
+		goto out;
 	}
 
 	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
-	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
-		return fallback();
-	if (cells > SIZE_MAX / 8 - 64)
-		return fallback();
+	if ((M > 0 && N > 0 && cells / (size_t)M != (size_t)N) || cells > SIZE_MAX / 8 - 64)
+		goto out;
 	size_t bytes = (cells * (size_t)esz + 63) & ~(size_t)63;
 	void *t = aligned_alloc(64, bytes);
 	if (!t)
-		return fallback();
+		goto out;
 	if (M > 0 && N > 0 &&
-	    mp_gemm_lp(kern, (mp_lp)lp, is_double != 0, M, N, K, a, a_si / esz, a_sk / esz,
-		       b, b_sk / esz, b_sj / esz, t, N, 1, 0, &sc) != 0) {
+	    (mp_gemm_lp_ex(kern, (mp_lp)lp, is_double != 0, M, N, K, a, a_si, a_sk,
+			   b, b_sk, b_sj, t, N, 1, 0, &sc, &opt) != 0 ||
+	     (verify && !lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk,
+				   b_sj, t, N, 1, NULL, 0, &sc, alpha)))) {
 		free(t);
-		return fallback();
+		goto out;
 	}
+	ret = t;
+out:
+	free(conv_a);
+	free(conv_b);
+	if (!ret)
+		return fallback();
 	mp_stats_note(1, kern);
-	return t;
+	return ret;
 }
 
 void __mixprec_release(void *tile)
@@ -345,24 +565,33 @@ void __mixprec_release(void *tile)
 
 /* Called in place of a reduction loop k that encloses the rest of the
  * nest (ikj order): C(a,b) += T[t_off + a*t_si + b*t_sj] for a < ni, b < nj,
- * C(a,b) at c + a*c_si + b*c_sj bytes (int32).  Arguments after
- * (abi, nargs): tile, t_off, t_si, t_sj, c, c_si, c_sj, ni, nj. */
+ * C(a,b) at c + a*c_si + b*c_sj bytes.  Arguments after (abi, nargs):
+ * tile, t_off, t_si, t_sj, c, c_si, c_sj, ni, nj, dt, where dt is the
+ * element type of the tile and of C: 0 int32 (wrapping, as the integer
+ * source), 1 float, 2 double (one IEEE addition per element, as the
+ * source's "C += T"). */
 void *__mixprec_tile_add(long abi, long nargs, ...)
 {
 	va_list ap;
-	if (abi != MP_NEST_ABI || nargs != 9)
+	if (abi != MP_NEST_ABI || nargs != 10)
 		abort();   /* generated code and runtime disagree: never guess */
 	va_start(ap, nargs);
-	const int32_t *t = va_arg(ap, const int32_t *);
+	const char *t = va_arg(ap, const char *);
 	long t_off = va_arg(ap, long), t_si = va_arg(ap, long), t_sj = va_arg(ap, long);
 	char *c = va_arg(ap, char *);
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
-	long ni = va_arg(ap, long), nj = va_arg(ap, long);
+	long ni = va_arg(ap, long), nj = va_arg(ap, long), dt = va_arg(ap, long);
 	va_end(ap);
 	for (long a = 0; a < ni; a++)
 		for (long b = 0; b < nj; b++) {
-			uint32_t *p = (uint32_t *)(c + a * c_si + b * c_sj);
-			*p += (uint32_t)t[t_off + a * t_si + b * t_sj];
+			long ti = t_off + a * t_si + b * t_sj;
+			char *p = c + a * c_si + b * c_sj;
+			if (dt == 1)
+				*(float *)p += ((const float *)t)[ti];
+			else if (dt == 2)
+				*(double *)p += ((const double *)t)[ti];
+			else
+				*(uint32_t *)p += (uint32_t)((const int32_t *)t)[ti];
 		}
 	return NULL;
 }

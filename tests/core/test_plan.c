@@ -552,7 +552,7 @@ static const pcase cases[] = {
   .ok = 1, .mode = MP_OUT_DIRECT, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
   .kext = -1, .bound = -1, .rtb = 0, .srct = MP_TY_F32,
   .what = "int8 contraction over k: y[i,j] += sum_k x[i,k]*w[k,j] (f32 x f32 at int8, "
-	"acc fp32, dynamic scales per row/column",
+	"acc int32 (exact), dequantized in double, dynamic scales per row/column",
   .layout = "direct mode" },
 
 { .name = "float source, ikj order into a float output: direct",
@@ -570,27 +570,85 @@ static const pcase cases[] = {
   .text = FTILE("f64", "8", "(* (cast:f64 x[4*i*K+4*k]:f32) (cast:f64 w[4*k*N+4*j]:f32))"),
   .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .srct = MP_TY_F32 },
 
-{ .name = "float source, ikj order into a double output: k must be innermost",
+{ .name = "float source, perfect ikj order into a float output: direct",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1 loc=4\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_DIRECT, .srct = MP_TY_F32 },
+
+{ .name = "float source, ikj order into a double output: refused (tile_add needs one type)",
   .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1 loc=4\n"
 	"loop j parent=k lo=0 hi=N-1\n"
 	"stmt j : y[8*i*N+8*j]:f64 = (+ y[8*i*N+8*j]:f64 (cast:f64 " FPROD32 "))\n",
   .prec = MP_PREC_BF16, .ok = 0, .reason_loc = 4,
-  .reason = "reduction loop 'k' encloses loop 'j'; for a floating-point source the "
-	"reduction loop must be innermost" },
+  .reason = "the output 'y' is f64 while the operands are f32" },
+
+{ .name = "float source: int8 with acc=int32 (exact int32 accumulation)",
+  .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_INT8, .acc = MP_ACC_INT32,
+  .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .what = "acc int32 (exact), dequantized in double" },
+
+{ .name = "float source: netlib form, temp = alpha*x(i,k) forwarded into the product (ikj)",
+  .text = DECLS "var t local f32\nvar al param f32\nloop i lo=0 hi=M-1\n"
+	"loop k parent=i lo=0 hi=K-1\nstmt k : t = (* al x[4*i*K+4*k]:f32)\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 (* t w[4*k*N+4*j]:f32))\n",
+  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .what = "scalar factor 'al' applied to the sum" },
+
+{ .name = "float source: temp forwarded in ijk order (t = x(i,k) in loop k)",
+  .text = DECLS "var t local f32\nvar s local f32\nloop i lo=0 hi=M-1\n"
+	"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0.0:f32\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : t = x[4*i*K+4*k]:f32\nstmt k : s = (+ s (* t w[4*k*N+4*j]:f32))\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
+
+{ .name = "float source: temp read after the nest is not forwarded",
+  .text = DECLS "var t local f32 used_after\nloop i lo=0 hi=M-1\n"
+	"loop k parent=i lo=0 hi=K-1\nstmt k : t = x[4*i*K+4*k]:f32\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 (* t w[4*k*N+4*j]:f32))\n",
+  .prec = MP_PREC_INT8, .ok = 0, .reason = "no contraction found" },
+
+{ .name = "float source: temp also read by another statement is not forwarded",
+  .text = DECLS "var t local f32\nvar z param ptr\narray z base=z\nloop i lo=0 hi=M-1\n"
+	"loop k parent=i lo=0 hi=K-1\nstmt k : t = x[4*i*K+4*k]:f32\n"
+	"stmt k : z[4*i*K+4*k]:f32 = t\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 (* t w[4*k*N+4*j]:f32))\n",
+  .prec = MP_PREC_INT8, .ok = 0, .reason = "no contraction found" },
+
+{ .name = "float source: alpha * x * w (scalar factor matched, any association)",
+  .text = FTILE("f32", "4", "(* (* 0.5:f32 x[4*i*K+4*k]:f32) w[4*k*N+4*j]:f32)"),
+  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .what = "scalar factor 0.5 applied to the sum" },
+
+{ .name = "float source: x * w * alpha",
+  .text = FTILE("f32", "4", "(* (* x[4*i*K+4*k]:f32 w[4*k*N+4*j]:f32) 2.0:f32)"),
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .what = "scalar factor 2 applied to the sum" },
+
+{ .name = "integer source: a float factor in the product is refused by name",
+  .text = DECLS "var s local f32\nloop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : s = 0:f32\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k loc=5 : s = (+ s (* (* 0.5:f32 (cast:f32 x[i*K+k]:s8)) (cast:f32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .ok = 0, .reason_loc = 5,
+  .reason = "the product of 'x' and 'w' has a floating-point factor" },
 
 { .name = "float source: zero point refused",
   .text = FTILE("f32", "4", "(* (- x[4*i*K+4*k]:f32@8 0.5:f32) w[4*k*N+4*j]:f32@9)"),
   .prec = MP_PREC_BF16, .ok = 0, .reason_loc = 8,
   .reason = "operand 'x' is f32 with a zero point" },
 
-{ .name = "float source: explicit scale refused",
+{ .name = "float source: explicit scale the glue did not interpret",
   .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_INT8, .scale = MP_SCALE_EXPR,
-  .ok = 0, .reason = "explicit scales are not supported yet; use scale=dynamic" },
+  .ok = 0, .reason = "were not interpreted (internal error of the compiler plugin)" },
 
-{ .name = "float source: uint8 not supported yet",
+{ .name = "float source: uint8",
   .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_UINT8,
-  .ok = 0, .reason = "'#pragma mixprec(uint8)' on a floating-point source ('x' and 'w' are "
-	"f32) is not supported yet" },
+  .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .what = "dynamic scales: A asymmetric per row (zero point), B per column" },
 
 { .name = "float source: fp16 not supported yet",
   .text = FTILE("f32", "4", FPROD32), .prec = MP_PREC_FP16,

@@ -36,9 +36,10 @@ static int tokenize(const char *s, mp_token *tok, int max)
 			while (isalnum((unsigned char)s[len]) || s[len] == '_')
 				len++;
 		} else if (isdigit((unsigned char)*s)) {
-			/* pp-number: digit { digit | letter | '_' | '.' } */
+			/* pp-number: digit { digit | letter | '_' | '.' | [eEpP] sign } */
 			kind = MP_TOK_NUMBER;
-			while (isalnum((unsigned char)s[len]) || s[len] == '_' || s[len] == '.')
+			while (isalnum((unsigned char)s[len]) || s[len] == '_' || s[len] == '.' ||
+			       ((s[len] == '+' || s[len] == '-') && strchr("eEpP", s[len - 1])))
 				len++;
 		} else if (*s == '"') {
 			kind = MP_TOK_STRING;
@@ -152,7 +153,7 @@ static const tcase cases[] = {
 	{ ERR("(INT8)", "unknown precision 'INT8'", 1) },
 	{ ERR("(8)", "unknown precision '8'", 1) },
 	{ ERR("(int8 acc=int32)", "expected ',' or ')' before 'acc'", 2) },
-	{ ERR("(int8, foo=1)", "unknown clause 'foo' in '#pragma mixprec'; expected one of acc, scale, target, tile, verify", 3) },
+	{ ERR("(int8, foo=1)", "unknown clause 'foo' in '#pragma mixprec'; expected one of acc, constant, scale, target, tile, verify", 3) },
 	{ ERR("(int8, =int32)", "unknown clause '='", 3) },
 	{ ERR("(int8, uint8)", "second precision 'uint8'", 3) },
 	{ ERR("(int8,,acc=int32)", "empty clause", 3) },
@@ -397,6 +398,130 @@ static int run_selfcheck(void)
 	return bad;
 }
 
+/* ------------------------------------------- explicit scales (sspec) */
+
+typedef struct scase {
+	const char *src;
+	int ok;
+	mp_sspec_kind k0, k1;
+	double v0, v1;          /* MP_SS_NUMBER values */
+	const char *n0, *n1;    /* names */
+	const char *i0, *i1;    /* iterators */
+	const char *msg;        /* error: substring */
+	int err_tok;            /* error: token index */
+} scase;
+
+static const scase scases[] = {
+	{ "(int8, scale=(sx, sw[j]))", 1, MP_SS_NAME, MP_SS_INDEXED, 0, 0, "sx", "sw", NULL, "j" },
+	{ "(int8, scale=(dynamic, 0.5f))", 1, MP_SS_DYNAMIC, MP_SS_NUMBER, 0, 0.5 },
+	{ "(fp8_e4m3, scale=(xs[i], +1e-3))", 1, MP_SS_INDEXED, MP_SS_NUMBER, 0, 1e-3, "xs", NULL, "i" },
+	{ "(uint8, scale=(0x1p-7f, 3), acc=int32)", 1, MP_SS_NUMBER, MP_SS_NUMBER, 0x1p-7, 3 },
+	{ "(int8, scale=dynamic)", 1, MP_SS_DYNAMIC, MP_SS_DYNAMIC },
+	{ "(int8, scale=s)", 0, .msg = "are given per operand: scale=(SA, SB)", .err_tok = 5 },
+	{ "(int8, scale=s[j])", 0, .msg = "found 's[j]'", .err_tok = 5 },
+	{ "(int8, scale=(a, b, c))", 0, .msg = "too many scales", .err_tok = 9 },
+	{ "(int8, scale=(a, f(x)))", 0, .msg = "unsupported scale 'f(x)'", .err_tok = 8 },
+	{ "(int8, scale=(-1, a))", 0, .msg = "must be a finite number > 0", .err_tok = 6 },
+	{ "(int8, scale=(0, a))", 0, .msg = "must be a finite number > 0", .err_tok = 6 },
+	{ "(int8, scale=(1e99, a))", 0, .msg = "must be a finite number > 0", .err_tok = 6 },
+	{ "(int8, scale=(, a))", 0, .msg = "missing scale before ','", .err_tok = 6 },
+	{ "(int8, scale=(a, ))", 0, .msg = "missing scale after ','", .err_tok = 8 },
+	{ "(int8, scale=(a)*(b))", 0, .msg = "are given per operand", .err_tok = 5 },
+	{ "(int8, scale=(a, b)*2)", 0, .msg = "are given per operand", .err_tok = 5 },
+	{ "(int8, scale=(a[i][j], b))", 0, .msg = "unsupported scale 'a[i][j]'", .err_tok = 6 },
+};
+
+static int run_scales(void)
+{
+	int bad = 0;
+
+	for (size_t q = 0; q < sizeof scases / sizeof scases[0]; q++) {
+		const scase *c = &scases[q];
+		mp_token tok[64];
+		mp_pragma p;
+		char err[512] = "";
+		int et = -99, n = tokenize(c->src, tok, 64);
+
+		if (n < 0 || mp_pragma_parse(tok, n, &p, err, sizeof err, &et) != 0) {
+			printf("FAIL [%s]: does not parse: %s\n", c->src, err);
+			bad = 1;
+			continue;
+		}
+		int rc = mp_pragma_scales(tok, n, &p, err, sizeof err, &et);
+		if (!c->ok) {
+			if (rc != -1 || !strstr(err, c->msg) || et != c->err_tok) {
+				printf("FAIL [%s]: rc %d, token %d (expected %d), message \"%s\"\n",
+				       c->src, rc, et, c->err_tok, err);
+				bad = 1;
+			}
+			continue;
+		}
+		int want = p.scale == MP_SCALE_EXPR ? 2 : 0;
+		if (rc != 0 || p.nsspec != want) {
+			printf("FAIL [%s]: rc %d nsspec %d: %s\n", c->src, rc, p.nsspec, err);
+			bad = 1;
+			continue;
+		}
+		for (int side = 0; side < p.nsspec; side++) {
+			const mp_scale_spec *sp = &p.sspec[side];
+			mp_sspec_kind k = side ? c->k1 : c->k0;
+			double v = side ? c->v1 : c->v0;
+			const char *nm = side ? c->n1 : c->n0, *ix = side ? c->i1 : c->i0;
+			if (sp->kind != k || (k == MP_SS_NUMBER && sp->value != v) ||
+			    (nm && strcmp(sp->name, nm)) || (ix && strcmp(sp->index, ix)) ||
+			    sp->elem != MP_TY_OTHER || sp->loc != tok[sp->tok].loc) {
+				printf("FAIL [%s]: side %d: kind %d value %g name %s index %s\n",
+				       c->src, side, sp->kind, sp->value, sp->name, sp->index);
+				bad = 1;
+			}
+		}
+	}
+	return bad;
+}
+
+/* constant = NAME | ( NAME [, NAME] ) */
+static int run_constant(void)
+{
+	static const struct {
+		const char *src;
+		int n;                 /* names expected, -1: error */
+		const char *a, *b;     /* names / error substring in a */
+		int err_tok;
+	} cc[] = {
+		{ "(int8, constant=w)", 1, "w", NULL, 0 },
+		{ "(int8, constant=(w), verify)", 1, "w", NULL, 0 },
+		{ "(bf16, constant=(x, w), scale=dynamic)", 2, "x", "w", 0 },
+		{ "(int8, constant=)", -1, "missing value for 'constant'", NULL, 5 },
+		{ "(int8, constant=3)", -1, "expected an array name in 'constant'", NULL, 5 },
+		{ "(int8, constant=(a b))", -1, "expected ',' or ')' in 'constant'", NULL, 7 },
+		{ "(int8, constant=(a, b, c))", -1, "too many names in 'constant'", NULL, 10 },
+		{ "(int8, constant=(a,))", -1, "expected an array name", NULL, 8 },
+		{ "(int8, constant=a, constant=b)", -1, "duplicate clause 'constant'", NULL, 7 },
+	};
+	int bad = 0;
+
+	for (size_t q = 0; q < sizeof cc / sizeof cc[0]; q++) {
+		mp_token tok[64];
+		mp_pragma p;
+		char err[512] = "";
+		int et = -99, n = tokenize(cc[q].src, tok, 64);
+		int rc = mp_pragma_parse(tok, n, &p, err, sizeof err, &et);
+
+		if (cc[q].n < 0) {
+			if (rc != -1 || !strstr(err, cc[q].a) || et != cc[q].err_tok) {
+				printf("FAIL [%s]: rc %d token %d (expected %d): %s\n", cc[q].src, rc,
+				       et, cc[q].err_tok, err);
+				bad = 1;
+			}
+		} else if (rc != 0 || p.nconstant != cc[q].n || strcmp(p.constant[0], cc[q].a) ||
+			   (cc[q].b && strcmp(p.constant[1], cc[q].b)) || !p.constant_loc) {
+			printf("FAIL [%s]: rc %d nconstant %d: %s\n", cc[q].src, rc, p.nconstant, err);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 int main(void)
 {
 	int nfail = 0, ncase = 0;
@@ -406,7 +531,9 @@ int main(void)
 	nfail += run_generated();
 	nfail += run_misc();
 	nfail += run_selfcheck();
-	ncase += 5 + 1 + 1;
+	nfail += run_scales();
+	nfail += run_constant();
+	ncase += 5 + 1 + 1 + (int)(sizeof scases / sizeof scases[0]) + 9;
 	if (nfail) {
 		printf("test_pragma: %d failure(s)\n", nfail);
 		return 1;

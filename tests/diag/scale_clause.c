@@ -1,10 +1,11 @@
-/* scale_clause.c -- scale=: an undeclared name (float source), and any
- * scale on an integer source (the requantization belongs in the body). */
+/* scale_clause.c -- scale=(SA, SB): an undeclared name (float source), and
+ * any scale on an integer source (the requantization belongs in the body).
+ * The other explicit-scale diagnostics are in scale_explicit.c. */
 #include <mixprec.h>
 
 void sc_undeclared(int M, int N, int K, const float *A, const float *B, float *C)
 {
-#pragma mixprec(int8, acc=int32, scale=no_such_scale) // expected-error {{undeclared}}
+#pragma mixprec(int8, acc=int32, scale=(no_such_scale, dynamic)) // expected-error {{undeclared}}
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			float s = 0;
@@ -18,7 +19,7 @@ void sc_integer_source(int M, int N, int K, const int8_t *A, const int8_t *B, in
 		       float sc)
 {
 	(void)sc;
-#pragma mixprec(int8, acc=int32, scale=sc) // expected-error {{requantization}}
+#pragma mixprec(int8, acc=int32, scale=(sc, sc)) // expected-error {{requantization}}
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;

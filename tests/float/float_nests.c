@@ -1,6 +1,7 @@
 /* float_nests.c -- end-to-end test of floating-point sources at lower
- * precision (#pragma mixprec(bf16 | int8 | fp8_e4m3 | fp8_e5m2) on float
- * and double loop nests), compiled WITH the GCC plugin.
+ * precision (#pragma mixprec(bf16 | int8 | uint8 | fp8_e4m3 | fp8_e5m2) on
+ * float and double loop nests), compiled WITH the GCC plugin (and with the
+ * clang plugins: tests/float/CMakeLists.txt).
  *
  * Not a bit-exact differential: each kernel is stamped twice from one
  * macro, once annotated (_Pragma passed as a macro argument) and once
@@ -20,8 +21,17 @@
  * (mp_stats fast grows), and a NaN input must fall back (fallback grows)
  * with a result equal to the reference's exactly.
  *
- * `float_nests FACTOR` divides every tolerance by FACTOR (default 1): run
- * with 1000 to see the check fail.
+ * `float_nests FACTOR [SEED]` divides every tolerance by FACTOR (default 1):
+ * run with 1000 to see the check fail (FLOAT_NESTS_VERBOSE=1 prints, for
+ * each check, the worst ratio of the difference to its tolerance).
+ *
+ * The newer kernels (run_scaled ... run_verify_env) cover a scalar factor
+ * alpha*A*B, the ikj order (an init loop, then k enclosing j), explicit
+ * scales scale=(SA, SB), uint8 and the verify mode (the clause and
+ * MIXPREC_VERIFY); their tolerance is bnd_tol's, with the steps of
+ * mp_lp_steps_ex for the same scales.  Built with
+ * -DFLOAT_NESTS_VERIFY_ALL and -fplugin-arg-mixprec-verify, every nest's
+ * first call must be verified as well.
  */
 #include <mixprec.h>
 #include <math.h>
@@ -96,6 +106,197 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const double *A,
 K_E5M2(e5m2_lp, _Pragma("mixprec(fp8_e5m2)"))
 K_E5M2(e5m2_ref, NOPRAGMA)
 
+/* ---- scalar factors, ikj order, explicit scales, uint8, verify ---- */
+
+/* (a) float, int8: C *= beta, then C += alpha*A*B (tile mode, memory
+ * accumulator, a scalar factor on the left), 2-D VLA operands */
+#define K_SCALED(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, float alpha, float beta, \
+		const float A[M][K], const float B[K][N], float C[M][N]) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			C[i][j] *= beta; \
+			for (int k = 0; k < K; k++) \
+				C[i][j] += alpha * A[i][k] * B[k][j]; \
+		} \
+}
+K_SCALED(scaled_lp, _Pragma("mixprec(int8)"))
+K_SCALED(scaled_ref, NOPRAGMA)
+
+/* (b) double, bf16, direct mode: C += A*B*alpha (the factor on the right) */
+#define K_ALPHA(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
+		const double *A, const double *B, double *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) \
+			for (int k = 0; k < K; k++) \
+				C[i * N + j] += A[i * K + k] * B[k * N + j] * alpha; \
+}
+K_ALPHA(alpha_lp, _Pragma("mixprec(bf16)"))
+K_ALPHA(alpha_ref, NOPRAGMA)
+
+/* (g) the netlib SGEMM form: C *= beta, then for k { temp = alpha*A(i,k);
+ * for j C += temp*B(k,j) } -- the temporary is forwarded into the product
+ * (its factor applied to the sum), ikj order through __mixprec_tile_add */
+#define K_NETLIB(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, float alpha, float beta, \
+		const float *A, const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) { \
+		for (int j = 0; j < N; j++) \
+			C[i * N + j] *= beta; \
+		for (int k = 0; k < K; k++) { \
+			float temp = alpha * A[i * K + k]; \
+			for (int j = 0; j < N; j++) \
+				C[i * N + j] += temp * B[k * N + j]; \
+		} \
+	} \
+}
+K_NETLIB(netlib_lp, _Pragma("mixprec(int8)"))
+K_NETLIB(netlib_ref, NOPRAGMA)
+
+/* (c) ikj order: an init loop, then k enclosing j (tile mode, the tile's
+ * row added into C by __mixprec_tile_add) */
+#define K_IKJ(NAME, PRAGMA, T) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const T *A, const T *B, \
+		T *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) { \
+		for (int j = 0; j < N; j++) \
+			C[i * N + j] = 0; \
+		for (int k = 0; k < K; k++) \
+			for (int j = 0; j < N; j++) \
+				C[i * N + j] += A[i * K + k] * B[k * N + j]; \
+	} \
+}
+K_IKJ(ikj_i8_lp, _Pragma("mixprec(int8)"), float)
+K_IKJ(ikj_e4m3_lp, _Pragma("mixprec(fp8_e4m3)"), float)
+K_IKJ(ikj_ref, NOPRAGMA, float)
+K_IKJ(ikj_bf16_d_lp, _Pragma("mixprec(bf16)"), double)
+K_IKJ(ikj_d_ref, NOPRAGMA, double)
+
+/* (d) explicit scales.
+ * d1: int8, float, scale=(sx, sw[j]): one scale for A (a float parameter),
+ * one per column of B (a pointer parameter); j starts at jlo (the runtime
+ * reads sw from sw + jlo) */
+#define K_SC1(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, int jlo, float sx, \
+		const float *sw, const float *A, const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = jlo; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_SC1(sc1_lp, _Pragma("mixprec(int8, scale=(sx, sw[j]))"))
+K_SC1(sc1_ref, NOPRAGMA)
+
+/* d2: int8, float, scale=(0.01f, dynamic): a number for A, B dynamic */
+#define K_SC2(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
+		const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_SC2(sc2_lp, _Pragma("mixprec(int8, scale=(0.01f, dynamic))"))
+K_SC2(sc2_ref, NOPRAGMA)
+
+/* d3: int8, double, direct mode, scale=(dynamic, wd[j]) with wd double */
+#define K_SC3(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const double *wd, \
+		const double *A, const double *B, double *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) \
+			for (int k = 0; k < K; k++) \
+				C[i * N + j] += A[i * K + k] * B[k * N + j]; \
+}
+K_SC3(sc3_lp, _Pragma("mixprec(int8, scale=(dynamic, wd[j]))"))
+K_SC3(sc3_ref, NOPRAGMA)
+
+/* d4: fp8_e4m3, float, scale=(fp8_xs[i], ws[j]): per row of A from a
+ * global array (i starts at ilo: the runtime reads fp8_xs + ilo), per
+ * column of B from a pointer */
+static float fp8_xs[4096];
+#define K_SC4(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, int ilo, const float *ws, \
+		const float *A, const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int i = ilo; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_SC4(sc4_lp, _Pragma("mixprec(fp8_e4m3, scale=(fp8_xs[i], ws[j]))"))
+K_SC4(sc4_ref, NOPRAGMA)
+
+/* d5: int8, float, the product written B*A: scale=(wl[j], xs[i]) (the
+ * first scale belongs to the left factor, B) with wl a local VLA */
+#define K_SC5(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *xs, \
+		const float *ws, const float *A, const float *B, float *C) \
+{ \
+	float wl[N]; \
+	for (int j = 0; j < N; j++) \
+		wl[j] = ws[j]; \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += B[k * N + j] * A[i * K + k]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_SC5(sc5_lp, _Pragma("mixprec(int8, scale=(wl[j], xs[i]))"))
+K_SC5(sc5_ref, NOPRAGMA)
+
+/* (e) uint8 (A asymmetric unsigned per row, B int8 per column): float tile
+ * mode, and double direct mode */
+#define K_U8F(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
+		const float *B, const float *bias, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = bias[j]; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_U8F(u8f_lp, _Pragma("mixprec(uint8)"))
+K_U8F(u8f_ref, NOPRAGMA)
+K_I8(u8d_lp, _Pragma("mixprec(uint8, scale=dynamic)"))
+
+/* (f) verify: the clause (int8, double tile), and a nest without it
+ * (bf16, double direct) for MIXPREC_VERIFY */
+K_E5M2(verify_lp, _Pragma("mixprec(int8, verify)"))
+K_I8(env_lp, _Pragma("mixprec(bf16)"))
+
 static double factor = 1;
 static long failures, checked;
 
@@ -138,9 +339,38 @@ static double tol(mp_lp lp, int dbl, long M, long N, long K, const void *a, long
 	return lpb + gamma_n(K + 2, dbl) * abs_sum + (dbl ? 0x1p-53 : 0x1p-24) * abs_sum;
 }
 
+/* per check name: failures and the worst |lp - ref| / tolerance, printed
+ * when something failed or FLOAT_NESTS_VERBOSE is set */
+static struct { const char *what; long fails, n; double worst; } per[64];
+static int nper;
+
+static void note(const char *what, double lp, double ref, double t, int bad)
+{
+	int w;
+
+	for (w = 0; w < nper && strcmp(per[w].what, what); w++)
+		;
+	if (w == nper && nper < 64)
+		per[nper++].what = what;
+	if (w == 64)
+		return;
+	per[w].n++;
+	per[w].fails += bad;
+	if (t > 0 && fabs(lp - ref) / t > per[w].worst)
+		per[w].worst = fabs(lp - ref) / t;
+}
+
+static void print_per(void)
+{
+	for (int w = 0; w < nper; w++)
+		fprintf(stderr, "  %-40s %7ld checks %6ld failed, worst |lp-ref|/tol %.3g\n",
+			per[w].what, per[w].n, per[w].fails, per[w].worst);
+}
+
 static void expect(const char *what, double lp, double ref, double t, long i, long j)
 {
 	checked++;
+	note(what, lp, ref, t, !(t >= 0) || !(fabs(lp - ref) <= t / factor));
 	if (!(t >= 0) || !(fabs(lp - ref) <= t / factor)) {
 		if (failures++ < 10)
 			fprintf(stderr, "FAIL %s (%ld,%ld): lp %.9g ref %.9g diff %.3g tol %.3g\n",
@@ -157,10 +387,13 @@ static void expect_same(const char *what, const void *x, const void *y, size_t b
 	}
 }
 
+static long v_snap;   /* stats.verified at the last fast_count() */
+
 static long fast_count(void)
 {
 	mp_stats s;
 	mp_stats_get(&s);
+	v_snap = s.verified;
 	return s.fast;
 }
 
@@ -173,12 +406,37 @@ static long fallback_count(void)
 
 static void check_fast(const char *what, long before)
 {
+	long vs = v_snap;   /* before fast_count() below overwrites it */
+
+	(void)vs;
 	checked++;
 	if (fast_count() <= before) {
 		failures++;
 		fprintf(stderr, "FAIL %s: did not run on the kernels (mp_stats.fast unchanged)\n",
 			what);
 	}
+#ifdef FLOAT_NESTS_VERIFY_ALL
+	/* built with -fplugin-arg-mixprec-verify: the first call of every
+	   nest is verified (WHAT names one nest), the later ones are not */
+	{
+		static const char *seen[64];
+		static int nseen;
+		int first = 1;
+		mp_stats s;
+
+		for (int i = 0; i < nseen; i++)
+			first &= strcmp(seen[i], what) != 0;
+		if (first && nseen < 64)
+			seen[nseen++] = what;
+		mp_stats_get(&s);
+		checked++;
+		if (s.verified != vs + first) {
+			failures++;
+			fprintf(stderr, "FAIL %s: stats.verified grew by %ld, expected %d "
+				"(-fplugin-arg-mixprec-verify)\n", what, s.verified - vs, first);
+		}
+	}
+#endif
 }
 
 static void check_fallback(const char *what, long before)
@@ -188,6 +446,535 @@ static void check_fallback(const char *what, long before)
 		failures++;
 		fprintf(stderr, "FAIL %s: NaN input did not fall back\n", what);
 	}
+}
+
+/* ------------------------------------------- bounds with explicit scales */
+
+/* The tolerance of the kernels below: the steps (and UINT8 zero points) of
+ * mp_lp_steps_ex for the same scales as the pragma's (NULL: dynamic), then
+ * per element
+ *   mp_lp_error_bound_ex(..., alpha)                      (lp vs exact)
+ *   + gamma(K + nref) * S + u * (S + that bound)           (the reference's
+ *                                                           own rounding, and
+ *                                                           init + tile)
+ * with S = |init| + |alpha| sum_k |A(i,k) B(k,j)|; nref: 2, or 3 when the
+ * reference multiplies by alpha too. */
+typedef struct bnd {
+	mp_lp lp;
+	int dbl, nref, ok;
+	long K;
+	const void *a, *b;
+	long a_si, a_sk, b_sk, b_sj;
+	double alpha;
+	double *sa, *za, *sb;
+} bnd;
+
+static void bnd_init(bnd *x, mp_lp lp, int dbl, long M, long N, long K, const void *a,
+		     long a_si, long a_sk, const void *b, long b_sk, long b_sj,
+		     const mp_lp_scales *sc, double alpha, int nref)
+{
+	mp_lp_scales dyn = { .dynamic = 1 };
+
+	x->lp = lp, x->dbl = dbl, x->nref = nref, x->K = K;
+	x->a = a, x->a_si = a_si, x->a_sk = a_sk;
+	x->b = b, x->b_sk = b_sk, x->b_sj = b_sj;
+	x->alpha = alpha;
+	x->sa = malloc(sizeof(double) * (size_t)(M + 1));
+	x->za = malloc(sizeof(double) * (size_t)(M + 1));
+	x->sb = malloc(sizeof(double) * (size_t)(N + 1));
+	x->ok = x->sa && x->za && x->sb &&
+		mp_lp_steps_ex(lp, dbl, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc ? sc : &dyn,
+			       x->sa, x->za, x->sb) == 0;
+}
+
+static void bnd_free(bnd *x)
+{
+	free(x->sa), free(x->za), free(x->sb);
+}
+
+static double el(const void *p, int dbl, long o)
+{
+	return dbl ? ((const double *)p)[o] : ((const float *)p)[o];
+}
+
+/* element (i, j) of the block bnd_init described; -1 when its steps could
+ * not be computed (the check then fails) */
+static double bnd_tol(const bnd *x, long i, long j, double init, int accumulate)
+{
+	size_t e = x->dbl ? 8 : 4;
+	double s = 0, u = x->dbl ? 0x1p-53 : 0x1p-24, lpb;
+
+	if (!x->ok)
+		return -1;
+	for (long k = 0; k < x->K; k++)
+		s += fabs(el(x->a, x->dbl, i * x->a_si + k * x->a_sk) *
+			  el(x->b, x->dbl, k * x->b_sk + j * x->b_sj));
+	s = fabs(init) + fabs(x->alpha) * s;
+	lpb = mp_lp_error_bound_ex(x->lp, x->dbl, x->K,
+				   (const char *)x->a + (size_t)(i * x->a_si) * e, x->a_sk,
+				   (const char *)x->b + (size_t)(j * x->b_sj) * e, x->b_sk,
+				   x->sa[i], x->za[i], x->sb[j], init, accumulate, x->alpha);
+	return lpb + gamma_n(x->K + x->nref, x->dbl) * s + u * (s + lpb);
+}
+
+/* Fresh random data: uniform in [-mag, mag] with one element in eight
+ * 30 times larger (rows and columns of different ranges); relu: negative
+ * values become 0 (post-ReLU activations). */
+static float *fvec(size_t n, double mag, int relu)
+{
+	float *p = malloc(n * 4 + 4);
+
+	for (size_t x = 0; x < n; x++) {
+		double v = rnd() * mag * (rand() % 8 == 0 ? 30 : 1);
+		p[x] = (float)(relu && v < 0 ? 0 : v);
+	}
+	return p;
+}
+
+static double *dvec(size_t n, double mag)
+{
+	double *p = malloc(n * 8 + 8);
+
+	for (size_t x = 0; x < n; x++)
+		p[x] = rnd() * mag * (rand() % 8 == 0 ? 30 : 1);
+	return p;
+}
+
+/* max |X(r, t)| over t for row r of X(r, t) = p[r*sr + t*st] */
+static double amax_row(const void *p, int dbl, long r, long T, long sr, long st)
+{
+	double m = 0;
+
+	for (long t = 0; t < T; t++)
+		m = fmax(m, fabs(el(p, dbl, r * sr + t * st)));
+	return m > 0 ? m : 1;
+}
+
+static long verified_count(void)
+{
+	mp_stats s;
+	mp_stats_get(&s);
+	return s.verified;
+}
+
+static void expect_count(const char *what, long got, long want)
+{
+	checked++;
+	if (got != want) {
+		failures++;
+		fprintf(stderr, "FAIL %s: %ld, expected %ld\n", what, got, want);
+	}
+}
+
+/* (a) C *= beta; C += alpha*A*B, float, int8 */
+static void run_scaled(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 1, 0), *B = fvec(kn, 3, 0), *C0 = fvec(mn, 20, 0);
+	float *C = fvec(mn, 0, 0), *R = fvec(mn, 0, 0);
+	float alpha = (float)(0.25 + 2 * fabs(rnd())), beta = (float)rnd();
+	long before;
+	bnd x;
+
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	scaled_lp(M, N, K, alpha, beta, (const void *)A, (const void *)B, (void *)C);
+	check_fast("alpha*A*B int8", before);
+	scaled_ref(M, N, K, alpha, beta, (const void *)A, (const void *)B, (void *)R);
+	bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, NULL, alpha, 3);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float cb = C0[i * N + j] * beta;
+			expect("alpha*A*B int8", C[i * N + j], R[i * N + j],
+			       bnd_tol(&x, i, j, cb, 0), i, j);
+		}
+	bnd_free(&x);
+	if (mk > 0 && kn > 0) {
+		A[mk / 2] = NAN;
+		memcpy(C, C0, mn * 4);
+		memcpy(R, C0, mn * 4);
+		before = fallback_count();
+		scaled_lp(M, N, K, alpha, beta, (const void *)A, (const void *)B, (void *)C);
+		check_fallback("alpha*A*B int8 NaN", before);
+		scaled_ref(M, N, K, alpha, beta, (const void *)A, (const void *)B, (void *)R);
+		expect_same("alpha*A*B int8 NaN", C, R, mn * 4);
+	}
+	free(A), free(B), free(C0), free(C), free(R);
+}
+
+/* (b) C += A*B*alpha, alpha < 0, double, bf16, direct */
+static void run_alpha(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	double *A = dvec(mk, 2), *B = dvec(kn, 1e3), *C0 = dvec(mn, 1e4);
+	double *C = dvec(mn, 0), *R = dvec(mn, 0);
+	double alpha = -(0.05 + 3 * fabs(rnd()));
+	long before;
+	bnd x;
+
+	memcpy(C, C0, mn * 8);
+	memcpy(R, C0, mn * 8);
+	before = fast_count();
+	alpha_lp(M, N, K, alpha, A, B, C);
+	check_fast("A*B*alpha bf16", before);
+	alpha_ref(M, N, K, alpha, A, B, R);
+	bnd_init(&x, MP_LP_BF16, 1, M, N, K, A, K, 1, B, N, 1, NULL, alpha, 3);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("A*B*alpha bf16", C[i * N + j], R[i * N + j],
+			       bnd_tol(&x, i, j, C0[i * N + j], 1), i, j);
+	bnd_free(&x);
+	free(A), free(B), free(C0), free(C), free(R);
+}
+
+/* (g) netlib form, float, int8 */
+static void run_netlib(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 1, 0), *B = fvec(kn, 3, 0), *C0 = fvec(mn, 20, 0);
+	float *C = fvec(mn, 0, 0), *R = fvec(mn, 0, 0);
+	float alpha = (float)(-0.5 - 2 * fabs(rnd())), beta = (float)rnd();
+	long before;
+	bnd x;
+
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	netlib_lp(M, N, K, alpha, beta, A, B, C);
+	check_fast("netlib temp=alpha*A int8", before);
+	netlib_ref(M, N, K, alpha, beta, A, B, R);
+	/* the reference rounds temp = alpha*A too: one more rounding (4) */
+	bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, NULL, alpha, 4);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float cb = C0[i * N + j] * beta;
+			expect("netlib int8", C[i * N + j], R[i * N + j], bnd_tol(&x, i, j, cb, 0),
+			       i, j);
+		}
+	bnd_free(&x);
+	if (mk > 0 && kn > 0) {
+		B[kn / 2] = INFINITY;
+		memcpy(C, C0, mn * 4);
+		memcpy(R, C0, mn * 4);
+		before = fallback_count();
+		netlib_lp(M, N, K, alpha, beta, A, B, C);
+		check_fallback("netlib int8 Inf", before);
+		netlib_ref(M, N, K, alpha, beta, A, B, R);
+		expect_same("netlib int8 Inf", C, R, mn * 4);
+	}
+	free(A), free(B), free(C0), free(C), free(R);
+}
+
+/* (c) ikj order: float int8 and fp8_e4m3, double bf16 */
+static void run_ikj(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 1, 0), *B = fvec(kn, 0.5, 0), *C = fvec(mn, 7, 0), *R = fvec(mn, 7, 0);
+	double *Ad = dvec(mk, 1e-2), *Bd = dvec(kn, 1), *Cd = dvec(mn, 7), *Rd = dvec(mn, 7);
+	long before;
+	bnd x;
+
+	before = fast_count();
+	ikj_i8_lp(M, N, K, A, B, C);
+	check_fast("ikj int8", before);
+	ikj_ref(M, N, K, A, B, R);
+	bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("ikj int8", C[i * N + j], R[i * N + j], bnd_tol(&x, i, j, 0, 0), i, j);
+	bnd_free(&x);
+
+	before = fast_count();
+	ikj_e4m3_lp(M, N, K, A, B, C);
+	check_fast("ikj fp8_e4m3", before);
+	bnd_init(&x, MP_LP_FP8_E4M3, 0, M, N, K, A, K, 1, B, N, 1, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("ikj fp8_e4m3", C[i * N + j], R[i * N + j], bnd_tol(&x, i, j, 0, 0),
+			       i, j);
+	bnd_free(&x);
+
+	before = fast_count();
+	ikj_bf16_d_lp(M, N, K, Ad, Bd, Cd);
+	check_fast("ikj bf16 double", before);
+	ikj_d_ref(M, N, K, Ad, Bd, Rd);
+	bnd_init(&x, MP_LP_BF16, 1, M, N, K, Ad, K, 1, Bd, N, 1, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("ikj bf16 double", Cd[i * N + j], Rd[i * N + j],
+			       bnd_tol(&x, i, j, 0, 0), i, j);
+	bnd_free(&x);
+
+	if (mk > 0 && kn > 0) {
+		B[kn / 3] = NAN;
+		before = fallback_count();
+		ikj_i8_lp(M, N, K, A, B, C);
+		check_fallback("ikj int8 NaN", before);
+		ikj_ref(M, N, K, A, B, R);
+		expect_same("ikj int8 NaN", C, R, mn * 4);
+	}
+	free(A), free(B), free(C), free(R), free(Ad), free(Bd), free(Cd), free(Rd);
+}
+
+/* (d) explicit scales */
+static void run_scales(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 1, 0), *B = fvec(kn, 2, 0), *C0 = fvec(mn, 5, 0);
+	float *C = fvec(mn, 0, 0), *R = fvec(mn, 0, 0);
+	float *sw = fvec(N, 0, 0), *xs = fvec(M, 0, 0), *wdf = fvec(N, 0, 0);
+	double *Ad = dvec(mk, 3), *Bd = dvec(kn, 1e-3), *Cd0 = dvec(mn, 1);
+	double *Cd = dvec(mn, 0), *Rd = dvec(mn, 0), *wd = dvec(N, 0);
+	int jlo = N / 3, ilo = M / 4;
+	float sx = 0, one = 0.01f;
+	long before;
+	bnd x;
+
+	/* d1: scale=(sx, sw[j]); scales around the dynamic ones, some
+	   saturating */
+	for (int i = 0; i < M; i++)
+		sx = (float)fmax(sx, amax_row(A, 0, i, K, K, 1));
+	sx = (float)(sx / 127 * (0.8 + 0.4 * fabs(rnd())));
+	for (int j = 0; j < N; j++)
+		sw[j] = (float)(amax_row(B, 0, j, K, 1, N) / 127 * (0.8 + 0.4 * fabs(rnd())));
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	sc1_lp(M, N, K, jlo, sx, sw, A, B, C);
+	check_fast("scale=(sx, sw[j]) int8", before);
+	sc1_ref(M, N, K, jlo, sx, sw, A, B, R);
+	{
+		mp_lp_scales sc = { 0, &sx, 0, sw + jlo, 1 };
+		bnd_init(&x, MP_LP_INT8, 0, M, N - jlo, K, A, K, 1, B + jlo, N, 1, &sc, 1, 2);
+	}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("scale=(sx, sw[j]) int8", C[i * N + j], R[i * N + j],
+			       j < jlo ? 0 : bnd_tol(&x, i, j - jlo, 0, 0), i, j);
+	bnd_free(&x);
+	/* unusable scales at run time: the original loop runs */
+	if (mk > 0 && kn > 0) {
+		memcpy(C, C0, mn * 4);
+		memcpy(R, C0, mn * 4);
+		before = fallback_count();
+		sc1_lp(M, N, K, jlo, 0.0f, sw, A, B, C);
+		check_fallback("scale=(0, sw[j])", before);
+		sc1_ref(M, N, K, jlo, 0.0f, sw, A, B, R);
+		expect_same("scale=(0, sw[j])", C, R, mn * 4);
+		sw[N - 1] = NAN;
+		before = fallback_count();
+		sc1_lp(M, N, K, jlo, sx, sw, A, B, C);
+		check_fallback("scale=(sx, NaN)", before);
+		sc1_ref(M, N, K, jlo, sx, sw, A, B, R);
+		expect_same("scale=(sx, NaN)", C, R, mn * 4);
+	}
+
+	/* d2: scale=(0.01f, dynamic) */
+	before = fast_count();
+	sc2_lp(M, N, K, A, B, C);
+	check_fast("scale=(0.01f, dynamic) int8", before);
+	sc2_ref(M, N, K, A, B, R);
+	{
+		mp_lp_scales sc = { 0, &one, 0, NULL, 0 };
+		bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, &sc, 1, 2);
+	}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("scale=(0.01f, dynamic) int8", C[i * N + j], R[i * N + j],
+			       bnd_tol(&x, i, j, 0, 0), i, j);
+	bnd_free(&x);
+
+	/* d3: scale=(dynamic, wd[j]), double, direct; the runtime reads the
+	   double scales as floats */
+	for (int j = 0; j < N; j++) {
+		wd[j] = amax_row(Bd, 1, j, K, 1, N) / 127 * (0.9 + 0.2 * fabs(rnd()));
+		wdf[j] = (float)wd[j];
+	}
+	memcpy(Cd, Cd0, mn * 8);
+	memcpy(Rd, Cd0, mn * 8);
+	before = fast_count();
+	sc3_lp(M, N, K, wd, Ad, Bd, Cd);
+	check_fast("scale=(dynamic, wd[j]) int8 double", before);
+	sc3_ref(M, N, K, wd, Ad, Bd, Rd);
+	{
+		mp_lp_scales sc = { 0, NULL, 0, wdf, 1 };
+		bnd_init(&x, MP_LP_INT8, 1, M, N, K, Ad, K, 1, Bd, N, 1, &sc, 1, 2);
+	}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("scale=(dynamic, wd[j]) int8 double", Cd[i * N + j], Rd[i * N + j],
+			       bnd_tol(&x, i, j, Cd0[i * N + j], 1), i, j);
+	bnd_free(&x);
+
+	/* d4: scale=(fp8_xs[i], ws[j]), fp8_e4m3, rows from ilo */
+	for (int i = 0; i < M; i++)
+		fp8_xs[i] = (float)(amax_row(A, 0, i, K, K, 1) / 448 * (0.7 + 0.6 * fabs(rnd())));
+	for (int j = 0; j < N; j++)
+		sw[j] = (float)(amax_row(B, 0, j, K, 1, N) / 448 * (0.7 + 0.6 * fabs(rnd())));
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	sc4_lp(M, N, K, ilo, sw, A, B, C);
+	check_fast("scale=(xs[i], ws[j]) fp8_e4m3", before);
+	sc4_ref(M, N, K, ilo, sw, A, B, R);
+	{
+		mp_lp_scales sc = { 0, fp8_xs + ilo, 1, sw, 1 };
+		bnd_init(&x, MP_LP_FP8_E4M3, 0, M - ilo, N, K, A + (size_t)ilo * K, K, 1, B, N, 1,
+			 &sc, 1, 2);
+	}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("scale=(xs[i], ws[j]) fp8_e4m3", C[i * N + j], R[i * N + j],
+			       i < ilo ? 0 : bnd_tol(&x, i - ilo, j, 0, 0), i, j);
+	bnd_free(&x);
+
+	/* d5: B*A with scale=(wl[j], xs[i]) */
+	for (int i = 0; i < M; i++)
+		xs[i] = (float)(amax_row(A, 0, i, K, K, 1) / 127 * (0.9 + 0.2 * fabs(rnd())));
+	for (int j = 0; j < N; j++)
+		sw[j] = (float)(amax_row(B, 0, j, K, 1, N) / 127 * (0.9 + 0.2 * fabs(rnd())));
+	before = fast_count();
+	sc5_lp(M, N, K, xs, sw, A, B, C);
+	check_fast("B*A scale=(wl[j], xs[i]) int8", before);
+	sc5_ref(M, N, K, xs, sw, A, B, R);
+	{
+		mp_lp_scales sc = { 0, xs, 1, sw, 1 };
+		bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, &sc, 1, 2);
+	}
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("B*A scale=(wl[j], xs[i]) int8", C[i * N + j], R[i * N + j],
+			       bnd_tol(&x, i, j, 0, 0), i, j);
+	bnd_free(&x);
+	free(A), free(B), free(C0), free(C), free(R), free(sw), free(xs), free(wdf);
+	free(Ad), free(Bd), free(Cd0), free(Cd), free(Rd), free(wd);
+}
+
+/* (e) uint8: post-ReLU and signed A (float, tile), signed data (double,
+ * direct, B transposed) */
+static void run_uint8(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *B = fvec(kn, 1, 0), *bias = fvec(N, 3, 0), *C = fvec(mn, 0, 0);
+	float *R = fvec(mn, 0, 0);
+	double *Ad = dvec(mk, 5), *Bt = dvec(kn, 0.1), *Cd0 = dvec(mn, 10);
+	double *Cd = dvec(mn, 0), *Rd = dvec(mn, 0);
+	long before;
+	bnd x;
+
+	for (int relu = 1; relu >= 0; relu--) {
+		float *A = fvec(mk, 2, relu);
+		const char *what = relu ? "uint8 post-ReLU" : "uint8 signed";
+		before = fast_count();
+		u8f_lp(M, N, K, A, B, bias, C);
+		check_fast("uint8 float", before);   /* one nest: one name */
+		u8f_ref(M, N, K, A, B, bias, R);
+		bnd_init(&x, MP_LP_UINT8, 0, M, N, K, A, K, 1, B, N, 1, NULL, 1, 2);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect(what, C[i * N + j], R[i * N + j],
+				       bnd_tol(&x, i, j, bias[j], 0), i, j);
+		bnd_free(&x);
+		free(A);
+	}
+
+	memcpy(Cd, Cd0, mn * 8);
+	memcpy(Rd, Cd0, mn * 8);
+	before = fast_count();
+	u8d_lp(M, N, K, Ad, Bt, Cd);
+	check_fast("uint8 double", before);
+	i8_ref(M, N, K, Ad, Bt, Rd);
+	bnd_init(&x, MP_LP_UINT8, 1, M, N, K, Ad, K, 1, Bt, 1, K, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("uint8 double", Cd[i * N + j], Rd[i * N + j],
+			       bnd_tol(&x, i, j, Cd0[i * N + j], 1), i, j);
+	bnd_free(&x);
+	free(B), free(bias), free(C), free(R), free(Ad), free(Bt), free(Cd0), free(Cd), free(Rd);
+}
+
+/* (f) the verify clause: the first call of the nest is verified (once in
+ * the process), within the bound; later calls are not */
+static int verify_first = 1;
+
+static void run_verify(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	double *A = dvec(mk, 1), *B = dvec(kn, 1), *C = dvec(mn, 0), *R = dvec(mn, 0);
+	long before, v0 = verified_count();
+	bnd x;
+
+	before = fast_count();
+	verify_lp(M, N, K, A, B, C);
+	check_fast("verify int8", before);
+	expect_count("verify clause: stats.verified growth", verified_count() - v0, verify_first);
+	verify_first = 0;
+	e5m2_ref(M, N, K, A, B, R);
+	bnd_init(&x, MP_LP_INT8, 1, M, N, K, A, K, 1, B, N, 1, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("verify int8", C[i * N + j], R[i * N + j], bnd_tol(&x, i, j, 0, 0), i, j);
+	bnd_free(&x);
+	free(A), free(B), free(C), free(R);
+}
+
+/* MIXPREC_VERIFY: 0 never (even with the clause), 1 the first call of
+ * every nest, all every call */
+static void run_verify_env(void)
+{
+	int M = 19, N = 23, K = 41;
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	double *A = dvec(mk, 1), *B = dvec(kn, 1), *C0 = dvec(mn, 1);
+	double *C = dvec(mn, 0), *R = dvec(mn, 0);
+	long v0, before;
+	bnd x;
+
+	setenv("MIXPREC_VERIFY", "0", 1);
+	v0 = verified_count();
+	before = fast_count();
+	memcpy(C, C0, mn * 8);
+	env_lp(M, N, K, A, B, C);
+	verify_lp(M, N, K, A, B, C);
+	expect_count("MIXPREC_VERIFY=0: stats.verified growth", verified_count() - v0, 0);
+	expect_count("MIXPREC_VERIFY=0: stats.fast growth", fast_count() - before, 2);
+
+	setenv("MIXPREC_VERIFY", "1", 1);
+	v0 = verified_count();
+	memcpy(C, C0, mn * 8);
+	env_lp(M, N, K, A, B, C);
+	expect_count("MIXPREC_VERIFY=1, first call: stats.verified growth",
+		     verified_count() - v0, 1);
+	memcpy(R, C0, mn * 8);
+	i8_ref(M, N, K, A, B, R);
+	bnd_init(&x, MP_LP_BF16, 1, M, N, K, A, K, 1, B, 1, K, NULL, 1, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("MIXPREC_VERIFY=1 bf16", C[i * N + j], R[i * N + j],
+			       bnd_tol(&x, i, j, C0[i * N + j], 1), i, j);
+	bnd_free(&x);
+	v0 = verified_count();
+	env_lp(M, N, K, A, B, C);
+	verify_lp(M, N, K, A, B, C);
+	expect_count("MIXPREC_VERIFY=1, later calls: stats.verified growth",
+		     verified_count() - v0, 0);
+
+	setenv("MIXPREC_VERIFY", "all", 1);
+	v0 = verified_count();
+	before = fast_count();
+	env_lp(M, N, K, A, B, C);
+	verify_lp(M, N, K, A, B, C);
+	verify_lp(M, N, K, A, B, C);
+	expect_count("MIXPREC_VERIFY=all: stats.verified growth", verified_count() - v0, 3);
+	expect_count("MIXPREC_VERIFY=all: stats.fast growth", fast_count() - before, 3);
+
+	unsetenv("MIXPREC_VERIFY");
+	v0 = verified_count();
+	env_lp(M, N, K, A, B, C);
+	verify_lp(M, N, K, A, B, C);
+	expect_count("MIXPREC_VERIFY unset, later calls: stats.verified growth",
+		     verified_count() - v0, 0);
+	free(A), free(B), free(C0), free(C), free(R);
 }
 
 static void run_shape(int M, int N, int K)
@@ -291,17 +1078,49 @@ int main(int argc, char **argv)
 		{ 1, 1, 1 }, { 7, 13, 33 }, { 17, 5, 100 }, { 3, 70, 257 }, { 33, 31, 2 },
 		{ 16, 16, 64 }, { 5, 1, 1000 },
 	};
+	/* for the newer kernels: also sizes around the 8/16/32/64 edges of
+	   the kernels' tiles, and primes */
+	static const int more[][3] = {
+		{ 1, 1, 1 }, { 1, 9, 17 }, { 9, 1, 31 }, { 8, 32, 16 }, { 15, 33, 63 },
+		{ 31, 17, 65 }, { 65, 64, 32 }, { 13, 7, 129 }, { 2, 97, 3 }, { 33, 31, 2 },
+	};
 	const char *e = getenv("MIXPREC_DISABLE");
+	unsigned seed = 12345;
+	mp_stats st;
 
 	if (argc > 1)
 		factor = atof(argv[1]);
+	if (argc > 2)
+		seed = (unsigned)strtoul(argv[2], NULL, 0);
 	if (e && *e && strcmp(e, "0")) {
 		printf("MIXPREC_DISABLE is set: skipped\n");
 		return 77;
 	}
-	srand(12345);
+	/* the verify checks set it themselves */
+	unsetenv("MIXPREC_VERIFY");
+	srand(seed);
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
 		run_shape(shapes[s][0], shapes[s][1], shapes[s][2]);
-	printf("float_nests: %ld checks, %ld failed\n", checked, failures);
+	for (size_t s = 0; s < sizeof more / sizeof more[0]; s++) {
+		int M = more[s][0], N = more[s][1], K = more[s][2];
+		run_scaled(M, N, K);
+		run_alpha(M, N, K);
+		run_ikj(M, N, K);
+		run_netlib(M, N, K);
+		run_scales(M, N, K);
+		run_uint8(M, N, K);
+		run_verify(M, N, K);
+	}
+	run_verify_env();
+	mp_stats_get(&st);
+	expect_count("stats.verify_failed", st.verify_failed, 0);
+	checked++;
+	if (!(st.verify_worst <= 1)) {
+		failures++;
+		fprintf(stderr, "FAIL stats.verify_worst %g > 1\n", st.verify_worst);
+	}
+	if (failures || getenv("FLOAT_NESTS_VERBOSE"))
+		print_per();
+	printf("float_nests: seed %u, %ld checks, %ld failed\n", seed, checked, failures);
 	return failures ? 1 : 0;
 }

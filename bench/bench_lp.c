@@ -7,7 +7,10 @@
  * SGEMM C = A B at 1024^3.  Quantization / conversion of both operands is
  * inside the timed call (dynamic scales).  The same shapes also run as the
  * plain float loop a user writes (bench/loop_f32.c) built without the
- * plugin and with it under #pragma mixprec(int8 | bf16 | fp8_e4m3).
+ * plugin and with it under #pragma mixprec(int8 | uint8 | bf16 | fp8_e4m3),
+ * and int8 with constant=w on the dense layer (the weights quantized and
+ * packed by the warm-up call, reused by the timed ones).  Times are the
+ * median of REPS runs (one run for the plain loop).
  * Usage: bench_lp [reps]. */
 #include <math.h>
 #include <stdio.h>
@@ -49,8 +52,10 @@ MP_LOOPS(plain)
 MP_LOOPS(int8)
 MP_LOOPS(bf16)
 MP_LOOPS(fp8_e4m3)
+MP_LOOPS(uint8)
+MP_LOOPS(int8c)
 
-enum { LOOP_PLAIN = 100, LOOP_INT8, LOOP_BF16, LOOP_FP8 };
+enum { LOOP_PLAIN = 100, LOOP_INT8, LOOP_BF16, LOOP_FP8, LOOP_UINT8, LOOP_INT8C };
 
 /* out = op(x, w) by method m (-1: OpenBLAS sgemm, LOOP_*: the loops of
  * loop_f32.c, else an mp_lp called directly). */
@@ -61,10 +66,12 @@ static void run(const shape *s, int m, const float *a, const float *b, const flo
 	if (m >= LOOP_PLAIN) {
 		static void (*const dense[])(int, int, int, const float *, const float *,
 					     const float *, float *) = {
-			dense_loop_plain, dense_loop_int8, dense_loop_bf16, dense_loop_fp8_e4m3};
+			dense_loop_plain, dense_loop_int8, dense_loop_bf16, dense_loop_fp8_e4m3,
+			dense_loop_uint8, dense_loop_int8c};
 		static void (*const gemm[])(int, int, int, const float *, const float *,
 					    float *) = {
-			gemm_loop_plain, gemm_loop_int8, gemm_loop_bf16, gemm_loop_fp8_e4m3};
+			gemm_loop_plain, gemm_loop_int8, gemm_loop_bf16, gemm_loop_fp8_e4m3,
+			gemm_loop_uint8, gemm_loop_int8c};
 		if (s->dense)
 			dense[m - LOOP_PLAIN]((int)M, (int)N, (int)K, a, b, bias, c);
 		else
@@ -106,8 +113,10 @@ int main(int argc, char **argv)
 		{-1, "openblas sgemm"}, {MP_LP_INT8, "mp int8 dyn"}, {MP_LP_BF16, "mp bf16"},
 		{MP_LP_FP8_E4M3, "mp fp8_e4m3 dyn"}, {MP_LP_FP8_E5M2, "mp fp8_e5m2 dyn"},
 		{LOOP_PLAIN, "loop, no plugin"}, {LOOP_INT8, "loop+plugin int8"},
-		{LOOP_BF16, "loop+plugin bf16"}, {LOOP_FP8, "loop+plugin fp8e4m3"}};
-	printf("kernels: int8 %s, bf16/fp8 %s; %d reps, best time\n",
+		{LOOP_BF16, "loop+plugin bf16"}, {LOOP_FP8, "loop+plugin fp8e4m3"},
+		{LOOP_UINT8, "loop+plugin uint8"}, {LOOP_INT8C, "loop+plugin int8 cw"}};
+	printf("kernels: int8 %s, bf16/fp8 %s; %d reps, median time; \"cw\": constant=w "
+	       "(dense layer; the weights packed once)\n",
 	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_INT8),
 	       mp_lp_kernel_name(mp_kernel_select(), MP_LP_BF16), reps);
 	for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
@@ -146,17 +155,24 @@ int main(int argc, char **argv)
 		       "vs BLAS", "max|err|/max|ref|", "max rel(|ref|>0.1max)");
 		double tblas = 0;
 		for (size_t mi = 0; mi < sizeof(meth) / sizeof(meth[0]); mi++) {
-			double best = 1e30;
 			/* the plain loop is slow (about 1 GFLOP/s): one timed run */
 			int nrep = meth[mi].m == LOOP_PLAIN ? 1 : reps;
+			double ts[256];
+			nrep = nrep > 256 ? 256 : nrep < 1 ? 1 : nrep;
 			if (meth[mi].m != LOOP_PLAIN)
 				run(s, meth[mi].m, a, b, bias, c); /* warm-up */
 			for (int r = 0; r < nrep; r++) {
 				double t0 = now();
 				run(s, meth[mi].m, a, b, bias, c);
-				double t = now() - t0;
-				best = t < best ? t : best;
+				ts[r] = now() - t0;
 			}
+			for (int r = 1; r < nrep; r++) /* insertion sort: the median */
+				for (int q = r; q > 0 && ts[q] < ts[q - 1]; q--) {
+					double t = ts[q];
+					ts[q] = ts[q - 1];
+					ts[q - 1] = t;
+				}
+			double best = ts[nrep / 2];
 			if (meth[mi].m < 0)
 				tblas = best;
 			double emax = 0, erel = 0;

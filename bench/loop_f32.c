@@ -1,9 +1,14 @@
 /* loop_f32.c -- the float loops of bench_lp as a user writes them, under
- * `#pragma mixprec(MP_LP_PREC)`.  Built four times: without the plugin
- * (suffix plain) and with it for int8, bf16 and fp8_e4m3 (the macro expands
- * inside the pragma). */
+ * `#pragma mixprec(MP_LP_PREC)`.  Built six times: without the plugin
+ * (suffix plain) and with it for int8, bf16, fp8_e4m3, uint8, and int8 with
+ * constant=w on the dense layer (suffix int8c); the macros expand inside
+ * the pragma. */
 #ifndef MP_SUFFIX
 #error "define MP_SUFFIX and MP_LP_PREC"
+#endif
+/* MP_LP_DENSE: extra clauses of the dense layer's pragma (", constant=w") */
+#ifndef MP_LP_DENSE
+#define MP_LP_DENSE
 #endif
 #define MP_CAT2(a, b) a##b
 #define MP_CAT(a, b) MP_CAT2(a, b)
@@ -12,7 +17,7 @@
 void MP_CAT(dense_loop_, MP_SUFFIX)(int M, int N, int K, const float *x, const float *w,
 				      const float *b, float *y)
 {
-#pragma mixprec(MP_LP_PREC)
+#pragma mixprec(MP_LP_PREC MP_LP_DENSE)
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
 			float s = b[j];

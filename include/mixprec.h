@@ -200,8 +200,34 @@ typedef struct mp_lp_scales {
 /* Options of mp_gemm_lp_ex. */
 typedef struct mp_lp_opts {
 	double alpha;     /* out = alpha * S (+ c_old when accumulate) */
-	unsigned flags;   /* reserved, must be 0 for now */
+	unsigned flags;   /* MP_LP_CONST_A | MP_LP_CONST_B, or 0 */
 } mp_lp_opts;
+
+/* Operands constant across calls (mp_lp_opts.flags; the pragma's
+ * constant= clause).  MP_LP_CONST_B is the caller's promise that B's
+ * contents, and its explicit scales if any, do not change between calls
+ * passing the same pointer, strides and sizes: the runtime may then keep
+ * B's quantized, packed form and its scales from an earlier call and not
+ * read B at all (no scan, no packing: a dense layer's weights are
+ * quantized once).  MP_LP_CONST_A: the same for A.  The results are bit
+ * for bit those without the flag.  What the cache is keyed by: the
+ * operand's pointer, extents, strides, element type, lp, the
+ * implementation (kernel family), its scale mode and its explicit scales'
+ * values (compared); not alpha, accumulate or the other operand.  An
+ * operand with a NaN or an infinity is never cached (the call returns -1
+ * as without the flag).  Memory: least recently used entries are evicted
+ * beyond MIXPREC_CACHE_MB megabytes (environment, read at the first use;
+ * default 256; 0 disables the cache: the flags are then accepted and
+ * change nothing); an operand larger than that is not cached.
+ * Thread-safe.  Every implementation honours both flags. */
+enum { MP_LP_CONST_A = 1, MP_LP_CONST_B = 2 };
+
+/* Forget every cached packed form of the operand starting at p (the
+ * pointer passed as a or b; call it after changing an array declared
+ * constant, or before freeing it if another array may later get its
+ * address); NULL forgets everything.  Entries in use by a concurrent call
+ * are freed when that call returns. */
+void mp_lp_forget(const void *p);
 
 /* out(i,j) = S(i,j) at precision LP (out = S, or out += S when accumulate),
  * A(i,k) = a[i*a_si + k*a_sk], B(k,j) = b[k*b_sk + j*b_sj], out(i,j) =
@@ -214,10 +240,11 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
 	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
 	       const mp_lp_scales *sc);
-/* The same with options (opt NULL: alpha 1): out = alpha * S, or out +=
- * alpha * S.  alpha is applied in the epilogue, in double, together with the
- * dequantization (one rounding to the output type, as without it).  Also
- * -1 (c untouched): alpha not finite, or flags != 0. */
+/* The same with options (opt NULL: alpha 1, no flags): out = alpha * S,
+ * or out += alpha * S.  alpha is applied in the epilogue, in double,
+ * together with the dequantization (one rounding to the output type, as
+ * without it).  flags: the constant operands above.  Also -1 (c
+ * untouched): alpha not finite, or an unknown flag. */
 int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,

@@ -12,6 +12,9 @@
  *      exactly;
  *   4. the epilogue: remove UINT8's zero points, dequantize, times alpha,
  *      accumulate, store.
+ * An operand declared constant (MP_LP_CONST_A / _B) skips steps 1-3 for
+ * itself when lp_cache.c has its scales and packed blocks from an earlier
+ * call; a miss caches them.
  * The per-element error bound is mp_lp_error_bound_ex (docs/error-bounds.md).
  * Compiled for baseline x86-64 (no ISA extension in this file). */
 #include <float.h>
@@ -39,10 +42,7 @@ int mp_lp_have_avx512bf16(void)
 #endif
 }
 
-/* Which implementation mp_gemm_lp(kern, lp, ...) runs. */
-typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF16_SCALAR,
-	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
-
+/* Which implementation mp_gemm_lp(kern, lp, ...) runs (mp_lp_impl: lp.h). */
 static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 {
 	switch (lp) {
@@ -343,6 +343,7 @@ typedef struct mp_lp_state {
 	float *faf, *fbf;
 	int32_t *za;
 	int dyn_a, dyn_b;
+	double ha, hb;     /* bounds of max |dequantized value| (range check) */
 } mp_lp_state;
 
 static void mp_lp_state_free(mp_lp_state *st)
@@ -359,9 +360,13 @@ static void mp_lp_state_free(mp_lp_state *st)
 	free(st->za);
 }
 
+/* ca / cb: an operand found in the cache of constant operands (NULL
+ * otherwise): its scales are the cached ones, and it is not read (it was
+ * finite when cached; its explicit scales, part of the key, were valid). */
 static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *a,
 			 ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk,
-			 ptrdiff_t b_sj, const mp_lp_scales *sc, double alpha, mp_lp_state *st)
+			 ptrdiff_t b_sj, const mp_lp_scales *sc, double alpha,
+			 const mp_lp_packed *ca, const mp_lp_packed *cb, mp_lp_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (lp != MP_LP_INT8 && lp != MP_LP_UINT8 && lp != MP_LP_BF16 && lp != MP_LP_FP8_E4M3 &&
@@ -387,26 +392,42 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 	    !st->lo_a || !st->faf || !st->fbf || !st->za)
 		abort();
 	const int u8 = lp == MP_LP_UINT8;
-	int bad;
-	if (u8) /* A: lo into lo_a, hi into amax_a */
+	int bad = 0;
+	if (ca) {
+		memcpy(st->faf, ca->ff, sizeof(float) * (size_t)M);
+		memcpy(st->fad, ca->fd, sizeof(double) * (size_t)M);
+		memcpy(st->da, ca->d, sizeof(double) * (size_t)M);
+		if (ca->za)
+			memcpy(st->za, ca->za, sizeof(int32_t) * (size_t)M);
+		st->ha = ca->hat;
+	} else if (u8) { /* A: lo into lo_a, hi into amax_a */
 		bad = mp_lp_range(a, dbl, M, K, a_si, a_sk, st->lo_a, st->amax_a);
-	else
+	} else {
 		bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, st->amax_a)
 			  : mp_lp_amax_f32(a, M, K, a_si, a_sk, st->amax_a);
-	bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
-		   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
+	}
+	if (cb) {
+		memcpy(st->fbf, cb->ff, sizeof(float) * (size_t)N);
+		memcpy(st->fbd, cb->fd, sizeof(double) * (size_t)N);
+		memcpy(st->db, cb->d, sizeof(double) * (size_t)N);
+		st->hb = cb->hat;
+	} else {
+		bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
+			   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
+	}
 	if (bad)
 		return -1;
-	double ha, hb;
 	const float *ae = st->dyn_a ? NULL : sc->a_scale, *be = st->dyn_b ? NULL : sc->b_scale;
 	ptrdiff_t aes = st->dyn_a ? 0 : sc->a_scale_s, bes = st->dyn_b ? 0 : sc->b_scale_s;
-	int ra = u8 ? mp_lp_scales_u8(dbl, st->dyn_a, M, st->lo_a, st->amax_a, ae, aes, st->faf,
-				      st->fad, st->da, st->za, &ha)
-		    : mp_lp_scales_one(lp, dbl, st->dyn_a, M, st->amax_a, ae, aes, st->faf, st->fad,
-				       st->da, &ha);
-	if (ra || mp_lp_scales_one(u8 ? MP_LP_INT8 : lp, dbl, st->dyn_b, N, st->amax_b, be, bes,
-				   st->fbf, st->fbd, st->db, &hb))
+	int ra = ca ? 0
+		 : u8 ? mp_lp_scales_u8(dbl, st->dyn_a, M, st->lo_a, st->amax_a, ae, aes, st->faf,
+					st->fad, st->da, st->za, &st->ha)
+		      : mp_lp_scales_one(lp, dbl, st->dyn_a, M, st->amax_a, ae, aes, st->faf,
+					 st->fad, st->da, &st->ha);
+	if (ra || (!cb && mp_lp_scales_one(u8 ? MP_LP_INT8 : lp, dbl, st->dyn_b, N, st->amax_b, be,
+					   bes, st->fbf, st->fbd, st->db, &st->hb)))
 		return -1;
+	const double ha = st->ha, hb = st->hb;
 	/* range: the fp32 accumulator of BF16 (and bf16's own range), which
 	 * alpha does not scale; the output type of all, and the double
 	 * intermediates of the epilogue (acc * da * db before the product by
@@ -429,7 +450,8 @@ int mp_lp_steps_ex(mp_lp lp, int is_double, long M, long N, long K, const void *
 	mp_lp_state st;
 	if (M < 0 || N < 0 || K < 0)
 		return -1;
-	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, 1.0, &st);
+	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, 1.0, NULL,
+			      NULL, &st);
 	if (r == 0) {
 		for (long i = 0; step_a && i < M; i++)
 			step_a[i] = lp == MP_LP_BF16 ? 1.0 : st.da[i];
@@ -576,12 +598,48 @@ static long mp_lp_min(long p, long q)
 	return p < q ? p : q;
 }
 
+/* A constant operand's miss (mp_lp_ctx): the whole of B (side 1: every
+ * K-chunk, every NC panel) or of A (every K-chunk, every MC block), packed
+ * once in the driver's block order, block kci * nb + bi.  Returns pk, or
+ * NULL when there is nothing cached to run from (no constant operand, or
+ * one above the cache's limit: the driver packs as usual). */
+static mp_lp_packed *mp_lp_i8_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int side,
+				   const mp_gemm_kernel *k, mp_lp_pack_fn pf, long KC, long bsz)
+{
+	if (!mp_lp_packed_fill(pk))
+		return pk;
+	const long n = side ? x->N : x->M, r = side ? k->nr : k->mr;
+	const long nkc = (x->K + KC - 1) / KC, nb = (n + bsz - 1) / bsz;
+	mp_lp_packed_reserve(pk, nkc * nb);
+	for (long kci = 0; kci < nkc; kci++) {
+		long kp = mp_lp_round_up(mp_lp_min(KC, x->K - kci * KC), k->kg);
+		for (long bi = 0; bi < nb; bi++) {
+			long w = mp_lp_round_up(mp_lp_min(bsz, n - bi * bsz), r);
+			mp_lp_packed_add(pk, kci * nb + bi, (size_t)(w * kp * k->esz), (size_t)w);
+		}
+	}
+	if (mp_lp_packed_commit(pk))
+		return NULL;
+	for (long kci = 0; kci < nkc; kci++) {
+		long k0 = kci * KC, kc = mp_lp_min(KC, x->K - k0), kp = mp_lp_round_up(kc, k->kg);
+		for (long bi = 0; bi < nb; bi++) {
+			long b = kci * nb + bi;
+			pf(x, (int)r, k->kg, k->esz, bi * bsz, mp_lp_min(bsz, n - bi * bsz), k0, kc, kp,
+			   mp_lp_packed_blk(pk, b), mp_lp_packed_corr(pk, b));
+		}
+	}
+	pk->ready = 1;
+	return pk;
+}
+
 /* See lp_int.h.  For each K-chunk (int32 exactness), each NC panel of B
  * (quantized into the packed layout), each MC block of A (likewise), each
  * tile: the kernel family's tile into an int32 buffer, then the epilogue
  * (accumulating from the second chunk on).  UINT8: the tiles get zeros for
  * ccorr (A is packed as q itself, so they compute the raw sum qa qb) and
- * the epilogue subtracts za_i colsum_j, from the B packer's ccorr. */
+ * the epilogue subtracts za_i colsum_j, from the B packer's ccorr.  A
+ * constant operand (x->pk_a / pk_b) runs from its cached blocks instead
+ * of packing: the same packers made them, so the bits are the same. */
 void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn pa,
 		     mp_lp_pack_fn pb, mp_lp_epi_fn epi)
 {
@@ -592,42 +650,63 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 	long kpm = mp_lp_round_up(kcmax, k->kg);
 	long mcb = mp_lp_min(mp_lp_round_up(k->mc, k->mr), mp_lp_round_up(x.M, k->mr));
 	long ncb = mp_lp_min(mp_lp_round_up(k->nc, k->nr), mp_lp_round_up(x.N, k->nr));
-	char *ap = mp_lp_alloc((size_t)(mcb * kpm * k->esz));
-	char *bp = mp_lp_alloc((size_t)(ncb * kpm * k->esz));
-	int32_t *rcorr = mp_lp_alloc(sizeof(int32_t) * (size_t)mcb);
-	int32_t *ccorr = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
+	const long nib = (x.M + mcb - 1) / mcb, njb = (x.N + ncb - 1) / ncb;
+	const mp_lp_packed *pka = mp_lp_i8_fill(&x, x.pk_a, 0, k, pa, KC, mcb);
+	const mp_lp_packed *pkb = mp_lp_i8_fill(&x, x.pk_b, 1, k, pb, KC, ncb);
+	char *ap = pka ? NULL : mp_lp_alloc((size_t)(mcb * kpm * k->esz));
+	char *bp = pkb ? NULL : mp_lp_alloc((size_t)(ncb * kpm * k->esz));
+	int32_t *rcorr = pka ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)mcb);
+	int32_t *ccorr = pkb ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
 	int32_t *zc = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
 	int32_t *t = mp_lp_alloc(sizeof(int32_t) * (size_t)(k->mr * k->nr));
-	const int32_t *tcorr = u8 ? zc : ccorr;
 	memset(zc, 0, sizeof(int32_t) * (size_t)ncb);
 	mp_gemm_args tg;
 	memset(&tg, 0, sizeof(tg));
 	tg.c = t;
 	tg.c_si = k->nr;
 	tg.c_sj = 1;
-	for (long k0 = 0; k0 < x.K; k0 += KC) {
+	for (long k0 = 0, kci = 0; k0 < x.K; k0 += KC, kci++) {
 		long kc = mp_lp_min(KC, x.K - k0);
 		long kp = mp_lp_round_up(kc, k->kg);
 		tg.K = kc;
 		if (k0 > 0)
 			x.accumulate = 1;
-		for (long jc = 0; jc < x.N; jc += ncb) {
+		for (long jc = 0, jb = 0; jc < x.N; jc += ncb, jb++) {
 			long nc = mp_lp_min(ncb, x.N - jc);
-			pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
+			const char *bpan;
+			const int32_t *cc;
+			if (pkb) {
+				bpan = mp_lp_packed_blk(pkb, kci * njb + jb);
+				cc = mp_lp_packed_corr(pkb, kci * njb + jb);
+			} else {
+				pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
+				bpan = bp;
+				cc = ccorr;
+			}
+			const int32_t *tcorr = u8 ? zc : cc;
 			if (u8) {
-				x.csum = ccorr;
+				x.csum = cc;
 				x.csum_j0 = jc;
 			}
-			for (long ic = 0; ic < x.M; ic += mcb) {
+			for (long ic = 0, ib = 0; ic < x.M; ic += mcb, ib++) {
 				long mc = mp_lp_min(mcb, x.M - ic);
-				pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
+				const char *ablk;
+				const int32_t *rc;
+				if (pka) {
+					ablk = mp_lp_packed_blk(pka, kci * nib + ib);
+					rc = mp_lp_packed_corr(pka, kci * nib + ib);
+				} else {
+					pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
+					ablk = ap;
+					rc = rcorr;
+				}
 				for (long jr = 0; jr < nc; jr += k->nr) {
-					const char *bs = bp + jr * kp * k->esz;
+					const char *bs = bpan + jr * kp * k->esz;
 					int ncols = (int)mp_lp_min(k->nr, nc - jr);
 					for (long ir = 0; ir < mc; ir += k->mr) {
 						int mr = (int)mp_lp_min(k->mr, mc - ir);
-						k->tile(&tg, kp / k->kg, ap + ir * kp * k->esz, bs,
-							rcorr + ir, tcorr + jr, 0, 0, mr, ncols);
+						k->tile(&tg, kp / k->kg, ablk + ir * kp * k->esz, bs,
+							rc + ir, tcorr + jr, 0, 0, mr, ncols);
 						epi(&x, t, 1, k->nr, ic + ir, jc + jr, mr, ncols);
 					}
 				}
@@ -646,37 +725,90 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 
 #define MP_LP_REF_NB 64
 
+/* The conversions of the reference: columns [j0, j0+nc) of B into bq
+ * (column j at j*kp), row i of A into arow; zeros beyond K. */
+static void mp_lp_ref_pack_b(const mp_lp_ctx *x, long j0, int nc, long kp, float *bq)
+{
+	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	for (int j = 0; j < nc; j++) {
+		const char *col = (const char *)x->b + (j0 + j) * x->b_sj * (ptrdiff_t)es;
+		float ff = x->fb_f ? x->fb_f[j0 + j] : 0;
+		double fd = x->fb_d ? x->fb_d[j0 + j] : 0;
+		for (long k = 0; k < kp; k++)
+			bq[j * kp + k] = k < x->K ? mp_lp_qbf(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0.0f;
+	}
+}
+
+static void mp_lp_ref_pack_a(const mp_lp_ctx *x, long i, long kp, float *arow)
+{
+	size_t es = x->dbl ? sizeof(double) : sizeof(float);
+	const char *row = (const char *)x->a + i * x->a_si * (ptrdiff_t)es;
+	float ff = x->fa_f ? x->fa_f[i] : 0;
+	double fd = x->fa_d ? x->fa_d[i] : 0;
+	for (long k = 0; k < kp; k++)
+		arow[k] = k < x->K ? mp_lp_qbf(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0.0f;
+}
+
 /* The scalar reference of the vdpbf16ps path: the same conversions, the
  * same fp32 operation sequence per output (odd element of a pair first,
- * fused, denormals flushed), the same epilogue. */
+ * fused, denormals flushed), the same epilogue.  Constant operands are
+ * cached like the kernels' (B per panel of MP_LP_REF_NB columns, A per
+ * row), so that every implementation keeps the same promise. */
 static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 {
 	const long K = x->K, kp = (K + 1) & ~1L;
-	size_t es = x->dbl ? sizeof(double) : sizeof(float);
-	float *arow = mp_lp_alloc(sizeof(float) * (size_t)kp);
-	float *bq = mp_lp_alloc(sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
-	float t[MP_LP_REF_NB];
-	for (long jc = 0; jc < x->N; jc += MP_LP_REF_NB) {
-		int nc = (int)mp_lp_min(MP_LP_REF_NB, x->N - jc);
-		for (int j = 0; j < nc; j++) {
-			const char *col = (const char *)x->b + (jc + j) * x->b_sj * (ptrdiff_t)es;
-			float ff = x->fb_f ? x->fb_f[jc + j] : 0;
-			double fd = x->fb_d ? x->fb_d[jc + j] : 0;
-			for (long k = 0; k < kp; k++)
-				bq[j * kp + k] = k < K ? mp_lp_qbf(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0.0f;
+	const long njb = (x->N + MP_LP_REF_NB - 1) / MP_LP_REF_NB;
+	mp_lp_packed *pka = x->pk_a, *pkb = x->pk_b;
+	if (mp_lp_packed_fill(pka)) {
+		mp_lp_packed_reserve(pka, x->M);
+		for (long i = 0; i < x->M; i++)
+			mp_lp_packed_add(pka, i, sizeof(float) * (size_t)kp, 0);
+		if (mp_lp_packed_commit(pka)) {
+			pka = NULL;
+		} else {
+			for (long i = 0; i < x->M; i++)
+				mp_lp_ref_pack_a(x, i, kp, mp_lp_packed_blk(pka, i));
+			pka->ready = 1;
 		}
+	}
+	if (mp_lp_packed_fill(pkb)) {
+		mp_lp_packed_reserve(pkb, njb);
+		for (long jb = 0; jb < njb; jb++) {
+			long nc = mp_lp_min(MP_LP_REF_NB, x->N - jb * MP_LP_REF_NB);
+			mp_lp_packed_add(pkb, jb, sizeof(float) * (size_t)(kp * nc), 0);
+		}
+		if (mp_lp_packed_commit(pkb)) {
+			pkb = NULL;
+		} else {
+			for (long jb = 0; jb < njb; jb++)
+				mp_lp_ref_pack_b(x, jb * MP_LP_REF_NB,
+						 (int)mp_lp_min(MP_LP_REF_NB, x->N - jb * MP_LP_REF_NB), kp,
+						 mp_lp_packed_blk(pkb, jb));
+			pkb->ready = 1;
+		}
+	}
+	float *arow = pka ? NULL : mp_lp_alloc(sizeof(float) * (size_t)kp);
+	float *bqb = pkb ? NULL : mp_lp_alloc(sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
+	float t[MP_LP_REF_NB];
+	for (long jc = 0, jb = 0; jc < x->N; jc += MP_LP_REF_NB, jb++) {
+		int nc = (int)mp_lp_min(MP_LP_REF_NB, x->N - jc);
+		const float *bq = bqb;
+		if (pkb)
+			bq = mp_lp_packed_blk(pkb, jb);
+		else
+			mp_lp_ref_pack_b(x, jc, nc, kp, bqb);
 		for (long i = 0; i < x->M; i++) {
-			const char *row = (const char *)x->a + i * x->a_si * (ptrdiff_t)es;
-			float ff = x->fa_f ? x->fa_f[i] : 0;
-			double fd = x->fa_d ? x->fa_d[i] : 0;
-			for (long k = 0; k < kp; k++)
-				arow[k] = k < K ? mp_lp_qbf(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0.0f;
+			const float *ar = arow;
+			if (pka)
+				ar = mp_lp_packed_blk(pka, i);
+			else
+				mp_lp_ref_pack_a(x, i, kp, arow);
 			for (int j = 0; j < nc; j++) {
 				const float *bc = bq + j * kp;
 				float acc = 0.0f;
 				for (long p = 0; p < kp; p += 2) {
-					acc = mp_bf16_fma_ftz(arow[p + 1], bc[p + 1], acc);
-					acc = mp_bf16_fma_ftz(arow[p], bc[p], acc);
+					acc = mp_bf16_fma_ftz(ar[p + 1], bc[p + 1], acc);
+					acc = mp_bf16_fma_ftz(ar[p], bc[p], acc);
 				}
 				t[j] = acc;
 			}
@@ -684,12 +816,68 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 		}
 	}
 	free(arow);
-	free(bq);
+	free(bqb);
 }
 
 /* ------------------------------------------------------------- API */
 
-/* See mixprec.h. */
+/* The cache key of operand side (0: A, 1: B) of a call. */
+/* A sample of the operand's contents: the bits of MP_LP_FP_SAMPLES
+ * elements at fixed pseudo-random positions (and the four corners).  Not
+ * a proof that the operand is unchanged -- the caller promised that -- but
+ * it catches the common way to break the promise without knowing it: the
+ * array freed and another one allocated at the same address with the same
+ * shape (new weights), which would otherwise hit the old packed form. */
+/* See lp.h. */
+void mp_lp_fp_pos(long n, long K, int t, long *r, long *k)
+{
+	if (t < 4) {
+		*r = t & 1 ? n - 1 : 0;
+		*k = t & 2 ? K - 1 : 0;
+		return;
+	}
+	/* xorshift64* from a fixed seed: the same positions on every call */
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int q = 3; q < t; q++)
+		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+	uint64_t y = x * 0x2545f4914f6cdd1dull;
+	*r = (long)((y >> 32) % (uint64_t)n);
+	*k = (long)((y & 0xffffffffu) % (uint64_t)K);
+}
+
+static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdiff_t s_n,
+				  ptrdiff_t s_k)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	if (n <= 0 || K <= 0)
+		return h;
+	for (int t = 0; t < MP_LP_FP_SAMPLES; t++) {
+		long r, k;
+		mp_lp_fp_pos(n, K, t, &r, &k);
+		ptrdiff_t o = r * s_n + k * s_k;
+		uint64_t v = dbl ? mp_f64_bits(((const double *)p)[o])
+				 : mp_f32_bits(((const float *)p)[o]);
+		h = (h ^ v) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static mp_lp_key mp_lp_key_of(int side, mp_lp_impl impl, mp_lp lp, int dbl, int dyn,
+			      const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k,
+			      const float *e, ptrdiff_t es)
+{
+	mp_lp_key k = {
+		.side = side, .impl = impl, .lp = lp, .dbl = dbl != 0, .dyn = dyn, .p = p,
+		.n = n, .K = K, .s_n = s_n, .s_k = s_k, .e = dyn ? NULL : e, .es = dyn ? 0 : es,
+	};
+	k.fp = mp_lp_fingerprint(p, dbl, n, K, s_n, s_k);
+	return k;
+}
+
+/* See mixprec.h.  Constant operands (opt->flags): looked up before the
+ * scan, which then skips them; a miss with finite inputs gets a new entry
+ * holding the scales just computed, the driver packs the operand into it
+ * and runs from it, and it is shared after the call (lp_cache.c). */
 int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
@@ -697,20 +885,47 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		  const mp_lp_scales *sc, const mp_lp_opts *opt)
 {
 	const double alpha = opt ? opt->alpha : 1.0;
+	const unsigned flags = opt ? opt->flags : 0;
 	if (M < 0 || N < 0 || K < 0)
 		return -1;
-	if (opt && (opt->flags != 0 || !(fabs(alpha) <= DBL_MAX)))
+	if ((flags & ~(unsigned)(MP_LP_CONST_A | MP_LP_CONST_B)) || !(fabs(alpha) <= DBL_MAX))
 		return -1;
 	mp_lp_impl impl = mp_lp_pick(kern, lp);
 	if (impl == MP_LPI_NONE)
 		return -1;
 	if (M == 0 || N == 0)
 		return 0;
+	/* (K == 0 packs nothing: nothing to cache) */
+	/* the operands' scale modes (as mp_lp_prepare's); BF16 ignores scales */
+	const int all_dyn = !sc || sc->dynamic || lp == MP_LP_BF16;
+	const int dyn_a = all_dyn || !sc->a_scale, dyn_b = all_dyn || !sc->b_scale;
+	mp_lp_key ka, kb;
+	mp_lp_packed *ca = NULL, *cb = NULL;
+	unsigned long ea = 0, eb = 0;
+	if (K > 0 && (flags & MP_LP_CONST_A)) {
+		ka = mp_lp_key_of(0, impl, lp, is_double, dyn_a, a, M, K, a_si, a_sk,
+				  dyn_a ? NULL : sc->a_scale, dyn_a ? 0 : sc->a_scale_s);
+		ca = mp_lp_cache_get(&ka, &ea);
+	}
+	if (K > 0 && (flags & MP_LP_CONST_B)) {
+		kb = mp_lp_key_of(1, impl, lp, is_double, dyn_b, b, N, K, b_sj, b_sk,
+				  dyn_b ? NULL : sc->b_scale, dyn_b ? 0 : sc->b_scale_s);
+		cb = mp_lp_cache_get(&kb, &eb);
+	}
 	mp_lp_state st;
-	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, alpha, &st)) {
+	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, alpha, ca, cb,
+			  &st)) {
+		mp_lp_cache_done(ca);
+		mp_lp_cache_done(cb);
 		mp_lp_state_free(&st);
 		return -1;
 	}
+	/* misses: the operands were finite, their scales valid */
+	if (K > 0 && (flags & MP_LP_CONST_A) && !ca)
+		ca = mp_lp_cache_new(&ka, ea, st.faf, st.fad, st.da,
+				     lp == MP_LP_UINT8 ? st.za : NULL, st.ha);
+	if (K > 0 && (flags & MP_LP_CONST_B) && !cb)
+		cb = mp_lp_cache_new(&kb, eb, st.fbf, st.fbd, st.db, NULL, st.hb);
 	/* FP8 dynamic quantizes by multiplying with its multiplier, explicit
 	 * scales (and INT8 / UINT8 always) by dividing: per operand */
 	const int fp8 = lp == MP_LP_FP8_E4M3 || lp == MP_LP_FP8_E5M2;
@@ -723,6 +938,7 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		.da = lp == MP_LP_BF16 ? NULL : st.da, .db = lp == MP_LP_BF16 ? NULL : st.db,
 		.alpha = alpha,
 		.za = lp == MP_LP_UINT8 ? st.za : NULL,
+		.pk_a = ca, .pk_b = cb,
 	};
 	if (K == 0) {
 		if (!x.accumulate)
@@ -761,6 +977,8 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
 		break;
 	}
+	mp_lp_cache_done(ca);
+	mp_lp_cache_done(cb);
 	mp_lp_state_free(&st);
 	return 0;
 }

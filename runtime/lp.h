@@ -39,6 +39,8 @@ static inline long mp_lp_kc(mp_lp lp)
 	return lp == MP_LP_UINT8 ? MP_LP_U8_KC : MP_LP_I8_KC;
 }
 
+typedef struct mp_lp_packed mp_lp_packed;
+
 typedef struct mp_lp_ctx {
 	mp_lp lp;
 	int dbl;                      /* double sources and output */
@@ -64,6 +66,12 @@ typedef struct mp_lp_ctx {
 	const int32_t *za;
 	const int32_t *csum;
 	long csum_j0;
+	/* operands declared constant across calls (MP_LP_CONST_A / _B, see
+	 * below): NULL, pack as usual; ready, the packed blocks of an earlier
+	 * call (the operand is not read); not ready, a miss: the driver packs
+	 * the whole operand into it first (mp_lp_packed_reserve ...), then
+	 * runs from it */
+	mp_lp_packed *pk_a, *pk_b;
 } mp_lp_ctx;
 
 /* ------------------------------------------------ exact conversions */
@@ -311,6 +319,106 @@ static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdi
 		return mp_bf16_to_f32(mp_bf16_from_f32(v));
 	return mp_fp8_round_f32(qmul ? v * ff : v / ff, e5);
 }
+
+/* ------------------------------------ operands constant across calls */
+
+/* Which implementation mp_gemm_lp(kern, lp, ...) runs (lp.c); part of the
+ * cache key, as it fixes the packed layout and the blocking. */
+typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF16_SCALAR,
+	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
+
+/* What determines the packed form of one operand (lp_cache.c): side, base
+ * pointer, extents, strides, source type, precision, implementation and
+ * scale mode, with the explicit scales' values (compared, not their
+ * address: the generated code converts them into a fresh array per call).
+ * alpha, accumulate and the other operand are not part of it. */
+typedef struct mp_lp_key {
+	int side;              /* 0: A (n = M rows), 1: B (n = N columns) */
+	mp_lp_impl impl;
+	mp_lp lp;
+	int dbl, dyn;          /* dyn: the operand's scales are dynamic */
+	const void *p;
+	long n, K;
+	ptrdiff_t s_n, s_k;    /* A: a_si, a_sk; B: b_sj, b_sk */
+	const float *e;        /* explicit scales (!dyn): e[r*es], r < n */
+	ptrdiff_t es;
+	uint64_t fp;           /* a sample of the contents (lp.c): an entry whose
+	                          sample differs is stale and dropped */
+} mp_lp_key;
+
+/* One cached operand: its scales (what mp_lp_prepare derives from it) and
+ * its packed blocks, in the driver's order: block b at data + off[b] (64-
+ * byte aligned, as the tiles load them), its int32 correction vector
+ * (INT8 ccorr / UINT8 colsum of B, rcorr of A; none for BF16 / FP8) at
+ * corr + coff[b].  Read-only once ready; shared between threads. */
+struct mp_lp_packed {
+	float *ff;             /* n each: quantization factors (float sources) */
+	double *fd, *d;        /* ... (double sources), dequantization steps */
+	int32_t *za;           /* UINT8's A: zero points; else NULL */
+	double hat;            /* bound of max |dequantized value| (range check) */
+	long nblk;
+	size_t *off, *coff;    /* nblk + 1 each */
+	char *data;
+	int32_t *corr;
+	int ready;
+};
+
+/* A referenced, ready entry for k, or NULL (miss, or caching disabled:
+ * MIXPREC_CACHE_MB=0).  Counts a hit or a miss.  *epoch: the count of
+ * mp_lp_forget calls so far, for mp_lp_cache_new. */
+mp_lp_packed *mp_lp_cache_get(const mp_lp_key *k, unsigned long *epoch);
+/* A new entry for k (a miss looked up at epoch, before the operand was
+ * read) holding copies of the operand's scales (n each; za may be NULL),
+ * referenced by the caller, not yet shared; NULL when caching is
+ * disabled. */
+mp_lp_packed *mp_lp_cache_new(const mp_lp_key *k, unsigned long epoch, const float *ff,
+			      const double *fd, const double *d, const int32_t *za, double hat);
+/* After the call: a new entry that got ready is shared (unless it exceeds
+ * the limit, an equal one was shared meanwhile, or mp_lp_forget was called
+ * since its lookup), least recently used
+ * entries are evicted down to the limit; then the caller's reference is
+ * dropped.  NULL is ignored. */
+void mp_lp_cache_done(mp_lp_packed *pk);
+/* Sizing a new entry's blocks, in the driver's order: reserve nblk, add
+ * each block's bytes and int32 corrections, commit.  Commit allocates and
+ * returns 0, or -1 when the entry would exceed the cache's limit: the
+ * driver then packs as usual, and the entry is dropped. */
+void mp_lp_packed_reserve(mp_lp_packed *pk, long nblk);
+void mp_lp_packed_add(mp_lp_packed *pk, long b, size_t bytes, size_t ncorr);
+int mp_lp_packed_commit(mp_lp_packed *pk);
+/* Block b's data and corrections. */
+static inline void *mp_lp_packed_blk(const mp_lp_packed *pk, long b)
+{
+	return pk->data + pk->off[b];
+}
+static inline int32_t *mp_lp_packed_corr(const mp_lp_packed *pk, long b)
+{
+	return pk->corr + pk->coff[b];
+}
+/* A miss the driver is to fill (see mp_lp_ctx). */
+static inline int mp_lp_packed_fill(const mp_lp_packed *pk)
+{
+	return pk && !pk->ready;
+}
+
+/* For the tests: the limit in bytes (-1: read MIXPREC_CACHE_MB again;
+ * evicts down to it), and counters since the start. */
+void mp_lp_cache_set_limit(long long bytes);
+typedef struct mp_lp_cache_stats {
+	long hits, misses, entries;
+	long stale;            /* entries dropped because the sample differed */
+	size_t bytes;
+} mp_lp_cache_stats;
+
+/* The fingerprint of a constant operand (mp_lp_key.fp) reads the elements
+ * (r, k) at positions t = 0 .. MP_LP_FP_SAMPLES-1 (the four corners, then
+ * fixed pseudo-random ones) of an n x K operand.  Not a proof that the
+ * operand is unchanged -- the caller promised that -- but it catches the
+ * usual way to break the promise unknowingly: the array freed and another
+ * one allocated at the same address with the same shape. */
+#define MP_LP_FP_SAMPLES 68
+void mp_lp_fp_pos(long n, long K, int t, long *r, long *k);
+void mp_lp_cache_stats_get(mp_lp_cache_stats *s);
 
 /* Generic epilogue (lp.c): rows [i0, i0+mr), columns [j0, j0+nc) of the
  * tile t (int32 when is_i32, else float; row stride ldt) into c. */

@@ -210,8 +210,38 @@ static float *mp_lf_alloc(long n)
 	return p;
 }
 
+/* A constant operand's miss (mp_lp_ctx): all of B (side 1: every NC
+ * panel) or of A (every MC block) packed once, block bi at bi * bsz rows /
+ * columns.  Returns pk, or NULL when the driver is to pack as usual. */
+static mp_lp_packed *mp_lf_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
+				long bsz)
+{
+	if (!mp_lp_packed_fill(pk))
+		return pk;
+	const long n = side ? x->N : x->M, r = side ? MP_LF_NR : MP_LF_MR;
+	const long nb = (n + bsz - 1) / bsz;
+	mp_lp_packed_reserve(pk, nb);
+	for (long bi = 0; bi < nb; bi++) {
+		long w = (mp_lf_min(bsz, n - bi * bsz) + r - 1) / r * r;
+		mp_lp_packed_add(pk, bi, (size_t)(w * kp) * sizeof(float), 0);
+	}
+	if (mp_lp_packed_commit(pk))
+		return NULL;
+	for (long bi = 0; bi < nb; bi++) {
+		long n0 = bi * bsz, w = mp_lf_min(bsz, n - n0);
+		if (side)
+			mp_lf_pack_b(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
+		else
+			mp_lf_pack_a(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
+	}
+	pk->ready = 1;
+	return pk;
+}
+
 /* See lp.h.  For each NC panel of B (packed), each MC block of A (packed):
- * the block's accumulators (K-sliced tiles), then the shared epilogue. */
+ * the block's accumulators (K-sliced tiles), then the shared epilogue.  A
+ * constant operand runs from its cached blocks (the same packers made
+ * them). */
 void mp_lp_bf16_run__avx2(const mp_lp_ctx *x)
 {
 	const long kp = (x->K + 1) & ~1L;
@@ -219,16 +249,26 @@ void mp_lp_bf16_run__avx2(const mp_lp_ctx *x)
 	long ncb = mp_lf_min(MP_LF_NC, (x->N + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR);
 	mcb = (mcb + MP_LF_MR - 1) / MP_LF_MR * MP_LF_MR;
 	ncb = (ncb + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR;
-	float *ap = mp_lf_alloc(mcb * kp);
-	float *bp = mp_lf_alloc(ncb * kp);
+	const mp_lp_packed *pka = mp_lf_fill(x, x->pk_a, 0, kp, mcb);
+	const mp_lp_packed *pkb = mp_lf_fill(x, x->pk_b, 1, kp, ncb);
+	float *ap = pka ? NULL : mp_lf_alloc(mcb * kp);
+	float *bp = pkb ? NULL : mp_lf_alloc(ncb * kp);
 	float *t = mp_lf_alloc(mcb * ncb);
-	for (long jc = 0; jc < x->N; jc += ncb) {
+	for (long jc = 0, jb = 0; jc < x->N; jc += ncb, jb++) {
 		long nc = mp_lf_min(ncb, x->N - jc);
-		mp_lf_pack_b(x, jc, nc, kp, bp);
-		for (long ic = 0; ic < x->M; ic += mcb) {
+		const float *bpan = bp;
+		if (pkb)
+			bpan = mp_lp_packed_blk(pkb, jb);
+		else
+			mp_lf_pack_b(x, jc, nc, kp, bp);
+		for (long ic = 0, ib = 0; ic < x->M; ic += mcb, ib++) {
 			long mc = mp_lf_min(mcb, x->M - ic);
-			mp_lf_pack_a(x, ic, mc, kp, ap);
-			mp_lf_block(ap, bp, kp, mc, nc, t, ncb);
+			const float *ablk = ap;
+			if (pka)
+				ablk = mp_lp_packed_blk(pka, ib);
+			else
+				mp_lf_pack_a(x, ic, mc, kp, ap);
+			mp_lf_block(ablk, bpan, kp, mc, nc, t, ncb);
 			mp_lp_epilogue_generic(x, t, 0, ncb, ic, jc, (int)mc, (int)nc);
 		}
 	}

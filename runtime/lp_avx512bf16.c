@@ -315,8 +315,37 @@ static long mp_bf_min(long p, long q)
 	return p < q ? p : q;
 }
 
+/* A constant operand's miss (mp_lp_ctx): all of B (side 1: every NC
+ * panel) or of A (every MC block) packed once, block bi at bi * bsz rows /
+ * columns.  Returns pk, or NULL when the driver is to pack as usual. */
+static mp_lp_packed *mp_lp_bf_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
+				   long bsz)
+{
+	if (!mp_lp_packed_fill(pk))
+		return pk;
+	const long n = side ? x->N : x->M, r = side ? MP_BF_NR : MP_BF_MR;
+	const long nb = (n + bsz - 1) / bsz;
+	mp_lp_packed_reserve(pk, nb);
+	for (long bi = 0; bi < nb; bi++) {
+		long w = (mp_bf_min(bsz, n - bi * bsz) + r - 1) / r * r;
+		mp_lp_packed_add(pk, bi, (size_t)(w * kp) * sizeof(uint16_t), 0);
+	}
+	if (mp_lp_packed_commit(pk))
+		return NULL;
+	for (long bi = 0; bi < nb; bi++) {
+		long n0 = bi * bsz, w = mp_bf_min(bsz, n - n0);
+		if (side)
+			mp_lp_bf_pack_b(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
+		else
+			mp_lp_bf_pack_a(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
+	}
+	pk->ready = 1;
+	return pk;
+}
+
 /* See lp.h.  For each NC panel of B (packed), each MC block of A (packed),
- * each NR sliver, each MR sliver: one tile over all of K. */
+ * each NR sliver, each MR sliver: one tile over all of K.  A constant
+ * operand runs from its cached blocks (the same packers made them). */
 void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
 {
 	const long kp = (x->K + 1) & ~1L;
@@ -324,20 +353,30 @@ void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
 	long ncb = mp_bf_min(MP_BF_NC, (x->N + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
 	mcb = (mcb + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR;
 	ncb = (ncb + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR;
-	uint16_t *ap = aligned_alloc(64, (size_t)(mcb * kp * 2 + 64) / 64 * 64 + 64);
-	uint16_t *bp = aligned_alloc(64, (size_t)(ncb * kp * 2 + 64) / 64 * 64 + 64);
-	if (!ap || !bp)
+	const mp_lp_packed *pka = mp_lp_bf_fill(x, x->pk_a, 0, kp, mcb);
+	const mp_lp_packed *pkb = mp_lp_bf_fill(x, x->pk_b, 1, kp, ncb);
+	uint16_t *ap = pka ? NULL : aligned_alloc(64, (size_t)(mcb * kp * 2 + 64) / 64 * 64 + 64);
+	uint16_t *bp = pkb ? NULL : aligned_alloc(64, (size_t)(ncb * kp * 2 + 64) / 64 * 64 + 64);
+	if ((!pka && !ap) || (!pkb && !bp))
 		abort();
-	for (long jc = 0; jc < x->N; jc += ncb) {
+	for (long jc = 0, jb = 0; jc < x->N; jc += ncb, jb++) {
 		long nc = mp_bf_min(ncb, x->N - jc);
-		mp_lp_bf_pack_b(x, jc, nc, kp, bp);
-		for (long ic = 0; ic < x->M; ic += mcb) {
+		const uint16_t *bpan = bp;
+		if (pkb)
+			bpan = mp_lp_packed_blk(pkb, jb);
+		else
+			mp_lp_bf_pack_b(x, jc, nc, kp, bp);
+		for (long ic = 0, ib = 0; ic < x->M; ic += mcb, ib++) {
 			long mc = mp_bf_min(mcb, x->M - ic);
-			mp_lp_bf_pack_a(x, ic, mc, kp, ap);
+			const uint16_t *ablk = ap;
+			if (pka)
+				ablk = mp_lp_packed_blk(pka, ib);
+			else
+				mp_lp_bf_pack_a(x, ic, mc, kp, ap);
 			for (long jr = 0; jr < nc; jr += MP_BF_NR) {
 				int ncols = (int)mp_bf_min(MP_BF_NR, nc - jr);
 				for (long ir = 0; ir < mc; ir += MP_BF_MR)
-					mp_lp_bf_ukernel(x, kp / 2, ap + ir * kp, bp + jr * kp, ic + ir,
+					mp_lp_bf_ukernel(x, kp / 2, ablk + ir * kp, bpan + jr * kp, ic + ir,
 							 jc + jr, (int)mp_bf_min(MP_BF_MR, mc - ir), ncols);
 			}
 		}

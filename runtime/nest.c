@@ -58,7 +58,9 @@
  *                                         2 per row (sa: pointer to M float
  *                                         (sa_dt 0) or double (1) scales)
  *            sb_mode, sb_bits, sb, sb_dt, B's, per column (N scales)
- *            flags,                       1: verify (the pragma's clause)
+ *            flags,                       1: verify (the pragma's clause),
+ *                                         2 / 4: A / B constant across calls
+ *                                         (constant=: MP_LP_CONST_A / _B)
  *            loc,                         pointer: "FILE:LINE" or NULL
  *            ncheck, {lo, hi} x ncheck,   as above (the scale arrays count
  *            nprot, {lo, hi} x nprot)     as read ranges)
@@ -493,6 +495,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_lp_opts opt;
 	memset(&opt, 0, sizeof opt);
 	opt.alpha = alpha;
+	/* the pragma's constant=: A / B packed once (lp_cache.c) */
+	opt.flags = (flags & 2 ? MP_LP_CONST_A : 0) | (flags & 4 ? MP_LP_CONST_B : 0);
 	a_si /= esz, a_sk /= esz, b_sk /= esz, b_sj /= esz;
 	int verify = M > 0 && N > 0 && verify_wanted(flags, loc);
 	void *ret = NULL;

@@ -160,6 +160,25 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, float alpha, flo
 K_NETLIB(netlib_lp, _Pragma("mixprec(int8)"))
 K_NETLIB(netlib_ref, NOPRAGMA)
 
+/* (h) a dense layer whose weights are declared constant across calls:
+ * packed and quantized once (constant=w) */
+#define K_DENSE(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *x, \
+		const float *w, const float *b, float *y) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = b[j]; \
+			for (int k = 0; k < K; k++) \
+				s += x[i * K + k] * w[j * K + k]; \
+			y[i * N + j] = s > 0 ? s : 0; \
+		} \
+}
+K_DENSE(dense_const_lp, _Pragma("mixprec(int8, constant=w)"))
+K_DENSE(dense_const_bf16_lp, _Pragma("mixprec(bf16, constant=(w))"))
+K_DENSE(dense_ref, NOPRAGMA)
+
 /* (c) ikj order: an init loop, then k enclosing j (tile mode, the tile's
  * row added into C by __mixprec_tile_add) */
 #define K_IKJ(NAME, PRAGMA, T) \
@@ -666,6 +685,58 @@ static void run_netlib(int M, int N, int K)
 	free(A), free(B), free(C0), free(C), free(R);
 }
 
+/* (h) constant=w: the second call (from the packed form) gives the first
+ * call's bits; new weights after mp_lp_forget, or everywhere new at the
+ * same address (the fingerprint sees it), give the new weights' result */
+static void check_dense(const char *what, mp_lp lp, int M, int N, int K, const float *x,
+			const float *w, const float *b, const float *y, const float *r)
+{
+	bnd q;
+	bnd_init(&q, lp, 0, M, N, K, x, K, 1, w, 1, K, NULL, 1.0, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			/* relu is 1-Lipschitz */
+			expect(what, y[i * N + j], r[i * N + j], bnd_tol(&q, i, j, b[j], 0), i, j);
+	bnd_free(&q);
+}
+
+static void run_dense_const(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, nk = (size_t)N * K, mn = (size_t)M * N;
+	float *x = fvec(mk, 1, 0), *w = fvec(nk, 0.5, 0), *b = fvec((size_t)N, 2, 0);
+	float *y1 = fvec(mn, 0, 0), *y2 = fvec(mn, 0, 0), *r = fvec(mn, 0, 0);
+	void (*fn[2])(int, int, int, const float *, const float *, const float *, float *) = {
+		dense_const_lp, dense_const_bf16_lp };
+	mp_lp lps[2] = { MP_LP_INT8, MP_LP_BF16 };
+	long before;
+
+	for (int v = 0; v < 2; v++) {
+		const char *what = v ? "constant=w bf16" : "constant=w int8";
+		before = fast_count();
+		fn[v](M, N, K, x, w, b, y1);
+		fn[v](M, N, K, x, w, b, y2);
+		check_fast(what, before);
+		dense_ref(M, N, K, x, w, b, r);
+		check_dense(what, lps[v], M, N, K, x, w, b, y1, r);
+		expect_same(what, y1, y2, mn * 4);
+		/* new weights, forgotten first */
+		for (size_t q = 0; q < nk; q++)
+			w[q] = -0.75f * w[q] + 0.125f;
+		mp_lp_forget(w);
+		fn[v](M, N, K, x, w, b, y1);
+		dense_ref(M, N, K, x, w, b, r);
+		check_dense(what, lps[v], M, N, K, x, w, b, y1, r);
+		/* new weights everywhere without mp_lp_forget (a new array at the
+		   same address): seen by the fingerprint */
+		for (size_t q = 0; q < nk; q++)
+			w[q] = 1.5f * w[q] - 0.25f;
+		fn[v](M, N, K, x, w, b, y1);
+		dense_ref(M, N, K, x, w, b, r);
+		check_dense(what, lps[v], M, N, K, x, w, b, y1, r);
+	}
+	free(x), free(w), free(b), free(y1), free(y2), free(r);
+}
+
 /* (c) ikj order: float int8 and fp8_e4m3, double bf16 */
 static void run_ikj(int M, int N, int K)
 {
@@ -1107,6 +1178,7 @@ int main(int argc, char **argv)
 		run_alpha(M, N, K);
 		run_ikj(M, N, K);
 		run_netlib(M, N, K);
+		run_dense_const(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);
 		run_verify(M, N, K);

@@ -493,6 +493,27 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 		C.buf = save;
 		free(cr);
 	}
+	/* constant operands (MP_LP_CONST_A / _B, at random): the first call
+	 * (a miss: packs into the cache) and the second (a hit: runs from it)
+	 * give the bits of the call without flags */
+	if (M > 0 && N > 0) {
+		mp_lp_opts oc = {alpha, (unsigned)(1 + mp_rand_below(3))};
+		char *cr = malloc(C.bytes);
+		for (int pass = 0; pass < 2; pass++) {
+			memcpy(cr, c0, C.bytes);
+			int rc2 = mp_gemm_lp_ex(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1,
+						B.base, B.s0, B.s1, cr + (C.base - C.buf), C.s0, C.s1,
+						accumulate, &sc, &oc);
+			CHECK(rc2 == 0 && memcmp(cr, C.buf, C.bytes) == 0,
+			      "flags %u, call %d: differs from the call without flags (%s %s M=%ld "
+			      "N=%ld K=%ld expl %d alpha %g)", oc.flags, pass + 1, pname[pat],
+			      dbl ? "double" : "float", M, N, K, expl, alpha);
+		}
+		free(cr);
+		/* the buffers are freed below: their addresses may come back */
+		mp_lp_forget(A.base);
+		mp_lp_forget(B.base);
+	}
 	/* NaN / Inf: -1 and c untouched */
 	if (M > 0 && N > 0 && K > 0 && ncases % 3 == 0) {
 		double bads[3] = {NAN, INFINITY, -INFINITY};
@@ -615,7 +636,8 @@ static void test_options(mp_lp lp)
 	/* refusals */
 	const double bad_alpha[] = {NAN, INFINITY, -INFINITY};
 	for (int t = 0; t < 4; t++) {
-		mp_lp_opts o = {t < 3 ? bad_alpha[t] : 1.0, t < 3 ? 0u : 1u};
+		/* t == 3: a flag beyond MP_LP_CONST_A | MP_LP_CONST_B */
+		mp_lp_opts o = {t < 3 ? bad_alpha[t] : 1.0, t < 3 ? 0u : 4u};
 		memcpy(c1, ci, sizeof(c1));
 		CHECK(LP_EX(c1, 0, &dyn, &o) == -1 && !memcmp(c1, ci, sizeof(c1)),
 		      "alpha %g flags %u accepted", o.alpha, o.flags);

@@ -207,9 +207,10 @@ typedef struct mp_lp_opts {
  * constant= clause).  MP_LP_CONST_B is the caller's promise that B's
  * contents, and its explicit scales if any, do not change between calls
  * passing the same pointer, strides and sizes: the runtime may then keep
- * B's quantized, packed form and its scales from an earlier call and not
- * read B at all (no scan, no packing: a dense layer's weights are
- * quantized once).  MP_LP_CONST_A: the same for A.  The results are bit
+ * B's quantized, packed form and its scales from an earlier call and
+ * read only a 68-element fingerprint of B (no scan, no packing: a dense
+ * layer's weights are quantized once; a fingerprint that differs, as for
+ * a new array at a freed one's address, drops the old form).  MP_LP_CONST_A: the same for A.  The results are bit
  * for bit those without the flag.  What the cache is keyed by: the
  * operand's pointer, extents, strides, element type, lp, the
  * implementation (kernel family), its scale mode and its explicit scales'

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <dnnl.h>
 #include "mixprec.h"
+#include "bench_util.h"
 
 #ifndef MP_BENCH_PLUGIN_FLAGS
 #define MP_BENCH_PLUGIN_FLAGS ""
@@ -20,18 +21,6 @@
 void loop_plain(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C);
 void loop_mixprec(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C);
 
-static double mp_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int mp_cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return a < b ? -1 : a > b;
-}
 
 typedef struct mp_problem {
 	int M, N, K;

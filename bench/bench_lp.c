@@ -19,24 +19,9 @@
 #include <time.h>
 #include <cblas.h>
 #include "mixprec.h"
+#include "bench_util.h"
 
 void openblas_set_num_threads(int);
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t rng = 88172645463325252ull;
-static float frand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (float)((double)(rng >> 11) * 0x1p-52 - 1.0);
-}
 
 typedef struct shape {
 	const char *name;
@@ -130,11 +115,11 @@ int main(int argc, char **argv)
 		double *bd = malloc(sizeof(double) * (size_t)(K * N));
 		double *ref = malloc(sizeof(double) * (size_t)(M * N));
 		for (long q = 0; q < M * K; q++)
-			ad[q] = a[q] = frand();
+			ad[q] = a[q] = mp_frand();
 		for (long q = 0; q < K * N; q++)
-			bd[q] = b[q] = frand();
+			bd[q] = b[q] = mp_frand();
 		for (long j = 0; j < N; j++)
-			bias[j] = frand();
+			bias[j] = mp_frand();
 		/* double reference */
 		if (s->dense) {
 			for (long i = 0; i < M; i++)
@@ -162,17 +147,11 @@ int main(int argc, char **argv)
 			if (meth[mi].m != LOOP_PLAIN)
 				run(s, meth[mi].m, a, b, bias, c); /* warm-up */
 			for (int r = 0; r < nrep; r++) {
-				double t0 = now();
+				double t0 = mp_now();
 				run(s, meth[mi].m, a, b, bias, c);
-				ts[r] = now() - t0;
+				ts[r] = mp_now() - t0;
 			}
-			for (int r = 1; r < nrep; r++) /* insertion sort: the median */
-				for (int q = r; q > 0 && ts[q] < ts[q - 1]; q--) {
-					double t = ts[q];
-					ts[q] = ts[q - 1];
-					ts[q - 1] = t;
-				}
-			double best = ts[nrep / 2];
+			double best = mp_median(ts, nrep);
 			if (meth[mi].m < 0)
 				tblas = best;
 			double emax = 0, erel = 0;

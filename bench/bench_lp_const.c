@@ -12,28 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "mixprec.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static uint64_t rng = 88172645463325252ull;
-static float frand(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (float)((double)(rng >> 11) * 0x1p-52 - 1.0);
-}
-
-static int cmp(const void *p, const void *q)
-{
-	double a = *(const double *)p, b = *(const double *)q;
-	return a < b ? -1 : a > b;
-}
+#include "bench_util.h"
 
 int main(int argc, char **argv)
 {
@@ -51,9 +30,9 @@ int main(int argc, char **argv)
 	float *c1 = malloc(sizeof(float) * (size_t)(M * N));
 	double *t = malloc(sizeof(double) * (size_t)reps);
 	for (long q = 0; q < M * K; q++)
-		x[q] = frand();
+		x[q] = mp_frand();
 	for (long q = 0; q < N * K; q++)
-		w[q] = frand();
+		w[q] = mp_frand();
 	const mp_kernel kern = mp_kernel_select();
 	const mp_lp lps[] = {MP_LP_INT8, MP_LP_BF16, MP_LP_FP8_E4M3};
 	const char *names[] = {"int8 dyn", "bf16", "fp8_e4m3 dyn"};
@@ -68,19 +47,19 @@ int main(int argc, char **argv)
 			mp_lp_opts o = {1.0, f ? MP_LP_CONST_B : 0u};
 			float *c = f ? c1 : c0;
 			for (int r = -1; r < reps; r++) {
-				double t0 = now();
+				double t0 = mp_now();
 				if (mp_gemm_lp_ex(kern, lps[l], 0, M, N, K, x, K, 1, w, 1, K, c, N, 1, 0, &sc,
 						  &o)) {
 					fprintf(stderr, "mp_gemm_lp_ex refused\n");
 					return 1;
 				}
-				double dt = now() - t0;
+				double dt = mp_now() - t0;
 				if (r < 0) /* warm-up; with the flag, the miss */
 					first = f ? dt : first;
 				else
 					t[r] = dt;
 			}
-			qsort(t, (size_t)reps, sizeof(double), cmp);
+			qsort(t, (size_t)reps, sizeof(double), mp_cmp_double);
 			med[f] = t[reps / 2];
 		}
 		printf("%-14s %-11s %10.3f %10.3f %12.3f %7.2fx%s\n", names[l],

@@ -197,10 +197,30 @@ typedef struct mp_lp_scales {
 	const float *b_scale; ptrdiff_t b_scale_s;
 } mp_lp_scales;
 
-/* Options of mp_gemm_lp_ex. */
+/* Options of mp_gemm_lp_ex.  A zero-initialised struct means no offsets
+ * and alpha 0: callers that pass options set alpha explicitly (opt NULL
+ * means alpha 1, no flags, no offsets).
+ * Offsets (zero points of floating-point operands, for loops such as
+ * s += (x[i*K+k] - xm) * w[j*K+k]): the contraction is over A' and B',
+ * and everything mp_gemm_lp_ex does to A and B without offsets -- the
+ * scan for maxima and non-finite values, the dynamic scales (UINT8: the
+ * per-row range and zero point), the quantization while packing, the
+ * range check, the cache of constant operands -- it does to A' and B'
+ * instead, with the same bits as a call without offsets on arrays holding
+ * A' and B'.  The error bound (docs/error-bounds.md) is the one of that
+ * call: mp_lp_steps_ex and mp_lp_error_bound_ex are to be called on
+ * arrays holding A' and B' (the caller materialises them).  An offset of
+ * +0 changes nothing; -0 is an offset (x - -0 turns -0 into +0). */
 typedef struct mp_lp_opts {
 	double alpha;     /* out = alpha * S (+ c_old when accumulate) */
 	unsigned flags;   /* MP_LP_CONST_A | MP_LP_CONST_B, or 0 */
+	double a_zero, b_zero;  /* operand offsets: the contraction is over
+	                           A'(i,k) = A(i,k) - a_zero and B'(k,j) = B(k,j) - b_zero,
+	                           each difference computed in the source type (float
+	                           sources: (float)A - (float)a_zero rounded to float, as the
+	                           C expression x - z with float x and z); 0 = none.  Each
+	                           must be finite and, for float sources, a float value
+	                           (the plugin passes the float's double); else -1 */
 } mp_lp_opts;
 
 /* Operands constant across calls (mp_lp_opts.flags; the pragma's
@@ -214,7 +234,8 @@ typedef struct mp_lp_opts {
  * for bit those without the flag.  What the cache is keyed by: the
  * operand's pointer, extents, strides, element type, lp, the
  * implementation (kernel family), its scale mode and its explicit scales'
- * values (compared); not alpha, accumulate or the other operand.  An
+ * values (compared), its offset (a_zero / b_zero, compared by bits); not
+ * alpha, accumulate or the other operand (nor the other's offset).  An
  * operand with a NaN or an infinity is never cached (the call returns -1
  * as without the flag).  Memory: least recently used entries are evicted
  * beyond MIXPREC_CACHE_MB megabytes (environment, read at the first use;
@@ -241,11 +262,15 @@ int mp_gemm_lp(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 	       const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
 	       void *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate,
 	       const mp_lp_scales *sc);
-/* The same with options (opt NULL: alpha 1, no flags): out = alpha * S,
- * or out += alpha * S.  alpha is applied in the epilogue, in double,
+/* The same with options (opt NULL: alpha 1, no flags, no offsets): out =
+ * alpha * S', or out += alpha * S', S'(i,j) = sum_k A'(i,k) B'(k,j) with
+ * the offsets of mp_lp_opts (A' = A - a_zero, B' = B - b_zero in the source
+ * type; no offsets: S' = S).  alpha is applied in the epilogue, in double,
  * together with the dequantization (one rounding to the output type, as
  * without it).  flags: the constant operands above.  Also -1 (c
- * untouched): alpha not finite, or an unknown flag. */
+ * untouched): alpha not finite, an unknown flag, an offset not finite (or,
+ * float sources, not a float value), or an A' / B' element that is NaN or
+ * infinite (a difference that overflows the source type). */
 int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
@@ -253,7 +278,7 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		  const mp_lp_scales *sc, const mp_lp_opts *opt);
 /* Also -1 (c untouched): an explicit scale that is not finite and > 0, an
  * unknown lp, or inputs so large that the result could leave the range of
- * the accumulator (BF16: fp32) or of the output type (K max|A| max|B|
+ * the accumulator (BF16: fp32) or of the output type (K max|A'| max|B'|
  * max(1, |alpha|) near FLT_MAX): the original loop is the fallback.
  * Which implementation a kernel family runs for lp: "avx512vnni", "avx2",
  * "scalar" (INT8 and UINT8), "avx512bf16", "avx2" or "scalar" (BF16 / FP8:
@@ -269,7 +294,10 @@ const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp);
  * explicit scale; BF16: 1).  zero_a: UINT8's zero point of row i (an
  * integer in [0, 255]; 0 for explicit scales), 0 for the other precisions.
  * NULL arrays are skipped.  Returns 0, or -1 exactly when mp_gemm_lp (opt
- * NULL) would return -1 (mp_gemm_lp_ex may also refuse for its alpha). */
+ * NULL) would return -1 (mp_gemm_lp_ex may also refuse for its alpha).
+ * With offsets (mp_lp_opts.a_zero / b_zero), call it on arrays holding A'
+ * and B' (the differences as computed in the source type): the call with
+ * offsets quantizes A' and B' exactly as this computes for them. */
 int mp_lp_steps_ex(mp_lp lp, int is_double, long M, long N, long K,
 		   const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		   const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
@@ -287,7 +315,8 @@ int mp_lp_steps(mp_lp lp, int is_double, long M, long N, long K,
  * out(i,j) before the call (used when accumulate), alpha as passed (1
  * without options).  exact = (accumulate ? c_old : 0) + alpha * sum_k
  * A(i,k) B(k,j) in real arithmetic.  May be +inf (K beyond fp32
- * accumulation). */
+ * accumulation).  With offsets: a_row and b_col point into arrays holding
+ * A' and B', and exact is the sum over A'(i,k) B'(k,j). */
 double mp_lp_error_bound_ex(mp_lp lp, int is_double, long K, const void *a_row, ptrdiff_t a_sk,
 			    const void *b_col, ptrdiff_t b_sk, double step_a, double zero_a,
 			    double step_b, double c_old, int accumulate, double alpha);

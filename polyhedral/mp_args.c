@@ -173,6 +173,21 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		expr(&v, MP_ARG_EXPR_F64, p->alpha_expr, 1);
 	else
 		cst(&v, f64_bits(1.0));
+	/* zero points: value and sign (operand - z: +1, operand + z: -1) */
+	if (p->za_expr >= 0) {
+		expr(&v, MP_ARG_EXPR_F64, p->za_expr, 1);
+		cst(&v, p->zsign_a < 0 ? -1 : 1);
+	} else {
+		cst(&v, 0);
+		cst(&v, 1);
+	}
+	if (p->zb_expr >= 0) {
+		expr(&v, MP_ARG_EXPR_F64, p->zb_expr, 1);
+		cst(&v, p->zsign_b < 0 ? -1 : 1);
+	} else {
+		cst(&v, 0);
+		cst(&v, 1);
+	}
 	scale_args(&v, &p->scale_a, p->sspec_a, p->loop_i);
 	scale_args(&v, &p->scale_b, p->sspec_b, p->loop_j);
 	/* flags: 1 verify, 2 A constant across calls, 4 B constant */

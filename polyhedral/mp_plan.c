@@ -169,13 +169,14 @@ static int is_float(mp_scalar t)
 	return t == MP_TY_F32 || t == MP_TY_F64;
 }
 
-/* A loop-invariant float value: a float CONST or PARAM, or casts of
- * those (a zero point written on a floating-point operand). */
+/* A loop-invariant float value: an expression of float type whose value
+ * is a CONST or PARAM, through casts (a zero point written on a
+ * floating-point operand: x - 0.5f, x - m, x - 1 with 1 converted). */
 static int is_float_invariant(const mp_nest *n, int e)
 {
-	const mp_expr *x = ex(n, peel_casts(n, e));
+	const mp_expr *t = ex(n, e), *x = ex(n, peel_casts(n, e));
 
-	if (!x || !is_float(x->type))
+	if (!t || !x || !is_float(t->type))
 		return 0;
 	if (x->kind == MP_X_CONST)
 		return 1;
@@ -253,8 +254,8 @@ static int match_operand(const mp_nest *n, int e, operand *o)
 			o->zsign = -1;
 			return 1;
 		}
-		/* a float offset on a float load: matched so that step 2 can
-		   refuse it by name (an integer load never matches here) */
+		/* a float offset on a float load (a zero point of a
+		   floating-point source; an integer load never matches here) */
 		if (is_float_invariant(n, x->b) && match_load(n, x->a, o) &&
 		    is_float(o->load)) {
 			o->z = x->b;
@@ -539,14 +540,20 @@ static int check_float_source(az *z)
 			      "double operands are not supported yet (convert one array)",
 			      an(n, A->access), mp_scalar_name(A->load),
 			      an(n, B->access), mp_scalar_name(B->load));
+	/* a zero point (x - z, x + z): the runtime subtracts it in the source
+	   type before quantizing, as the loop does before multiplying; so the
+	   difference must be computed in the operand's own type */
 	for (i = 0; i < 2; i++)
-		if (z->c.f[i].z >= 0)
+		if (z->c.f[i].z >= 0 && (z->c.f[i].type != z->c.f[i].load ||
+					 n->expr[z->c.f[i].z].type != z->c.f[i].load))
 			return refuse(z, n->access[z->c.f[i].access].loc ?
 				      n->access[z->c.f[i].access].loc : s->loc,
-				      "operand '%s' is %s with a zero point (an offset added or "
-				      "subtracted in the product); zero points are not supported "
-				      "on floating-point operands (dynamic scales are symmetric)",
-				      an(n, z->c.f[i].access), mp_scalar_name(z->c.f[i].load));
+				      "the zero point of operand '%s' (%s) is %s in %s; it must be "
+				      "a %s value subtracted in %s (write the zero point as a %s)",
+				      an(n, z->c.f[i].access), mp_scalar_name(z->c.f[i].load),
+				      z->c.f[i].zsign > 0 ? "subtracted" : "added",
+				      mp_scalar_name(z->c.f[i].type), mp_scalar_name(z->c.f[i].load),
+				      mp_scalar_name(z->c.f[i].load), mp_scalar_name(z->c.f[i].load));
 	switch (p->prec) {
 	case MP_PREC_BF16: case MP_PREC_INT8: case MP_PREC_UINT8:
 	case MP_PREC_FP8_E4M3: case MP_PREC_FP8_E5M2:
@@ -554,8 +561,10 @@ static int check_float_source(az *z)
 	default:
 		return refuse(z, p->loc,
 			      "'#pragma mixprec(%s)' on a floating-point source ('%s' and "
-			      "'%s' are %s) is not supported yet; use int8, uint8, bf16, "
-			      "fp8_e4m3 or fp8_e5m2", prec_str(p->prec), an(n, A->access),
+			      "'%s' are %s) is not supported: this version has no fp16 "
+			      "kernels (without fp16 dot-product instructions they would run "
+			      "at fp32 speed); use bf16, int8, uint8, fp8_e4m3 or fp8_e5m2",
+			      prec_str(p->prec), an(n, A->access),
 			      an(n, B->access), mp_scalar_name(A->load));
 	}
 	/* int8 / uint8 accumulate exactly in int32 (then dequantize): acc=int32
@@ -1771,6 +1780,11 @@ static void fill_remarks(az *z)
 		{
 			size_t pos = strlen(sc);
 			snprintf(sc + pos, sizeof(sc) - pos, "%s", al);
+		}
+		if (zp[0]) {
+			size_t pos = strlen(sc);
+			snprintf(sc + pos, sizeof(sc) - pos, "; %s, subtracted before quantizing",
+				 zp + 2);
 		}
 		if (plan->const_a || plan->const_b) {
 			size_t pos = strlen(sc);

@@ -15,6 +15,10 @@
  * An operand declared constant (MP_LP_CONST_A / _B) skips steps 1-3 for
  * itself when lp_cache.c has its scales and packed blocks from an earlier
  * call; a miss caches them.
+ * Operand offsets (mp_lp_opts.a_zero / b_zero): steps 1-3 read A - a_zero
+ * and B - b_zero (one subtraction in the source type, lp.h conventions)
+ * wherever they read A and B, so that the call is the one without offsets
+ * on those differences.
  * The per-element error bound is mp_lp_error_bound_ex (docs/error-bounds.md).
  * Compiled for baseline x86-64 (no ISA extension in this file). */
 #include <float.h>
@@ -87,11 +91,15 @@ const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
 
 /* ------------------------------------------------------------ scan */
 
-/* amax[r] = max_t |X(r,t)|, X(r,t) = p[r*sr + t*st], for r < R, t < T
- * (as doubles).  Returns 1 when a NaN or an infinity was seen.  Works on
- * the bit patterns (for non-negative floats their order is the values'). */
-static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
-			  double *amax)
+/* amax[r] = max_t |X(r,t)|, X(r,t) = p[r*sr + t*st] - z (the operand's
+ * offset, subtracted in float), for r < R, t < T (as doubles).  Returns 1
+ * when a NaN or an infinity was seen (an X that overflowed too).  Works on
+ * the bit patterns (for non-negative floats their order is the values').
+ * hz: z is not +0 (a constant in each expansion, so that the common case
+ * keeps its plain integer loop). */
+static inline __attribute__((always_inline)) int
+mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, float z,
+		 const int hz, double *amax)
 {
 	uint32_t all = 0;
 	if (st == 1 || sr != 1) {
@@ -101,12 +109,12 @@ static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_
 			if (st == 1) {
 				const uint32_t *w = (const uint32_t *)(const void *)q;
 				for (long t = 0; t < T; t++) {
-					uint32_t v = w[t] & 0x7fffffffu;
+					uint32_t v = (hz ? mp_f32_bits(q[t] - z) : w[t]) & 0x7fffffffu;
 					m = v > m ? v : m;
 				}
 			} else {
 				for (long t = 0; t < T; t++) {
-					uint32_t v = mp_f32_bits(q[t * st]) & 0x7fffffffu;
+					uint32_t v = mp_f32_bits(hz ? q[t * st] - z : q[t * st]) & 0x7fffffffu;
 					m = v > m ? v : m;
 				}
 			}
@@ -118,9 +126,10 @@ static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_
 		if (!m)
 			abort();
 		for (long t = 0; t < T; t++) {
-			const uint32_t *w = (const uint32_t *)(const void *)(p + t * st);
+			const float *q = p + t * st;
+			const uint32_t *w = (const uint32_t *)(const void *)q;
 			for (long r = 0; r < R; r++) {
-				uint32_t v = w[r] & 0x7fffffffu;
+				uint32_t v = (hz ? mp_f32_bits(q[r] - z) : w[r]) & 0x7fffffffu;
 				m[r] = v > m[r] ? v : m[r];
 			}
 		}
@@ -133,8 +142,17 @@ static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_
 	return all >= 0x7f800000u;
 }
 
-static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, float z,
 			  double *amax)
+{
+	if (mp_f32_bits(z) == 0) /* no offset: nothing subtracted (mp_lp_ldf) */
+		return mp_lp_amax_f32_z(p, R, T, sr, st, z, 0, amax);
+	return mp_lp_amax_f32_z(p, R, T, sr, st, z, 1, amax);
+}
+
+static inline __attribute__((always_inline)) int
+mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, double z,
+		 const int hz, double *amax)
 {
 	uint64_t all = 0;
 	const uint64_t mask = 0x7fffffffffffffffull;
@@ -143,7 +161,7 @@ static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff
 			const double *q = p + r * sr;
 			uint64_t m = 0;
 			for (long t = 0; t < T; t++) {
-				uint64_t v = mp_f64_bits(q[t * st]) & mask;
+				uint64_t v = mp_f64_bits(hz ? q[t * st] - z : q[t * st]) & mask;
 				m = v > m ? v : m;
 			}
 			amax[r] = mp_f64_from_bits(m);
@@ -154,9 +172,9 @@ static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff
 		if (!m)
 			abort();
 		for (long t = 0; t < T; t++) {
-			const uint64_t *w = (const uint64_t *)(const void *)(p + t * st);
+			const double *q = p + t * st;
 			for (long r = 0; r < R; r++) {
-				uint64_t v = w[r] & mask;
+				uint64_t v = mp_f64_bits(hz ? q[r] - z : q[r]) & mask;
 				m[r] = v > m[r] ? v : m[r];
 			}
 		}
@@ -169,17 +187,26 @@ static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff
 	return all >= 0x7ff0000000000000ull;
 }
 
-/* lo[r] = min(0, min_t X(r,t)), hi[r] = max(0, max_t X(r,t)) (as doubles),
- * X(r,t) = p[r*sr + t*st] of float (dbl == 0) or double elements: the range
- * of UINT8's asymmetric rows of A.  Returns 1 when a NaN or an infinity was
- * seen (v - v is 0 exactly for finite v). */
-static inline double mp_lp_get(const void *p, int dbl, ptrdiff_t o)
+static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, double z,
+			  double *amax)
 {
-	return dbl ? ((const double *)p)[o] : (double)((const float *)p)[o];
+	if (mp_f64_bits(z) == 0)
+		return mp_lp_amax_f64_z(p, R, T, sr, st, z, 0, amax);
+	return mp_lp_amax_f64_z(p, R, T, sr, st, z, 1, amax);
+}
+
+/* lo[r] = min(0, min_t X(r,t)), hi[r] = max(0, max_t X(r,t)) (as doubles),
+ * X(r,t) = p[r*sr + t*st] - z of float (dbl == 0) or double elements (the
+ * offset subtracted in the source type): the range of UINT8's asymmetric
+ * rows of A.  Returns 1 when a NaN or an infinity was seen (v - v is 0
+ * exactly for finite v). */
+static inline double mp_lp_get(const void *p, int dbl, ptrdiff_t o, double z)
+{
+	return dbl ? mp_lp_ldd(p, o, z) : (double)mp_lp_ldf(p, o, z);
 }
 
 static int mp_lp_range(const void *p, int dbl, long R, long T, ptrdiff_t sr, ptrdiff_t st,
-		       double *lo, double *hi)
+		       double z, double *lo, double *hi)
 {
 	int bad = 0;
 	for (long r = 0; r < R; r++)
@@ -188,7 +215,7 @@ static int mp_lp_range(const void *p, int dbl, long R, long T, ptrdiff_t sr, ptr
 		for (long r = 0; r < R; r++) {
 			double l = 0.0, h = 0.0;
 			for (long t = 0; t < T; t++) {
-				double v = mp_lp_get(p, dbl, r * sr + t * st);
+				double v = mp_lp_get(p, dbl, r * sr + t * st, z);
 				bad |= !(v - v == 0.0);
 				l = v < l ? v : l;
 				h = v > h ? v : h;
@@ -200,7 +227,7 @@ static int mp_lp_range(const void *p, int dbl, long R, long T, ptrdiff_t sr, ptr
 		/* column-major rows: walk memory in order */
 		for (long t = 0; t < T; t++)
 			for (long r = 0; r < R; r++) {
-				double v = mp_lp_get(p, dbl, r + t * st);
+				double v = mp_lp_get(p, dbl, r + t * st, z);
 				bad |= !(v - v == 0.0);
 				lo[r] = v < lo[r] ? v : lo[r];
 				hi[r] = v > hi[r] ? v : hi[r];
@@ -362,11 +389,14 @@ static void mp_lp_state_free(mp_lp_state *st)
 
 /* ca / cb: an operand found in the cache of constant operands (NULL
  * otherwise): its scales are the cached ones, and it is not read (it was
- * finite when cached; its explicit scales, part of the key, were valid). */
+ * finite when cached; its explicit scales and offset, part of the key,
+ * were valid).  oa / ob: the operands' offsets (checked by the caller):
+ * the scan sees A - oa and B - ob. */
 static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *a,
 			 ptrdiff_t a_si, ptrdiff_t a_sk, const void *b, ptrdiff_t b_sk,
-			 ptrdiff_t b_sj, const mp_lp_scales *sc, double alpha,
-			 const mp_lp_packed *ca, const mp_lp_packed *cb, mp_lp_state *st)
+			 ptrdiff_t b_sj, const mp_lp_scales *sc, double alpha, double oa,
+			 double ob, const mp_lp_packed *ca, const mp_lp_packed *cb,
+			 mp_lp_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (lp != MP_LP_INT8 && lp != MP_LP_UINT8 && lp != MP_LP_BF16 && lp != MP_LP_FP8_E4M3 &&
@@ -401,10 +431,10 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 			memcpy(st->za, ca->za, sizeof(int32_t) * (size_t)M);
 		st->ha = ca->hat;
 	} else if (u8) { /* A: lo into lo_a, hi into amax_a */
-		bad = mp_lp_range(a, dbl, M, K, a_si, a_sk, st->lo_a, st->amax_a);
+		bad = mp_lp_range(a, dbl, M, K, a_si, a_sk, oa, st->lo_a, st->amax_a);
 	} else {
-		bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, st->amax_a)
-			  : mp_lp_amax_f32(a, M, K, a_si, a_sk, st->amax_a);
+		bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, oa, st->amax_a)
+			  : mp_lp_amax_f32(a, M, K, a_si, a_sk, (float)oa, st->amax_a);
 	}
 	if (cb) {
 		memcpy(st->fbf, cb->ff, sizeof(float) * (size_t)N);
@@ -412,8 +442,8 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 		memcpy(st->db, cb->d, sizeof(double) * (size_t)N);
 		st->hb = cb->hat;
 	} else {
-		bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, st->amax_b)
-			   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, st->amax_b);
+		bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, ob, st->amax_b)
+			   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, (float)ob, st->amax_b);
 	}
 	if (bad)
 		return -1;
@@ -450,8 +480,8 @@ int mp_lp_steps_ex(mp_lp lp, int is_double, long M, long N, long K, const void *
 	mp_lp_state st;
 	if (M < 0 || N < 0 || K < 0)
 		return -1;
-	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, 1.0, NULL,
-			      NULL, &st);
+	int r = mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, 1.0, 0.0,
+			      0.0, NULL, NULL, &st);
 	if (r == 0) {
 		for (long i = 0; step_a && i < M; i++)
 			step_a[i] = lp == MP_LP_BF16 ? 1.0 : st.da[i];
@@ -507,23 +537,25 @@ void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long 
 
 /* ------------------------------------------------------------ INT8 */
 
-/* One quantized element (lp.h conventions): INT8 and UINT8 always divide
- * by the scale (qmul_a / qmul_b are 0); UINT8's A adds the row's zero
- * point za and saturates to [0, 255]. */
-static inline int mp_lp_q8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff, double fd)
+/* One quantized element (lp.h conventions): the operand's offset z
+ * subtracted, then INT8 and UINT8 always divide by the scale (qmul_a /
+ * qmul_b are 0); UINT8's A adds the row's zero point za and saturates to
+ * [0, 255]. */
+static inline int mp_lp_q8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, double z, float ff,
+			   double fd)
 {
 	if (x->dbl)
-		return mp_q8_round(((const double *)p)[off] / fd);
-	float y = ((const float *)p)[off] / ff;
+		return mp_q8_round(mp_lp_ldd(p, off, z) / fd);
+	float y = mp_lp_ldf(p, off, z) / ff;
 	return mp_q8_round((double)y);
 }
 
-static inline int mp_lp_qu8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, float ff,
-			    double fd, int za)
+static inline int mp_lp_qu8(const mp_lp_ctx *x, const void *p, ptrdiff_t off, double z,
+			    float ff, double fd, int za)
 {
 	if (x->dbl)
-		return mp_u8_round(((const double *)p)[off] / fd, za);
-	float y = ((const float *)p)[off] / ff;
+		return mp_u8_round(mp_lp_ldd(p, off, z) / fd, za);
+	float y = mp_lp_ldf(p, off, z) / ff;
 	return mp_u8_round((double)y, za);
 }
 
@@ -545,8 +577,8 @@ void mp_lp_i8_pack_a_generic(const mp_lp_ctx *x, int mr, int kg, int esz, long i
 			for (long k = 0; k < kp; k++) {
 				int v = 0;
 				if (live && k < kc)
-					v = u8 ? mp_lp_qu8(x, row, (k0 + k) * x->a_sk, ff, fd, za)
-					       : mp_lp_q8(x, row, (k0 + k) * x->a_sk, ff, fd) + 128;
+					v = u8 ? mp_lp_qu8(x, row, (k0 + k) * x->a_sk, x->oa, ff, fd, za)
+					       : mp_lp_q8(x, row, (k0 + k) * x->a_sk, x->oa, ff, fd) + 128;
 				long o = s * kp * mr + (k / kg) * mr * kg + r * kg + k % kg;
 				if (esz == 1)
 					((uint8_t *)ap)[o] = (uint8_t)v;
@@ -576,7 +608,7 @@ void mp_lp_i8_pack_b_generic(const mp_lp_ctx *x, int nr, int kg, int esz, long j
 			for (long k = 0; k < kp; k++) {
 				int v = 0;
 				if (live && k < kc)
-					v = mp_lp_q8(x, col, (k0 + k) * x->b_sk, ff, fd);
+					v = mp_lp_q8(x, col, (k0 + k) * x->b_sk, x->ob, ff, fd);
 				sum += v;
 				long o = s * kp * nr + (k / kg) * nr * kg + r * kg + k % kg;
 				if (esz == 1)
@@ -735,7 +767,8 @@ static void mp_lp_ref_pack_b(const mp_lp_ctx *x, long j0, int nc, long kp, float
 		float ff = x->fb_f ? x->fb_f[j0 + j] : 0;
 		double fd = x->fb_d ? x->fb_d[j0 + j] : 0;
 		for (long k = 0; k < kp; k++)
-			bq[j * kp + k] = k < x->K ? mp_lp_qbf(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0.0f;
+			bq[j * kp + k] = k < x->K ? mp_lp_qbf(x, x->qmul_b, col, k * x->b_sk, x->ob, ff, fd)
+						  : 0.0f;
 	}
 }
 
@@ -746,7 +779,7 @@ static void mp_lp_ref_pack_a(const mp_lp_ctx *x, long i, long kp, float *arow)
 	float ff = x->fa_f ? x->fa_f[i] : 0;
 	double fd = x->fa_d ? x->fa_d[i] : 0;
 	for (long k = 0; k < kp; k++)
-		arow[k] = k < x->K ? mp_lp_qbf(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0.0f;
+		arow[k] = k < x->K ? mp_lp_qbf(x, x->qmul_a, row, k * x->a_sk, x->oa, ff, fd) : 0.0f;
 }
 
 /* The scalar reference of the vdpbf16ps path: the same conversions, the
@@ -864,20 +897,33 @@ static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdif
 
 static mp_lp_key mp_lp_key_of(int side, mp_lp_impl impl, mp_lp lp, int dbl, int dyn,
 			      const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k,
-			      const float *e, ptrdiff_t es)
+			      const float *e, ptrdiff_t es, double z)
 {
 	mp_lp_key k = {
 		.side = side, .impl = impl, .lp = lp, .dbl = dbl != 0, .dyn = dyn, .p = p,
 		.n = n, .K = K, .s_n = s_n, .s_k = s_k, .e = dyn ? NULL : e, .es = dyn ? 0 : es,
+		.z = z,
 	};
 	k.fp = mp_lp_fingerprint(p, dbl, n, K, s_n, s_k);
 	return k;
 }
 
+/* An offset usable for the source type: finite and, for float sources, a
+ * float value (the subtraction is then the C expression x - z in float;
+ * anything else would be a rounding the caller did not write). */
+static int mp_lp_zero_ok(double z, int dbl)
+{
+	if (!(fabs(z) <= DBL_MAX))
+		return 0;
+	return dbl || (fabs(z) <= FLT_MAX && (double)(float)z == z);
+}
+
 /* See mixprec.h.  Constant operands (opt->flags): looked up before the
  * scan, which then skips them; a miss with finite inputs gets a new entry
  * holding the scales just computed, the driver packs the operand into it
- * and runs from it, and it is shared after the call (lp_cache.c). */
+ * and runs from it, and it is shared after the call (lp_cache.c).
+ * Offsets (opt->a_zero / b_zero) reach every reader of the operands
+ * through mp_lp_prepare's scan and the context (x.oa / x.ob). */
 int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long K,
 		  const void *a, ptrdiff_t a_si, ptrdiff_t a_sk,
 		  const void *b, ptrdiff_t b_sk, ptrdiff_t b_sj,
@@ -886,9 +932,12 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 {
 	const double alpha = opt ? opt->alpha : 1.0;
 	const unsigned flags = opt ? opt->flags : 0;
+	const double oa = opt ? opt->a_zero : 0.0, ob = opt ? opt->b_zero : 0.0;
 	if (M < 0 || N < 0 || K < 0)
 		return -1;
 	if ((flags & ~(unsigned)(MP_LP_CONST_A | MP_LP_CONST_B)) || !(fabs(alpha) <= DBL_MAX))
+		return -1;
+	if (!mp_lp_zero_ok(oa, is_double) || !mp_lp_zero_ok(ob, is_double))
 		return -1;
 	mp_lp_impl impl = mp_lp_pick(kern, lp);
 	if (impl == MP_LPI_NONE)
@@ -904,23 +953,24 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 	unsigned long ea = 0, eb = 0;
 	if (K > 0 && (flags & MP_LP_CONST_A)) {
 		ka = mp_lp_key_of(0, impl, lp, is_double, dyn_a, a, M, K, a_si, a_sk,
-				  dyn_a ? NULL : sc->a_scale, dyn_a ? 0 : sc->a_scale_s);
+				  dyn_a ? NULL : sc->a_scale, dyn_a ? 0 : sc->a_scale_s, oa);
 		ca = mp_lp_cache_get(&ka, &ea);
 	}
 	if (K > 0 && (flags & MP_LP_CONST_B)) {
 		kb = mp_lp_key_of(1, impl, lp, is_double, dyn_b, b, N, K, b_sj, b_sk,
-				  dyn_b ? NULL : sc->b_scale, dyn_b ? 0 : sc->b_scale_s);
+				  dyn_b ? NULL : sc->b_scale, dyn_b ? 0 : sc->b_scale_s, ob);
 		cb = mp_lp_cache_get(&kb, &eb);
 	}
 	mp_lp_state st;
-	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, alpha, ca, cb,
-			  &st)) {
+	if (mp_lp_prepare(lp, is_double, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, sc, alpha, oa, ob,
+			  ca, cb, &st)) {
 		mp_lp_cache_done(ca);
 		mp_lp_cache_done(cb);
 		mp_lp_state_free(&st);
 		return -1;
 	}
-	/* misses: the operands were finite, their scales valid */
+	/* misses: the operands (after their offsets) were finite, their
+	 * scales valid */
 	if (K > 0 && (flags & MP_LP_CONST_A) && !ca)
 		ca = mp_lp_cache_new(&ka, ea, st.faf, st.fad, st.da,
 				     lp == MP_LP_UINT8 ? st.za : NULL, st.ha);
@@ -936,7 +986,7 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		.qmul_a = fp8 && st.dyn_a, .qmul_b = fp8 && st.dyn_b,
 		.fa_f = st.faf, .fb_f = st.fbf, .fa_d = st.fad, .fb_d = st.fbd,
 		.da = lp == MP_LP_BF16 ? NULL : st.da, .db = lp == MP_LP_BF16 ? NULL : st.db,
-		.alpha = alpha,
+		.alpha = alpha, .oa = oa, .ob = ob,
 		.za = lp == MP_LP_UINT8 ? st.za : NULL,
 		.pk_a = ca, .pk_b = cb,
 	};

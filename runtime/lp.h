@@ -4,6 +4,12 @@
  * tests, and the entry points of the ISA files.
  *
  * Conventions (docs/error-bounds.md states the bounds built on them):
+ *   - offsets (mp_lp_opts.a_zero / b_zero): every element read from A is
+ *     first x = A(i,k) - oa, one subtraction in the source precision (B:
+ *     - ob); the scan, the scales and the packers below all see that x, so
+ *     a call with offsets is bit for bit the call without them on arrays
+ *     holding A - oa and B - ob.  An offset of +0 subtracts nothing (every
+ *     reader tests for it: mp_lp_ldf, the vector packers);
  *   - quantization of A row i:  y = x * fa[i] (qmul_a) or y = x / fa[i]
  *     (!qmul_a), in the source precision, then
  *       INT8:  q = clamp(rne(y), -127, 127)
@@ -60,6 +66,9 @@ typedef struct mp_lp_ctx {
 	const double *fa_d, *fb_d;    /* double sources */
 	const double *da, *db;        /* dequantization steps; NULL for BF16 */
 	double alpha;                 /* out = alpha * S (+ c) */
+	/* the operands' offsets (conventions above): float sources subtract
+	 * (float)oa, exact (mp_gemm_lp_ex refuses a non-float value) */
+	double oa, ob;
 	/* UINT8 only (NULL otherwise): zero point of each row of A (0..255),
 	 * and, for the K-chunk and panel of B being computed, colsum(q_b) of
 	 * columns csum_j0, csum_j0 + 1, ... (set by the INT8 driver) */
@@ -299,22 +308,39 @@ static inline int mp_u8_round(double y, int za)
 	return q < 0 ? 0 : q > 255 ? 255 : q;
 }
 
+/* One element of an operand after its offset z (x->oa or x->ob): p[off] -
+ * z in the source precision (float sources: z is a float value).  Every
+ * scalar reader of the operands goes through these.  +0 subtracts nothing:
+ * x - 0 is x, except under a caller's MXCSR.FTZ / DAZ, which would flush a
+ * denormal x, and a call without offsets must not change. */
+static inline float mp_lp_ldf(const void *p, ptrdiff_t off, double z)
+{
+	float v = ((const float *)p)[off];
+	return mp_f64_bits(z) ? v - (float)z : v;
+}
+static inline double mp_lp_ldd(const void *p, ptrdiff_t off, double z)
+{
+	double v = ((const double *)p)[off];
+	return mp_f64_bits(z) ? v - z : v;
+}
+
 /* The bf16 value (as a float) that one element of a BF16 / FP8 operand
- * becomes (the conventions above): p[off] with the row's / column's factor
- * ff (float sources) or fd (double sources), multiplied (qmul: the
- * operand's x->qmul_a / x->qmul_b) or divided.  The scalar reference and
- * the packers of the AVX2 kernel both call this, so they quantize alike. */
+ * becomes (the conventions above): p[off] minus the operand's offset z,
+ * with the row's / column's factor ff (float sources) or fd (double
+ * sources), multiplied (qmul: the operand's x->qmul_a / x->qmul_b) or
+ * divided.  The scalar reference and the packers of the AVX2 kernel both
+ * call this, so they quantize alike. */
 static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdiff_t off,
-			      float ff, double fd)
+			      double z, float ff, double fd)
 {
 	const int e5 = x->lp == MP_LP_FP8_E5M2;
 	if (x->dbl) {
-		double v = ((const double *)p)[off];
+		double v = mp_lp_ldd(p, off, z);
 		if (x->lp == MP_LP_BF16)
 			return mp_bf16_to_f32(mp_bf16_from_f64(v));
 		return (float)mp_fp8_round(qmul ? v * fd : v / fd, e5);
 	}
-	float v = ((const float *)p)[off];
+	float v = mp_lp_ldf(p, off, z);
 	if (x->lp == MP_LP_BF16)
 		return mp_bf16_to_f32(mp_bf16_from_f32(v));
 	return mp_fp8_round_f32(qmul ? v * ff : v / ff, e5);
@@ -330,8 +356,10 @@ typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF
 /* What determines the packed form of one operand (lp_cache.c): side, base
  * pointer, extents, strides, source type, precision, implementation and
  * scale mode, with the explicit scales' values (compared, not their
- * address: the generated code converts them into a fresh array per call).
- * alpha, accumulate and the other operand are not part of it. */
+ * address: the generated code converts them into a fresh array per call),
+ * and the operand's offset (its bits: -0 and +0 differ, as x - -0 turns a
+ * -0 into +0).  alpha, accumulate and the other operand (and its offset)
+ * are not part of it. */
 typedef struct mp_lp_key {
 	int side;              /* 0: A (n = M rows), 1: B (n = N columns) */
 	mp_lp_impl impl;
@@ -342,6 +370,7 @@ typedef struct mp_lp_key {
 	ptrdiff_t s_n, s_k;    /* A: a_si, a_sk; B: b_sj, b_sk */
 	const float *e;        /* explicit scales (!dyn): e[r*es], r < n */
 	ptrdiff_t es;
+	double z;              /* the operand's offset (mp_lp_opts.a_zero / b_zero) */
 	uint64_t fp;           /* a sample of the contents (lp.c): an entry whose
 	                          sample differs is stale and dropped */
 } mp_lp_key;

@@ -3,8 +3,9 @@
  * FMA, giving the same bits as the scalar reference of lp.c (and as the
  * AVX512-BF16 kernel).
  *   - Operands are quantized while packing by mp_lp_qbf (lp.h), the
- *     reference's own per-element conversion; the bf16 values are stored as
- *     floats (exact), so the tile needs no conversion.
+ *     reference's own per-element conversion (offsets included); the bf16
+ *     values are stored as floats (exact), so the tile needs no
+ *     conversion.
  *   - Per output, one fp32 chain of vfmadd231ps in the instruction's order:
  *     for each pair of k, the odd element first, then the even one.  The
  *     packed layouts hold k in that order (q = k ^ 1), so the tile walks q
@@ -83,7 +84,8 @@ static void mp_lf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, float *a
 			int r = 0;
 			if (k < K)
 				for (; r < nr; r++)
-					d[r] = mp_lp_qbf(x, x->qmul_a, row[r], k * x->a_sk, ff[r], fd[r]);
+					d[r] = mp_lp_qbf(x, x->qmul_a, row[r], k * x->a_sk, x->oa, ff[r],
+							 fd[r]);
 			for (; r < MP_LF_MR; r++)
 				d[r] = 0.0f;
 		}
@@ -114,7 +116,8 @@ static void mp_lf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, float *b
 			int c = 0;
 			if (k < K)
 				for (; c < ncl; c++)
-					d[c] = mp_lp_qbf(x, x->qmul_b, col[c], k * x->b_sk, ff[c], fd[c]);
+					d[c] = mp_lp_qbf(x, x->qmul_b, col[c], k * x->b_sk, x->ob, ff[c],
+							 fd[c]);
 			for (; c < MP_LF_NR; c++)
 				d[c] = 0.0f;
 		}

@@ -1,7 +1,8 @@
 /* lp_avx512bf16.c -- the BF16 / FP8 paths of mp_gemm_lp with vdpbf16ps:
  * mp_lp_bf16_ukernel_MRxNR__avx512bf16 (fp32 accumulators, bf16 pairs along
  * k), packers that convert (BF16: vcvtne2ps2bf16) or quantize to FP8 and
- * then convert (an FP8 value is exactly a bf16) while packing, and the
+ * then convert (an FP8 value is exactly a bf16) while packing (after
+ * subtracting the operand's offset, as lp.c does), and the
  * epilogue (FP8: times the two dequantization steps, then alpha, in
  * double).
  * Packed layouts (bf16 elements, kp = K rounded up to 2):
@@ -57,6 +58,16 @@ static inline __m512 mp_fp8_round_v(__m512 y, int e5m2)
 		_mm512_and_si512(_mm512_castps_si512(y), _mm512_set1_epi32((int)0x80000000u))));
 }
 
+/* 16 floats at p (lanes outside m: 0) minus the operand's offset o
+ * (hz: the offset is not +0), as mp_lp_ldf: one float subtraction per
+ * element; lanes outside m stay 0 (the padding beyond K and beyond the
+ * last column must be zeros). */
+static inline __m512 mp_lp_ld_v(__mmask16 m, const float *p, int hz, __m512 o)
+{
+	__m512 v = _mm512_maskz_loadu_ps(m, p);
+	return hz ? _mm512_maskz_sub_ps(m, v, o) : v;
+}
+
 /* The values (before bf16 conversion) of 16 float elements with factor f,
  * multiplied (qmul: the operand's x->qmul_a / x->qmul_b) or divided. */
 static inline __m512 mp_lp_prep_v(const mp_lp_ctx *x, int qmul, __m512 v, __m512 f)
@@ -67,32 +78,34 @@ static inline __m512 mp_lp_prep_v(const mp_lp_ctx *x, int qmul, __m512 v, __m512
 	return mp_fp8_round_v(y, x->lp == MP_LP_FP8_E5M2);
 }
 
-/* bf16 bits of one element (generic layouts, double sources). */
+/* bf16 bits of one element (generic layouts, double sources); z: the
+ * operand's offset. */
 static inline uint16_t mp_lp_bf_one(const mp_lp_ctx *x, int qmul, const void *p, ptrdiff_t off,
-				    float ff, double fd)
+				    double z, float ff, double fd)
 {
 	const int e5 = x->lp == MP_LP_FP8_E5M2;
 	if (x->dbl) {
-		double v = ((const double *)p)[off];
+		double v = mp_lp_ldd(p, off, z);
 		if (x->lp == MP_LP_BF16)
 			return mp_bf16_from_f64(v);
 		return (uint16_t)(mp_f32_bits((float)mp_fp8_round(qmul ? v * fd : v / fd, e5)) >> 16);
 	}
-	float v = ((const float *)p)[off];
+	float v = mp_lp_ldf(p, off, z);
 	if (x->lp == MP_LP_BF16)
 		return mp_bf16_from_f32(v);
 	return (uint16_t)(mp_f32_bits(mp_fp8_round_f32(qmul ? v * ff : v / ff, e5)) >> 16);
 }
 
-/* 32 consecutive elements (masked to n) to 16 bf16 pairs (dwords in k order). */
+/* 32 consecutive elements (masked to n) minus the offset o (hz) to 16
+ * bf16 pairs (dwords in k order). */
 static inline __m512i mp_lp_cvt32(const mp_lp_ctx *x, int qmul, const float *p, long n,
-				  __m512 f)
+				  int hz, __m512 o, __m512 f)
 {
 	__mmask16 m0 = n >= 16 ? 0xffff : n <= 0 ? 0 : (__mmask16)((1u << n) - 1);
 	long n1 = n - 16;
 	__mmask16 m1 = n1 >= 16 ? 0xffff : n1 <= 0 ? 0 : (__mmask16)((1u << n1) - 1);
-	__m512 lo = mp_lp_prep_v(x, qmul, _mm512_maskz_loadu_ps(m0, p), f);
-	__m512 hi = mp_lp_prep_v(x, qmul, _mm512_maskz_loadu_ps(m1, p + 16), f);
+	__m512 lo = mp_lp_prep_v(x, qmul, mp_lp_ld_v(m0, p, hz, o), f);
+	__m512 hi = mp_lp_prep_v(x, qmul, mp_lp_ld_v(m1, p + 16, hz, o), f);
 	return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 
@@ -101,6 +114,9 @@ static inline __m512i mp_lp_cvt32(const mp_lp_ctx *x, int qmul, const float *p, 
 static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint16_t *ap)
 {
 	const long K = x->K;
+	const int hz = mp_f64_bits(x->oa) != 0;
+	/* (a double source's offset need not fit a float: it is not used) */
+	const __m512 ov = _mm512_set1_ps(x->dbl ? 0.0f : (float)x->oa);
 	long nsl = (mc + MP_BF_MR - 1) / MP_BF_MR;
 	for (long s = 0; s < nsl; s++) {
 		uint16_t *dst = ap + s * kp * MP_BF_MR;
@@ -117,7 +133,7 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 				__m512 f = _mm512_set1_ps(x->fa_f ? x->fa_f[i0 + i] : 1.0f);
 				for (long k = 0; k < kp; k += 32) {
 					uint32_t w[16];
-					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_a, row + k, K - k, f));
+					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_a, row + k, K - k, hz, ov, f));
 					long np = (kp - k) / 2 < 16 ? (kp - k) / 2 : 16;
 					for (long p = 0; p < np; p++)
 						memcpy(d + (k / 2 + p) * 2 * MP_BF_MR, &w[p], 4);
@@ -130,7 +146,7 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 			double fd = x->fa_d ? x->fa_d[i0 + i] : 0;
 			for (long k = 0; k < kp; k++)
 				d[(k / 2) * 2 * MP_BF_MR + (k & 1)] =
-					k < K ? mp_lp_bf_one(x, x->qmul_a, row, k * x->a_sk, ff, fd) : 0;
+					k < K ? mp_lp_bf_one(x, x->qmul_a, row, k * x->a_sk, x->oa, ff, fd) : 0;
 		}
 	}
 }
@@ -138,6 +154,9 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint16_t *bp)
 {
 	const long K = x->K;
+	const int hz = mp_f64_bits(x->ob) != 0;
+	/* (a double source's offset need not fit a float: it is not used) */
+	const __m512 ov = _mm512_set1_ps(x->dbl ? 0.0f : (float)x->ob);
 	long nsl = (nc + MP_BF_NR - 1) / MP_BF_NR;
 	if (!x->dbl && x->b_sj == 1) {
 		/* rows k, k+1 of 16 columns -> 16 pairs */
@@ -155,9 +174,9 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 						   : _mm512_set1_ps(1.0f);
 				const float *col = (const float *)x->b + j0 + jv;
 				for (long k = 0; k < kp; k += 2) {
-					__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_b, _mm512_maskz_loadu_ps(m, col + k * x->b_sk), f)
+					__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_b, mp_lp_ld_v(m, col + k * x->b_sk, hz, ov), f)
 							  : _mm512_setzero_ps();
-					__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_b, _mm512_maskz_loadu_ps(m, col + (k + 1) * x->b_sk), f)
+					__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_b, mp_lp_ld_v(m, col + (k + 1) * x->b_sk, hz, ov), f)
 							      : _mm512_setzero_ps();
 					__m512i z = (__m512i)_mm512_cvtne2ps_pbh(r1, r0);
 					z = _mm512_permutexvar_epi16(idx, z);
@@ -182,7 +201,7 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 				__m512 f = _mm512_set1_ps(x->fb_f ? x->fb_f[j0 + j] : 1.0f);
 				for (long k = 0; k < kp; k += 32) {
 					uint32_t w[16];
-					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_b, col + k, K - k, f));
+					_mm512_storeu_si512(w, mp_lp_cvt32(x, x->qmul_b, col + k, K - k, hz, ov, f));
 					long np = (kp - k) / 2 < 16 ? (kp - k) / 2 : 16;
 					for (long p = 0; p < np; p++)
 						memcpy(d + (k / 2 + p) * 2 * MP_BF_NR, &w[p], 4);
@@ -195,7 +214,7 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 			double fd = x->fb_d ? x->fb_d[j0 + j] : 0;
 			for (long k = 0; k < kp; k++)
 				d[(k / 2) * 2 * MP_BF_NR + (k & 1)] =
-					k < K ? mp_lp_bf_one(x, x->qmul_b, col, k * x->b_sk, ff, fd) : 0;
+					k < K ? mp_lp_bf_one(x, x->qmul_b, col, k * x->b_sk, x->ob, ff, fd) : 0;
 		}
 	}
 }

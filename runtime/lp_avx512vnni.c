@@ -4,8 +4,9 @@
  * asymmetric u8 with the row's zero point; row-major or column-major B) and
  * a vector dequantizing epilogue (UINT8's zero-point correction, steps,
  * alpha); other layouts and double sources go through the generic packers
- * of lp.c.  Results equal the generic path bit for bit (same divisions,
- * same rounding, same double epilogue in the same order).
+ * of lp.c.  Results equal the generic path bit for bit (same offset
+ * subtraction, same divisions, same rounding, same double epilogue in the
+ * same order).
  * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
  * -ffp-contract=off (a fused multiply-add in the epilogue would round
  * differently from lp.c's): call only after
@@ -14,6 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp_int.h"
+
+/* 16 floats at p (lanes outside m: 0) minus the operand's offset o
+ * (hz: the offset is not +0), as mp_lp_ldf: one float subtraction per
+ * element; lanes outside m stay 0, like the loads' padding. */
+static inline __m512 mp_lp_ld_v(__mmask16 m, const float *p, int hz, __m512 o)
+{
+	__m512 v = _mm512_maskz_loadu_ps(m, p);
+	return hz ? _mm512_maskz_sub_ps(m, v, o) : v;
+}
 
 /* q = clamp(rne(x / s), -127, 127) on 16 lanes (y clamped before the
  * conversion, which then is exact). */
@@ -45,6 +55,8 @@ static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int 
 	}
 	const __m512i off = _mm512_set1_epi32(128);
 	const int u8 = x->lp == MP_LP_UINT8;
+	const int hz = mp_f64_bits(x->oa) != 0;
+	const __m512 ov = _mm512_set1_ps((float)x->oa);
 	long nsl = (mc + 7) / 8;
 	for (long s = 0; s < nsl; s++) {
 		uint8_t *dst = (uint8_t *)ap + s * kp * 8;
@@ -63,7 +75,7 @@ static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int 
 			for (long k = 0; k < kp; k += 16) {
 				long rem = kc - k;
 				__mmask16 m = rem >= 16 ? 0xffff : rem <= 0 ? 0 : (__mmask16)((1u << rem) - 1);
-				__m512 v = _mm512_maskz_loadu_ps(m, row + k);
+				__m512 v = mp_lp_ld_v(m, row + k, hz, ov);
 				/* padding (beyond kc) is 0 */
 				__m512i q = u8 ? _mm512_maskz_mov_epi32(m, mp_qu8_v(v, sv, zv))
 					       : _mm512_maskz_add_epi32(m, mp_q8_v(v, sv), off);
@@ -98,6 +110,8 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 	}
 	const float *b = (const float *)x->b;
 	const int32_t cm = mp_lp_ccorr_mul(x);
+	const int hz = mp_f64_bits(x->ob) != 0;
+	const __m512 ov = _mm512_set1_ps((float)x->ob);
 	long nsl = (nc + 31) / 32;
 	if (x->b_sj == 1) {
 		for (long s = 0; s < nsl; s++) {
@@ -116,7 +130,7 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 						long k = g * 4 + u;
 						__m512i q = _mm512_setzero_si512();
 						if (k < kc)
-							q = mp_q8_v(_mm512_maskz_loadu_ps(m, col + (k0 + k) * x->b_sk), sv);
+							q = mp_q8_v(mp_lp_ld_v(m, col + (k0 + k) * x->b_sk, hz, ov), sv);
 						sum = _mm512_add_epi32(sum, q);
 						r[u] = _mm512_cvtepi32_epi8(q);
 					}
@@ -146,7 +160,7 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 			for (long k = 0; k < kp; k += 16) {
 				long rem = kc - k;
 				__mmask16 m = rem >= 16 ? 0xffff : rem <= 0 ? 0 : (__mmask16)((1u << rem) - 1);
-				__m512i q = _mm512_maskz_mov_epi32(m, mp_q8_v(_mm512_maskz_loadu_ps(m, col + k), sv));
+				__m512i q = _mm512_maskz_mov_epi32(m, mp_q8_v(mp_lp_ld_v(m, col + k, hz, ov), sv));
 				sum = _mm512_add_epi32(sum, q);
 				uint32_t w[4];
 				_mm_storeu_si128((__m128i *)w, _mm512_cvtepi32_epi8(q));

@@ -94,17 +94,19 @@ static uint64_t mp_lpc_hash(const mp_lp_key *k)
 	h = mp_lpc_mix(h, (uint64_t)k->K);
 	h = mp_lpc_mix(h, (uint64_t)k->s_n);
 	h = mp_lpc_mix(h, (uint64_t)k->s_k);
+	h = mp_lpc_mix(h, mp_f64_bits(k->z));
 	return h ^ (h >> 29);
 }
 
-/* Same key.  The explicit scales compare by their bits: the same bits
- * quantize alike. */
+/* Same key.  The explicit scales and the offset compare by their bits:
+ * the same bits quantize alike (and offsets -0 and +0 do not: x - -0 turns
+ * a -0 into +0). */
 static int mp_lpc_same(const mp_lpc_ent *e, const mp_lp_key *k, uint64_t h)
 {
 	const mp_lp_key *q = &e->key;
 	if (e->hash != h || q->side != k->side || q->impl != k->impl || q->lp != k->lp ||
 	    q->dbl != k->dbl || q->dyn != k->dyn || q->p != k->p || q->n != k->n || q->K != k->K ||
-	    q->s_n != k->s_n || q->s_k != k->s_k)
+	    q->s_n != k->s_n || q->s_k != k->s_k || mp_f64_bits(q->z) != mp_f64_bits(k->z))
 		return 0;
 	if (!k->dyn)
 		for (long r = 0; r < k->n; r++)

@@ -53,6 +53,10 @@
  *            alpha,                       the 64 bits of a double: the result
  *                                         is alpha * S (a scalar factor of the
  *                                         product, alpha*a*b; else 1.0)
+ *            za, za_sign, zb, zb_sign,    zero points: a double's bits and the
+ *                                         sign of the body's operand -/+ z (1 /
+ *                                         -1): A' = A - za_sign*za (likewise
+ *                                         B), subtracted in the source type
  *            sa_mode, sa_bits, sa, sa_dt, A's scale: mode 0 dynamic, 1 one
  *                                         value (sa_bits: a double's bits),
  *                                         2 per row (sa: pointer to M float
@@ -331,10 +335,57 @@ static const char *lp_name(long lp)
  * (accumulate ? old(i,j) : 0) + alpha sum_k A B (long double) and the
  * documented bound, report on stderr.  Returns 1 when every element is
  * within its bound. */
+static int lp_verify1(const char *loc, long lp, int dbl, long M, long N, long K,
+		      const void *a, long a_si, long a_sk, const void *b, long b_sk, long b_sj,
+		      const void *out, long o_si, long o_sj, const void *old, int accumulate,
+		      const mp_lp_scales *sc, double alpha);
+
+/* The operand minus its zero point, as the source computes it (one
+ * subtraction in the source type), into a new contiguous rows x cols
+ * array; NULL when out of memory. */
+static void *offset_copy(int dbl, const void *p, long rows, long cols, long s_r, long s_c,
+			 double z)
+{
+	size_t es = dbl ? 8 : 4;
+	void *q = malloc(es * (size_t)(rows * cols + 1));
+	if (!q)
+		return NULL;
+	for (long r = 0; r < rows; r++)
+		for (long c = 0; c < cols; c++) {
+			long o = r * s_r + c * s_c;
+			if (dbl)
+				((double *)q)[r * cols + c] = ((const double *)p)[o] - z;
+			else
+				((float *)q)[r * cols + c] = ((const float *)p)[o] - (float)z;
+		}
+	return q;
+}
+
+/* With zero points the contraction is over A' = A - za and B' = B - zb
+ * (error-bounds.md): the comparison runs on copies of A' and B'. */
 static int lp_verify(const char *loc, long lp, int dbl, long M, long N, long K,
 		     const void *a, long a_si, long a_sk, const void *b, long b_sk, long b_sj,
 		     const void *out, long o_si, long o_sj, const void *old, int accumulate,
-		     const mp_lp_scales *sc, double alpha)
+		     const mp_lp_scales *sc, double alpha, double za, double zb)
+{
+	if (za == 0 && zb == 0)
+		return lp_verify1(loc, lp, dbl, M, N, K, a, a_si, a_sk, b, b_sk, b_sj, out, o_si,
+				  o_sj, old, accumulate, sc, alpha);
+	void *a2 = offset_copy(dbl, a, M, K, a_si, a_sk, za);
+	void *b2 = offset_copy(dbl, b, K, N, b_sk, b_sj, zb);
+	int r = 1;
+	if (a2 && b2)
+		r = lp_verify1(loc, lp, dbl, M, N, K, a2, K, 1, b2, N, 1, out, o_si, o_sj, old,
+			       accumulate, sc, alpha);
+	free(a2);
+	free(b2);
+	return r;
+}
+
+static int lp_verify1(const char *loc, long lp, int dbl, long M, long N, long K,
+		      const void *a, long a_si, long a_sk, const void *b, long b_sk, long b_sj,
+		      const void *out, long o_si, long o_sj, const void *old, int accumulate,
+		      const mp_lp_scales *sc, double alpha)
 {
 	double *sa = malloc(sizeof(double) * (size_t)(M + 1));
 	double *za = malloc(sizeof(double) * (size_t)(M + 1));
@@ -432,7 +483,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	va_list ap;
 	int ok;
 
-	if (abi != MP_NEST_ABI || nargs < 29)
+	if (abi != MP_NEST_ABI || nargs < 33)
 		return fallback();
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -445,6 +496,10 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	void *c = va_arg(ap, void *);
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
 	uint64_t alpha_bits = (uint64_t)va_arg(ap, long);
+	uint64_t za_bits = (uint64_t)va_arg(ap, long);
+	long za_sign = va_arg(ap, long);
+	uint64_t zb_bits = (uint64_t)va_arg(ap, long);
+	long zb_sign = va_arg(ap, long);
 	long sa_mode = va_arg(ap, long), sa_bits = va_arg(ap, long);
 	const void *sa_ptr = va_arg(ap, const void *);
 	long sa_dt = va_arg(ap, long);
@@ -454,8 +509,12 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	long flags = va_arg(ap, long);
 	const char *loc = va_arg(ap, const char *);
 	long esz = is_double ? 8 : 4;
-	double alpha;
+	double alpha, za, zb;
 	memcpy(&alpha, &alpha_bits, sizeof alpha);
+	memcpy(&za, &za_bits, sizeof za);
+	memcpy(&zb, &zb_bits, sizeof zb);
+	za = za_sign < 0 ? -za : za;   /* operand + z is operand - (-z) */
+	zb = zb_sign < 0 ? -zb : zb;
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
@@ -469,7 +528,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	if (sb_mode == 2 && sb_ptr && N > 0)
 		rd[nrd++] = span(sb_ptr, N, sb_dt ? 8 : 4, 1, 0, sb_dt ? 8 : 4);
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 29, rd, reads ? nrd : 0);
+	ok = range_checks(&ap, nargs, 33, rd, reads ? nrd : 0);
 	va_end(ap);
 	if (ok <= 0 || disabled() || (mode != 0 && mode != 1))
 		return fallback();
@@ -495,6 +554,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_lp_opts opt;
 	memset(&opt, 0, sizeof opt);
 	opt.alpha = alpha;
+	opt.a_zero = za;
+	opt.b_zero = zb;
 	/* the pragma's constant=: A / B packed once (lp_cache.c) */
 	opt.flags = (flags & 2 ? MP_LP_CONST_A : 0) | (flags & 4 ? MP_LP_CONST_B : 0);
 	a_si /= esz, a_sk /= esz, b_sk /= esz, b_sj /= esz;
@@ -525,7 +586,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 					const char *o = (const char *)old + ((intptr_t)c - rc.lo);
 					if (!lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk,
 						       b, b_sk, b_sj, c, c_si / esz, c_sj / esz, o, 1,
-						       &sc, alpha)) {
+						       &sc, alpha, za, zb)) {
 						memcpy((void *)rc.lo, old, (size_t)(rc.hi - rc.lo + 1));
 						ret = NULL;
 					}
@@ -547,7 +608,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	    (mp_gemm_lp_ex(kern, (mp_lp)lp, is_double != 0, M, N, K, a, a_si, a_sk,
 			   b, b_sk, b_sj, t, N, 1, 0, &sc, &opt) != 0 ||
 	     (verify && !lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk,
-				   b_sj, t, N, 1, NULL, 0, &sc, alpha)))) {
+				   b_sj, t, N, 1, NULL, 0, &sc, alpha, za, zb)))) {
 		free(t);
 		goto out;
 	}

@@ -82,7 +82,7 @@ int main(void)
 	CHECK(p->src_float && p->src_type == MP_TY_F64 && p->mode == MP_OUT_DIRECT, "float plan");
 	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
 	ncheck = p->ncheck;
-	CHECK(na == 2 + 29 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 33 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
 	CHECK(a[1].cst == na - 2, "lp nargs");
 	CHECK(a[2].cst == 1 && a[3].cst == 0, "direct, auto target");
 	CHECK(a[4].cst == 3 && a[5].cst == 1, "lp fp8_e4m3 = 3, is_double");
@@ -96,13 +96,15 @@ int main(void)
 		memcpy(&one, &a[18].cst, sizeof one);
 		CHECK(a[18].kind == MP_ARG_CONST && one == 1.0, "alpha 1.0 when none");
 	}
-	for (int q = 19; q < 27; q++)
+	CHECK(a[19].cst == 0 && a[20].cst == 1 && a[21].cst == 0 && a[22].cst == 1,
+	      "no zero points: 0, sign 1");
+	for (int q = 23; q < 31; q++)
 		CHECK((a[q].kind == MP_ARG_CONST && a[q].cst == 0) || a[q].kind == MP_ARG_NULL,
 		      "dynamic scales: zeros (arg %d)", q);
-	CHECK(a[27].kind == MP_ARG_CONST && a[27].cst == 0, "flags: no verify");
-	CHECK(a[28].kind == MP_ARG_LOC, "location string");
-	CHECK(a[29].kind == MP_ARG_CONST && a[29].cst == ncheck, "lp ncheck");
-	CHECK(a[30 + 2 * ncheck].cst == 0, "lp nprot");
+	CHECK(a[31].kind == MP_ARG_CONST && a[31].cst == 0, "flags: no verify");
+	CHECK(a[32].kind == MP_ARG_LOC, "location string");
+	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == ncheck, "lp ncheck");
+	CHECK(a[34 + 2 * ncheck].cst == 0, "lp nprot");
 
 	/* alpha * x * w with scale=(0.5, ws[j]) and verify: the factor as a
 	   double, A one value, B per column (pointer advanced by loop j's lower
@@ -126,12 +128,12 @@ int main(void)
 	CHECK(a[18].kind == MP_ARG_EXPR_F64 && a[18].expr == p->alpha_expr, "alpha as f64");
 	{
 		double h;
-		memcpy(&h, &a[20].cst, sizeof h);
-		CHECK(a[19].cst == 1 && h == 0.5 && a[21].kind == MP_ARG_NULL, "A: one value 0.5");
+		memcpy(&h, &a[24].cst, sizeof h);
+		CHECK(a[23].cst == 1 && h == 0.5 && a[25].kind == MP_ARG_NULL, "A: one value 0.5");
 	}
-	CHECK(a[23].cst == 2 && a[25].kind == MP_ARG_SCALE_PTR && a[25].cst == 1 &&
-	      a[25].loop == p->loop_j && a[26].cst == 0, "B: per column, float array");
-	CHECK(a[27].cst == 1, "verify flag");
+	CHECK(a[27].cst == 2 && a[29].kind == MP_ARG_SCALE_PTR && a[29].cst == 1 &&
+	      a[29].loop == p->loop_j && a[30].cst == 0, "B: per column, float array");
+	CHECK(a[31].cst == 1, "verify flag");
 	/* indexed by the wrong iterator: refused by name */
 	strcpy(spr.sspec[1].index, "i");
 	CHECK(!mp_analyze(n, &spr, p) && strstr(p->reason, "must be indexed by 'j'"),
@@ -147,11 +149,22 @@ int main(void)
 	strcpy(spr.constant[0], "w");
 	CHECK(mp_analyze(n, &spr, p) && p->const_b && !p->const_a, "constant=w: %s", p->reason);
 	na = mp_plan_call_args(n, p, &spr, a, MP_MAX_CALL_ARGS);
-	CHECK(a[27].cst == (1 | 4), "flags verify + B constant: %lld", (long long)a[27].cst);
+	CHECK(a[31].cst == (1 | 4), "flags verify + B constant: %lld", (long long)a[31].cst);
 	strcpy(spr.constant[0], "q");
 	CHECK(!mp_analyze(n, &spr, p) && strstr(p->reason, "constant=q names no operand"),
 	      "constant=q: %s", p->reason);
 	spr.nconstant = 0;
+	/* a zero point on a float operand: x + m (sign -1), as a double's bits */
+	const char *fzp = DECLS "var m param f64\nloop i lo=0 hi=M-1\n"
+		"loop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+		"stmt k : y[8*i*N+8*j]:f64 = (+ y[8*i*N+8*j]:f64 "
+		"(* (+ x[8*i*K+8*k]:f64 m) w[8*k*N+8*j]:f64))\n";
+	CHECK(mp_nest_parse(n, fzp) == 0, "parse: %s", n->error);
+	fpr.lp_capable = 1;
+	CHECK(mp_analyze(n, &fpr, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
+	CHECK(a[19].kind == MP_ARG_EXPR_F64 && a[19].expr == p->za_expr && a[20].cst == -1 &&
+	      a[21].cst == 0 && a[22].cst == 1, "zero point of A: value and sign -1");
 	/* without lp_capable (a glue that cannot emit the call) it is refused */
 	fpr.lp_capable = 0;
 	CHECK(!mp_analyze(n, &fpr, p) && strstr(p->reason, "not supported yet"), "no lp glue");

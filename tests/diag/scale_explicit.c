@@ -171,3 +171,30 @@ void se_int_factor(int M, int N, int K, const int8_t *A, const int8_t *B, float 
 			C[i * N + j] = s;
 		}
 }
+
+/* fp16 on a float source: refused at the precision, saying why */
+void se_fp16(int M, int N, int K, const float *A, const float *B, float *C)
+{
+#pragma mixprec(fp16) // expected-note {{the reason is here}}
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{no fp16 kernels}}
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+/* a float operand's zero point subtracted in double (the double m
+ * promotes the difference): refused by name at the operand */
+void se_zp_double(int M, int N, int K, const float *A, const float *B, float *C, double m)
+{
+#pragma mixprec(int8)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{the zero point of operand 'A' (f32) is subtracted in f64}}
+		for (int j = 0; j < N; j++) {
+			double s = 0;
+			for (int k = 0; k < K; k++)
+				s += (A[i * K + k] - m) * B[k * N + j]; // expected-note {{the reason is here}}
+			C[i * N + j] = (float)s;
+		}
+}

@@ -179,6 +179,36 @@ K_DENSE(dense_const_lp, _Pragma("mixprec(int8, constant=w)"))
 K_DENSE(dense_const_bf16_lp, _Pragma("mixprec(bf16, constant=(w))"))
 K_DENSE(dense_ref, NOPRAGMA)
 
+/* (i) zero points on float operands: (x - xm) * w with data centred far
+ * from 0 (float, int8, tile), and A * (B + bm) (double, uint8, direct) */
+#define K_ZP(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, float xm, const float *x, \
+		const float *w, float *y) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += (x[i * K + k] - xm) * w[j * K + k]; \
+			y[i * N + j] = s; \
+		} \
+}
+K_ZP(zp_lp, _Pragma("mixprec(int8)"))
+K_ZP(zp_ref, NOPRAGMA)
+#define K_ZPD(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, double bm, const double *A, \
+		const double *B, double *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) \
+			for (int k = 0; k < K; k++) \
+				C[i * N + j] += A[i * K + k] * (B[k * N + j] + bm); \
+}
+K_ZPD(zpd_lp, _Pragma("mixprec(uint8)"))
+K_ZPD(zpd_ref, NOPRAGMA)
+
 /* (c) ikj order: an init loop, then k enclosing j (tile mode, the tile's
  * row added into C by __mixprec_tile_add) */
 #define K_IKJ(NAME, PRAGMA, T) \
@@ -737,6 +767,54 @@ static void run_dense_const(int M, int N, int K)
 	free(x), free(w), free(b), free(y1), free(y2), free(r);
 }
 
+/* (i) zero points: the bound on the differences as the loop computes them */
+static void run_zp(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, nk = (size_t)N * K, mn = (size_t)M * N;
+	float *x = fvec(mk, 1, 0), *w = fvec(nk, 0.5, 0), *y = fvec(mn, 0, 0), *r = fvec(mn, 0, 0);
+	float *xd = fvec(mk, 0, 0);
+	const float xm = 100.0f;
+	long before;
+	bnd q;
+
+	for (size_t t = 0; t < mk; t++) {
+		x[t] += xm;           /* centred at 100: quantizing x itself would lose it */
+		xd[t] = x[t] - xm;    /* the differences, as the loop computes them */
+	}
+	before = fast_count();
+	zp_lp(M, N, K, xm, x, w, y);
+	check_fast("zero point (x - xm) int8", before);
+	zp_ref(M, N, K, xm, x, w, r);
+	bnd_init(&q, MP_LP_INT8, 0, M, N, K, xd, K, 1, w, 1, K, NULL, 1.0, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("zero point int8", y[i * N + j], r[i * N + j], bnd_tol(&q, i, j, 0, 0),
+			       i, j);
+	bnd_free(&q);
+
+	double *A = dvec(mk, 1), *B = dvec((size_t)K * N, 1), *C0 = dvec(mn, 5);
+	double *C = dvec(mn, 0), *R = dvec(mn, 0), *Bd = dvec((size_t)K * N, 0);
+	const double bm = -3.25;
+	for (size_t t = 0; t < mk; t++)
+		A[t] = fabs(A[t]);    /* non-negative: uint8's range */
+	for (size_t t = 0; t < (size_t)K * N; t++)
+		Bd[t] = B[t] + bm;
+	memcpy(C, C0, mn * 8);
+	memcpy(R, C0, mn * 8);
+	before = fast_count();
+	zpd_lp(M, N, K, bm, A, B, C);
+	check_fast("zero point (B + bm) uint8 double", before);
+	zpd_ref(M, N, K, bm, A, B, R);
+	bnd_init(&q, MP_LP_UINT8, 1, M, N, K, A, K, 1, Bd, N, 1, NULL, 1.0, 2);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("zero point uint8 double", C[i * N + j], R[i * N + j],
+			       bnd_tol(&q, i, j, C0[i * N + j], 1), i, j);
+	bnd_free(&q);
+	free(x), free(w), free(y), free(r), free(xd);
+	free(A), free(B), free(C0), free(C), free(R), free(Bd);
+}
+
 /* (c) ikj order: float int8 and fp8_e4m3, double bf16 */
 static void run_ikj(int M, int N, int K)
 {
@@ -1179,6 +1257,7 @@ int main(int argc, char **argv)
 		run_ikj(M, N, K);
 		run_netlib(M, N, K);
 		run_dense_const(M, N, K);
+		run_zp(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);
 		run_verify(M, N, K);

@@ -7,7 +7,12 @@
  * check can fail.  Every case draws the scale mode of each operand
  * (dynamic, explicit per row / column or per tensor, explicit and too small
  * so that it saturates) and alpha (1, or random: negative, zero, tiny,
- * large).  "conv" checks the FP8 / bf16 conversion helpers exhaustively
+ * large).  Half of the cases also draw operand offsets (mp_lp_opts.a_zero
+ * / b_zero: none, A's, B's or both; random, negative, large relative to the
+ * data's spread -- "shifted" data, 100 + uniform[-1, 1], with offset 100):
+ * the bound is then computed on materialised A' = A - a_zero, B' = B -
+ * b_zero, and the call must give the bits of the call without offsets on
+ * those arrays.  "conv" checks the FP8 / bf16 conversion helpers exhaustively
  * against a brute-force reference.  uint8 also compares its accuracy with
  * int8's on non-negative A (post-ReLU activations).
  *
@@ -166,9 +171,9 @@ static void test_conv(void)
 /* P_ONES (not in the loop over patterns): every quantized value at its
  * largest code, the largest int32 sums a K-chunk can hold. */
 enum { P_RANDOM, P_OUTLIER, P_TIES, P_CANCEL, P_ZERO_RC, P_DENORMAL, P_WIDE, P_FTZ, P_RELU,
-       P_COUNT, P_ONES = P_COUNT };
+       P_SHIFTED, P_COUNT, P_ONES = P_COUNT };
 static const char *pname[] = {"random", "outlier", "ties", "cancel", "zero-rows/cols",
-			      "denormal", "wide-range", "ftz-edge", "relu", "ones"};
+			      "denormal", "wide-range", "ftz-edge", "relu", "shifted", "ones"};
 
 /* Per-case salt of the patterns that need a value to be a function of its
  * position (P_FTZ). */
@@ -234,6 +239,8 @@ static double gen(int p, int isb, long r, long t, mp_lp lp)
 	}
 	case P_RELU: /* post-ReLU activations times signed weights */
 		return isb ? urand() : fmax(0.0, urand());
+	case P_SHIFTED: /* far from 0 relative to the spread: offsets 100, -50 */
+		return isb ? -50.0 + urand() : 100.0 + urand();
 	case P_ONES:
 		return 1.0;
 	default:
@@ -288,6 +295,66 @@ static void mat_set(mat *m, int dbl, long r, long c, double v)
 		((float *)m->base)[o] = (float)v;
 }
 
+/* x - z as the source type computes it (float: both floats, the
+ * difference rounded to float, as the C expression x - z). */
+static double sub_src(int dbl, double x, double z)
+{
+	if (dbl)
+		return x - z;
+	float d = (float)x - (float)z;
+	return d;
+}
+
+/* Offsets of a case (mp_lp_opts.a_zero / b_zero): none, A's only, B's
+ * only or both, at random; *ha / *hb: the operand has one (an offset of -0
+ * is one).  Float sources get float values.  P_SHIFTED: mostly the data's
+ * centre (A: 100, B: -50), where A' and B' are far better quantized than A
+ * and B.  Not for P_TIES and P_FTZ, whose values are placed exactly. */
+static int offsets_which = -1; /* >= 0: draw_offsets's choice, forced */
+
+static void draw_offsets(int pat, int dbl, double *za, double *zb, int *ha, int *hb)
+{
+	*za = *zb = 0;
+	*ha = *hb = 0;
+	if (pat == P_TIES || pat == P_FTZ)
+		return;
+	/* both, A, B, none */
+	int which = offsets_which >= 0 ? offsets_which : (int)mp_rand_below(pat == P_SHIFTED ? 4 : 6);
+	if (which > 2)
+		return;
+	for (int side = 0; side < 2; side++) {
+		if (which == 1 + !side)
+			continue;
+		double z;
+		if (pat == P_SHIFTED)
+			z = mp_rand_below(4) ? (side ? -50.0 : 100.0) : (side ? -49.75 : 100.5);
+		else
+			switch (mp_rand_below(5)) {
+			case 0: z = urand() * 4; break;
+			case 1: z = urand() * 1e3; break;
+			case 2: z = -(double)(1 + mp_rand_below(8)); break;
+			case 3: z = urand() * 0.01; break;
+			default: z = -0.0; break;
+			}
+		if (!dbl)
+			z = (float)z;
+		if (side)
+			*zb = z, *hb = 1;
+		else
+			*za = z, *ha = 1;
+	}
+}
+
+/* dst: a copy of src (rows x cols, its own layout lay) holding src - z as
+ * the source type computes it. */
+static void mat_offset(mat *dst, const mat *src, long rows, long cols, int lay, int dbl, double z)
+{
+	mat_make(dst, rows, cols, lay, dbl ? sizeof(double) : sizeof(float));
+	for (long r = 0; r < rows; r++)
+		for (long c = 0; c < cols; c++)
+			mat_set(dst, dbl, r, c, sub_src(dbl, mat_get(src, dbl, r, c), z));
+}
+
 static mp_kernel kern_under_test, kern_ref = MP_KERNEL_SCALAR;
 static int alpha_random = 1; /* run_case draws alpha */
 static long ncases, nelems;
@@ -313,6 +380,18 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	for (long i = 0; i < M; i++)
 		for (long j = 0; j < N; j++)
 			mat_set(&C, dbl, i, j, urand() * 10);
+	/* offsets: the call gets A, B and the offsets; everything it is
+	 * checked against (explicit scales, steps, exact result, bound) is
+	 * computed on Ap, Bp, materialised A' and B' (A and B themselves
+	 * when there is no offset) */
+	double oz_a, oz_b;
+	int has_a, has_b;
+	draw_offsets(pat, dbl, &oz_a, &oz_b, &has_a, &has_b);
+	mat Ap = A, Bp = B;
+	if (has_a)
+		mat_offset(&Ap, &A, M, K, (int)mp_rand_below(4), dbl, oz_a);
+	if (has_b)
+		mat_offset(&Bp, &B, K, N, (int)mp_rand_below(4), dbl, oz_b);
 	/* explicit scales (expl: X_*): per row of A / column of B (stride 1)
 	 * or per tensor (stride 0), at random; X_SAT (and half of the one-sided
 	 * cases) small enough to saturate.  UINT8's explicit A has zero point
@@ -330,14 +409,14 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	for (long i = 0; i < M; i++) {
 		double am = 0;
 		for (long k = 0; k < K; k++)
-			am = fmax(am, fabs(mat_get(&A, dbl, i, k)));
+			am = fmax(am, fabs(mat_get(&Ap, dbl, i, k)));
 		asc[i] = (float)(am > 0 ? am * sat_a / qa : 1.0);
 		tam = fmax(tam, am);
 	}
 	for (long j = 0; j < N; j++) {
 		double bm = 0;
 		for (long k = 0; k < K; k++)
-			bm = fmax(bm, fabs(mat_get(&B, dbl, k, j)));
+			bm = fmax(bm, fabs(mat_get(&Bp, dbl, k, j)));
 		bsc[j] = (float)(bm > 0 ? bm * sat_b / qb : 1.0);
 		tbm = fmax(tbm, bm);
 	}
@@ -359,8 +438,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	/* alpha: 1 through mp_gemm_lp itself, or (when alpha_random) half of
 	 * the time a random one through mp_gemm_lp_ex: negative, zero, tiny
 	 * (subnormal outputs), large */
-	mp_lp_opts opt = {1.0, 0};
-	const mp_lp_opts *op = NULL;
+	mp_lp_opts opt = {.alpha = 1.0, .a_zero = oz_a, .b_zero = oz_b};
+	const mp_lp_opts *op = has_a || has_b ? &opt : NULL;
 	if (alpha_random && mp_rand_below(2)) {
 		op = &opt;
 		switch (mp_rand_below(6)) {
@@ -380,17 +459,34 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 				    B.s0, B.s1, C.base, C.s0, C.s1, accumulate, &sc, op)
 		    : mp_gemm_lp(kern_under_test, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0,
 				 B.s1, C.base, C.s0, C.s1, accumulate, &sc);
-	CHECK(rc == 0, "rc %d (%s M=%ld N=%ld K=%ld alpha %g expl %d)", rc, pname[pat], M, N, K,
-	      alpha, expl);
+	CHECK(rc == 0, "rc %d (%s M=%ld N=%ld K=%ld alpha %g expl %d offsets %g %g)", rc, pname[pat],
+	      M, N, K, alpha, expl, oz_a, oz_b);
+	/* with offsets: the bits of the call without them on A', B' */
+	if (has_a || has_b) {
+		mp_lp_opts o0 = opt;
+		o0.a_zero = o0.b_zero = 0;
+		char *cm = malloc(C.bytes);
+		memcpy(cm, c0, C.bytes);
+		int rcm = mp_gemm_lp_ex(kern_under_test, lp, dbl, M, N, K, Ap.base, Ap.s0, Ap.s1,
+					Bp.base, Bp.s0, Bp.s1, cm + (C.base - C.buf), C.s0, C.s1,
+					accumulate, &sc, &o0);
+		CHECK(rcm == 0 && memcmp(cm, C.buf, C.bytes) == 0,
+		      "offsets %g %g: differs from the call on materialised A', B' (%s %s %s M=%ld "
+		      "N=%ld K=%ld la=%d lb=%d expl %d alpha %g)", oz_a, oz_b,
+		      mp_lp_kernel_name(kern_under_test, lp), pname[pat], dbl ? "double" : "float",
+		      M, N, K, la, lb, expl, alpha);
+		free(cm);
+	}
 	CHECK(csr_control() == csr0, "MXCSR %#x after the call, %#x before", csr_control(), csr0);
 	double *sa = malloc(sizeof(double) * (size_t)(M + 1));
 	double *sb = malloc(sizeof(double) * (size_t)(N + 1));
 	double *za = malloc(sizeof(double) * (size_t)(M + 1));
 	double *sa2 = malloc(sizeof(double) * (size_t)(M + 1));
 	double *sb2 = malloc(sizeof(double) * (size_t)(N + 1));
-	CHECK(mp_lp_steps_ex(lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1, &sc, sa, za,
-			     sb) == 0, "steps");
-	CHECK(mp_lp_steps(lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0, B.s1, &sc, sa2, sb2) == 0 &&
+	CHECK(mp_lp_steps_ex(lp, dbl, M, N, K, Ap.base, Ap.s0, Ap.s1, Bp.base, Bp.s0, Bp.s1, &sc, sa,
+			     za, sb) == 0, "steps");
+	CHECK(mp_lp_steps(lp, dbl, M, N, K, Ap.base, Ap.s0, Ap.s1, Bp.base, Bp.s0, Bp.s1, &sc, sa2,
+			  sb2) == 0 &&
 	      !memcmp(sa, sa2, sizeof(double) * (size_t)M) &&
 	      !memcmp(sb, sb2, sizeof(double) * (size_t)N), "mp_lp_steps differs from _ex");
 	/* zero points: integers in [0, 255], UINT8 dynamic only; UINT8's
@@ -403,8 +499,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 			continue;
 		double lo = 0, hi = 0;
 		for (long k = 0; k < K; k++) {
-			lo = fmin(lo, mat_get(&A, dbl, i, k));
-			hi = fmax(hi, mat_get(&A, dbl, i, k));
+			lo = fmin(lo, mat_get(&Ap, dbl, i, k));
+			hi = fmax(hi, mat_get(&Ap, dbl, i, k));
 		}
 		if (hi - lo > 255 * (dbl ? DBL_MIN : FLT_MIN)) {
 			CHECK(fabs(sa[i] * 255 - (hi - lo)) <= 1e-6 * (hi - lo), "uint8 step %g of row %ld, "
@@ -426,22 +522,22 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 					  : ((float *)(c0 + (C.base - C.buf)))[o];
 			long double sum = 0;
 			for (long k = 0; k < K; k++)
-				sum += (long double)mat_get(&A, dbl, i, k) * mat_get(&B, dbl, k, j);
+				sum += (long double)mat_get(&Ap, dbl, i, k) * mat_get(&Bp, dbl, k, j);
 			long double ex = (accumulate ? (long double)cold : 0) + (long double)alpha * sum;
 			double out = mat_get(&C, dbl, i, j);
-			const char *arow = A.base + i * A.s0 * (ptrdiff_t)es;
-			const char *bcol = B.base + j * B.s1 * (ptrdiff_t)es;
-			double bound = mp_lp_error_bound_ex(lp, dbl, K, arow, A.s1, bcol, B.s0, sa[i],
+			const char *arow = Ap.base + i * Ap.s0 * (ptrdiff_t)es;
+			const char *bcol = Bp.base + j * Bp.s1 * (ptrdiff_t)es;
+			double bound = mp_lp_error_bound_ex(lp, dbl, K, arow, Ap.s1, bcol, Bp.s0, sa[i],
 							    za[i], sb[j], cold, accumulate, alpha);
 			if (i == 0 && j == 0 && za[i] == 0 && alpha == 1)
-				CHECK(mp_lp_error_bound(lp, dbl, K, arow, A.s1, bcol, B.s0, sa[i], sb[j],
+				CHECK(mp_lp_error_bound(lp, dbl, K, arow, Ap.s1, bcol, Bp.s0, sa[i], sb[j],
 							cold, accumulate) == bound,
 				      "mp_lp_error_bound differs from _ex");
 			double err = (double)fabsl((long double)out - ex);
 			CHECK(err <= bound, "%s %s M=%ld N=%ld K=%ld (%ld,%ld) la=%d lb=%d acc=%d expl=%d "
-			      "alpha=%g: out %.9g exact %.9Lg err %.3g > bound %.3g", pname[pat],
-			      dbl ? "double" : "float", M, N, K, i, j, la, lb, accumulate, expl, alpha, out,
-			      ex, err, bound);
+			      "alpha=%g offsets %g %g: out %.9g exact %.9Lg err %.3g > bound %.3g",
+			      pname[pat], dbl ? "double" : "float", M, N, K, i, j, la, lb, accumulate,
+			      expl, alpha, oz_a, oz_b, out, ex, err, bound);
 			if (bound > 0 && isfinite(bound) && err / bound > worst_ratio)
 				worst_ratio = err / bound;
 			if (bound > fb && isfinite(bound) && fabs((double)ex) < 1e30) {
@@ -469,7 +565,7 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 		double cold = dbl ? ((double *)(c0 + (C.base - C.buf)))[o] : ((float *)(c0 + (C.base - C.buf)))[o];
 		long double sum = 0;
 		for (long k = 0; k < K; k++)
-			sum += (long double)mat_get(&A, dbl, fi, k) * mat_get(&B, dbl, k, fj);
+			sum += (long double)mat_get(&Ap, dbl, fi, k) * mat_get(&Bp, dbl, k, fj);
 		long double ex = (accumulate ? (long double)cold : 0) + (long double)alpha * sum;
 		double bad = (double)ex + 2.5 * fb;
 		if (!dbl)
@@ -487,9 +583,9 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 		int rc2 = mp_gemm_lp_ex(kern_ref, lp, dbl, M, N, K, A.base, A.s0, A.s1, B.base, B.s0,
 					B.s1, rbase, C.s0, C.s1, accumulate, &sc, op);
 		CHECK(rc2 == 0 && memcmp(cr, save, C.bytes) == 0,
-		      "%s differs from scalar reference (%s %s M=%ld N=%ld K=%ld expl %d alpha %g)",
-		      mp_lp_kernel_name(kern_under_test, lp), pname[pat], dbl ? "double" : "float", M,
-		      N, K, expl, alpha);
+		      "%s differs from scalar reference (%s %s M=%ld N=%ld K=%ld la=%d lb=%d expl %d "
+		      "alpha %g offsets %g %g)", mp_lp_kernel_name(kern_under_test, lp), pname[pat],
+		      dbl ? "double" : "float", M, N, K, la, lb, expl, alpha, oz_a, oz_b);
 		C.buf = save;
 		free(cr);
 	}
@@ -497,7 +593,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	 * (a miss: packs into the cache) and the second (a hit: runs from it)
 	 * give the bits of the call without flags */
 	if (M > 0 && N > 0) {
-		mp_lp_opts oc = {alpha, (unsigned)(1 + mp_rand_below(3))};
+		mp_lp_opts oc = {.alpha = alpha, .flags = (unsigned)(1 + mp_rand_below(3)),
+				 .a_zero = oz_a, .b_zero = oz_b};
 		char *cr = malloc(C.bytes);
 		for (int pass = 0; pass < 2; pass++) {
 			memcpy(cr, c0, C.bytes);
@@ -506,8 +603,8 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 						accumulate, &sc, &oc);
 			CHECK(rc2 == 0 && memcmp(cr, C.buf, C.bytes) == 0,
 			      "flags %u, call %d: differs from the call without flags (%s %s M=%ld "
-			      "N=%ld K=%ld expl %d alpha %g)", oc.flags, pass + 1, pname[pat],
-			      dbl ? "double" : "float", M, N, K, expl, alpha);
+			      "N=%ld K=%ld expl %d alpha %g offsets %g %g)", oc.flags, pass + 1,
+			      pname[pat], dbl ? "double" : "float", M, N, K, expl, alpha, oz_a, oz_b);
 		}
 		free(cr);
 		/* the buffers are freed below: their addresses may come back */
@@ -548,6 +645,10 @@ static void run_case(mp_lp lp, int dbl, long M, long N, long K, int pat, int la,
 	free(sb2);
 	free(asc);
 	free(bsc);
+	if (has_a)
+		free(Ap.buf);
+	if (has_b)
+		free(Bp.buf);
 	free(A.buf);
 	free(B.buf);
 	free(C.buf);
@@ -586,6 +687,23 @@ static void test_prec(mp_lp lp)
 		run_case(lp, 0, 2, 3, 2 * mp_lp_kc(lp) + 5, P_ONES, 0, 1, 0, 0, X_DYN);
 		run_case(lp, 1, 2, 3, mp_lp_kc(lp) + 3, P_ONES, 1, 0, 0, 1, X_DYN);
 	}
+	/* offsets on purpose (they are drawn at random above): both, A's only,
+	 * B's only, on the layouts of the vector packers (A row-major, B row-
+	 * or column-major) and others, shifted data and random, float and
+	 * double; one case across several MC blocks and NC panels */
+	for (int w = 0; w < 3; w++) {
+		offsets_which = w;
+		for (int lb = 0; lb < 3; lb++) {
+			int ex = lp == MP_LP_BF16 ? X_DYN : (int)mp_rand_below(X_COUNT);
+			run_case(lp, 0, 1 + mp_rand_below(40), 1 + mp_rand_below(70), 1 + mp_rand_below(300),
+				 P_SHIFTED, lb == 2 ? 3 : 0, lb, 0, w % 2, ex);
+			run_case(lp, lb == 1, 1 + mp_rand_below(40), 1 + mp_rand_below(70),
+				 1 + mp_rand_below(300), lb == 2 ? P_OUTLIER : P_RANDOM, lb == 2 ? 1 : 2, lb,
+				 (int)mp_rand_below(3), (int)mp_rand_below(2), ex);
+		}
+		run_case(lp, 0, 100, 1100, 24, P_SHIFTED, 0, w == 2, 0, 1, 0);
+	}
+	offsets_which = -1;
 	/* K = 0 and empty shapes */
 	{
 		float c[4] = {1, 2, 3, 4}, a = 1, b = 1;
@@ -607,6 +725,146 @@ static void test_prec(mp_lp lp)
 		CHECK(mp_gemm_lp(kern_under_test, lp, 0, 1, 1, 2, a, 2, 1, b, 1, 1, c, 1, 1, 0, NULL) == -1 &&
 		      c[0] == 7, "overflow not refused");
 	}
+}
+
+/* Offsets that mp_gemm_lp_ex refuses (-1, c untouched): not finite, or,
+ * for float sources, not a float value (double sources take any finite
+ * one); an offset that makes A' or B' infinite (float: 3e38 - -3e38,
+ * double: 1.7e308 - -1.7e308), with or without constant flags (and then
+ * not cached); an offset that brings an operand refused for its range
+ * back to small differences (A = 3e38 and its neighbours, offset 3e38):
+ * accepted, within the bound computed on A'. */
+static void test_offsets(mp_lp lp)
+{
+	const double bad[] = {NAN, INFINITY, -INFINITY, 0.1, 1e39, 0x1p-150};
+	for (int dbl = 0; dbl < 2; dbl++)
+		for (int t = 0; t < 6; t++)
+			for (int side = 0; side < 2; side++) {
+				float af[4] = {1, 2, 3, 4}, bf[4] = {1, 2, 3, 4}, cf[4] = {7, 7, 7, 7};
+				double ad[4] = {1, 2, 3, 4}, bd[4] = {1, 2, 3, 4}, cd[4] = {7, 7, 7, 7};
+				mp_lp_opts o = {.alpha = 1.0};
+				if (side)
+					o.b_zero = bad[t];
+				else
+					o.a_zero = bad[t];
+				int rc = mp_gemm_lp_ex(kern_under_test, lp, dbl, 2, 2, 2, dbl ? (void *)ad : af, 2, 1,
+						       dbl ? (void *)bd : bf, 2, 1, dbl ? (void *)cd : cf, 2, 1, 0,
+						       NULL, &o);
+				/* double sources: only the non-finite ones are refused
+				 * (and BF16's range refuses |A'| = 1e39 >= 2^127) */
+				int want = dbl && t >= 3 && !(lp == MP_LP_BF16 && t == 4) ? 0 : -1;
+				CHECK(rc == want, "%s offset %g of %c: rc %d, want %d", dbl ? "double" : "float",
+				      bad[t], "AB"[side], rc, want);
+				if (want)
+					CHECK(cf[0] == 7 && cf[3] == 7 && cd[0] == 7 && cd[3] == 7,
+					      "refused offset: c written");
+			}
+	for (int dbl = 0; dbl < 2; dbl++)
+		for (int side = 0; side < 2; side++)
+			for (unsigned fl = 0; fl < 4; fl += 3) {
+				const double big = dbl ? 1.7e308 : 3e38;
+				float af[2] = {1, 1}, bf[2] = {1, 1}, cf[1] = {7};
+				double ad[2] = {1, 1}, bd[2] = {1, 1}, cd[1] = {7};
+				if (side)
+					bf[0] = (float)big, bd[0] = big;
+				else
+					af[0] = (float)big, ad[0] = big;
+				mp_lp_opts o = {.alpha = 1.0, .flags = fl};
+				double z = dbl ? -big : (double)-(float)big;
+				if (side)
+					o.b_zero = z;
+				else
+					o.a_zero = z;
+				mp_lp_cache_stats s0, s1;
+				mp_lp_cache_stats_get(&s0);
+				int rc = mp_gemm_lp_ex(kern_under_test, lp, dbl, 1, 1, 2, dbl ? (void *)ad : af, 2, 1,
+						       dbl ? (void *)bd : bf, 1, 1, dbl ? (void *)cd : cf, 1, 1, 1,
+						       NULL, &o);
+				mp_lp_cache_stats_get(&s1);
+				CHECK(rc == -1 && cf[0] == 7 && cd[0] == 7,
+				      "%s: %c' infinite (offset %g, flags %u): rc %d, c %g", dbl ? "double" : "float",
+				      "AB"[side], z, fl, rc, dbl ? cd[0] : cf[0]);
+				CHECK(s1.entries == s0.entries, "%c' infinite: cached", "AB"[side]);
+				mp_lp_forget(NULL);
+			}
+	{
+		/* float: 3e38 and the two floats below it, offset 3e38: A' = 0,
+		 * -u, -2u (u = 2^104); refused without the offset */
+		float a[3], ap[3], b[3] = {1, 2, 1}, c[1] = {7};
+		a[0] = 3e38f;
+		a[1] = nextafterf(a[0], 0);
+		a[2] = nextafterf(a[1], 0);
+		const float z = 3e38f;
+		for (int k = 0; k < 3; k++)
+			ap[k] = a[k] - z;
+		CHECK(mp_gemm_lp(kern_under_test, lp, 0, 1, 1, 3, a, 3, 1, b, 1, 1, c, 1, 1, 0, NULL) == -1 &&
+		      c[0] == 7, "3e38 without offset: not refused");
+		mp_lp_opts o = {.alpha = 1.0, .a_zero = z};
+		int rc = mp_gemm_lp_ex(kern_under_test, lp, 0, 1, 1, 3, a, 3, 1, b, 1, 1, c, 1, 1, 0, NULL, &o);
+		double sa, za, sb;
+		CHECK(rc == 0 && mp_lp_steps_ex(lp, 0, 1, 1, 3, ap, 3, 1, b, 1, 1, NULL, &sa, &za, &sb) == 0,
+		      "3e38 with offset 3e38: rc %d", rc);
+		long double ex = 0;
+		for (int k = 0; k < 3; k++)
+			ex += (long double)ap[k] * b[k];
+		double bound = mp_lp_error_bound_ex(lp, 0, 3, ap, 1, b, 1, sa, za, sb, 0, 0, 1.0);
+		CHECK(fabsl((long double)c[0] - ex) <= bound, "3e38 with offset 3e38: out %g exact %Lg "
+		      "bound %g", c[0], ex, bound);
+	}
+}
+
+/* What offsets are for: data far from 0 relative to its spread, A = 100 +
+ * uniform[-1, 1].  sum_k (A - 100) B with a_zero = 100 quantizes A' (a step
+ * set by 1); without offsets the same sum is sum_k A B (a step set by 101,
+ * and B's error multiplied by |A| ~ 100) minus 100 colsum(B), the latter
+ * exact at best.  Compares the two errors (each against its own exact
+ * value: the error of the second is that of sum A B), checks the bound
+ * and the bits of the call on materialised A'. */
+static void shift_compare(mp_lp lp)
+{
+	enum { M = 24, N = 40, K = 256 };
+	float *a = malloc(sizeof(float) * M * K), *ap = malloc(sizeof(float) * M * K);
+	float *b = malloc(sizeof(float) * K * N);
+	float *c0 = malloc(sizeof(float) * M * N), *c1 = malloc(sizeof(float) * M * N);
+	float *cm = malloc(sizeof(float) * M * N);
+	double sa[M], za[M], sb[N];
+	const float z = 100.0f;
+	for (int q = 0; q < M * K; q++) {
+		a[q] = (float)(100.0 + urand());
+		ap[q] = a[q] - z;
+	}
+	for (int q = 0; q < K * N; q++)
+		b[q] = (float)urand();
+	mp_lp_opts o = {.alpha = 1.0, .a_zero = z}, o0 = {.alpha = 1.0};
+	CHECK(mp_gemm_lp(kern_under_test, lp, 0, M, N, K, a, K, 1, b, N, 1, c0, N, 1, 0, NULL) == 0 &&
+	      mp_gemm_lp_ex(kern_under_test, lp, 0, M, N, K, a, K, 1, b, N, 1, c1, N, 1, 0, NULL, &o) == 0 &&
+	      mp_gemm_lp_ex(kern_under_test, lp, 0, M, N, K, ap, K, 1, b, N, 1, cm, N, 1, 0, NULL, &o0) == 0 &&
+	      mp_lp_steps_ex(lp, 0, M, N, K, ap, K, 1, b, N, 1, NULL, sa, za, sb) == 0, "shifted: rc");
+	CHECK(!memcmp(c1, cm, sizeof(float) * M * N), "shifted: differs from the call on A'");
+	double e0 = 0, e1 = 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			long double x0 = 0, x1 = 0;
+			for (int k = 0; k < K; k++) {
+				x0 += (long double)a[i * K + k] * b[k * N + j];
+				x1 += (long double)ap[i * K + k] * b[k * N + j];
+			}
+			double err1 = (double)fabsl((long double)c1[i * N + j] - x1);
+			double bound = mp_lp_error_bound_ex(lp, 0, K, ap + i * K, 1, b + j, N, sa[i], za[i],
+							    sb[j], 0, 0, 1.0);
+			CHECK(err1 <= bound, "shifted (%d,%d): err %g > bound %g", i, j, err1, bound);
+			e0 = fmax(e0, (double)fabsl((long double)c0[i * N + j] - x0));
+			e1 = fmax(e1, err1);
+		}
+	printf("shifted A (100 + u, %dx%dx%d): max |err| with a_zero = 100: %.3g, of sum A B "
+	       "without: %.3g (ratio %.4f)\n", M, N, K, e1, e0, e1 / e0);
+	CHECK(e1 < 0.1 * e0, "offset 100 not more accurate than quantizing A (%g vs %g)", e1, e0);
+	free(a);
+	free(ap);
+	free(b);
+	free(c0);
+	free(c1);
+	free(cm);
 }
 
 /* mp_gemm_lp_ex's options and the per-operand scale modes, beyond the
@@ -637,7 +895,7 @@ static void test_options(mp_lp lp)
 	const double bad_alpha[] = {NAN, INFINITY, -INFINITY};
 	for (int t = 0; t < 4; t++) {
 		/* t == 3: a flag beyond MP_LP_CONST_A | MP_LP_CONST_B */
-		mp_lp_opts o = {t < 3 ? bad_alpha[t] : 1.0, t < 3 ? 0u : 4u};
+		mp_lp_opts o = {.alpha = t < 3 ? bad_alpha[t] : 1.0, .flags = t < 3 ? 0u : 4u};
 		memcpy(c1, ci, sizeof(c1));
 		CHECK(LP_EX(c1, 0, &dyn, &o) == -1 && !memcmp(c1, ci, sizeof(c1)),
 		      "alpha %g flags %u accepted", o.alpha, o.flags);
@@ -648,7 +906,7 @@ static void test_options(mp_lp lp)
 		float x = 1e18f, y = 1e18f, c = 7;
 		const double al[] = {100.0, -100.0, 1.0, 1e-10};
 		for (int t = 0; t < 4; t++) {
-			mp_lp_opts o = {al[t], 0};
+			mp_lp_opts o = {.alpha = al[t]};
 			c = 7;
 			int rc = mp_gemm_lp_ex(kern_under_test, lp, 0, 1, 1, 1, &x, 1, 1, &y, 1, 1, &c, 1, 1,
 					       0, NULL, &o);
@@ -662,7 +920,7 @@ static void test_options(mp_lp lp)
 	/* alpha 1, -1, 2 exactly, and no options */
 	const double al[] = {1.0, -1.0, 2.0};
 	for (int t = 0; t < 4; t++) {
-		mp_lp_opts o = {t < 3 ? al[t] : 0, 0};
+		mp_lp_opts o = {.alpha = t < 3 ? al[t] : 0};
 		CHECK(LP_EX(c1, 0, &dyn, t < 3 ? &o : NULL) == 0, "options: rc");
 		long bad = 0;
 		for (int q = 0; q < MN; q++) {
@@ -674,7 +932,7 @@ static void test_options(mp_lp lp)
 	}
 	/* alpha 0: zeros, or c unchanged when accumulating */
 	{
-		mp_lp_opts o = {0.0, 0};
+		mp_lp_opts o = {.alpha = 0.0};
 		long bad = 0;
 		CHECK(LP_EX(c1, 0, &dyn, &o) == 0, "alpha 0: rc");
 		for (int q = 0; q < MN; q++)
@@ -814,6 +1072,8 @@ int main(int argc, char **argv)
 	}
 	test_prec(lp);
 	test_options(lp);
+	test_offsets(lp);
+	shift_compare(lp);
 	if (lp == MP_LP_UINT8)
 		relu_compare();
 	printf("%s/%s: %ld cases, %ld elements, worst err/bound %.3g, %d failures\n", argv[1],

@@ -9,13 +9,16 @@
  *      again); new contents everywhere (a new array at the same address)
  *      are seen (the entry is stale); after mp_lp_forget, the result of the
  *      new contents;
- *   3. a different pointer, stride, size, source type, lp, kernel or
- *      explicit scale is a miss (results correct); alpha and accumulate
- *      are not part of the key (a hit);
+ *   3. a different pointer, stride, size, source type, lp, kernel,
+ *      explicit scale or offset (mp_lp_opts.a_zero / b_zero; -0 is not +0)
+ *      is a miss (results correct: those without flags, and with offsets
+ *      those of the call on materialised B - b_zero); alpha, accumulate
+ *      and the other operand's offset are not part of the key (a hit);
  *   4. eviction under a 1 MB limit: the cache stays below it, results
  *      stay correct, an operand above it is not cached;
  *   5. an operand with a NaN is not cached (-1, c untouched), and a later
- *      call with finite values at the same pointer is correct;
+ *      call with finite values at the same pointer is correct; likewise an
+ *      offset that makes an operand infinite (3e38 - -3e38);
  *   6. threads calling concurrently on shared and private operands, with
  *      forgets and evictions going on, get correct results.
  * "env" (third argument) checks the MIXPREC_CACHE_MB environment instead:
@@ -145,6 +148,7 @@ typedef struct prob {
 	int accumulate;
 	double alpha;
 	mp_lp_scales sc;
+	double za, zb;   /* offsets (mp_lp_opts.a_zero / b_zero) */
 } prob;
 
 static size_t out_bytes(const prob *p)
@@ -156,7 +160,7 @@ static size_t out_bytes(const prob *p)
 static int call(const prob *p, unsigned flags, void *c, const void *init)
 {
 	memcpy(c, init, out_bytes(p));
-	mp_lp_opts o = {p->alpha, flags};
+	mp_lp_opts o = {.alpha = p->alpha, .flags = flags, .a_zero = p->za, .b_zero = p->zb};
 	return mp_gemm_lp_ex(p->kern, p->lp, p->A->dbl, p->M, p->N, p->K, p->A->base, p->A->s0,
 			     p->A->s1, p->B->base, p->B->s0, p->B->s1, c, p->N, 1, p->accumulate,
 			     &p->sc, &o);
@@ -226,9 +230,16 @@ static void one_identity(long M, long N, long K, int la, int lb, int dbl, int mo
 	op_make(&B, K, N, lb, dbl);
 	op_fill(&A, lp_t == MP_LP_UINT8 && mp_rand_below(2));
 	op_fill(&B, 0);
-	prob p = {kern, lp_t, M, N, K, &A, &B, (int)mp_rand_below(2), 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, M, N, K, &A, &B, (int)mp_rand_below(2), 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	if (mp_rand_below(2))
 		p.alpha = mp_rand_below(2) ? -0.75 : 3.0 * urand();
+	/* offsets, at random: none, A's, B's, both (float values) */
+	switch (mp_rand_below(4)) {
+	case 0: p.za = (float)(2 * urand()); break;
+	case 1: p.zb = (float)(2 * urand()); break;
+	case 2: p.za = -3.0, p.zb = (float)urand(); break;
+	default: break;
+	}
 	/* mode 0 dynamic; 1 explicit per row / column; 2 per tensor; 3 A
 	 * explicit, B dynamic; 4 the converse */
 	float *sa = NULL, *sb = NULL;
@@ -249,9 +260,9 @@ static void one_identity(long M, long N, long K, int la, int lb, int dbl, int mo
 			mp_lp_cache_stats s1 = stats();
 			CHECK(rc == 0 && !memcmp(c, ref, out_bytes(&p)),
 			      "identity: %s %s flags %u call %d M=%ld N=%ld K=%ld la=%d lb=%d mode %d "
-			      "alpha %g acc %d: differs from the call without flags",
+			      "alpha %g acc %d offsets %g %g: differs from the call without flags",
 			      mp_lp_kernel_name(kern, lp_t), dbl ? "double" : "float", fl, pass + 1, M,
-			      N, K, la, lb, mode, p.alpha, p.accumulate);
+			      N, K, la, lb, mode, p.alpha, p.accumulate, p.za, p.zb);
 			if (pass == 0)
 				CHECK(s1.misses - s0.misses == nf, "identity: flags %u, first call: %ld "
 				      "misses", fl, s1.misses - s0.misses);
@@ -302,7 +313,7 @@ static void test_stale(int side)
 	op_fill(&B, 0);
 	op *X = side ? &B : &A;
 	const unsigned fl = side ? MP_LP_CONST_B : MP_LP_CONST_A;
-	prob p = {kern, lp_t, M, N, K, &A, &B, 0, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, M, N, K, &A, &B, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	void *init = rand_out(&p), *r1 = malloc(out_bytes(&p)), *c = malloc(out_bytes(&p));
 	void *fresh = malloc(out_bytes(&p));
 	CHECK(call(&p, fl, r1, init) == 0, "stale: rc");
@@ -441,7 +452,7 @@ static void test_keys(void)
 	op_make(&B2, K, N, 0, 0);
 	op_fill(&B2, 0);
 	mp_lp_forget(NULL);
-	prob p = {kern, lp_t, M, N, K, &A, &B, 0, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, M, N, K, &A, &B, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	expect(&p, 0, "first call");
 	expect(&p, 1, "same key");
 	prob q = p;
@@ -520,6 +531,41 @@ static void test_keys(void)
 		q.sc = (mp_lp_scales){0, NULL, 0, &one, 0};
 		expect(&q, 1, "bf16: scales ignored");
 	}
+	/* offsets: B's is part of B's key, A's is not */
+	{
+		op Bz; /* B - 0.5 as float computes it, B's layout */
+		op_make(&Bz, K, N, 0, 0);
+		for (long r = 0; r < K; r++)
+			for (long c = 0; c < N; c++)
+				op_set(&Bz, r, c, (float)op_get(&B, r, c) - 0.5f);
+		q = p;
+		q.zb = 0.5;
+		expect(&q, 0, "B offset 0.5 vs none");
+		expect(&q, 1, "B offset 0.5, same");
+		/* the result is the one of B - 0.5 */
+		{
+			prob r = p;
+			r.B = &Bz;
+			void *init = rand_out(&q), *ref = malloc(out_bytes(&q)), *c = malloc(out_bytes(&q));
+			CHECK(call(&r, 0, ref, init) == 0 && call(&q, MP_LP_CONST_B, c, init) == 0 &&
+			      !memcmp(c, ref, out_bytes(&q)), "B offset 0.5: differs from B - 0.5");
+			free(init);
+			free(ref);
+			free(c);
+		}
+		q.zb = -0.25;
+		expect(&q, 0, "B offset -0.25 after 0.5");
+		q.za = 1.5;
+		expect(&q, 1, "A offset (not B's key)");
+		q.za = 0;
+		q.zb = 0;
+		expect(&q, 1, "B offset 0 (the first entry)");
+		q.zb = -0.0;
+		expect(&q, 0, "B offset -0 vs +0");
+		q.zb = 0.5;
+		expect(&q, 1, "B offset 0.5 again");
+		op_free(&Bz);
+	}
 	/* CONST_A: likewise keyed by A */
 	{
 		void *init = rand_out(&p), *ref = malloc(out_bytes(&p)), *c = malloc(out_bytes(&p));
@@ -534,9 +580,19 @@ static void test_keys(void)
 		q = p;
 		q.M = M - 1;
 		CHECK(call(&q, MP_LP_CONST_A, c, init) == 0, "A: rc");
+		/* A's offset: a miss, then a hit; B's: not A's key */
+		q = p;
+		q.za = -2.0;
+		CHECK(call(&q, 0, ref, init) == 0, "A: rc");
+		CHECK(call(&q, MP_LP_CONST_A, c, init) == 0 && !memcmp(c, ref, out_bytes(&p)),
+		      "A offset: result");
+		q.zb = 0.75;
+		CHECK(call(&q, 0, ref, init) == 0, "A: rc");
+		CHECK(call(&q, MP_LP_CONST_A, c, init) == 0 && !memcmp(c, ref, out_bytes(&p)),
+		      "A offset, B offset: result");
 		mp_lp_cache_stats s1 = stats();
-		CHECK(s1.misses - s0.misses == 2 && s1.hits - s0.hits == 2,
-		      "A: %ld misses %ld hits, want 2 and 2", s1.misses - s0.misses, s1.hits - s0.hits);
+		CHECK(s1.misses - s0.misses == 3 && s1.hits - s0.hits == 3,
+		      "A: %ld misses %ld hits, want 3 and 3", s1.misses - s0.misses, s1.hits - s0.hits);
 		free(init);
 		free(ref);
 		free(c);
@@ -560,7 +616,7 @@ static void test_evict(long long limit, int check_big)
 	op_make(&A, M, K, 0, 0);
 	op_fill(&A, lp_t == MP_LP_UINT8);
 	void *ref[NB];
-	prob p = {kern, lp_t, M, N, K, &A, NULL, 0, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, M, N, K, &A, NULL, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	void *init = NULL, *c = NULL;
 	for (int b = 0; b < NB; b++) {
 		op_make(&B[b], K, N, b % 2, 0);
@@ -596,7 +652,7 @@ static void test_evict(long long limit, int check_big)
 		op Bb;
 		op_make(&Bb, Kb, Nb, 0, 0);
 		op_fill(&Bb, 0);
-		prob q = {kern, lp_t, M, Nb, Kb, &A, &Bb, 0, 1.0, {1, NULL, 0, NULL, 0}};
+		prob q = {kern, lp_t, M, Nb, Kb, &A, &Bb, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 		op Ab;
 		op_make(&Ab, M, Kb, 0, 0);
 		op_fill(&Ab, lp_t == MP_LP_UINT8);
@@ -637,7 +693,7 @@ static void test_nan(void)
 	op_fill(&A, lp_t == MP_LP_UINT8);
 	op_fill(&B, 0);
 	mp_lp_forget(NULL);
-	prob p = {kern, lp_t, M, N, K, &A, &B, 1, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, M, N, K, &A, &B, 1, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	void *init = rand_out(&p), *ref = malloc(out_bytes(&p)), *c = malloc(out_bytes(&p));
 	const double bad[3] = {NAN, INFINITY, -INFINITY};
 	for (int side = 0; side < 2; side++) {
@@ -667,6 +723,37 @@ static void test_nan(void)
 		      "nan in the other operand: not refused");
 		op_set(Y, 0, 0, ky);
 	}
+	/* an offset that makes the operand infinite: refused, not cached (a
+	 * second call is refused too); the operand restored, with an offset
+	 * that keeps it in range, is correct */
+	for (int side = 0; side < 2; side++) {
+		op *X = side ? &B : &A;
+		const unsigned fl = side ? MP_LP_CONST_B : MP_LP_CONST_A;
+		long r = mp_rand_below(X->rows), q = mp_rand_below(X->cols);
+		double keep = op_get(X, r, q);
+		op_set(X, r, q, 3e38);
+		prob pz = p;
+		if (side)
+			pz.zb = -3e38f;
+		else
+			pz.za = -3e38f;
+		long e0 = stats().entries;
+		CHECK(call(&pz, fl, c, init) == -1 && !memcmp(c, init, out_bytes(&p)),
+		      "offset -3e38 on 3e38 in %c: not refused, or c written", "AB"[side]);
+		CHECK(stats().entries == e0, "%c' infinite: cached", "AB"[side]);
+		CHECK(call(&pz, fl, c, init) == -1, "%c' infinite: second call not refused",
+		      "AB"[side]);
+		op_set(X, r, q, keep);
+		if (side)
+			pz.zb = 0.25;
+		else
+			pz.za = 0.25;
+		CHECK(call(&pz, 0, ref, init) == 0, "offset 0.25: rc");
+		CHECK(call(&pz, fl, c, init) == 0 && !memcmp(c, ref, out_bytes(&p)),
+		      "offset 0.25 after -3e38 in %c: wrong result", "AB"[side]);
+		CHECK(call(&pz, fl, c, init) == 0 && !memcmp(c, ref, out_bytes(&p)),
+		      "offset 0.25 after -3e38 in %c, second call: wrong result", "AB"[side]);
+	}
 	free(init);
 	free(ref);
 	free(c);
@@ -686,7 +773,7 @@ static void *worker(void *arg)
 {
 	int t = (int)(intptr_t)arg;
 	uint64_t rs = 0x9e3779b97f4a7c15ull * (uint64_t)(t + 1);
-	prob p = {kern, lp_t, th_M, th_N, th_K, &th_A[t], NULL, 0, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, th_M, th_N, th_K, &th_A[t], NULL, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	void *c = malloc(out_bytes(&p));
 	for (int it = 0; it < ITERS; it++) {
 		rs ^= rs << 13;
@@ -709,7 +796,7 @@ static void test_threads(void)
 {
 	op_make(&sh_B, th_K, th_N, 0, 0);
 	op_fill(&sh_B, 0);
-	prob p = {kern, lp_t, th_M, th_N, th_K, NULL, NULL, 0, 1.0, {1, NULL, 0, NULL, 0}};
+	prob p = {kern, lp_t, th_M, th_N, th_K, NULL, NULL, 0, 1.0, {1, NULL, 0, NULL, 0}, 0, 0};
 	for (int t = 0; t < NT; t++) {
 		op_make(&th_A[t], th_M, th_K, 0, 0);
 		op_fill(&th_A[t], lp_t == MP_LP_UINT8);

@@ -753,6 +753,29 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 	free(t);
 }
 
+/* See lp.h. */
+mp_lp_packed *mp_lp_fill_blocks(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
+				long bsz, long r, size_t esz, mp_lp_block_pack_fn pack)
+{
+	if (!mp_lp_packed_fill(pk))
+		return pk;
+	const long n = side ? x->N : x->M;
+	const long nb = (n + bsz - 1) / bsz;
+	mp_lp_packed_reserve(pk, nb);
+	for (long bi = 0; bi < nb; bi++) {
+		long w = (mp_lp_min(bsz, n - bi * bsz) + r - 1) / r * r;
+		mp_lp_packed_add(pk, bi, (size_t)(w * kp) * esz, 0);
+	}
+	if (mp_lp_packed_commit(pk))
+		return NULL;
+	for (long bi = 0; bi < nb; bi++) {
+		long n0 = bi * bsz;
+		pack(x, n0, mp_lp_min(bsz, n - n0), kp, mp_lp_packed_blk(pk, bi));
+	}
+	pk->ready = 1;
+	return pk;
+}
+
 /* ---------------------------------------------- BF16 / FP8, scalar */
 
 #define MP_LP_REF_NB 64

@@ -430,6 +430,18 @@ static inline int mp_lp_packed_fill(const mp_lp_packed *pk)
 	return pk && !pk->ready;
 }
 
+/* The packer of one block of an operand (rows n0 .. n0+w-1 of A, or
+ * columns of B, all of K padded to kp) into dst. */
+typedef void (*mp_lp_block_pack_fn)(const mp_lp_ctx *x, long n0, long w, long kp, void *dst);
+
+/* A constant operand's miss in the BF16 / FP8 drivers (lp.c): all of B
+ * (side 1: every column panel) or of A (every row block) packed once, block
+ * bi holding bsz rows / columns (rounded up to r) of esz-byte elements.
+ * Returns pk (a hit, or filled now), or NULL when the entry could not be
+ * made (the driver packs as usual then). */
+mp_lp_packed *mp_lp_fill_blocks(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
+				long bsz, long r, size_t esz, mp_lp_block_pack_fn pack);
+
 /* For the tests: the limit in bytes (-1: read MIXPREC_CACHE_MB again;
  * evicts down to it), and counters since the start. */
 void mp_lp_cache_set_limit(long long bytes);

@@ -213,32 +213,15 @@ static float *mp_lf_alloc(long n)
 	return p;
 }
 
-/* A constant operand's miss (mp_lp_ctx): all of B (side 1: every NC
- * panel) or of A (every MC block) packed once, block bi at bi * bsz rows /
- * columns.  Returns pk, or NULL when the driver is to pack as usual. */
-static mp_lp_packed *mp_lf_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
-				long bsz)
+/* The packers as mp_lp_block_pack_fn (constant operands, lp.c). */
+static void mp_lf_fill_blk_a(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
 {
-	if (!mp_lp_packed_fill(pk))
-		return pk;
-	const long n = side ? x->N : x->M, r = side ? MP_LF_NR : MP_LF_MR;
-	const long nb = (n + bsz - 1) / bsz;
-	mp_lp_packed_reserve(pk, nb);
-	for (long bi = 0; bi < nb; bi++) {
-		long w = (mp_lf_min(bsz, n - bi * bsz) + r - 1) / r * r;
-		mp_lp_packed_add(pk, bi, (size_t)(w * kp) * sizeof(float), 0);
-	}
-	if (mp_lp_packed_commit(pk))
-		return NULL;
-	for (long bi = 0; bi < nb; bi++) {
-		long n0 = bi * bsz, w = mp_lf_min(bsz, n - n0);
-		if (side)
-			mp_lf_pack_b(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
-		else
-			mp_lf_pack_a(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
-	}
-	pk->ready = 1;
-	return pk;
+	mp_lf_pack_a(x, n0, w, kp, (float *)dst);
+}
+
+static void mp_lf_fill_blk_b(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
+{
+	mp_lf_pack_b(x, n0, w, kp, (float *)dst);
 }
 
 /* See lp.h.  For each NC panel of B (packed), each MC block of A (packed):
@@ -252,8 +235,10 @@ void mp_lp_bf16_run__avx2(const mp_lp_ctx *x)
 	long ncb = mp_lf_min(MP_LF_NC, (x->N + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR);
 	mcb = (mcb + MP_LF_MR - 1) / MP_LF_MR * MP_LF_MR;
 	ncb = (ncb + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR;
-	const mp_lp_packed *pka = mp_lf_fill(x, x->pk_a, 0, kp, mcb);
-	const mp_lp_packed *pkb = mp_lf_fill(x, x->pk_b, 1, kp, ncb);
+	const mp_lp_packed *pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_LF_MR, sizeof(float),
+						   mp_lf_fill_blk_a);
+	const mp_lp_packed *pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_LF_NR, sizeof(float),
+						   mp_lf_fill_blk_b);
 	float *ap = pka ? NULL : mp_lf_alloc(mcb * kp);
 	float *bp = pkb ? NULL : mp_lf_alloc(ncb * kp);
 	float *t = mp_lf_alloc(mcb * ncb);

@@ -334,32 +334,15 @@ static long mp_bf_min(long p, long q)
 	return p < q ? p : q;
 }
 
-/* A constant operand's miss (mp_lp_ctx): all of B (side 1: every NC
- * panel) or of A (every MC block) packed once, block bi at bi * bsz rows /
- * columns.  Returns pk, or NULL when the driver is to pack as usual. */
-static mp_lp_packed *mp_lp_bf_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
-				   long bsz)
+/* The packers as mp_lp_block_pack_fn (constant operands, lp.c). */
+static void mp_lp_bf_fill_blk_a(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
 {
-	if (!mp_lp_packed_fill(pk))
-		return pk;
-	const long n = side ? x->N : x->M, r = side ? MP_BF_NR : MP_BF_MR;
-	const long nb = (n + bsz - 1) / bsz;
-	mp_lp_packed_reserve(pk, nb);
-	for (long bi = 0; bi < nb; bi++) {
-		long w = (mp_bf_min(bsz, n - bi * bsz) + r - 1) / r * r;
-		mp_lp_packed_add(pk, bi, (size_t)(w * kp) * sizeof(uint16_t), 0);
-	}
-	if (mp_lp_packed_commit(pk))
-		return NULL;
-	for (long bi = 0; bi < nb; bi++) {
-		long n0 = bi * bsz, w = mp_bf_min(bsz, n - n0);
-		if (side)
-			mp_lp_bf_pack_b(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
-		else
-			mp_lp_bf_pack_a(x, n0, w, kp, mp_lp_packed_blk(pk, bi));
-	}
-	pk->ready = 1;
-	return pk;
+	mp_lp_bf_pack_a(x, n0, w, kp, (uint16_t *)dst);
+}
+
+static void mp_lp_bf_fill_blk_b(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
+{
+	mp_lp_bf_pack_b(x, n0, w, kp, (uint16_t *)dst);
 }
 
 /* See lp.h.  For each NC panel of B (packed), each MC block of A (packed),
@@ -372,8 +355,10 @@ void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
 	long ncb = mp_bf_min(MP_BF_NC, (x->N + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
 	mcb = (mcb + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR;
 	ncb = (ncb + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR;
-	const mp_lp_packed *pka = mp_lp_bf_fill(x, x->pk_a, 0, kp, mcb);
-	const mp_lp_packed *pkb = mp_lp_bf_fill(x, x->pk_b, 1, kp, ncb);
+	const mp_lp_packed *pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_BF_MR, sizeof(uint16_t),
+						   mp_lp_bf_fill_blk_a);
+	const mp_lp_packed *pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_BF_NR, sizeof(uint16_t),
+						   mp_lp_bf_fill_blk_b);
 	uint16_t *ap = pka ? NULL : aligned_alloc(64, (size_t)(mcb * kp * 2 + 64) / 64 * 64 + 64);
 	uint16_t *bp = pkb ? NULL : aligned_alloc(64, (size_t)(ncb * kp * 2 + 64) / 64 * 64 + 64);
 	if ((!pka && !ap) || (!pkb && !bp))

@@ -560,7 +560,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		k_parent = (*c.parent)[kl];
 		k_new = mpc::if_stmt(C, m.L, m.bin(BO_NE, m.ref(tile), m.lit(0)),
 				     mpc::compound(C, fs, m.L, m.L), kl);
-		outer.push_back(c.top);
+		if (kl == c.top) {
+			/* k is the outermost loop (kij order): the guarded loop is
+			   the nest itself, nothing to splice inside it */
+			outer.push_back(k_new);
+			k_new = nullptr;
+		} else {
+			outer.push_back(c.top);
+		}
 		std::vector<Expr *> ra = { m.ref(tile) };
 		outer.push_back(m.call(rel_fn, ra));
 	}

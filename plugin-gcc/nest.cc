@@ -141,6 +141,14 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "a loop of the nest has no exit condition");
 		return false;
 	}
+	/* an inner loop must run on every iteration of its parent: one under
+	   an if (its header does not dominate the parent's latch) is not a
+	   loop of a rectangular nest, and the description has no place for
+	   its condition */
+	if (parent >= 0 && !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header)) {
+		c.fail(lloc, "a loop of the nest runs under a condition");
+		return false;
+	}
 	for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
 		gimple *s = gsi_stmt(g);
 		if (s == cond || is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL)

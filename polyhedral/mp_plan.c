@@ -612,8 +612,10 @@ static int check_source_and_pragma(az *z)
 		if (t != MP_TY_S8 && t != MP_TY_U8)
 			return refuse(z, n->access[z->c.f[i].access].loc,
 				      "operand '%s' is %s; only 8-bit integer operands "
-				      "(s8, u8) are supported", an(n, z->c.f[i].access),
-				      mp_scalar_name(t));
+				      "(s8, u8) and float or double operands are supported",
+				      an(n, z->c.f[i].access),
+				      t == MP_TY_OTHER ? "of another type (long double, a "
+				      "struct, ...)" : mp_scalar_name(t));
 	}
 	if (p->prec != MP_PREC_INT8 && p->prec != MP_PREC_UINT8)
 		return refuse(z, p->loc,

@@ -1,6 +1,7 @@
 /* cpu.c -- CPU dispatch of the int8 kernels: which kernel families this
  * CPU can run, the MIXPREC_TARGET override, and their names.
  * Compiled for baseline x86-64: nothing here may use an ISA extension. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mixprec.h"
@@ -51,6 +52,10 @@ static mp_kernel mp_kernel_select_uncached(void)
 			if (strcmp(env, mp_kernel_name((mp_kernel)k)) == 0)
 				return mp_kernel_available((mp_kernel)k) ? (mp_kernel)k
 									 : MP_KERNEL_NONE;
+		/* a misspelt value would silently run every nest as written:
+		   say so once (the selection is computed once per process) */
+		fprintf(stderr, "mixprec: MIXPREC_TARGET=%s is not a kernel family (scalar, "
+			"avx2, avx512vnni); the annotated loops run as written\n", env);
 		return MP_KERNEL_NONE;
 	}
 	for (int k = MP_KERNEL_COUNT - 1; k >= 0; k--)

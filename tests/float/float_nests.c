@@ -209,6 +209,23 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, double bm, const
 K_ZPD(zpd_lp, _Pragma("mixprec(uint8)"))
 K_ZPD(zpd_ref, NOPRAGMA)
 
+/* (j) kij order with a forwarded temporary: k is the outermost loop, so
+ * the tile is added in place of the whole nest */
+#define K_KIJ(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
+		const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int k = 0; k < K; k++) \
+		for (int i = 0; i < M; i++) { \
+			float a = 2.0f * A[i * K + k]; \
+			for (int j = 0; j < N; j++) \
+				C[i * N + j] += a * B[k * N + j]; \
+		} \
+}
+K_KIJ(kij_lp, _Pragma("mixprec(bf16)"))
+K_KIJ(kij_ref, NOPRAGMA)
+
 /* (c) ikj order: an init loop, then k enclosing j (tile mode, the tile's
  * row added into C by __mixprec_tile_add) */
 #define K_IKJ(NAME, PRAGMA, T) \
@@ -815,6 +832,30 @@ static void run_zp(int M, int N, int K)
 	free(A), free(B), free(C0), free(C), free(R), free(Bd);
 }
 
+/* (j) kij order, temporary 2*A(i,k), bf16 */
+static void run_kij(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 1, 0), *B = fvec(kn, 2, 0), *C0 = fvec(mn, 9, 0);
+	float *C = fvec(mn, 0, 0), *R = fvec(mn, 0, 0);
+	long before;
+	bnd q;
+
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	kij_lp(M, N, K, A, B, C);
+	check_fast("kij temp bf16", before);
+	kij_ref(M, N, K, A, B, R);
+	bnd_init(&q, MP_LP_BF16, 0, M, N, K, A, K, 1, B, N, 1, NULL, 2.0, 3);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("kij temp bf16", C[i * N + j], R[i * N + j],
+			       bnd_tol(&q, i, j, C0[i * N + j], 0), i, j);
+	bnd_free(&q);
+	free(A), free(B), free(C0), free(C), free(R);
+}
+
 /* (c) ikj order: float int8 and fp8_e4m3, double bf16 */
 static void run_ikj(int M, int N, int K)
 {
@@ -1258,6 +1299,7 @@ int main(int argc, char **argv)
 		run_netlib(M, N, K);
 		run_dense_const(M, N, K);
 		run_zp(M, N, K);
+		run_kij(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);
 		run_verify(M, N, K);

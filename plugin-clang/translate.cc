@@ -14,6 +14,7 @@
  * in subscripts and pointers, as the GCC glue does.
  */
 #include <stdarg.h>
+#include <cmath>
 #include "mp-clang.h"
 
 using namespace clang;
@@ -640,6 +641,29 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 		    neg->getType() == bo->getRHS()->getType()) {
 			int a = expr_of(bo->getLHS(), stmt, depth + 1);
 			return add_expr(MP_X_ADD, ty, a, expr_of(neg->getSubExpr(), stmt, depth + 1));
+		}
+		/* x / c with c a literal power of two is x * (1/c), exactly: GCC's
+		   front end folds it so, and the core then sees a scalar factor
+		   (s += A*B / 2 transforms under both compilers) */
+		if (k == BO_Div && (ty == MP_TY_F32 || ty == MP_TY_F64) &&
+		    literal_arith(bo->getRHS(), 0)) {
+			llvm::APFloat f(0.0);
+			if (bo->getRHS()->EvaluateAsFloat(f, C)) {
+				bool loses;
+				f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+					  &loses);
+				double v = f.convertToDouble();
+				int ex;
+				if (!loses && std::isfinite(v) && v != 0 &&
+				    std::frexp(std::fabs(v), &ex) == 0.5 &&
+				    std::isfinite(1.0 / v) && (ty == MP_TY_F64 || (double)(float)(1.0 / v) == 1.0 / v)) {
+					int a = expr_of(bo->getLHS(), stmt, depth + 1);
+					int r = add_expr(MP_X_CONST, ty, -1, -1);
+					if (r >= 0)
+						n->expr[r].fcst = 1.0 / v;
+					return add_expr(MP_X_MUL, ty, a, r);
+				}
+			}
 		}
 		int a = expr_of(bo->getLHS(), stmt, depth + 1);
 		int b = expr_of(bo->getRHS(), stmt, depth + 1);

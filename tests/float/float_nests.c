@@ -226,6 +226,23 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, 
 K_KIJ(kij_lp, _Pragma("mixprec(bf16)"))
 K_KIJ(kij_ref, NOPRAGMA)
 
+/* (k) a division by a power of two is a scalar factor (both front ends) */
+#define K_DIV(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
+		const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j] / 4; \
+			C[i * N + j] = s; \
+		} \
+}
+K_DIV(div_lp, _Pragma("mixprec(fp8_e4m3)"))
+K_DIV(div_ref, NOPRAGMA)
+
 /* (c) ikj order: an init loop, then k enclosing j (tile mode, the tile's
  * row added into C by __mixprec_tile_add) */
 #define K_IKJ(NAME, PRAGMA, T) \
@@ -856,6 +873,25 @@ static void run_kij(int M, int N, int K)
 	free(A), free(B), free(C0), free(C), free(R);
 }
 
+/* (k) s += A*B / 4, fp8_e4m3 */
+static void run_div(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(mk, 3, 0), *B = fvec(kn, 1, 0), *C = fvec(mn, 0, 0), *R = fvec(mn, 0, 0);
+	long before = fast_count();
+	bnd q;
+
+	div_lp(M, N, K, A, B, C);
+	check_fast("A*B/4 fp8_e4m3", before);
+	div_ref(M, N, K, A, B, R);
+	bnd_init(&q, MP_LP_FP8_E4M3, 0, M, N, K, A, K, 1, B, N, 1, NULL, 0.25, 3);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("A*B/4 fp8_e4m3", C[i * N + j], R[i * N + j], bnd_tol(&q, i, j, 0, 0), i, j);
+	bnd_free(&q);
+	free(A), free(B), free(C), free(R);
+}
+
 /* (c) ikj order: float int8 and fp8_e4m3, double bf16 */
 static void run_ikj(int M, int N, int K)
 {
@@ -1300,6 +1336,7 @@ int main(int argc, char **argv)
 		run_dense_const(M, N, K);
 		run_zp(M, N, K);
 		run_kij(M, N, K);
+		run_div(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);
 		run_verify(M, N, K);

@@ -87,9 +87,25 @@ static int refuse(az *z, int loc, const char *fmt, ...)
 	return -1;
 }
 
+/* A variable's name as the user wrote it: the glues make names unique
+ * with a ".N" suffix (two sibling loops both declaring j), which messages
+ * and remarks must not show. */
 static const char *vn(const mp_nest *n, int v)
 {
-	return v >= 0 && v < n->nvars ? n->var[v].name : "?";
+	static char buf[8][MP_NAME_LEN];
+	static int next;
+	const char *name, *dot;
+	char *b;
+
+	if (v < 0 || v >= n->nvars)
+		return "?";
+	name = n->var[v].name;
+	dot = strrchr(name, '.');
+	if (!dot || dot == name || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+		return name;
+	b = buf[next++ % 8];
+	snprintf(b, MP_NAME_LEN, "%.*s", (int)(dot - name), name);
+	return b;
 }
 
 static const char *an(const mp_nest *n, int acc)

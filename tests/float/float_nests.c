@@ -159,6 +159,12 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, float alpha, flo
 }
 K_NETLIB(netlib_lp, _Pragma("mixprec(int8)"))
 K_NETLIB(netlib_ref, NOPRAGMA)
+/* the same with per-column scales of B: the two sibling j loops get
+ * distinct internal names in the glues, the pragma's j must still match */
+static const float *netlib_ws;
+#define ws netlib_ws
+K_NETLIB(netlib_ws_lp, _Pragma("mixprec(int8, scale=(dynamic, ws[j]))"))
+#undef ws
 
 /* (h) a dense layer whose weights are declared constant across calls:
  * packed and quantized once (constant=w) */
@@ -746,6 +752,29 @@ static void run_netlib(int M, int N, int K)
 		netlib_ref(M, N, K, alpha, beta, A, B, R);
 		expect_same("netlib int8 Inf", C, R, mn * 4);
 	}
+	/* per-column explicit scales of B (B restored: finite) */
+	if (kn > 0)
+		B[kn / 2] = 0.5f;
+	float *ws = fvec((size_t)N, 0, 0);
+	for (int j = 0; j < N; j++)
+		ws[j] = (float)(0.02 + 0.05 * fabs(rnd()));
+	netlib_ws = ws;
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	netlib_ws_lp(M, N, K, alpha, beta, A, B, C);
+	check_fast("netlib scale=(dynamic, ws[j])", before);
+	netlib_ref(M, N, K, alpha, beta, A, B, R);
+	{
+		mp_lp_scales sc = { 0, NULL, 0, ws, 1 };
+		bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, &sc, alpha, 4);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("netlib ws[j]", C[i * N + j], R[i * N + j],
+				       bnd_tol(&x, i, j, C0[i * N + j] * beta, 0), i, j);
+		bnd_free(&x);
+	}
+	free(ws);
 	free(A), free(B), free(C0), free(C), free(R);
 }
 

@@ -380,8 +380,17 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		return false;
 	}
 	if (!c.aff_of(bound, &hi, 0)) {
-		c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer loop variables",
-		       decl_name(v));
+		/* a bound read from memory (a struct member, an array element):
+		   say so, and how to get the nest transformed */
+		const Expr *be = bound->IgnoreParenImpCasts();
+		if (isa<MemberExpr>(be) || isa<ArraySubscriptExpr>(be) ||
+		    (isa<UnaryOperator>(be) && cast<UnaryOperator>(be)->getOpcode() == UO_Deref))
+			c.fail(lloc, "the bound of loop '%s' is read from memory (a struct member or "
+			       "an array element); copy it to a local variable before the nest",
+			       decl_name(v));
+		else
+			c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer "
+			       "loop variables", decl_name(v));
 		return false;
 	}
 	switch (code) {

@@ -232,8 +232,19 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		return false;
 	}
 	if (!c.aff_of(rhs, cond, &hi, 0)) {
-		c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer loop variables",
-		       decl_name(v));
+		/* a bound read from memory (a struct member, an array element):
+		   say so, and how to get the nest transformed */
+		gimple *d = TREE_CODE(rhs) == SSA_NAME ? SSA_NAME_DEF_STMT(rhs) : NULL;
+		while (d && is_gimple_assign(d) && CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) &&
+		       TREE_CODE(gimple_assign_rhs1(d)) == SSA_NAME)
+			d = SSA_NAME_DEF_STMT(gimple_assign_rhs1(d));
+		if (d && is_gimple_assign(d) && gimple_assign_load_p(d))
+			c.fail(lloc, "the bound of loop '%s' is read from memory (a struct member or "
+			       "an array element); copy it to a local variable before the nest",
+			       decl_name(v));
+		else
+			c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and "
+			       "outer loop variables", decl_name(v));
 		return false;
 	}
 	switch (code) {

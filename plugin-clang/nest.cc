@@ -604,6 +604,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	}
 	if (isa<NullStmt>(s) || c.skip.count(s))
 		return;
+	/* a loop under '#pragma GCC unroll' / '#pragma clang loop': the hint
+	   is an attribute around the loop, which stays a loop of the nest */
+	if (AttributedStmt *as = dyn_cast<AttributedStmt>(s)) {
+		describe_body(c, as->getSubStmt(), lid, guarded, pos, cont);
+		return;
+	}
 	if (ForStmt *f = dyn_cast<ForStmt>(s)) {
 		if (c.annotated && c.annotated->count(f))   /* as the GCC glue's marker call */
 			opaque(c, lid, g, pos, f->getForLoc(), "it contains another '#pragma mixprec' nest");
@@ -856,6 +862,10 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		}
 		auto it = at.find(r.next_loc);
 		Stmt *s = it == at.end() ? nullptr : it->second;
+		/* a loop pragma of clang's own between ours and the loop
+		   (#pragma clang loop / GCC unroll): an attribute around it */
+		while (AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(s))
+			s = as->getSubStmt();
 		/* as the GCC glue: a block whose first statement (after
 		   declarations) is the loop, `#pragma mixprec { for ... }` */
 		while (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {

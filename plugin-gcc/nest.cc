@@ -149,9 +149,35 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "a loop of the nest runs under a condition");
 		return false;
 	}
+	/* a loop pragma (#pragma GCC ivdep / unroll) leaves its annotation as
+	   "_1 = v < n; T = _1; if (T != 0)" in the header (T an artificial
+	   temporary): look through it to the comparison, which is then the
+	   exit test; the two assignments are loop control, not statements */
+	gimple *annot[2] = { NULL, NULL };
+	tree clhs = gimple_cond_lhs(cond), crhs = gimple_cond_rhs(cond);
+	enum tree_code ccode = gimple_cond_code(cond);
+	if (ccode == NE_EXPR && integer_zerop(crhs) && VAR_P(clhs) && DECL_ARTIFICIAL(clhs)) {
+		for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_assign(s) && gimple_assign_lhs(s) == clhs &&
+			    gimple_assign_single_p(s) && TREE_CODE(gimple_assign_rhs1(s)) == SSA_NAME)
+				annot[0] = s;
+		}
+		gimple *cmp = annot[0] ? SSA_NAME_DEF_STMT(gimple_assign_rhs1(annot[0])) : NULL;
+		if (cmp && is_gimple_assign(cmp) && gimple_bb(cmp) == l->header &&
+		    TREE_CODE_CLASS(gimple_assign_rhs_code(cmp)) == tcc_comparison) {
+			annot[1] = cmp;
+			ccode = gimple_assign_rhs_code(cmp);
+			clhs = gimple_assign_rhs1(cmp);
+			crhs = gimple_assign_rhs2(cmp);
+		} else {
+			annot[0] = NULL;
+		}
+	}
 	for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
 		gimple *s = gsi_stmt(g);
-		if (s == cond || is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL)
+		if (s == cond || s == annot[0] || is_gimple_debug(s) ||
+		    gimple_code(s) == GIMPLE_LABEL)
 			continue;
 		if (!is_gimple_assign(s) || TREE_CODE(gimple_assign_lhs(s)) != SSA_NAME) {
 			c.fail(lloc, "a loop of the nest is not a counted 'for' loop (do/while "
@@ -165,10 +191,10 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		return false;
 	}
 	edge ex = exits[0];
-	enum tree_code code = gimple_cond_code(cond);
+	enum tree_code code = ccode;
 	if (ex->flags & EDGE_TRUE_VALUE)
 		code = invert_tree_comparison(code, false);
-	tree lhs = gimple_cond_lhs(cond), rhs = gimple_cond_rhs(cond);
+	tree lhs = clhs, rhs = crhs;
 	tree v = iv_decl_of(lhs, l->header);
 	int64_t step = 0;
 	gimple *incr = NULL;
@@ -231,7 +257,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "the bound of loop '%s' does not fit a signed integer", decl_name(v));
 		return false;
 	}
-	if (!c.aff_of(rhs, cond, &hi, 0)) {
+	if (!c.aff_of(rhs, annot[1] ? annot[1] : cond, &hi, 0)) {
 		/* a bound read from memory (a struct member, an array element):
 		   say so, and how to get the nest transformed */
 		gimple *d = TREE_CODE(rhs) == SSA_NAME ? SSA_NAME_DEF_STMT(rhs) : NULL;
@@ -281,6 +307,9 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.control.insert(cond);
 	c.control.insert(incr);
 	c.control.insert(init);
+	for (gimple *a : annot)
+		if (a)
+			c.control.insert(a);
 	for (class loop *s = l->inner; s; s = s->next)
 		if (!describe_loop(c, s, lid))
 			return false;

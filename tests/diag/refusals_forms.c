@@ -120,7 +120,7 @@ struct prob {
 void rf_struct_bounds(const struct prob *p, const int8_t *A, const int8_t *B, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < p->M; i++) // expected-warning {{bound of loop 'i' is not affine}}
+	for (int i = 0; i < p->M; i++) // expected-warning {{bound of loop 'i' is read from memory (a struct member or an array element)}}
 		for (int j = 0; j < p->N; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < p->K; k++)
@@ -132,7 +132,7 @@ void rf_struct_bounds(const struct prob *p, const int8_t *A, const int8_t *B, in
 void rf_array_bounds(const int *dims, const int8_t *A, const int8_t *B, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < dims[0]; i++) // expected-warning {{bound of loop 'i' is not affine}}
+	for (int i = 0; i < dims[0]; i++) // expected-warning {{bound of loop 'i' is read from memory (a struct member or an array element)}}
 		for (int j = 0; j < dims[1]; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < dims[2]; k++)

@@ -145,7 +145,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	   an if (its header does not dominate the parent's latch) is not a
 	   loop of a rectangular nest, and the description has no place for
 	   its condition */
-	if (parent >= 0 && !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header)) {
+	if (parent >= 0 && (!c.loops[parent]->latch ||
+			    !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header))) {
 		c.fail(lloc, "a loop of the nest runs under a condition");
 		return false;
 	}
@@ -531,7 +532,7 @@ bool mp_build_nest(mp_ctx &c)
 			return false;
 		}
 		class loop *l = bb->loop_father;
-		bool guarded = !dominated_by_p(CDI_DOMINATORS, l->latch, bb);
+		bool guarded = !l->latch || !dominated_by_p(CDI_DOMINATORS, l->latch, bb);
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 			int before = c.n->nstmts;
 			describe_stmt(c, gsi_stmt(g), lid, guarded);

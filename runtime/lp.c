@@ -20,7 +20,9 @@
  * wherever they read A and B, so that the call is the one without offsets
  * on those differences.
  * The per-element error bound is mp_lp_error_bound_ex (docs/error-bounds.md).
- * Compiled for baseline x86-64 (no ISA extension in this file). */
+ * Compiled for baseline x86-64 (no ISA extension in this file; the scan
+ * of float and double operands has an AVX-512 version in lp_avx512vnni.c,
+ * taken when the CPU has it). */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,11 @@ mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, flo
 static int mp_lp_amax_f32(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, float z,
 			  double *amax)
 {
+#if defined(__x86_64__) /* lp_avx512vnni.c is built for x86-64 only */
+	/* the same maxima with AVX-512 when the CPU has it */
+	if ((st == 1 || sr == 1) && mp_kernel_available(MP_KERNEL_AVX512VNNI))
+		return mp_lp_amax_f32__avx512(p, R, T, sr, st, z, mp_f32_bits(z) != 0, amax);
+#endif
 	if (mp_f32_bits(z) == 0) /* no offset: nothing subtracted (mp_lp_ldf) */
 		return mp_lp_amax_f32_z(p, R, T, sr, st, z, 0, amax);
 	return mp_lp_amax_f32_z(p, R, T, sr, st, z, 1, amax);
@@ -190,6 +197,10 @@ mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, do
 static int mp_lp_amax_f64(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, double z,
 			  double *amax)
 {
+#if defined(__x86_64__)
+	if ((st == 1 || sr == 1) && mp_kernel_available(MP_KERNEL_AVX512VNNI))
+		return mp_lp_amax_f64__avx512(p, R, T, sr, st, z, mp_f64_bits(z) != 0, amax);
+#endif
 	if (mp_f64_bits(z) == 0)
 		return mp_lp_amax_f64_z(p, R, T, sr, st, z, 0, amax);
 	return mp_lp_amax_f64_z(p, R, T, sr, st, z, 1, amax);

@@ -468,6 +468,16 @@ void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long 
 
 /* ISA entry points. */
 int mp_lp_have_avx512bf16(void);
+/* lp.c's scan (mp_lp_amax_f32 / _f64: per-row maxima of |X(r,t)|, X(r,t)
+ * = p[r*sr + t*st] - z, as doubles; 1 when a NaN or an infinity was seen),
+ * the same results bit for bit, 16 (8) lanes at a time, for st == 1 or
+ * sr == 1 (lp_avx512vnni.c); call only after mp_kernel_available(
+ * MP_KERNEL_AVX512VNNI).  hz: z is not +0 (then subtracted, one rounding
+ * in the source type, as mp_lp_ldf / mp_lp_ldd). */
+int mp_lp_amax_f32__avx512(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, float z,
+			   int hz, double *amax);
+int mp_lp_amax_f64__avx512(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+			   double z, int hz, double *amax);
 /* BF16 / FP8 contraction with vdpbf16ps (lp_avx512bf16.c). */
 void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x);
 /* The same contraction with AVX2 + FMA, emulating vdpbf16ps's sequence in

@@ -10,7 +10,9 @@
  * Compiled with -mavx512f -mavx512bw -mavx512vl -mavx512vnni
  * -ffp-contract=off (a fused multiply-add in the epilogue would round
  * differently from lp.c's): call only after
- * mp_kernel_available(MP_KERNEL_AVX512VNNI). */
+ * mp_kernel_available(MP_KERNEL_AVX512VNNI).  Also lp.c's scan of float
+ * and double operands (maxima and the NaN / Inf test) with AVX-512F, for
+ * every precision. */
 #include <immintrin.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +207,120 @@ static void mp_lp_i8_epi__avx512vnni(const mp_lp_ctx *x, const void *t, int is_i
 			_mm256_mask_storeu_ps(c + j, m, _mm512_cvtpd_ps(v));
 		}
 	}
+}
+
+/* ---------------------------------------------- the scan (lp.c) */
+
+/* max |X(t)| of T contiguous floats X(t) = p[t] - z (hz: z is not +0), as
+ * bits (for non-negative floats their order is the values', as lp.c's
+ * mp_lp_amax_f32_z); lanes outside the tail's mask read as 0. */
+static inline uint32_t mp_lp_amax_row_f32(const float *p, long T, int hz, __m512 zv)
+{
+	const __m512i ab = _mm512_set1_epi32(0x7fffffff);
+	__m512i m0 = _mm512_setzero_si512(), m1 = m0, m2 = m0, m3 = m0;
+	long t = 0;
+	if (!hz) { /* the common case: four independent chains */
+		for (; t + 64 <= T; t += 64) {
+			m0 = _mm512_max_epu32(m0, _mm512_and_si512(_mm512_loadu_si512(p + t), ab));
+			m1 = _mm512_max_epu32(m1, _mm512_and_si512(_mm512_loadu_si512(p + t + 16), ab));
+			m2 = _mm512_max_epu32(m2, _mm512_and_si512(_mm512_loadu_si512(p + t + 32), ab));
+			m3 = _mm512_max_epu32(m3, _mm512_and_si512(_mm512_loadu_si512(p + t + 48), ab));
+		}
+	}
+	for (; t < T; t += 16) {
+		long rem = T - t;
+		__mmask16 m = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
+		__m512 v = mp_lp_ld_v(m, p + t, hz, zv);
+		m0 = _mm512_max_epu32(m0, _mm512_and_si512(_mm512_castps_si512(v), ab));
+	}
+	m0 = _mm512_max_epu32(_mm512_max_epu32(m0, m1), _mm512_max_epu32(m2, m3));
+	return (uint32_t)_mm512_reduce_max_epu32(m0);
+}
+
+/* See lp.h. */
+int mp_lp_amax_f32__avx512(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, float z,
+			   int hz, double *amax)
+{
+	const __m512 zv = _mm512_set1_ps(z);
+	const __m512i ab = _mm512_set1_epi32(0x7fffffff);
+	uint32_t all = 0;
+	if (st == 1) {
+		for (long r = 0; r < R; r++) {
+			uint32_t m = mp_lp_amax_row_f32(p + r * sr, T, hz, zv);
+			amax[r] = mp_f32_from_bits(m);
+			all = m > all ? m : all;
+		}
+		return all >= 0x7f800000u;
+	}
+	/* sr == 1: 16 rows side by side, memory walked in order */
+	for (long r0 = 0; r0 < R; r0 += 16) {
+		long rem = R - r0;
+		__mmask16 msk = rem >= 16 ? 0xffff : (__mmask16)((1u << rem) - 1);
+		__m512i m = _mm512_setzero_si512();
+		for (long t = 0; t < T; t++) {
+			__m512 v = mp_lp_ld_v(msk, p + r0 + t * st, hz, zv);
+			m = _mm512_max_epu32(m, _mm512_and_si512(_mm512_castps_si512(v), ab));
+		}
+		uint32_t w[16];
+		_mm512_storeu_si512(w, m);
+		for (long r = 0; r < 16 && r < rem; r++) {
+			amax[r0 + r] = mp_f32_from_bits(w[r]);
+			all = w[r] > all ? w[r] : all;
+		}
+	}
+	return all >= 0x7f800000u;
+}
+
+/* 8 doubles at p (lanes outside m: 0) minus z (hz), as mp_lp_ldd. */
+static inline __m512i mp_lp_ld_abs_pd(__mmask8 m, const double *p, int hz, __m512d zv)
+{
+	__m512d v = _mm512_maskz_loadu_pd(m, p);
+	if (hz)
+		v = _mm512_maskz_sub_pd(m, v, zv);
+	return _mm512_and_si512(_mm512_castpd_si512(v), _mm512_set1_epi64(0x7fffffffffffffffll));
+}
+
+/* See lp.h. */
+int mp_lp_amax_f64__avx512(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st,
+			   double z, int hz, double *amax)
+{
+	const __m512d zv = _mm512_set1_pd(z);
+	uint64_t all = 0;
+	if (st == 1) {
+		for (long r = 0; r < R; r++) {
+			const double *q = p + r * sr;
+			__m512i m0 = _mm512_setzero_si512(), m1 = m0;
+			long t = 0;
+			for (; t + 16 <= T; t += 16) {
+				m0 = _mm512_max_epu64(m0, mp_lp_ld_abs_pd(0xff, q + t, hz, zv));
+				m1 = _mm512_max_epu64(m1, mp_lp_ld_abs_pd(0xff, q + t + 8, hz, zv));
+			}
+			for (; t < T; t += 8) {
+				long rem = T - t;
+				__mmask8 mk = rem >= 8 ? 0xff : (__mmask8)((1u << rem) - 1);
+				m0 = _mm512_max_epu64(m0, mp_lp_ld_abs_pd(mk, q + t, hz, zv));
+			}
+			uint64_t m = (uint64_t)_mm512_reduce_max_epu64(_mm512_max_epu64(m0, m1));
+			amax[r] = mp_f64_from_bits(m);
+			all = m > all ? m : all;
+		}
+		return all >= 0x7ff0000000000000ull;
+	}
+	/* sr == 1: 8 rows side by side */
+	for (long r0 = 0; r0 < R; r0 += 8) {
+		long rem = R - r0;
+		__mmask8 msk = rem >= 8 ? 0xff : (__mmask8)((1u << rem) - 1);
+		__m512i m = _mm512_setzero_si512();
+		for (long t = 0; t < T; t++)
+			m = _mm512_max_epu64(m, mp_lp_ld_abs_pd(msk, p + r0 + t * st, hz, zv));
+		uint64_t w[8];
+		_mm512_storeu_si512(w, m);
+		for (long r = 0; r < 8 && r < rem; r++) {
+			amax[r0 + r] = mp_f64_from_bits(w[r]);
+			all = w[r] > all ? w[r] : all;
+		}
+	}
+	return all >= 0x7ff0000000000000ull;
 }
 
 /* See lp.h. */

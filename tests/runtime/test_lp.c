@@ -1023,6 +1023,89 @@ static void relu_compare(void)
 	free(sb);
 }
 
+/* --------------------------------------------------------------- scan */
+
+/* The AVX-512 scan of lp_avx512vnni.c (per-row max |X(r,t) - z| and the
+ * NaN/Inf flag) against a plain reference of the same definition, on both
+ * layouts it takes (st == 1, sr == 1), float and double, with offsets,
+ * denormals, signed zeros, NaN and infinities; and through mp_lp_steps_ex
+ * the scalar scan of lp.c (a layout with neither stride 1) against the
+ * vector one: the same steps bit for bit. */
+static void test_scan(void)
+{
+	static const long shapes[][2] = { {1, 1}, {1, 17}, {3, 15}, {5, 16}, {7, 33},
+					  {16, 1}, {17, 64}, {33, 129}, {2, 1000} };
+	for (int dbl = 0; dbl < 2; dbl++)
+		for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+			for (int lay = 0; lay < 2; lay++)
+				for (int rep = 0; rep < 6; rep++) {
+					long R = shapes[sh][0], T = shapes[sh][1];
+					ptrdiff_t sr = lay ? 1 : T, st = lay ? R : 1;
+					size_t n = (size_t)(R * T), es = dbl ? 8 : 4;
+					char *p = malloc(n * es + 8);
+					double *got = malloc(sizeof(double) * (size_t)R);
+					double z = rep % 3 == 0 ? 0.0 : rep % 3 == 1 ? 1.25 : -0.0;
+					int bad_ref = 0;
+					for (size_t q = 0; q < n; q++) {
+						double v = urand() * (rep & 1 ? 1e3 : 1.0);
+						uint64_t u = mp_rand();
+						if (u % 97 == 0)
+							v = (u & 1 ? -1.0 : 1.0) * 0x1p-140;   /* denormal float */
+						if (u % 89 == 0)
+							v = u & 2 ? -0.0 : 0.0;
+						if (rep == 5 && q == n / 2)
+							v = (u & 1) ? NAN : -INFINITY;
+						if (dbl)
+							((double *)p)[q] = v;
+						else
+							((float *)p)[q] = (float)v;
+					}
+					int rc = dbl ? mp_lp_amax_f64__avx512((const double *)p, R, T, sr, st, z,
+									      mp_f64_bits(z) != 0, got)
+						     : mp_lp_amax_f32__avx512((const float *)p, R, T, sr, st,
+									      (float)z, mp_f32_bits((float)z) != 0, got);
+					for (long r = 0; r < R; r++) {
+						double m = 0;
+						for (long t = 0; t < T; t++) {
+							double x = dbl ? ((const double *)p)[r * sr + t * st]
+								       : ((const float *)p)[r * sr + t * st];
+							double y = dbl ? (z != 0 || signbit(z) ? x - z : x)
+								       : (z != 0 || signbit(z) ? (double)((float)x - (float)z) : x);
+							if (!isfinite(y))
+								bad_ref = 1;
+							else
+								m = fabs(y) > m ? fabs(y) : m;
+						}
+						if (!bad_ref)
+							CHECK(got[r] == m, "scan %s %ldx%ld lay %d z %g row %ld: %g vs %g",
+							      dbl ? "f64" : "f32", R, T, lay, z, r, got[r], m);
+					}
+					CHECK((rc != 0) == bad_ref, "scan %s %ldx%ld: NaN/Inf flag %d vs %d",
+					      dbl ? "f64" : "f32", R, T, rc, bad_ref);
+					/* the scalar scan (strided copy) gives the same steps */
+					if (!bad_ref) {
+						char *q2 = malloc(n * 2 * es + 8);
+						for (long r = 0; r < R; r++)
+							for (long t = 0; t < T; t++)
+								memcpy(q2 + ((size_t)(r * 2 * T + t * 2)) * es,
+								       p + ((size_t)(r * sr + t * st)) * es, es);
+						double *s1 = malloc(sizeof(double) * (size_t)R), *s2 = malloc(sizeof(double) * (size_t)R);
+						double *z1 = malloc(sizeof(double) * (size_t)R), *z2 = malloc(sizeof(double) * (size_t)R);
+						double sb1, sb2;
+						mp_lp_scales dyn = {1, NULL, 0, NULL, 0};
+						float one = 1.0f;
+						int r1 = mp_lp_steps_ex(MP_LP_UINT8, dbl, R, 1, T, p, sr, st, &one, 0, 0, &dyn, s1, z1, &sb1);
+						int r2 = mp_lp_steps_ex(MP_LP_UINT8, dbl, R, 1, T, q2, 2 * T, 2, &one, 0, 0, &dyn, s2, z2, &sb2);
+						CHECK(r1 == r2, "steps rc %d vs %d", r1, r2);
+						for (long r = 0; r1 == 0 && r < R; r++)
+							CHECK(s1[r] == s2[r] && z1[r] == z2[r], "scalar vs vector scan: row %ld", r);
+						free(q2), free(s1), free(s2), free(z1), free(z2);
+					}
+					free(p);
+					free(got);
+				}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -1036,6 +1119,15 @@ int main(int argc, char **argv)
 	if (!mp_rng_state)
 		mp_rng_state = 1;
 	printf("seed %llu\n", (unsigned long long)mp_rng_state);
+	if (!strcmp(argv[1], "scan")) {
+		if (!mp_kernel_available(MP_KERNEL_AVX512VNNI)) {
+			printf("scan: no AVX-512 here\n");
+			return 77;
+		}
+		test_scan();
+		printf("%s: %d failures\n", argv[1], failures);
+		return failures ? 1 : 0;
+	}
 	if (!strcmp(argv[1], "conv")) {
 		test_conv();
 		printf("%s: %d failures\n", argv[1], failures);

@@ -107,6 +107,17 @@ static int64_t f64_bits(double d)
 	return b;
 }
 
+/* One operand's zero point: its value (a double's bits; 0 when none) and
+ * the sign it has in the body (operand - z: +1, operand + z: -1). */
+static void zero_args(mp_argv *v, int zexpr, int zsign)
+{
+	if (zexpr >= 0)
+		expr(v, MP_ARG_EXPR_F64, zexpr, 1);
+	else
+		cst(v, 0);
+	cst(v, zsign < 0 ? -1 : 1);
+}
+
 /* One operand's scale: mode (0 dynamic, 1 one value, 2 per channel),
  * the value's 64 bits, the array, its element type (0 float, 1 double). */
 static void scale_args(mp_argv *v, const mp_scale_spec *sp, int side, int loop)
@@ -173,21 +184,8 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		expr(&v, MP_ARG_EXPR_F64, p->alpha_expr, 1);
 	else
 		cst(&v, f64_bits(1.0));
-	/* zero points: value and sign (operand - z: +1, operand + z: -1) */
-	if (p->za_expr >= 0) {
-		expr(&v, MP_ARG_EXPR_F64, p->za_expr, 1);
-		cst(&v, p->zsign_a < 0 ? -1 : 1);
-	} else {
-		cst(&v, 0);
-		cst(&v, 1);
-	}
-	if (p->zb_expr >= 0) {
-		expr(&v, MP_ARG_EXPR_F64, p->zb_expr, 1);
-		cst(&v, p->zsign_b < 0 ? -1 : 1);
-	} else {
-		cst(&v, 0);
-		cst(&v, 1);
-	}
+	zero_args(&v, p->za_expr, p->zsign_a);
+	zero_args(&v, p->zb_expr, p->zsign_b);
 	scale_args(&v, &p->scale_a, p->sspec_a, p->loop_i);
 	scale_args(&v, &p->scale_b, p->sspec_b, p->loop_j);
 	/* flags: 1 verify, 2 A constant across calls, 4 B constant */

@@ -187,7 +187,8 @@ static int is_float(mp_scalar t)
 
 /* A loop-invariant float value: an expression of float type whose value
  * is a CONST or PARAM, through casts (a zero point written on a
- * floating-point operand: x - 0.5f, x - m, x - 1 with 1 converted). */
+ * floating-point operand: x - 0.5f, x - m, x - 1 with 1 converted; a
+ * scalar factor of the product: alpha, 2.0f, (float)scale). */
 static int is_float_invariant(const mp_nest *n, int e)
 {
 	const mp_expr *t = ex(n, e), *x = ex(n, peel_casts(n, e));
@@ -321,34 +322,20 @@ static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 	return 0;
 }
 
-/* A loop-invariant scalar factor of a floating-point product: an
- * expression of float type whose value is a constant or a PARAM variable
- * (through casts), e.g. alpha, 2.0f, (float)scale. */
-static int is_scalar_factor(const mp_nest *n, int e)
-{
-	const mp_expr *x = ex(n, e), *b = ex(n, peel_casts(n, e));
-
-	if (!x || !b || !is_float(x->type))
-		return 0;
-	if (b->kind == MP_X_CONST)
-		return 1;
-	return b->kind == MP_X_VAR && b->var >= 0 && b->var < n->nvars &&
-	       n->var[b->var].kind == MP_VAR_PARAM;
-}
-
-/* MUL(s, x) or MUL(x, s) with s a scalar factor: *s_out, *x_out. */
+/* MUL(s, x) or MUL(x, s) with s a scalar factor (a loop-invariant float
+ * value, is_float_invariant: alpha, 2.0f, (float)scale): *s_out, *x_out. */
 static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
 {
 	const mp_expr *m = ex(n, peel_casts(n, e));
 
 	if (!m || m->kind != MP_X_MUL || !is_float(m->type))
 		return 0;
-	if (is_scalar_factor(n, m->a)) {
+	if (is_float_invariant(n, m->a)) {
 		*s_out = m->a;
 		*x_out = m->b;
 		return 1;
 	}
-	if (is_scalar_factor(n, m->b)) {
+	if (is_float_invariant(n, m->b)) {
 		*s_out = m->b;
 		*x_out = m->a;
 		return 1;
@@ -1035,8 +1022,9 @@ static int below_k(const mp_nest *n, int l, int k)
 }
 
 /* Rectangular, affine, step-1 bounds over PARAMs for the loops i, j, k. */
-/* Step 5b (floating-point sources with scale=(SA, SB)): map the scales to
- * A and B (SA belongs to the left factor as written) and check them: a
+/* Step 5b: the operands the pragma's constant= names (any source), then,
+ * for floating-point sources with scale=(SA, SB), map the scales to A and
+ * B (SA belongs to the left factor as written) and check them: a
  * name the glue resolved to a float/double, a per-channel scale indexed
  * by the operand's own iterator (i for A, j for B). */
 static int check_scales(az *z)

@@ -895,32 +895,41 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
  * it catches the common way to break the promise without knowing it: the
  * array freed and another one allocated at the same address with the same
  * shape (new weights), which would otherwise hit the old packed form. */
-/* See lp.h. */
-void mp_lp_fp_pos(long n, long K, int t, long *r, long *k)
+/* Sample t of an n x K operand: the four corners, then positions from a
+ * xorshift64* sequence with a fixed seed (*x: its state, advanced once per
+ * sample from t = 4 on), the same on every call. */
+static void mp_lp_fp_step(long n, long K, int t, uint64_t *x, long *r, long *k)
 {
 	if (t < 4) {
 		*r = t & 1 ? n - 1 : 0;
 		*k = t & 2 ? K - 1 : 0;
 		return;
 	}
-	/* xorshift64* from a fixed seed: the same positions on every call */
-	uint64_t x = 0x9e3779b97f4a7c15ull;
-	for (int q = 3; q < t; q++)
-		x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
-	uint64_t y = x * 0x2545f4914f6cdd1dull;
+	*x ^= *x >> 12, *x ^= *x << 25, *x ^= *x >> 27;
+	uint64_t y = *x * 0x2545f4914f6cdd1dull;
 	*r = (long)((y >> 32) % (uint64_t)n);
 	*k = (long)((y & 0xffffffffu) % (uint64_t)K);
+}
+
+#define MP_LP_FP_SEED 0x9e3779b97f4a7c15ull
+
+/* See lp.h (for the tests: position t alone). */
+void mp_lp_fp_pos(long n, long K, int t, long *r, long *k)
+{
+	uint64_t x = MP_LP_FP_SEED;
+	for (int q = 0; q <= t; q++)
+		mp_lp_fp_step(n, K, q, &x, r, k);
 }
 
 static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdiff_t s_n,
 				  ptrdiff_t s_k)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull, x = MP_LP_FP_SEED;
 	if (n <= 0 || K <= 0)
 		return h;
 	for (int t = 0; t < MP_LP_FP_SAMPLES; t++) {
 		long r, k;
-		mp_lp_fp_pos(n, K, t, &r, &k);
+		mp_lp_fp_step(n, K, t, &x, &r, &k);
 		ptrdiff_t o = r * s_n + k * s_k;
 		uint64_t v = dbl ? mp_f64_bits(((const double *)p)[o])
 				 : mp_f32_bits(((const float *)p)[o]);

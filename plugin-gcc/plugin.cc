@@ -173,6 +173,48 @@ static bool resolve_scales(mp_pragma_rec &rec, const std::vector<location_t> &lo
 	return ok;
 }
 
+/* The C lexer reads a pp-number such as the tile clause's `64x32x4` as an
+ * integer with a bad suffix: cpplib reports an error and the token's value
+ * is error_mark_node.  While the handler lexes the pragma, cpplib's errors
+ * are held back (held_diag); a number that failed is then read back from
+ * the source as the pp-number it is (clang's lexer gives the same text),
+ * and any other held error is reported as cpplib would have. */
+struct held_error { location_t loc; std::string text; };
+static std::vector<held_error> mp_held;
+static bool (*mp_cpp_diag)(cpp_reader *, enum cpp_diagnostic_level, enum cpp_warning_reason,
+			   rich_location *, const char *, va_list *);
+
+static bool held_diag(cpp_reader *r, enum cpp_diagnostic_level lvl, enum cpp_warning_reason why,
+		      rich_location *rl, const char *msg, va_list *ap)
+{
+	if (lvl != CPP_DL_ERROR || !rl)
+		return mp_cpp_diag(r, lvl, why, rl, msg, ap);
+	char buf[512];
+	vsnprintf(buf, sizeof buf, msg, *ap);
+	mp_held.push_back({ rl->get_loc(), buf });
+	return true;
+}
+
+/* The pp-number spelled at LOC in the source, or "" (a macro, no file). */
+static std::string ppnumber_at(location_t loc)
+{
+	loc = linemap_resolve_location(line_table, loc, LRK_SPELLING_LOCATION, NULL);
+	expanded_location x = expand_location(loc);
+	if (!x.file || x.line <= 0 || x.column <= 0)
+		return "";
+	char_span line = location_get_source_line(x.file, x.line);
+	std::string r;
+	for (size_t i = (size_t)x.column - 1; line && i < line.length(); i++) {
+		char ch = line[i];
+		bool exp_sign = (ch == '+' || ch == '-') && !r.empty() &&
+				strchr("eEpP", r.back());
+		if (!ISALNUM(ch) && ch != '_' && ch != '.' && !exp_sign)
+			break;
+		r += ch;
+	}
+	return r;
+}
+
 static void handle_pragma(cpp_reader *)
 {
 	std::vector<mp_token> toks;
@@ -182,7 +224,24 @@ static void handle_pragma(cpp_reader *)
 	enum cpp_ttype t;
 	bool too_long = false;
 
-	while ((t = pragma_lex(&x, &loc)) != CPP_EOF) {
+	cpp_callbacks *cb = parse_in ? cpp_get_callbacks(parse_in) : NULL;
+	if (cb) {
+		mp_cpp_diag = cb->diagnostic;
+		cb->diagnostic = held_diag;
+	}
+	for (;;) {
+		mp_held.clear();
+		t = pragma_lex(&x, &loc);
+		std::string spelled;
+		if (t == CPP_NUMBER && x == error_mark_node && !mp_held.empty())
+			spelled = ppnumber_at(loc);
+		if (spelled.empty() || spelled.size() >= sizeof(mp_token().text))
+			for (const held_error &h : mp_held)
+				error_at(h.loc, "%s", h.text.c_str());
+		else
+			mp_held.clear();
+		if (t == CPP_EOF)
+			break;
 		if (toks.size() >= MP_MAX_PRAGMA_TOKENS) {
 			too_long = true;
 			continue;   /* drain the line */
@@ -190,13 +249,18 @@ static void handle_pragma(cpp_reader *)
 		mp_token tk;
 		memset(&tk, 0, sizeof tk);
 		tk.kind = token_kind(t);
-		token_text(t, x, tk.text, sizeof tk.text);
+		if (!spelled.empty() && spelled.size() < sizeof tk.text)
+			snprintf(tk.text, sizeof tk.text, "%s", spelled.c_str());
+		else
+			token_text(t, x, tk.text, sizeof tk.text);
 		/* a location cookie of the core (mp_loc_of), so that the core's
 		   reasons may point at a token of the pragma */
 		tk.loc = mp_loc_cookie(loc);
 		toks.push_back(tk);
 		locs.push_back(loc);
 	}
+	if (cb)
+		cb->diagnostic = mp_cpp_diag;
 	if (!locs.empty())
 		first = locs[0];
 	if (too_long) {
@@ -245,6 +309,15 @@ static void handle_pragma(cpp_reader *)
 		return;
 	if (!add_stmt) {
 		return;
+	}
+	/* an empty statement right after the pragma leaves nothing in the
+	   statement list: the marker would annotate the loop after it */
+	if (parse_in) {
+		const cpp_token *next = cpp_peek_token(parse_in, 0);
+		if (next && next->type == CPP_SEMICOLON) {
+			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> loop");
+			return;
+		}
 	}
 	int id = (int)mp_pragmas.size();
 	mp_pragmas.push_back(rec);

@@ -74,6 +74,20 @@ void pp_declaration(ARGS)
 		}
 }
 
+/* an empty statement between the pragma and the loop */
+void pp_empty_statement(ARGS)
+{
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
+	;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void pp_if(ARGS)
 {
 #pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}

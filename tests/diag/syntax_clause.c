@@ -39,3 +39,13 @@ void cl_no_value(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t 
 #pragma mixprec(int8, acc=) // expected-error {{expected}}
 	NEST
 }
+
+/* a pp-number GCC's lexer rejects is still read back for the core's
+   message (the clause's own error, not the lexer's) */
+void cl_tile_bad(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, tile=64x32) // expected-error {{invalid value '64x32' for 'tile'}}
+	NEST
+#pragma mixprec(int8, tile=0x10x4) // expected-error {{tile size M=0}}
+	NEST
+}

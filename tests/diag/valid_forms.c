@@ -59,3 +59,32 @@ void vf_underscore_pragma(int M, int N, int K, const int8_t *A, const int8_t *B,
 	_Pragma("mixprec(int8)")
 	NEST
 }
+
+/* tile=MxNxK is one pp-number (`64x32x4`): GCC's lexer calls it an integer
+   with a bad suffix; the plugin reads it back as written, as clang does */
+#define MY_TILE 16x8x4
+void vf_tile(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, tile=64x32x4)
+	NEST
+#pragma mixprec(int8, tile=MY_TILE)
+	NEST
+#pragma mixprec(int8, tile = 8 x 8 x 4)
+	NEST
+}
+
+/* a bound at the iterator type's maximum: GCC turns `i < INT_MAX` into
+   `i != INT_MAX` before the plugin reads the loop (the loop itself is
+   the `<` loop; only compiled here) */
+void vf_int_max(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8)
+	for (int i = 0; i < 2147483647; i++)
+		for (int j = 0; j < 3; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < 5; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+	(void)M;
+}

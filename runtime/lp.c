@@ -480,6 +480,12 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 		return -1;
 	if ((double)K * ha * hb * 2.0 * al >= lim)
 		return -1;
+	/* a scalar factor the loop applies to one operand first, in the
+	 * source type (the netlib temp = alpha*B(k,j), or (alpha*a)*b): that
+	 * intermediate overflows in the loop as written even where the
+	 * product would not; fall back to it */
+	if (ha * al >= lim || hb * al >= lim)
+		return -1;
 	return 0;
 }
 

@@ -752,6 +752,25 @@ static void run_netlib(int M, int N, int K)
 		netlib_ref(M, N, K, alpha, beta, A, B, R);
 		expect_same("netlib int8 Inf", C, R, mn * 4);
 	}
+	/* temp = alpha*A(i,k) overflows to infinity in the loop as written
+	 * while alpha*A*B would not (B tiny): the call must fall back and
+	 * give the loop's infinities and NaNs, bit for bit (issue 14) */
+	if (mk > 0 && kn > 0) {
+		float *Bt = fvec(kn, 0, 0);
+		for (size_t q = 0; q < kn; q++)
+			Bt[q] = B[q] * 1e-30f;
+		Bt[kn / 2] = 1e-30f;
+		A[mk / 2] = 1e30f;
+		memcpy(C, C0, mn * 4);
+		memcpy(R, C0, mn * 4);
+		before = fallback_count();
+		netlib_lp(M, N, K, 1e10f, beta, A, Bt, C);
+		check_fallback("netlib temp=alpha*A overflows", before);
+		netlib_ref(M, N, K, 1e10f, beta, A, Bt, R);
+		expect_same("netlib temp=alpha*A overflows", C, R, mn * 4);
+		A[mk / 2] = 0.25f;
+		free(Bt);
+	}
 	/* per-column explicit scales of B (B restored: finite) */
 	if (kn > 0)
 		B[kn / 2] = 0.5f;

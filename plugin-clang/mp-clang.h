@@ -81,6 +81,10 @@ struct mp_ctx {
 	std::set<const clang::VarDecl *> declared_in;   /* declared inside the nest */
 	std::set<const clang::VarDecl *> stored_decls;  /* objects stored to */
 	std::vector<clang::VarDecl *> protected_decls;  /* memory read as parameters */
+	/* locals and parameters of the function whose address is taken
+	   anywhere in it: like globals, they live in memory and may change
+	   through a pointer (mem_decl) */
+	std::set<const clang::VarDecl *> addr_taken;
 	bool has_opaque = false;
 	std::string stmt_opaque;                        /* why the current stmt is opaque */
 
@@ -91,8 +95,12 @@ struct mp_ctx {
 	mp_ctx(clang::ASTContext &c, clang::Sema &s) : C(c), S(s) {}
 	void fail(clang::SourceLocation loc, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)));
-	int var_for(clang::VarDecl *d, mp_var_kind kind);
+	int var_for(clang::VarDecl *d, mp_var_kind kind, bool fresh = false);
 	bool invariant_memory_decl(clang::VarDecl *d, clang::SourceLocation at);
+	bool mem_decl(const clang::VarDecl *d) const
+	{
+		return d->hasGlobalStorage() || addr_taken.count(d);
+	}
 	int var_expr(int v, mp_scalar ty);
 	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
 	const clang::Expr *single_def(const clang::VarDecl *d);

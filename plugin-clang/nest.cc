@@ -348,6 +348,10 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.fail(lloc, "the induction variable '%s' is not an integer", decl_name(v));
 		return false;
 	}
+	if (c.mem_decl(v)) {
+		c.fail(lloc, MP_MSG_ITER_IN_MEMORY, decl_name(v));
+		return false;
+	}
 	/* the initial value */
 	const Stmt *init = lp.init ? lp.init : outer_init;
 	if (!init)
@@ -372,6 +376,18 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	int iv = c.var_for(vd, MP_VAR_ITER);
 	if (iv < 0)
 		return false;
+	/* read before its loop (`acc = k; for (k = 0; ...)`): the statements
+	   described so far took it for a local; it is this loop's iterator */
+	if (c.n->var[iv].kind == MP_VAR_LOCAL)
+		c.n->var[iv].kind = MP_VAR_ITER;
+	/* the iterator of a sibling loop before this one (`int j;` reused):
+	   a variable of its own, read from here on */
+	else if (c.n->var[iv].kind == MP_VAR_ITER && c.n->var[iv].loop >= 0) {
+		int first = c.n->var[iv].same_as >= 0 ? c.n->var[iv].same_as : iv;
+		if ((iv = c.var_for(vd, MP_VAR_ITER, true)) < 0)
+			return false;
+		c.n->var[iv].same_as = first;
+	}
 	c.iter_var[vd] = iv;
 	c.n->var[iv].loop = id;
 	mp_aff lo, hi, one;
@@ -393,6 +409,21 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 			       "loop variables", decl_name(v));
 		return false;
 	}
+	bool ne = false;
+	if (code == BO_NE && step == 1) {
+		/* `v != n` counting up ends where `v < n` does when v starts at
+		   or below n (the core decides whether that is known); against
+		   the type's maximum it always does */
+		Expr::EvalResult r;
+		ne = true;
+		if (bound->EvaluateAsInt(r, C)) {
+			llvm::APSInt b = r.Val.getInt();
+			llvm::APSInt mx = llvm::APSInt::getMaxValue(C.getIntWidth(v->getType()),
+								    v->getType()->isUnsignedIntegerType());
+			ne = !llvm::APSInt::isSameValue(b, mx);
+		}
+		code = BO_LT;
+	}
 	switch (code) {
 	case BO_LT:
 		mp_aff_const(&one, -1);
@@ -408,7 +439,7 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		std::swap(lo, hi);   /* an upward range; the core refuses the step */
 		break;
 	default:
-		c.fail(lloc, "the exit test of loop '%s' must be <, <=, > or >=", decl_name(v));
+		c.fail(lloc, "the exit test of loop '%s' must be <, <=, >, >= or !=", decl_name(v));
 		return false;
 	}
 	int lid = mp_nest_add_loop(c.n, iv, parent, pos, &lo, &hi, step);
@@ -417,6 +448,7 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		return false;
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
+	c.n->loop[lid].ne_exit = ne;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
 	int kpos = 0;
@@ -468,7 +500,7 @@ static void assign(mp_ctx &c, const Expr *whole, const Expr *lhs, int lid, bool 
 		   const std::function<int(int)> &value)
 {
 	const VarDecl *v = mp_var_of_ref(lhs);
-	if (v && !v->hasGlobalStorage() && !v->getType().isVolatileQualified()) {
+	if (v && !c.mem_decl(v) && !v->getType().isVolatileQualified()) {
 		VarDecl *vd = const_cast<VarDecl *>(v);
 		if (c.iter_var.count(vd)) {
 			opaque(c, lid, guarded, pos, whole->getExprLoc(),
@@ -703,16 +735,32 @@ static void mark_used_after(mp_ctx &c, const Stmt *s)
 		}
 	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(s))
 		if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl())) {
-			auto it = c.var_of.find(v);
-			if (it != c.var_of.end() && c.n->var[it->second].kind != MP_VAR_PARAM)
-				c.n->var[it->second].used_after = 1;
+			/* every variable of the decl (sibling loops sharing it) */
+			for (int w = 0; w < c.n->nvars && w < (int)c.var_decl.size(); w++)
+				if (c.var_decl[w] == v && c.n->var[w].kind != MP_VAR_PARAM)
+					c.n->var[w].used_after = 1;
 		}
 	for (const Stmt *k : s->children())
 		mark_used_after(c, k);
 }
 
+/* Scalars of the function whose address is taken (`&K` anywhere in it). */
+static void find_addr_taken(mp_ctx &c, const Stmt *s)
+{
+	if (!s)
+		return;
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(s))
+		if (u->getOpcode() == UO_AddrOf)
+			if (const VarDecl *v = mp_var_of_ref(u->getSubExpr()))
+				if (!v->hasGlobalStorage())
+					c.addr_taken.insert(v);
+	for (const Stmt *k : s->children())
+		find_addr_taken(c, k);
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
+	find_addr_taken(c, c.fn->getBody());
 	prescan(c, c.top);
 	if (const Stmt *x = find_exit(c.top->getBody(), 0)) {
 		if (isa<LabelStmt>(x))

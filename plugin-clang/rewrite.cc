@@ -342,7 +342,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	FunctionDecl *rel_fn = m.runtime_fn("__mixprec_release", C.VoidTy, { vp }, false);
 
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
-	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
+	int vi = n->loop[li].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
 	/* 1. the runtime call */
 	std::vector<Expr *> args;
@@ -479,7 +479,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		std::vector<Stmt *> fin;
 		for (size_t l = 0; l < c.loops.size(); l++) {
 			VarDecl *v = c.loop_iter[l];
-			int var = c.iter_var[v];
+			int var = n->loop[l].iter;
 			if (!n->var[var].used_after)
 				continue;
 			Expr *set = m.bin(BO_Assign, m.ref(v), m.cast(v->getType(), final_iter(m, (int)l)));
@@ -554,7 +554,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 				fs.push_back(m.bin(BO_AddAssign, m.un(UO_Deref, cp), m.cast(et, tv)));
 			}
 		}
-		if (n->var[vk].used_after)
+		if (p.red_iter_final)
 			fs.push_back(m.bin(BO_Assign, m.ref(c.loop_iter[lk]),
 					   m.cast(c.loop_iter[lk]->getType(), final_iter(m, lk))));
 		k_parent = (*c.parent)[kl];

@@ -71,10 +71,13 @@ void mp_ctx::fail(SourceLocation loc, const char *fmt, ...)
 	fail_loc = loc;
 }
 
-int mp_ctx::var_for(VarDecl *d, mp_var_kind kind)
+/* A variable of the description for D; FRESH: a new one even if D has
+ * one (a loop reusing the iterator of a sibling loop gets a variable of its
+ * own: its own ITER, name suffixed). */
+int mp_ctx::var_for(VarDecl *d, mp_var_kind kind, bool fresh)
 {
 	auto it = var_of.find(d);
-	if (it != var_of.end())
+	if (it != var_of.end() && !fresh)
 		return it->second;
 	char name[MP_NAME_LEN];
 	snprintf(name, sizeof name, "%s", d->getName().empty() ? "anon" : d->getName().str().c_str());
@@ -234,7 +237,7 @@ bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 	}
 	if (d->getType().isVolatileQualified())
 		return false;
-	if (d->hasGlobalStorage() && !invariant_memory_decl(d, e->getExprLoc()))
+	if (mem_decl(d) && !invariant_memory_decl(d, e->getExprLoc()))
 		return false;
 	int v = var_for(d, MP_VAR_PARAM);
 	if (v < 0)
@@ -313,8 +316,11 @@ bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
 				const Expr *init = single_def(d);
 				return init && ptr_of(init, arr, off, depth + 1);
 			}
-			if (d->hasGlobalStorage())
-				return false;   /* a pointer read from memory */
+			/* a pointer in memory (a global, or its address is
+			   taken): an invariant like a parameter when the nest
+			   never writes it (its bytes protected at run time) */
+			if (mem_decl(d) && !invariant_memory_decl(d, c->getExprLoc()))
+				return false;
 			*arr = array_for(d, false);
 			mp_aff_const(off, 0);
 			return *arr >= 0;
@@ -502,7 +508,7 @@ int mp_ctx::rvalue_of(const Expr *lv, int stmt, int depth)
 		auto it = iter_var.find(d);
 		if (it != iter_var.end())
 			return var_expr(it->second, ty);
-		if (!d->hasGlobalStorage())
+		if (!mem_decl(d))
 			return var_expr(var_for(d, defs.count(d) ? MP_VAR_LOCAL : MP_VAR_PARAM), ty);
 		/* a scalar global or static read and never written in the nest is
 		   an invariant like a parameter */

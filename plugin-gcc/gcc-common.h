@@ -51,6 +51,7 @@ extern void c_register_pragma_with_expansion(const char *, const char *, pragma_
 extern enum cpp_ttype pragma_lex(tree *, location_t *) __attribute__((weak));
 extern tree add_stmt(tree) __attribute__((weak));
 extern tree lookup_name(tree) __attribute__((weak));
+extern struct cpp_reader *parse_in __attribute__((weak));
 
 #include "mp_nest.h"
 

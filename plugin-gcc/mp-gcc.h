@@ -40,7 +40,8 @@ struct mp_ctx {
 	bool in_nest(basic_block bb) const;
 	bool invariant_memory_decl(tree t, gimple *at);
 	void fail(location_t loc, const char *fmt, ...) ATTRIBUTE_PRINTF_3;
-	int var_for(tree t, mp_var_kind kind);
+	int var_for(tree t, mp_var_kind kind, bool fresh = false);
+	int iter_of(tree decl, gimple *at);
 	int var_expr(int v, mp_scalar ty);
 	gimple *inline_def(tree t, gimple *use);
 	gimple *dominating_def(tree t, gimple *use);

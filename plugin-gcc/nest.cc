@@ -215,6 +215,18 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		v = NULL_TREE;
 	}
 	if (!v || !incr) {
+		/* an iterator in memory (global or address taken): the test reads
+		   it through a load in the header */
+		for (tree op : { lhs, rhs }) {
+			gimple *d = TREE_CODE(op) == SSA_NAME ? SSA_NAME_DEF_STMT(op) : NULL;
+			tree m = d && gimple_bb(d) == l->header && gimple_assign_load_p(d)
+				 ? gimple_assign_rhs1(d) : NULL_TREE;
+			if (m && (VAR_P(m) || TREE_CODE(m) == PARM_DECL) && !is_gimple_reg(m) &&
+			    INTEGRAL_TYPE_P(TREE_TYPE(m)) && !assigns_in(l, m).empty()) {
+				c.fail(lloc, MP_MSG_ITER_IN_MEMORY, decl_name(m));
+				return false;
+			}
+		}
 		c.fail(lloc, "cannot find the induction variable of a loop of the nest "
 		       "(expected 'for (v = lo; v < hi; v++)')");
 		return false;
@@ -246,6 +258,18 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	int iv = c.var_for(v, MP_VAR_ITER);
 	if (iv < 0)
 		return false;
+	/* read before its loop (`acc = k; for (k = 0; ...)`): the statements
+	   described so far took it for a local; it is this loop's iterator */
+	if (c.n->var[iv].kind == MP_VAR_LOCAL)
+		c.n->var[iv].kind = MP_VAR_ITER;
+	/* the iterator of a sibling loop before this one (`int j;` reused):
+	   a variable of its own, read from here on */
+	else if (c.n->var[iv].kind == MP_VAR_ITER && c.n->var[iv].loop >= 0) {
+		int first = c.n->var[iv].same_as >= 0 ? c.n->var[iv].same_as : iv;
+		if ((iv = c.var_for(v, MP_VAR_ITER, true)) < 0)
+			return false;
+		c.n->var[iv].same_as = first;
+	}
 	c.iter_var[v] = iv;
 	c.n->var[iv].loop = id;
 	mp_aff lo, hi, one;
@@ -274,6 +298,15 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 			       "outer loop variables", decl_name(v));
 		return false;
 	}
+	bool ne = false;
+	if (code == NE_EXPR && step == 1) {
+		/* `v != n` counting up ends where `v < n` does when v starts at
+		   or below n (the core decides whether that is known); against
+		   the type's maximum (GCC's form of `v < INT_MAX`) it always does */
+		tree mx = TYPE_MAX_VALUE(TREE_TYPE(v));
+		ne = !(TREE_CODE(rhs) == INTEGER_CST && mx && tree_int_cst_equal(rhs, mx));
+		code = LT_EXPR;
+	}
 	switch (code) {
 	case LT_EXPR:
 		mp_aff_const(&one, -1);
@@ -288,7 +321,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		}
 		break;   /* downward loop: the core refuses step != 1 */
 	default:
-		c.fail(lloc, "the exit test of loop '%s' must be <, <=, > or >=", decl_name(v));
+		c.fail(lloc, "the exit test of loop '%s' must be <, <=, >, >= or !=", decl_name(v));
 		return false;
 	}
 	if (code == GT_EXPR || code == GE_EXPR) {
@@ -301,6 +334,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		return false;
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
+	c.n->loop[lid].ne_exit = ne;
 	c.loops.push_back(l);
 	c.loop_init.push_back(init);
 	c.loop_incr.push_back(incr);

@@ -447,7 +447,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		return false;
 	}
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
-	int vi = n->loop[li].iter, vk = n->loop[lk].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
+	int vi = n->loop[li].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
 	/* 1. the runtime call, on the nest's entry edge */
 	gimple_seq seq = NULL;
@@ -484,7 +484,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		basic_block cur = fast;
 		for (size_t l = 0; l < c.loops.size(); l++) {
 			tree v = c.loop_iter[l];
-			if (!n->var[c.iter_var[v]].used_after)
+			if (!n->var[n->loop[l].iter].used_after)
 				continue;
 			if (l == 0) {
 				assign(&fin, v, final_iter(c, m, 0));
@@ -585,7 +585,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
 		}
 	}
-	if (n->var[vk].used_after)
+	if (p.red_iter_final)
 		assign(&fs, c.loop_iter[lk], final_iter(c, m, lk));
 	g = gsi_start_bb(fast);
 	gsi_insert_seq_after(&g, fs, GSI_CONTINUE_LINKING);

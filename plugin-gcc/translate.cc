@@ -45,18 +45,44 @@ mp_scalar mp_scalar_of_type(tree t)
 	}
 }
 
+/* The user variable a compiler temporary T was computed from: through
+ * copies, conversions, pointer arithmetic and loads (`_5 = *_4`, `_4 =
+ * rows + _3`: rows), as the clang glue names the variable of an lvalue;
+ * NULL_TREE when there is none. */
+static tree root_decl(tree t, int depth)
+{
+	while (depth++ < 20 && t) {
+		switch (TREE_CODE(t)) {
+		case VAR_DECL: case PARM_DECL:
+			return DECL_NAME(t) && !DECL_ARTIFICIAL(t) ? t : NULL_TREE;
+		case SSA_NAME: {
+			if (SSA_NAME_VAR(t) && DECL_NAME(SSA_NAME_VAR(t)))
+				return SSA_NAME_VAR(t);
+			gimple *d = SSA_NAME_DEF_STMT(t);
+			if (!d || !is_gimple_assign(d))
+				return NULL_TREE;
+			t = gimple_assign_rhs1(d);
+			break;
+		}
+		case MEM_REF: case ARRAY_REF: case COMPONENT_REF: case ADDR_EXPR:
+		case NOP_EXPR: case CONVERT_EXPR: case VIEW_CONVERT_EXPR:
+			t = TREE_OPERAND(t, 0);
+			break;
+		default:
+			return NULL_TREE;
+		}
+	}
+	return NULL_TREE;
+}
+
 static void name_of(tree t, char *buf, size_t len)
 {
 	if (TREE_CODE(t) == SSA_NAME) {
 		tree v = SSA_NAME_VAR(t);
-		gimple *d = SSA_NAME_DEF_STMT(t);
-		if (v && DECL_NAME(v))
-			snprintf(buf, len, "%s", IDENTIFIER_POINTER(DECL_NAME(v)));
-		else if (d && is_gimple_assign(d) && gimple_assign_single_p(d)) {
-			char *txt = print_generic_expr_to_str(gimple_assign_rhs1(d));
-			snprintf(buf, len, "%s", txt);
-			free(txt);
-		} else
+		tree r = v && DECL_NAME(v) ? v : root_decl(t, 0);
+		if (r)
+			snprintf(buf, len, "%s", IDENTIFIER_POINTER(DECL_NAME(r)));
+		else
 			snprintf(buf, len, "_%u", SSA_NAME_VERSION(t));
 		return;
 	}
@@ -90,11 +116,13 @@ void mp_ctx::fail(location_t loc, const char *fmt, ...)
 	fail_loc = loc;
 }
 
-/* A variable of the description for tree T (decl or SSA name). */
-int mp_ctx::var_for(tree t, mp_var_kind kind)
+/* A variable of the description for tree T (decl or SSA name); FRESH: a
+ * new one even if T has one (a loop reusing the iterator of a sibling
+ * loop gets a variable of its own: its own ITER, name suffixed). */
+int mp_ctx::var_for(tree t, mp_var_kind kind, bool fresh)
 {
 	auto it = var_of.find(t);
-	if (it != var_of.end())
+	if (it != var_of.end() && !fresh)
 		return it->second;
 	char name[MP_NAME_LEN];
 	name_of(t, name, sizeof name);
@@ -120,6 +148,23 @@ int mp_ctx::var_for(tree t, mp_var_kind kind)
 	return v;
 }
 
+
+/* The ITER variable a read of iterator DECL at statement AT sees: the one
+ * of the innermost loop around AT that DECL drives; outside them all, any
+ * of the variables of DECL (mp_var.same_as groups them for the core).
+ * -1 when DECL drives no loop of the nest. */
+int mp_ctx::iter_of(tree decl, gimple *at)
+{
+	auto it = iter_var.find(decl);
+	if (it == iter_var.end())
+		return -1;
+	class loop *l = at && gimple_bb(at) ? gimple_bb(at)->loop_father : NULL;
+	for (; l; l = loop_outer(l))
+		for (size_t i = 0; i < loops.size(); i++)
+			if (loops[i] == l && loop_iter[i] == decl)
+				return n->loop[i].iter;
+	return it->second;
+}
 
 /* The single in-nest definition of artificial temporary T that reaches the
  * use at USE (same block, before it), or NULL. */
@@ -238,9 +283,9 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 	}
 	case VAR_DECL:
 	case PARM_DECL: {
-		auto it = iter_var.find(t);
-		if (it != iter_var.end()) {
-			mp_aff_var(r, it->second);
+		int iv = iter_of(t, at);
+		if (iv >= 0) {
+			mp_aff_var(r, iv);
 			return true;
 		}
 		if (defs.count(t)) {
@@ -371,8 +416,11 @@ bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
 				return ptr_of_def(d, arr, off, depth + 1);
 			return false;
 		}
-		if (!is_gimple_reg(p))
-			return false;   /* pointer read from memory */
+		/* a pointer in memory (a global, or its address is taken): an
+		   invariant like a parameter when the nest never writes it (its
+		   bytes protected at run time) */
+		if (!is_gimple_reg(p) && !invariant_memory_decl(p, at))
+			return false;
 		*arr = array_for(p, false);
 		mp_aff_const(off, 0);
 		return *arr >= 0;
@@ -699,9 +747,9 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 	case PARM_DECL: {
 		if (!is_gimple_reg(t))
 			break;   /* memory */
-		auto it = iter_var.find(t);
-		if (it != iter_var.end())
-			return var_expr(it->second, ty);
+		int iv = iter_of(t, at);
+		if (iv >= 0)
+			return var_expr(iv, ty);
 		if (defs.count(t)) {
 			gimple *d = inline_def(t, at);
 			if (d)

@@ -89,6 +89,7 @@ int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar ty
 	v->kind = kind;
 	v->type = type;
 	v->loop = -1;
+	v->same_as = -1;
 	return n->nvars++;
 }
 
@@ -615,8 +616,11 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 	for (i = 0; i < n->nvars; i++) {
 		const mp_var *v = &n->var[i];
 
-		outf(&o, "var %s %s %s%s\n", v->name, kind_name(v->kind),
+		outf(&o, "var %s %s %s%s", v->name, kind_name(v->kind),
 		     mp_scalar_name(v->type), v->used_after ? " used_after" : "");
+		if (v->same_as >= 0 && v->same_as < n->nvars)
+			outf(&o, " same_as %s", n->var[v->same_as].name);
+		outf(&o, "\n");
 	}
 	for (i = 0; i < n->narrays; i++) {
 		const mp_array *a = &n->array[i];
@@ -644,6 +648,8 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " step=%" PRId64, l->step);
 		if (l->loc)
 			outf(&o, " loc=%d", l->loc);
+		if (l->ne_exit)
+			outf(&o, " ne_exit");
 		outf(&o, "\n");
 	}
 	for (i = 0; i < n->nstmts; i++) {
@@ -1164,6 +1170,15 @@ static int parse_var(parser *ps)
 		return perr(ps, "%s", ps->n->error);
 	if (accept(ps, "used_after"))
 		ps->n->var[v].used_after = 1;
+	if (accept(ps, "same_as")) {
+		int w;
+
+		if (get_name(ps, name) < 0)
+			return -1;
+		if ((w = mp_nest_find_var(ps->n, name)) < 0)
+			return perr(ps, "unknown variable '%s'", name);
+		ps->n->var[v].same_as = w;
+	}
 	return 0;
 }
 
@@ -1198,6 +1213,7 @@ static int parse_loop(parser *ps)
 	char name[MP_NAME_LEN];
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
+	int ne = 0;
 	mp_aff lo, hi;
 
 	if (get_name(ps, name) < 0 || (iter = lookup_var(ps, name)) < 0)
@@ -1227,6 +1243,8 @@ static int parse_loop(parser *ps)
 		} else if (accept_key(ps, "loc")) {
 			if (get_int(ps, &loc) < 0)
 				return -1;
+		} else if (accept(ps, "ne_exit")) {
+			ne = 1;
 		} else
 			return perr(ps, "unknown loop attribute at '%.12s'", ps->p);
 	}
@@ -1238,6 +1256,7 @@ static int parse_loop(parser *ps)
 	if (id < 0)
 		return perr(ps, "%s", ps->n->error);
 	ps->n->loop[id].loc = (int)loc;
+	ps->n->loop[id].ne_exit = ne;
 	return 0;
 }
 

@@ -37,6 +37,12 @@ extern "C" {
 #define MP_NAME_LEN     48
 #define MP_REASON_LEN   320
 
+/* Messages both glues give for facts only they can see (one text, so the
+ * compilers say the same). */
+#define MP_MSG_ITER_IN_MEMORY \
+	"loop variable '%s' lives in memory (a global, or its address is taken) and " \
+	"may change through a pointer; use a local variable as the iterator"
+
 /* ---------------------------------------------------------------- types */
 
 /* Scalar element types the core distinguishes. */
@@ -72,6 +78,12 @@ typedef struct mp_var {
 	                          an invariant; its bytes are protected at run
 	                          time against the nest's stores */
 	int64_t mem_size;      /* in_memory: its size in bytes */
+	int same_as;           /* ITER of a loop reusing the source variable of
+	                          a sibling loop's iterator (`int j;` driving
+	                          two loops): the first such var's id; else -1.
+	                          A read of the variable outside every loop it
+	                          drives is described as a read of any one of
+	                          them */
 } mp_var;
 
 /* -------------------------------------------------------- affine forms */
@@ -188,6 +200,10 @@ typedef struct mp_loop {
 	int pos;               /* position among the children of parent */
 	mp_aff lo, hi;
 	int64_t step;          /* only 1 is transformed */
+	int ne_exit;           /* the exit test is `iter != bound`, described
+	                          as `<` (step 1): the same loop only when the
+	                          iterator starts at or below the bound (the
+	                          core checks it can tell) */
 	int loc;               /* glue location cookie */
 } mp_loop;
 
@@ -371,6 +387,10 @@ typedef struct mp_plan {
 
 	int loop_i, loop_j, loop_k;/* loop ids; loop_j == -1 for matrix-vector */
 	int red_stmt;              /* the reduction statement */
+	int red_iter_final;        /* TILE: the reduction loop's iterator is read
+	                              after that loop (later in the nest or after
+	                              it): the glue assigns it the loop's final
+	                              value next to the tile read */
 	int red_loop;              /* the loop replaced by the tile read
 	                              (== loop_k in TILE mode; the outermost
 	                              loop, i.e. the whole nest, in DIRECT and

@@ -344,6 +344,7 @@ static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
 }
 
 static int expr_reads_var(const mp_nest *n, int e, int v, int depth);
+static int iter_observed(const mp_nest *n, int v);
 
 /* An operand held in a local: `t` read in the product of statement red,
  * where t is assigned once in the nest, by  T: t = L  or  t = s * L  (L a
@@ -1004,11 +1005,93 @@ static int choose_mode(az *z, const int *chain, int d)
 				      "per (i, j) point", acc_name(z));
 	}
 	plan->red_loop = k;
+	plan->red_iter_final = iter_observed(n, n->loop[k].iter);
 	if (z->c.acc_var >= 0)
 		plan->acc_var = z->c.acc_var;
 	else
 		plan->acc_mem = z->c.acc_write;
 	return 0;
+}
+
+/* Loop L is loop K or lies inside it. */
+static int within(const mp_nest *n, int l, int k)
+{
+	for (; l >= 0; l = n->loop[l].parent)
+		if (l == k)
+			return 1;
+	return 0;
+}
+
+/* The root of V's group of variables (ITERs of sibling loops sharing one
+ * source variable, mp_var.same_as). */
+static int var_root(const mp_nest *n, int v)
+{
+	int w = n->var[v].same_as;
+
+	return w >= 0 && w < n->nvars ? w : v;
+}
+
+/* Statement S reads variable W (in its value or in a subscript) from a
+ * point W's own loop does not enclose. */
+static int stmt_reads_outside(const mp_nest *n, int s, int w)
+{
+	const mp_stmt *st = &n->stmt[s];
+	int l = n->var[w].loop, a;
+
+	if (l >= 0 && l < n->nloops && within(n, st->loop, l))
+		return 0;
+	if (st->kind == MP_S_OPAQUE || (st->rhs >= 0 && expr_reads_var(n, st->rhs, w, 0)))
+		return 1;
+	for (a = 0; a < n->naccesses; a++)
+		if (n->access[a].stmt == s &&
+		    (!n->access[a].affine || mp_aff_uses_var(&n->access[a].off, w)))
+			return 1;
+	return 0;
+}
+
+/* The value of iterator V is observed outside its own loop: after the nest
+ * (the glue's used_after), or inside the nest by a statement, a subscript
+ * or a loop bound that its loop does not enclose (`acc = k;` before the k
+ * loop, `C[..] = s + k` after it).  A rewrite that removes V's loop must
+ * then give V the value the loop would have left.  When sibling loops share
+ * V's source variable, a read outside all of them may see any one's value:
+ * it counts for each. */
+static int iter_observed(const mp_nest *n, int v)
+{
+	int root = var_root(n, v), s, m, w;
+
+	for (w = 0; w < n->nvars; w++) {
+		if (var_root(n, w) != root)
+			continue;
+		if (n->var[w].used_after || n->var[w].loop < 0 || n->var[w].loop >= n->nloops)
+			return 1;
+		for (s = 0; s < n->nstmts; s++)
+			if (stmt_reads_outside(n, s, w) &&
+			    (w == v || !within(n, n->stmt[s].loop, n->var[v].loop)))
+				return 1;
+		for (m = 0; m < n->nloops; m++)
+			if (!within(n, m, n->var[w].loop) &&
+			    (mp_aff_uses_var(&n->loop[m].lo, w) || mp_aff_uses_var(&n->loop[m].hi, w)))
+				return 1;
+	}
+	return 0;
+}
+
+/* A `v != n` loop counting up by one (described as `v < n`) is that loop
+ * when v cannot start above n: for a signed iterator of int width or wider
+ * starting above n it would overflow, which C leaves undefined (compilers
+ * turn `<` into `!=` on the same ground); an unsigned iterator starting at
+ * 0 is never above its bound.  Other iterators (unsigned from another
+ * start, narrow types that wrap) would run past the bound: not known. */
+static int ne_exit_exact(const mp_nest *n, int l)
+{
+	mp_scalar t = n->var[n->loop[l].iter].type;
+	int64_t lo;
+
+	if ((t == MP_TY_S32 || t == MP_TY_S64) && n->loop[l].step == 1)
+		return 1;
+	return (t == MP_TY_U32 || t == MP_TY_U64) && n->loop[l].step == 1 &&
+	       mp_aff_is_const(&n->loop[l].lo, &lo) && lo == 0;
 }
 
 /* Loop L lies strictly inside loop K.  The glue restores the final values
@@ -1100,6 +1183,12 @@ static int check_loops(az *z, const int *chain, int d)
 		if (l->step != 1)
 			return refuse(z, l->loc, "loop '%s' has step %" PRId64 "; only "
 				      "step 1 is supported", ln(n, chain[i]), l->step);
+		if (l->ne_exit && !ne_exit_exact(n, chain[i]))
+			return refuse(z, l->loc, "the exit test of loop '%s' is '!=' and "
+				      "'%s' is %s: the loop is the '<' loop only if it starts "
+				      "at or below its bound, which is not known here; write "
+				      "'<'", ln(n, chain[i]), ln(n, chain[i]),
+				      mp_scalar_name(n->var[l->iter].type));
 		for (b = 0; b < 2; b++) {
 			const mp_aff *a = b ? &l->hi : &l->lo;
 
@@ -1125,11 +1214,11 @@ static int check_loops(az *z, const int *chain, int d)
 		if (!mp_model_loop_bounds_affine(z->m, chain[i]))
 			return refuse(z, l->loc, "bounds of loop '%s' are not affine",
 				      ln(n, chain[i]));
-		if (n->var[l->iter].used_after && z->plan->mode == MP_OUT_TILE &&
-		    below_k(n, chain[i], z->plan->loop_k))
-			return refuse(z, l->loc,
-				      "the iterator '%s' is used after the nest",
-				      ln(n, chain[i]));
+		if (z->plan->mode == MP_OUT_TILE && below_k(n, chain[i], z->plan->loop_k) &&
+		    iter_observed(n, l->iter))
+			return refuse(z, l->loc, "the iterator '%s' is %s", ln(n, chain[i]),
+				      n->var[l->iter].used_after ? "used after the nest"
+				      : "read after its loop, inside the nest");
 	}
 	box = mp_model_domain_is_box(z->m, z->c.stmt);
 	if (box != isl_bool_true)
@@ -1437,7 +1526,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	 * does), and for an iterator declared before the nest that reads its
 	 * uninitialised old value when an outer loop runs zero times. */
 	for (i = 0; i < d; i++)
-		if (n->var[n->loop[chain[i]].iter].used_after)
+		if (iter_observed(n, n->loop[chain[i]].iter))
 			return 0;
 	for (s = 0; s < n->nstmts; s++) {
 		const mp_stmt *st = &n->stmt[s];
@@ -1524,6 +1613,8 @@ static int64_t operand_max(const mp_nest *n, const operand *o)
 {
 	int64_t lo, hi, zv = 0, a, b;
 
+	if (!mp_scalar_is_int(o->load) || mp_scalar_bits(o->load) > 32)
+		return -1;   /* no finite integer range to bound */
 	type_range(o->load, &lo, &hi);
 	if (o->z >= 0) {
 		if (!zero_value(n, o->z, &zv) || zv > INT32_MAX || zv < INT32_MIN)
@@ -1541,15 +1632,18 @@ static int compute_bound(az *z)
 {
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
-	int64_t ma = operand_max(n, &z->c.f[0]), mb = operand_max(n, &z->c.f[1]);
-	int64_t K = mp_model_max_trip(z->m, plan->loop_k), ab, bound;
+	int64_t K = mp_model_max_trip(z->m, plan->loop_k), ma, mb, ab, bound;
 
 	plan->k_extent_static = K;
 	plan->bound_static = -1;
 	if (z->fsrc) {
+		/* no int32 bound; (the operands' ranges are those of 8-bit
+		   integers only: operand_max does not apply) */
 		plan->need_runtime_bound = 0;
 		return 0;
 	}
+	ma = operand_max(n, &z->c.f[0]);
+	mb = operand_max(n, &z->c.f[1]);
 	if (K < 0 || ma < 0 || mb < 0) {
 		plan->need_runtime_bound = 1;
 		return 0;
@@ -1874,6 +1968,26 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->tile_k = p->tile_k;
 }
 
+/* The description's loops and iterators agree: each loop is driven by an
+ * ITER variable that names it back (an ITER driving no loop is refused
+ * where a subscript or bound uses it).  A glue
+ * that got this wrong would have the kernels index operands with a value
+ * the loops never give the iterator; refuse instead. */
+static int check_iterators(az *z)
+{
+	const mp_nest *n = z->n;
+	int l, v;
+
+	for (l = 0; l < n->nloops; l++) {
+		v = n->loop[l].iter;
+		if (v < 0 || v >= n->nvars || n->var[v].kind != MP_VAR_ITER ||
+		    n->var[v].loop != l)
+			return refuse(z, n->loop[l].loc, "internal error: the iterator of "
+				      "loop %d is not described as its iterator", l);
+	}
+	return 0;
+}
+
 static int analyze(az *z)
 {
 	const mp_nest *n = z->n;
@@ -1885,6 +1999,8 @@ static int analyze(az *z)
 		return refuse(z, loop_loc(n, 0), "%s", n->error);
 	if (n->nloops == 0)
 		return refuse(z, 0, "'#pragma mixprec' is not followed by a loop nest");
+	if (check_iterators(z) < 0)
+		return -1;
 	if (find_candidate(z) < 0 || check_source_and_pragma(z) < 0 ||
 	    check_types(z) < 0 || check_statements(z) < 0)
 		return -1;

@@ -1,6 +1,6 @@
 // MIXPREC-TRANSFORMED: 0
 /* refuse_control.c -- loop control the plugin does not handle: a do-while
- * reduction, k != K, a downward loop, break / return / goto out of the
+ * reduction, an unsigned k != K + 1 from 1, a downward loop, break / return / goto out of the
  * reduction, a continue that guards the update, an iterator or a bound
  * modified in the body, and a goto into the nest.  Each nest must stay as
  * written (same results) with a warning at its for line. */
@@ -25,14 +25,16 @@ __attribute__((noinline)) void rc_do_while(ARGS)
 		}
 }
 
+/* `!=` on an unsigned iterator that does not start at 0: it would run past
+   its bound (wrapping) when it starts above it */
 __attribute__((noinline)) void rc_not_equal(ARGS)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{exit test}}
+	for (int i = 0; i < M; i++) // expected-warning {{exit test of loop 'k' is '!='}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
-			for (int k = 0; k != K; k++)
-				s += A[i * K + k] * B[k * N + j];
+			for (unsigned k = 1; k != (unsigned)K + 1; k++)
+				s += A[i * K + k - 1] * B[(k - 1) * N + j];
 			C[i * N + j] = s;
 		}
 }

@@ -1,0 +1,69 @@
+// MIXPREC-TRANSFORMED: 3
+/* loop_exits.c -- exit tests as other people write them: `!=` on int and
+ * size_t iterators (C++-influenced code, iterator loops ported to C), and
+ * `i < INT_MAX`-style bounds that GCC itself turns into `!=` before the
+ * plugin sees them. */
+#include "harness.h"
+#include <stddef.h>
+#include <mixprec.h>
+
+__attribute__((noinline)) void ex_ne_int(int M, int N, int K, const int8_t *A, const int8_t *B,
+					 int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i != M; ++i)
+		for (int j = 0; j != N; ++j) {
+			int32_t acc = 0;
+			for (int k = 0; k != K; ++k)
+				acc += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = acc;
+		}
+}
+
+__attribute__((noinline)) void ex_ne_size_t(size_t M, size_t N, size_t K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (size_t i = 0; i != M; i++)
+		for (size_t j = 0; j != N; j++) {
+			int32_t acc = 0;
+			for (size_t k = 0; k != K; k++)
+				acc += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = acc;
+		}
+}
+
+/* unsigned from 0 up to an unsigned bound with != */
+__attribute__((noinline)) void ex_ne_unsigned(unsigned M, unsigned N, unsigned K, const int8_t *A,
+					      const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (unsigned i = 0; i != M; i++)
+		for (unsigned j = 0; j < N; j++) {
+			int32_t acc = 0;
+			for (unsigned k = 0; k != K; k++)
+				acc += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = acc;
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		size_t mn = (size_t)M * N;
+		int8_t *A = harness_rand_s8((size_t)M * K + 1);
+		int8_t *B = harness_rand_s8((size_t)N * K + 1);
+		int32_t *C = harness_rand_s32(mn + 1, -1000, 1000);
+		ex_ne_int(M, N, K, A, B, C);
+		harness_out_array(harness_name("ne_int %dx%dx%d", M, N, K), C, mn);
+		ex_ne_size_t((size_t)M, (size_t)N, (size_t)K, A, B, C);
+		harness_out_array(harness_name("ne_size_t %dx%dx%d", M, N, K), C, mn);
+		ex_ne_unsigned((unsigned)M, (unsigned)N, (unsigned)K, A, B, C);
+		harness_out_array(harness_name("ne_unsigned %dx%dx%d", M, N, K), C, mn);
+		harness_free(A);
+		harness_free(B);
+		harness_free(C);
+	}
+}

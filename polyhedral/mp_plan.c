@@ -56,9 +56,14 @@ typedef struct cand {
 	int add, prod;                     /* expr ids: the '+' and the '*' */
 	int alpha;                         /* a scalar factor of the product
 	                                      (alpha*a*b, float sources), -1 */
-	int fwd;                           /* stmt  t = [alpha *] load  whose
-	                                      local t is an operand (float
-	                                      sources, the BLAS "temp"), -1 */
+	/* statements  t = VALUE  whose local t is read only where an operand
+	   of the product takes its value (`int32_t a = A[i][k]; ... a * b`,
+	   chains of such copies, the BLAS "temp = alpha*A(i,k)"): forwarded
+	   into the operand, exempt from the "reduction loop holds the
+	   contraction alone" rule and the dependence check (on the fast path
+	   they are dead) */
+	unsigned char fwd[MP_MAX_STMTS];
+	int nfwd;
 	operand f[2];
 } cand;
 
@@ -201,18 +206,50 @@ static int is_float_invariant(const mp_nest *n, int e)
 	       n->var[x->var].kind == MP_VAR_PARAM;
 }
 
+static int fwd_def(const mp_nest *n, const cand *c, int t, int use);
+
+static void fwd_mark(cand *c, int d)
+{
+	if (c && d >= 0 && d < MP_MAX_STMTS && !c->fwd[d]) {
+		c->fwd[d] = 1;
+		c->nfwd++;
+	}
+}
+
+static void fwd_reset(cand *c)
+{
+	memset(c->fwd, 0, sizeof(c->fwd));
+	c->nfwd = 0;
+}
+
 /* [casts] LOAD: the load; ok_widen tells whether every cast keeps the
  * loaded value (each target type holds the loaded type's range; for a
- * float load: float -> double or identity casts only). */
-static int match_load(const mp_nest *n, int e, operand *o)
+ * float load: float -> double or identity casts only).  A read of a local
+ * that forwards (fwd_def, C non-NULL) stands for its value converted to
+ * the local's type, as a cast would: `int16_t a = A[k]; ... (int32_t)a`.
+ * USE is the statement holding expression E. */
+static int match_load(const mp_nest *n, cand *c, int e, operand *o, int use)
 {
-	int chain[64], k = 0, i;
+	mp_scalar chain[64];
+	int k = 0, i, d;
 	const mp_expr *x;
 	int64_t lo, hi, tlo, thi;
 
-	while ((x = ex(n, e)) && x->kind == MP_X_CAST && k < 64) {
-		chain[k++] = e;
-		e = x->a;
+	for (;;) {
+		x = ex(n, e);
+		if (x && x->kind == MP_X_CAST && k < 64) {
+			chain[k++] = x->type;
+			e = x->a;
+			continue;
+		}
+		if (x && x->kind == MP_X_VAR && k < 64 && (d = fwd_def(n, c, x->var, use)) >= 0) {
+			chain[k++] = n->var[x->var].type;
+			fwd_mark(c, d);
+			use = d;
+			e = n->stmt[d].rhs;
+			continue;
+		}
+		break;
 	}
 	if (!x || x->kind != MP_X_LOAD || x->access < 0 || x->access >= n->naccesses)
 		return 0;
@@ -223,7 +260,7 @@ static int match_load(const mp_nest *n, int e, operand *o)
 
 		o->ok_widen = cur == o->load;
 		for (i = k - 1; i >= 0; i--) {
-			mp_scalar t = n->expr[chain[i]].type;
+			mp_scalar t = chain[i];
 
 			if (!(t == cur || (cur == MP_TY_F32 && t == MP_TY_F64)))
 				o->ok_widen = 0;
@@ -234,7 +271,7 @@ static int match_load(const mp_nest *n, int e, operand *o)
 	o->ok_widen = mp_scalar_is_int(o->load) && mp_scalar_is_int(x->type);
 	type_range(o->load, &lo, &hi);
 	for (i = k - 1; i >= 0; i--) {
-		mp_scalar t = n->expr[chain[i]].type;
+		mp_scalar t = chain[i];
 
 		type_range(t, &tlo, &thi);
 		if (!mp_scalar_is_int(t) || tlo > lo || thi < hi)
@@ -243,10 +280,34 @@ static int match_load(const mp_nest *n, int e, operand *o)
 	return 1;
 }
 
-/* [identity casts] ( SUB(ld, z) | ADD(ld, z) | ADD(z, ld) | ld ). */
-static int match_operand(const mp_nest *n, int e, operand *o)
+/* [identity casts] ( SUB(ld, z) | ADD(ld, z) | ADD(z, ld) | ld ), where a
+ * local that forwards may stand for the whole of it when it has the same
+ * type (`int32_t x = in[d] + in_offset; ... w * x`) or for the load
+ * (`w * (x + x_offset)`).  USE is the statement holding E. */
+static int match_operand_(const mp_nest *n, cand *c, int e, operand *o, int use);
+
+/* match_operand_, leaving C's forwarded statements as they were when it
+ * fails (a branch that forwarded a local and then did not match). */
+static int match_operand(const mp_nest *n, cand *c, int e, operand *o, int use)
+{
+	unsigned char save[MP_MAX_STMTS];
+	int nsave = c ? c->nfwd : 0;
+
+	if (c)
+		memcpy(save, c->fwd, sizeof(save));
+	if (match_operand_(n, c, e, o, use))
+		return 1;
+	if (c) {
+		memcpy(c->fwd, save, sizeof(save));
+		c->nfwd = nsave;
+	}
+	return 0;
+}
+
+static int match_operand_(const mp_nest *n, cand *c, int e, operand *o, int use)
 {
 	const mp_expr *x = ex(n, e);
+	int d;
 
 	memset(o, 0, sizeof(*o));
 	o->z = -1;
@@ -254,40 +315,54 @@ static int match_operand(const mp_nest *n, int e, operand *o)
 	if (!x)
 		return 0;
 	o->type = x->type;
-	while (x && x->kind == MP_X_CAST && ex(n, x->a) &&
-	       ex(n, x->a)->type == x->type && ex(n, x->a)->kind != MP_X_LOAD) {
-		e = x->a;
-		x = ex(n, e);
+	for (;;) {
+		if (x->kind == MP_X_CAST && ex(n, x->a) && ex(n, x->a)->type == x->type &&
+		    ex(n, x->a)->kind != MP_X_LOAD) {
+			e = x->a;
+			x = ex(n, e);
+			continue;
+		}
+		if (x->kind == MP_X_VAR && (d = fwd_def(n, c, x->var, use)) >= 0 &&
+		    ex(n, n->stmt[d].rhs) && ex(n, n->stmt[d].rhs)->type == n->var[x->var].type &&
+		    ex(n, n->stmt[d].rhs)->kind != MP_X_LOAD &&
+		    ex(n, n->stmt[d].rhs)->kind != MP_X_CAST) {
+			fwd_mark(c, d);
+			use = d;
+			e = n->stmt[d].rhs;
+			x = ex(n, e);
+			continue;
+		}
+		break;
 	}
 	if (x->kind == MP_X_SUB || x->kind == MP_X_ADD) {
-		if (is_invariant(n, x->b) && match_load(n, x->a, o)) {
+		if (is_invariant(n, x->b) && match_load(n, c, x->a, o, use)) {
 			o->z = x->b;
 			o->zsign = x->kind == MP_X_SUB ? 1 : -1;
 			return 1;
 		}
 		if (x->kind == MP_X_ADD && is_invariant(n, x->a) &&
-		    match_load(n, x->b, o)) {
+		    match_load(n, c, x->b, o, use)) {
 			o->z = x->a;
 			o->zsign = -1;
 			return 1;
 		}
 		/* a float offset on a float load (a zero point of a
 		   floating-point source; an integer load never matches here) */
-		if (is_float_invariant(n, x->b) && match_load(n, x->a, o) &&
+		if (is_float_invariant(n, x->b) && match_load(n, c, x->a, o, use) &&
 		    is_float(o->load)) {
 			o->z = x->b;
 			o->zsign = x->kind == MP_X_SUB ? 1 : -1;
 			return 1;
 		}
 		if (x->kind == MP_X_ADD && is_float_invariant(n, x->a) &&
-		    match_load(n, x->b, o) && is_float(o->load)) {
+		    match_load(n, c, x->b, o, use) && is_float(o->load)) {
 			o->z = x->a;
 			o->zsign = -1;
 			return 1;
 		}
 		return 0;
 	}
-	return match_load(n, e, o);
+	return match_load(n, c, e, o, use);
 }
 
 static int same_aff(const mp_aff *a, const mp_aff *b)
@@ -346,55 +421,65 @@ static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
 static int expr_reads_var(const mp_nest *n, int e, int v, int depth);
 static int iter_observed(const mp_nest *n, int v);
 
-/* An operand held in a local: `t` read in the product of statement red,
- * where t is assigned once in the nest, by  T: t = L  or  t = s * L  (L a
- * float load, s a scalar factor), T sits in a loop enclosing red (the
- * netlib form  temp = alpha*A(i,k); for j C(i,j) += temp*B(k,j)), and t is
- * read nowhere else and not after the nest.  The operand is then L (and
- * c->alpha s); T is exempt from the "reduction loop holds the contraction
- * alone" rule and from the dependence check: in the fast path it is dead.
- * Float sources only. */
-static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
+/* Local T, read in statement USE, forwards its value there: T is assigned
+ * once in the nest, unconditionally, by a statement D that runs before USE
+ * in the same iteration of every loop around D (D's loop encloses USE, D
+ * comes first in it), T is read nowhere but in the contraction and the
+ * statements already forwarded, and not after the nest.  On the fast path
+ * D is then dead.  Returns D, or -1. */
+static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 {
-	const mp_expr *x = ex(n, peel_casts(n, e));
-	int t, sid, def = -1, sf = -1, ld = -1, l;
+	int sid, def = -1, l, ul;
 
-	if (c->fwd >= 0 || !x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars)
-		return 0;
-	t = x->var;
-	if (n->var[t].kind != MP_VAR_LOCAL || n->var[t].used_after || !is_float(n->var[t].type))
-		return 0;
+	if (!c || t < 0 || t >= n->nvars || n->var[t].kind != MP_VAR_LOCAL ||
+	    n->var[t].used_after || use < 0 || use >= n->nstmts)
+		return -1;
 	for (sid = 0; sid < n->nstmts; sid++) {
 		const mp_stmt *st = &n->stmt[sid];
 
 		if (st->kind == MP_S_ASSIGN && st->lhs_var == t) {
 			if (def >= 0 || st->guarded)
-				return 0;
+				return -1;
 			def = sid;
-		} else if (sid != c->stmt && st->rhs >= 0 && expr_reads_var(n, st->rhs, t, 0)) {
-			return 0;
+		} else if (sid != c->stmt && sid != use && !c->fwd[sid] && st->rhs >= 0 &&
+			   expr_reads_var(n, st->rhs, t, 0)) {
+			return -1;
 		}
 	}
-	if (def < 0 || def == c->stmt || n->stmt[def].rhs < 0)
-		return 0;
-	for (l = n->stmt[c->stmt].loop; l >= 0 && l != n->stmt[def].loop; l = n->loop[l].parent)
+	if (def < 0 || def == c->stmt || def == use || n->stmt[def].rhs < 0 ||
+	    n->stmt[def].loop < 0 || expr_reads_var(n, n->stmt[def].rhs, t, 0))
+		return -1;
+	ul = n->stmt[use].loop;
+	if (ul == n->stmt[def].loop)
+		return n->stmt[def].pos < n->stmt[use].pos ? def : -1;
+	for (l = ul; l >= 0 && n->loop[l].parent != n->stmt[def].loop; l = n->loop[l].parent)
 		;
-	if (l < 0 || n->stmt[def].loop < 0)
+	return l >= 0 && n->stmt[def].pos < n->loop[l].pos ? def : -1;
+}
+
+/* Float sources: an operand held in a local assigned  t = s * L  (L a
+ * float load, s a scalar factor: the netlib form  temp = alpha*A(i,k);
+ * for j C(i,j) += temp*B(k,j)); the operand is then L and c->alpha s. */
+static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
+{
+	const mp_expr *x = ex(n, peel_casts(n, e));
+	int def, sf = -1, ld = -1;
+
+	if (!x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars ||
+	    !is_float(n->var[x->var].type) || c->alpha >= 0)
 		return 0;
-	if (match_operand(n, n->stmt[def].rhs, o) && is_float(o->load))
-		ld = 1;
-	else if (split_scaled(n, n->stmt[def].rhs, &sf, &ld) && match_operand(n, ld, o) &&
-		 is_float(o->load) && c->alpha < 0)
-		c->alpha = sf;
-	else
+	def = fwd_def(n, c, x->var, c->stmt);
+	if (def < 0 || !split_scaled(n, n->stmt[def].rhs, &sf, &ld) ||
+	    !match_operand(n, c, ld, o, def) || !is_float(o->load))
 		return 0;
-	c->fwd = def;
+	c->alpha = sf;
+	fwd_mark(c, def);
 	return 1;
 }
 
 static int match_factor(const mp_nest *n, cand *c, int e, operand *o)
 {
-	return match_operand(n, e, o) || match_forward(n, c, e, o);
+	return match_operand(n, c, e, o, c->stmt) || match_forward(n, c, e, o);
 }
 
 /* The product with one scalar factor, in any association:
@@ -407,27 +492,27 @@ static int match_scaled(const mp_nest *n, const mp_expr *mul, cand *c)
 	if (split_scaled(n, c->prod, &sf, &x)) {
 		const mp_expr *in = ex(n, peel_casts(n, x));
 		c->alpha = sf;
-		c->fwd = -1;
+		fwd_reset(c);
 		if (in && in->kind == MP_X_MUL && match_factor(n, c, in->a, &c->f[0]) &&
 		    match_factor(n, c, in->b, &c->f[1]) && c->alpha == sf)
 			return 1;
 	}
 	if (split_scaled(n, mul->a, &sf, &x)) {
 		c->alpha = sf;
-		c->fwd = -1;
+		fwd_reset(c);
 		if (match_factor(n, c, x, &c->f[0]) && match_factor(n, c, mul->b, &c->f[1]) &&
 		    c->alpha == sf)
 			return 1;
 	}
 	if (split_scaled(n, mul->b, &sf, &x)) {
 		c->alpha = sf;
-		c->fwd = -1;
+		fwd_reset(c);
 		if (match_factor(n, c, mul->a, &c->f[0]) && match_factor(n, c, x, &c->f[1]) &&
 		    c->alpha == sf)
 			return 1;
 	}
 	c->alpha = -1;
-	c->fwd = -1;
+	fwd_reset(c);
 	return 0;
 }
 
@@ -440,7 +525,7 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 	memset(c, 0, sizeof(*c));
 	c->stmt = sid;
 	c->acc_var = c->acc_write = c->acc_read = -1;
-	c->alpha = c->fwd = -1;
+	c->alpha = -1;
 	if (s->kind == MP_S_ASSIGN) {
 		if (s->lhs_var < 0 || s->lhs_var >= n->nvars ||
 		    n->var[s->lhs_var].kind != MP_VAR_LOCAL)
@@ -464,7 +549,8 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 		if (!mul || mul->kind != MP_X_MUL)
 			continue;
 		c->prod = prod;
-		c->alpha = c->fwd = -1;
+		c->alpha = -1;
+		fwd_reset(c);
 		if (match_factor(n, c, mul->a, &c->f[0]) &&
 		    match_factor(n, c, mul->b, &c->f[1]))
 			return 1;
@@ -924,6 +1010,17 @@ static void describe_stmt(const mp_nest *n, int s, char *buf, size_t len)
 		snprintf(buf, len, "an opaque statement");
 }
 
+/* How many forwarded statements sit directly in loop L (dead on the fast
+ * path: they go with the loop). */
+static int fwd_in(az *z, int l)
+{
+	int s, k = 0;
+
+	for (s = 0; s < z->n->nstmts; s++)
+		k += z->c.fwd[s] && z->n->stmt[s].loop == l;
+	return k;
+}
+
 static int choose_mode(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -931,7 +1028,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	int k = plan->loop_k, s, l;
 	char what[MP_NAME_LEN * 2];
 
-	if (z->c.acc_write >= 0 && n->nstmts == 1 && n->nloops == d &&
+	if (z->c.acc_write >= 0 && n->nstmts - z->c.nfwd == 1 && n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
 			  n->access[z->c.acc_write].elem_size ==
@@ -952,7 +1049,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	}
 	plan->mode = MP_OUT_TILE;
 	for (s = 0; s < n->nstmts; s++)
-		if (s != z->c.stmt && s != z->c.fwd && n->stmt[s].loop == k) {
+		if (s != z->c.stmt && !z->c.fwd[s] && n->stmt[s].loop == k) {
 			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
@@ -986,7 +1083,7 @@ static int choose_mode(az *z, const int *chain, int d)
 				      "reduction loop must hold the contraction alone",
 				      ln(n, k), ln(n, l));
 		for (s = 0; s < n->nstmts; s++)
-			if (s != z->c.stmt && s != z->c.fwd && n->stmt[s].loop == l) {
+			if (s != z->c.stmt && !z->c.fwd[s] && n->stmt[s].loop == l) {
 				describe_stmt(n, s, what, sizeof(what));
 				return refuse(z, n->stmt[s].loc,
 					      "reduction loop '%s' also contains %s; the "
@@ -1304,8 +1401,8 @@ static int check_dependences(az *z)
 		for (i = 0; i < cnt && i < 16; i++) {
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
-			if ((pairs[i][0] == red || pairs[i][0] == z->c.fwd) &&
-			    (pairs[i][1] == red || pairs[i][1] == z->c.fwd))
+			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]]) &&
+			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]]))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
 			r = refuse(z, loop_loc(n, l),
@@ -1510,7 +1607,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	mp_plan save = *plan;
 
 	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
-	    chain[d - 1] != k || n->nloops != d || n->nstmts != 3 ||
+	    chain[d - 1] != k || n->nloops != d || n->nstmts - fwd_in(z, k) != 3 ||
 	    n->var[z->c.acc_var].used_after ||
 	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
 		return 0;
@@ -1531,7 +1628,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	for (s = 0; s < n->nstmts; s++) {
 		const mp_stmt *st = &n->stmt[s];
 
-		if (s == z->c.stmt)
+		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k))
 			continue;
 		if (st->loop != body || st->guarded)
 			return 0;

@@ -133,6 +133,56 @@ static const pcase cases[] = {
 	"stmt j2 : y[4*i*N+4*j2]:s32 = (+ y[4*i*N+4*j2]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j2]:s8") ")\n"
 	"stmt i : y[4*i*N]:s32 = j\n",
   .ok = 0, .reason = "the iterator 'j2' is read after its loop", .reason_loc = 3 },
+/* Operand values copied into locals (issue 8): forwarded into the product */
+{ .name = "int copy of A(i,k) in loop k, ikj order (darknet's A_PART)",
+  .text = DECLS "var a local s32\nloop i lo=0 hi=M-1\n"
+	"loop k parent=i lo=0 hi=K-1\nstmt k : a = (cast:s32 x[i*K+k]:s8)\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 (* a (cast:s32 w[k*N+j]:s8)))\n",
+  .ok = 1, .mode = MP_OUT_DIRECT, .a = "x", .b = "w" },
+{ .name = "both operands copied, offsets added at the product (TFLM)",
+  .text = DECLS "var s local s32\nvar xv local s32\nvar wv local s32\n"
+	"var zx param s32\nvar zw param s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : xv = (cast:s32 x[i*K+k]:s8)\nstmt k : wv = (cast:s32 w[j*K+k]:s8)\n"
+	"stmt k : s = (+ s (* (+ wv zw) (+ xv zx)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .zsa = -1, .zsb = -1 },
+{ .name = "chain of copies through a narrower type, offset in the copy",
+  .text = DECLS "var s local s32\nvar t8 local u8\nvar t16 local s16\nvar t local s32\n"
+	"var zx param s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : t8 = x[i*K+k]:u8\nstmt k : t16 = (cast:s16 t8)\n"
+	"stmt k : t = (- (cast:s32 t16) zx)\n"
+	"stmt k : s = (+ s (* t (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .prec = MP_PREC_UINT8, .ok = 1, .mode = MP_OUT_FUSED, .zsa = 1 },
+{ .name = "a copy read before it is set (the previous k's value): no contraction",
+  .text = DECLS "var s local s32\nvar a local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* a (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt k : a = (cast:s32 x[i*K+k]:s8)\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "no contraction found" },
+{ .name = "a copy also read after the reduction: no contraction",
+  .text = DECLS "var s local s32\nvar a local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : a = (cast:s32 x[i*K+k]:s8)\n"
+	"stmt k : s = (+ s (* a (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ s a)\n",
+  .ok = 0, .reason = "no contraction found" },
+{ .name = "a copy assigned twice: no contraction",
+  .text = DECLS "var s local s32\nvar a local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : a = (cast:s32 x[i*K+k]:s8)\nstmt k : a = (* a 2)\n"
+	"stmt k : s = (+ s (* a (cast:s32 w[j*K+k]:s8)))\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "no contraction found" },
 /* `!=` exit tests */
 { .name = "!= exit test on an int iterator",
   .text = DECLS "var s local s32\n"
@@ -672,7 +722,7 @@ static const pcase cases[] = {
 	"loop k parent=i lo=0 hi=K-1\nstmt k : t = (* al x[4*i*K+4*k]:f32)\n"
 	"loop j parent=k lo=0 hi=N-1\n"
 	"stmt j : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 (* t w[4*k*N+4*j]:f32))\n",
-  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32,
+  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_DIRECT, .srct = MP_TY_F32,
   .what = "scalar factor 'al' applied to the sum" },
 
 { .name = "float source: temp forwarded in ijk order (t = x(i,k) in loop k)",

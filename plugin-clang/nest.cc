@@ -239,6 +239,8 @@ struct loop_parts {
 	Stmt *body = nullptr;
 	SourceLocation kw;
 	bool is_while = false;
+	bool inc_in_body = false;   /* the increment is the body's last statement
+	                               (while loops; `for` without an increment) */
 };
 
 static loop_parts parts_of(Stmt *l)
@@ -255,35 +257,104 @@ static loop_parts parts_of(Stmt *l)
 		p.cond = w->getCond();
 		p.body = w->getBody();
 		p.kw = w->getWhileLoc();
-		if (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(p.body))
+	}
+	if (!p.inc && p.body) {
+		p.inc_in_body = true;
+		if (CompoundStmt *cs = dyn_cast<CompoundStmt>(p.body)) {
 			if (!cs->body_empty())
 				p.inc = dyn_cast<Expr>(cs->body_back());
+		} else {
+			p.inc = dyn_cast<Expr>(p.body);
+		}
 	}
 	return p;
 }
 
-/* The iterator of loop L (its test compares it, its increment steps it,
- * its body leaves it alone), or null; *bound, *code, *step describe it. */
-static const VarDecl *find_iter(mp_ctx &c, const loop_parts &lp, const Expr **bound,
-				BinaryOperatorKind *code, int64_t *step)
+/* How a loop's iterator is tested and stepped (find_iter). */
+struct iter_form {
+	const Expr *bound = nullptr;  /* null: compared with 0 (`while (n)`) */
+	BinaryOperatorKind code = BO_LT;
+	int64_t step = 0;
+	int cond_step = 0;            /* stepped in the test: 1 `n--`, 2 `--n` */
+	bool step_not_last = false;   /* the one step of the body is not its
+	                                 last statement */
+};
+
+/* V++, ++V, V--, --V: V, with *step and *post; else null. */
+static const VarDecl *inc_dec_var(const Expr *e, int64_t *step, bool *post)
 {
-	const BinaryOperator *cmp = lp.cond ? dyn_cast<BinaryOperator>(lp.cond->IgnoreParenImpCasts())
-					    : nullptr;
-	if (!cmp || !cmp->isComparisonOp())
+	const UnaryOperator *u = e ? dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts()) : nullptr;
+	if (!u || !u->isIncrementDecrementOp())
+		return nullptr;
+	*step = u->isIncrementOp() ? 1 : -1;
+	*post = u->isPostfix();
+	return mp_var_of_ref(u->getSubExpr());
+}
+
+/* The iterator of loop L (its test compares it, its increment steps it,
+ * its body leaves it alone), or null; *f describes it.  Also `while (n)`
+ * (a test against 0) and a test that steps the iterator itself
+ * (`while (n--)`, `while (--n)`, `while (n-- > 0)`). */
+static const VarDecl *find_iter(mp_ctx &c, const loop_parts &lp, iter_form *f)
+{
+	const Expr *ce = lp.cond ? lp.cond->IgnoreParenImpCasts() : nullptr;
+	const BinaryOperator *cmp = ce ? dyn_cast<BinaryOperator>(ce) : nullptr;
+	if (cmp && !cmp->isComparisonOp())
 		return nullptr;
 	for (int pass = 0; pass < 2; pass++) {
-		const Expr *side = pass ? cmp->getRHS() : cmp->getLHS();
-		const VarDecl *cand = mp_var_of_ref(side->IgnoreParenCasts());
-		if (cand && !cand->getType()->isIntegerType())
-			cand = nullptr;
-		/* a while loop's body holds its increment: one definition */
-		if (!cand || !is_increment(lp.inc, cand, step, c.C) ||
-		    count_defs(lp.body, cand) != (lp.is_while ? 1 : 0))
+		const Expr *side = cmp ? (pass ? cmp->getRHS() : cmp->getLHS()) : ce;
+		if (!side || (!cmp && pass))
 			continue;
-		*bound = pass ? cmp->getLHS() : cmp->getRHS();
-		*code = pass ? BinaryOperator::reverseComparisonOp(cmp->getOpcode()) : cmp->getOpcode();
+		bool post = false;
+		int64_t cstep = 0;
+		const VarDecl *cand = inc_dec_var(side, &cstep, &post);
+		if (cand) {
+			/* stepped in the test: nothing else may set it */
+			if (!cand->getType()->isIntegerType() || count_defs(lp.body, cand) != 0 ||
+			    (!lp.is_while && lp.inc && count_defs(lp.inc, cand) != 0))
+				continue;
+			f->step = cstep;
+			f->cond_step = post ? 1 : 2;
+		} else {
+			cand = mp_var_of_ref(side->IgnoreParenCasts());
+			if (cand && !cand->getType()->isIntegerType())
+				cand = nullptr;
+			if (!cand || !is_increment(lp.inc, cand, &f->step, c.C))
+				continue;
+			int defs = count_defs(lp.body, cand);
+			if (defs != (lp.inc_in_body ? 1 : 0)) {
+				if (!lp.inc_in_body && defs == 0)
+					continue;
+				/* the step is in the body but not last: say so */
+				if (lp.inc_in_body || defs == 1)
+					f->step_not_last = true;
+				continue;
+			}
+		}
+		f->bound = cmp ? (pass ? cmp->getLHS() : cmp->getRHS()) : nullptr;
+		f->code = !cmp ? BO_NE : pass ? BinaryOperator::reverseComparisonOp(cmp->getOpcode())
+					      : cmp->getOpcode();
 		return cand;
 	}
+	return nullptr;
+}
+
+/* A loop whose counter is stepped once in its body, but not as the body's
+ * last statement (`while (k < K) { k++; ... }`): the name of the counter
+ * the test reads, for the message; else null. */
+static const VarDecl *stepped_early(mp_ctx &c, const loop_parts &lp)
+{
+	const Expr *ce = lp.cond ? lp.cond->IgnoreParenImpCasts() : nullptr;
+	const BinaryOperator *cmp = ce ? dyn_cast<BinaryOperator>(ce) : nullptr;
+	const Expr *sides[2] = { cmp ? cmp->getLHS() : ce, cmp ? cmp->getRHS() : nullptr };
+	for (const Expr *sd : sides) {
+		const VarDecl *v = sd ? mp_var_of_ref(sd->IgnoreParenCasts()) : nullptr;
+		if (v && v->getType()->isIntegerType() && lp.body && count_defs(lp.body, v) == 1 &&
+		    (!lp.inc || !lp.inc_in_body || count_defs(lp.inc, v) == 0) &&
+		    (lp.inc_in_body || !lp.inc))
+			return v;
+	}
+	(void)c;
 	return nullptr;
 }
 
@@ -296,10 +367,8 @@ static void skip_while_parts(mp_ctx &c, CompoundStmt *cs)
 		if (!w)
 			continue;
 		loop_parts lp = parts_of(w);
-		const Expr *bound;
-		BinaryOperatorKind code;
-		int64_t step;
-		const VarDecl *v = find_iter(c, lp, &bound, &code, &step);
+		iter_form f;
+		const VarDecl *v = find_iter(c, lp, &f);
 		if (!v)
 			continue;
 		const Stmt *init = prior_init(c, w, v);
@@ -309,7 +378,8 @@ static void skip_while_parts(mp_ctx &c, CompoundStmt *cs)
 			c.skip_decl.insert(v);   /* `int s = 0, k = 0;`: s stays */
 		else
 			c.skip.insert(init);
-		c.skip.insert(lp.inc);
+		if (!f.cond_step)
+			c.skip.insert(lp.inc);
 	}
 }
 
@@ -323,27 +393,38 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.fail(lloc, "a loop of the nest has no exit condition");
 		return false;
 	}
-	if (cond->HasSideEffects(C)) {
-		c.fail(lloc, "the condition of a loop of the nest has side effects");
-		return false;
-	}
 	if (lp.is_while && cast<WhileStmt>(l)->getConditionVariable()) {
 		c.fail(lloc, "the condition of a loop of the nest declares a variable");
 		return false;
 	}
-	const Expr *bound = nullptr;
-	BinaryOperatorKind code = BO_LT;
-	int64_t step = 0;
-	const VarDecl *v = find_iter(c, lp, &bound, &code, &step);
+	iter_form f;
+	const VarDecl *v = find_iter(c, lp, &f);
+	/* the one side effect a test may have: stepping its iterator */
+	if (cond->HasSideEffects(C) &&
+	    (!v || !f.cond_step || (f.bound && f.bound->HasSideEffects(C)))) {
+		c.fail(lloc, "the condition of a loop of the nest has side effects");
+		return false;
+	}
 	if (!v) {
+		if (const VarDecl *e = stepped_early(c, lp)) {
+			c.fail(lloc, "loop variable '%s' is stepped before the end of the loop "
+			       "body; step it last", decl_name(e));
+			return false;
+		}
 		c.fail(lloc, "cannot find the induction variable of a loop of the nest "
 		       "(expected 'for (v = lo; v < hi; v++)')");
 		return false;
 	}
-	if (lp.is_while && own_continue(lp.body)) {
-		c.fail(lloc, "a 'continue' skips the increment of while loop '%s'", v->getName().str().c_str());
+	const Expr *bound = f.bound;
+	BinaryOperatorKind code = f.code;
+	int64_t step = f.step;
+	if (lp.inc_in_body && !f.cond_step && own_continue(lp.body)) {
+		c.fail(lloc, "a 'continue' skips the increment of %s loop '%s'",
+		       lp.is_while ? "while" : "for", v->getName().str().c_str());
 		return false;
 	}
+	if (lp.inc_in_body && !lp.is_while && !f.cond_step)
+		c.skip.insert(lp.inc);   /* `for (k = 0; k < K;) { ...; k++; }` */
 	if (!v->getType()->isIntegerType()) {
 		c.fail(lloc, "the induction variable '%s' is not an integer", decl_name(v));
 		return false;
@@ -395,7 +476,13 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
 		return false;
 	}
-	if (!c.aff_of(bound, &hi, 0)) {
+	/* stepped in the test: the body sees init + step first; `n--`
+	   compares the value before the step (v op b <=> v_body op b + step) */
+	if (f.cond_step)
+		lo.cst += step;
+	if (!bound)
+		mp_aff_const(&hi, 0);
+	else if (!c.aff_of(bound, &hi, 0)) {
 		/* a bound read from memory (a struct member, an array element):
 		   say so, and how to get the nest transformed */
 		const Expr *be = bound->IgnoreParenImpCasts();
@@ -409,38 +496,46 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 			       "loop variables", decl_name(v));
 		return false;
 	}
+	if (f.cond_step == 1)
+		hi.cst += step;
 	bool ne = false;
-	if (code == BO_NE && step == 1) {
-		/* `v != n` counting up ends where `v < n` does when v starts at
-		   or below n (the core decides whether that is known); against
-		   the type's maximum it always does */
+	if (code == BO_NE && (step == 1 || step == -1)) {
+		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)
+		   does when v starts on the right side of n (the core decides
+		   whether that is known); against the type's maximum or
+		   minimum it always does */
 		Expr::EvalResult r;
 		ne = true;
-		if (bound->EvaluateAsInt(r, C)) {
-			llvm::APSInt b = r.Val.getInt();
-			llvm::APSInt mx = llvm::APSInt::getMaxValue(C.getIntWidth(v->getType()),
-								    v->getType()->isUnsignedIntegerType());
-			ne = !llvm::APSInt::isSameValue(b, mx);
+		if (!bound || bound->EvaluateAsInt(r, C)) {
+			unsigned w = C.getIntWidth(v->getType());
+			bool u = v->getType()->isUnsignedIntegerType();
+			llvm::APSInt b = bound ? r.Val.getInt() : llvm::APSInt::get(0);
+			llvm::APSInt ext = step > 0 ? llvm::APSInt::getMaxValue(w, u)
+						    : llvm::APSInt::getMinValue(w, u);
+			ne = !llvm::APSInt::isSameValue(b, ext);
 		}
-		code = BO_LT;
+		code = step > 0 ? BO_LT : BO_GT;
 	}
 	switch (code) {
-	case BO_LT:
-		mp_aff_const(&one, -1);
+	case BO_LT: case BO_GT:
+		/* the last value is the bound -1 (up) or +1 (down) */
+		mp_aff_const(&one, code == BO_LT ? -1 : 1);
 		mp_aff_add(&hi, &hi, &one);
 		break;
-	case BO_LE:
-		break;
-	case BO_GT: case BO_GE:
-		if (step > 0) {
-			c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
-			return false;
-		}
-		std::swap(lo, hi);   /* an upward range; the core refuses the step */
+	case BO_LE: case BO_GE:
 		break;
 	default:
 		c.fail(lloc, "the exit test of loop '%s' must be <, <=, >, >= or !=", decl_name(v));
 		return false;
+	}
+	if ((code == BO_GT || code == BO_GE) != (step < 0)) {
+		c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
+		return false;
+	}
+	if (step < 0) {
+		/* counting down from lo to the bound: described as the range
+		   [bound, first value] with a negative step */
+		std::swap(lo, hi);
 	}
 	int lid = mp_nest_add_loop(c.n, iv, parent, pos, &lo, &hi, step);
 	if (lid < 0) {

@@ -283,9 +283,16 @@ struct mp_build {
 };
 
 /* Final value of loop L's iterator, max(lo, hi + 1), as a long. */
+/* The value loop L leaves in its iterator: max(lo, hi + 1) counting up;
+ * counting down from hi, lo - 1 when it ran and hi when it did not:
+ * min(hi, lo - 1) = -max(-hi, 1 - lo). */
 Expr *final_iter(mp_build &b, int l)
 {
 	const mp_loop *lp = &b.c.n->loop[l];
+	if (lp->step < 0)
+		return b.un(UO_Minus, b.paren(b.max(
+			[&] { return b.un(UO_Minus, b.paren(b.aff(&lp->hi, true))); },
+			[&] { return b.bin(BO_Sub, b.lit(1), b.paren(b.aff(&lp->lo, true))); })));
 	return b.max([&] { return b.aff(&lp->lo, true); },
 		     [&] { return b.bin(BO_Add, b.aff(&lp->hi, true), b.lit(1)); });
 }

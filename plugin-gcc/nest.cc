@@ -112,6 +112,20 @@ static std::vector<gimple *> assigns_in(class loop *l, tree decl)
 	return r;
 }
 
+/* The user variable that SSA name T copies (`t = v` in the block of AT,
+ * before it), or NULL_TREE. */
+static tree copy_of(tree t, gimple *at)
+{
+	gimple *d = SSA_NAME_DEF_STMT(t);
+	if (!d || !is_gimple_assign(d) || !gimple_assign_single_p(d) ||
+	    gimple_bb(d) != gimple_bb(at) || !is_reg_decl_p(gimple_assign_rhs1(d)))
+		return NULL_TREE;
+	for (gimple_stmt_iterator g = gsi_for_stmt(d); !gsi_end_p(g); gsi_next(&g))
+		if (gsi_stmt(g) == at)
+			return gimple_assign_rhs1(d);
+	return NULL_TREE;
+}
+
 static bool is_increment(gimple *s, tree v, int64_t *step)
 {
 	if (!is_gimple_assign(s) || gimple_assign_lhs(s) != v)
@@ -120,11 +134,45 @@ static bool is_increment(gimple *s, tree v, int64_t *step)
 	if (c != PLUS_EXPR && c != MINUS_EXPR)
 		return false;
 	tree a = gimple_assign_rhs1(s), b = gimple_assign_rhs2(s);
-	if (c == PLUS_EXPR && a != v)
+	if (c == PLUS_EXPR && TREE_CODE(a) == INTEGER_CST)
 		std::swap(a, b);
-	if (a != v || TREE_CODE(b) != INTEGER_CST || !tree_fits_shwi_p(b))
+	if (TREE_CODE(b) != INTEGER_CST)
 		return false;
-	*step = c == PLUS_EXPR ? tree_to_shwi(b) : -tree_to_shwi(b);
+	/* `v = t + c` with t a copy of v made just before (the header of
+	   `while (v--)`: t = v; v = t + -1; if (t != 0)) */
+	if (a != v && !(TREE_CODE(a) == SSA_NAME && copy_of(a, s) == v))
+		return false;
+	/* an unsigned i-- is i + 4294967295u: the step in the iterator's own
+	   precision, as a signed value */
+	int64_t k = mp_int_cst(b);
+	*step = c == PLUS_EXPR ? k : -k;
+	return true;
+}
+
+/* INCR runs last in every iteration of L: its block dominates the latch,
+ * nothing but debug statements follows it, and only empty blocks lie
+ * between it and the header.  An increment anywhere else (at the top of a
+ * while body, `while (k < K) { k++; ... }`) gives the body another value
+ * than the one the loop's range describes. */
+static bool increments_last(class loop *l, gimple *incr)
+{
+	basic_block bb = gimple_bb(incr);
+	if (!l->latch || !dominated_by_p(CDI_DOMINATORS, l->latch, bb))
+		return false;
+	gimple_stmt_iterator g = gsi_for_stmt(incr);
+	for (gsi_next(&g); !gsi_end_p(g); gsi_next(&g))
+		if (!is_gimple_debug(gsi_stmt(g)))
+			return false;
+	while (bb != l->header) {
+		if (!single_succ_p(bb))
+			return false;
+		bb = single_succ(bb);
+		if (bb == l->header)
+			break;
+		for (g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
+			if (!is_gimple_debug(gsi_stmt(g)) && gimple_code(gsi_stmt(g)) != GIMPLE_LABEL)
+				return false;
+	}
 	return true;
 }
 
@@ -175,12 +223,19 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 			annot[0] = NULL;
 		}
 	}
+	gimple *hdr_step = NULL;
 	for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
 		gimple *s = gsi_stmt(g);
 		if (s == cond || s == annot[0] || is_gimple_debug(s) ||
 		    gimple_code(s) == GIMPLE_LABEL)
 			continue;
 		if (!is_gimple_assign(s) || TREE_CODE(gimple_assign_lhs(s)) != SSA_NAME) {
+			/* `while (n--)` steps its counter in the test: the header's
+			   one assignment to a user variable is then the step */
+			if (is_gimple_assign(s) && is_reg_decl_p(gimple_assign_lhs(s)) && !hdr_step) {
+				hdr_step = s;
+				continue;
+			}
 			c.fail(lloc, "a loop of the nest is not a counted 'for' loop (do/while "
 			       "loops and exit tests with side effects are not supported)");
 			return false;
@@ -208,7 +263,19 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		if (!v)
 			continue;
 		std::vector<gimple *> as = assigns_in(l, v);
-		if (as.size() == 1 && is_increment(as[0], v, &step)) {
+		if (as.size() == 1 && as[0] == hdr_step && is_increment(as[0], v, &step)) {
+			incr = as[0];
+			break;
+		}
+		if (as.size() == 1 && as[0] != hdr_step && hdr_step == NULL &&
+		    is_increment(as[0], v, &step)) {
+			if (!increments_last(l, as[0])) {
+				c.fail(gimple_location(as[0]) != UNKNOWN_LOCATION
+				       ? gimple_location(as[0]) : lloc,
+				       "loop variable '%s' is stepped before the end of the loop "
+				       "body; step it last", decl_name(v));
+				return false;
+			}
 			incr = as[0];
 			break;
 		}
@@ -254,6 +321,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
 		return false;
 	}
+	/* stepped in the header, before the test (`while (v--)`, `while
+	   (--v)`): the body sees init + step first; a test of the copy made
+	   before the step (v--) compares v - step */
+	bool hdr = incr == hdr_step;
+	bool test_before = hdr && TREE_CODE(lhs) == SSA_NAME && copy_of(lhs, incr) == v;
 	int id = (int)c.loops.size();
 	int iv = c.var_for(v, MP_VAR_ITER);
 	if (iv < 0)
@@ -277,6 +349,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
 		return false;
 	}
+	if (hdr)
+		lo.cst += step;
 	if (TREE_CODE(rhs) == INTEGER_CST && TYPE_UNSIGNED(TREE_TYPE(rhs)) &&
 	    mp_int_cst(rhs) < 0) {
 		c.fail(lloc, "the bound of loop '%s' does not fit a signed integer", decl_name(v));
@@ -298,34 +372,37 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 			       "outer loop variables", decl_name(v));
 		return false;
 	}
+	if (test_before)
+		hi.cst += step;   /* t op n  <=>  v op n + step */
 	bool ne = false;
-	if (code == NE_EXPR && step == 1) {
-		/* `v != n` counting up ends where `v < n` does when v starts at
-		   or below n (the core decides whether that is known); against
-		   the type's maximum (GCC's form of `v < INT_MAX`) it always does */
-		tree mx = TYPE_MAX_VALUE(TREE_TYPE(v));
-		ne = !(TREE_CODE(rhs) == INTEGER_CST && mx && tree_int_cst_equal(rhs, mx));
-		code = LT_EXPR;
+	if (code == NE_EXPR && (step == 1 || step == -1)) {
+		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)
+		   does when v starts on the right side of n (the core decides
+		   whether that is known); against the type's maximum (GCC's form
+		   of `v < INT_MAX`) or minimum it always does */
+		tree ext = step > 0 ? TYPE_MAX_VALUE(TREE_TYPE(v)) : TYPE_MIN_VALUE(TREE_TYPE(v));
+		ne = !(TREE_CODE(rhs) == INTEGER_CST && ext && tree_int_cst_equal(rhs, ext));
+		code = step > 0 ? LT_EXPR : GT_EXPR;
 	}
 	switch (code) {
-	case LT_EXPR:
-		mp_aff_const(&one, -1);
+	case LT_EXPR: case GT_EXPR:
+		/* the last value is the bound -1 (up) or +1 (down) */
+		mp_aff_const(&one, code == LT_EXPR ? -1 : 1);
 		mp_aff_add(&hi, &hi, &one);
 		break;
-	case LE_EXPR:
+	case LE_EXPR: case GE_EXPR:
 		break;
-	case GT_EXPR: case GE_EXPR:
-		if (step > 0) {
-			c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
-			return false;
-		}
-		break;   /* downward loop: the core refuses step != 1 */
 	default:
 		c.fail(lloc, "the exit test of loop '%s' must be <, <=, >, >= or !=", decl_name(v));
 		return false;
 	}
-	if (code == GT_EXPR || code == GE_EXPR) {
-		/* describe as an upward range; the core refuses the step anyway */
+	if ((code == GT_EXPR || code == GE_EXPR) != (step < 0)) {
+		c.fail(lloc, "loop '%s' has an unusual exit test", decl_name(v));
+		return false;
+	}
+	if (step < 0) {
+		/* counting down from lo to the bound: described as the range
+		   [bound, first value] with a negative step */
 		std::swap(lo, hi);
 	}
 	int lid = mp_nest_add_loop(c.n, iv, parent, 0, &lo, &hi, step);

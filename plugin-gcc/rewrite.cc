@@ -402,12 +402,17 @@ static basic_block guarded(basic_block cur, tree cond, gimple_seq set)
 }
 
 /* Final value of loop L's iterator (max(lo, hi + 1)), in its type. */
+/* The value loop L leaves in its iterator: max(lo, hi + 1) counting up;
+ * counting down from hi, lo - 1 when it ran and hi when it did not:
+ * min(hi, lo - 1). */
 static tree final_iter(mp_ctx &c, mp_mat &m, int l)
 {
-	tree lo = m.aff(&c.n->loop[l].lo, true);
-	tree hi1 = fold_build2(PLUS_EXPR, long_t(), m.aff(&c.n->loop[l].hi, true),
-			       build_int_cst(long_t(), 1));
-	return fold_convert(TREE_TYPE(c.loop_iter[l]), fold_build2(MAX_EXPR, long_t(), lo, hi1));
+	const mp_loop *lp = &c.n->loop[l];
+	tree lo = m.aff(&lp->lo, true), hi = m.aff(&lp->hi, true), one = build_int_cst(long_t(), 1);
+	tree v = lp->step < 0
+		? fold_build2(MIN_EXPR, long_t(), hi, fold_build2(MINUS_EXPR, long_t(), lo, one))
+		: fold_build2(MAX_EXPR, long_t(), lo, fold_build2(PLUS_EXPR, long_t(), hi, one));
+	return fold_convert(TREE_TYPE(c.loop_iter[l]), v);
 }
 
 static void assign(gimple_seq *seq, tree lhs, tree val)

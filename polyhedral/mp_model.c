@@ -412,9 +412,10 @@ static isl_map *build_schedule(mp_model *m, int s, int width)
 	sbf(&b, "%s -> { ", m->params);
 	emit_tuple(&b, 'S', s, m->chain[s], d);
 	sbf(&b, " -> [");
+	/* a loop counting down runs its iterations in decreasing order */
 	for (i = 0; i < d; i++, k += 2)
-		sbf(&b, "%s%d, c%d", i ? ", " : "", n->loop[m->chain[s][i]].pos,
-		    m->chain[s][i]);
+		sbf(&b, "%s%d, %sc%d", i ? ", " : "", n->loop[m->chain[s][i]].pos,
+		    n->loop[m->chain[s][i]].step < 0 ? "-" : "", m->chain[s][i]);
 	sbf(&b, "%s%d", d ? ", " : "", n->stmt[s].pos);
 	for (k++; k < width; k++)
 		sbf(&b, ", 0");

@@ -1174,21 +1174,25 @@ static int iter_observed(const mp_nest *n, int v)
 	return 0;
 }
 
-/* A `v != n` loop counting up by one (described as `v < n`) is that loop
- * when v cannot start above n: for a signed iterator of int width or wider
- * starting above n it would overflow, which C leaves undefined (compilers
- * turn `<` into `!=` on the same ground); an unsigned iterator starting at
- * 0 is never above its bound.  Other iterators (unsigned from another
- * start, narrow types that wrap) would run past the bound: not known. */
+/* A `v != n` loop counting by one (described as `v < n`, or `v > n` down)
+ * is that loop when v cannot start on the wrong side of n: for a signed
+ * iterator of int width or wider it would overflow, which C leaves
+ * undefined (compilers turn `<` into `!=` on the same ground); an unsigned
+ * iterator counting up from 0 or down to 0 is never on the wrong side.
+ * Other iterators (unsigned from another start, narrow types that wrap)
+ * would run past the bound: not known. */
 static int ne_exit_exact(const mp_nest *n, int l)
 {
 	mp_scalar t = n->var[n->loop[l].iter].type;
 	int64_t lo;
 
-	if ((t == MP_TY_S32 || t == MP_TY_S64) && n->loop[l].step == 1)
+	if (t == MP_TY_S32 || t == MP_TY_S64)
 		return 1;
-	return (t == MP_TY_U32 || t == MP_TY_U64) && n->loop[l].step == 1 &&
-	       mp_aff_is_const(&n->loop[l].lo, &lo) && lo == 0;
+	/* unsigned: counting up from 0, or down to 0 (`for (i = n; i != 0;
+	   i--)`: described lo = 1) or to its wrap-around (`while (n--)`:
+	   lo = 0), is never on the wrong side */
+	return (t == MP_TY_U32 || t == MP_TY_U64) && mp_aff_is_const(&n->loop[l].lo, &lo) &&
+	       (n->loop[l].step == 1 ? lo == 0 : lo == 0 || lo == 1);
 }
 
 /* Loop L lies strictly inside loop K.  The glue restores the final values
@@ -1277,9 +1281,9 @@ static int check_loops(az *z, const int *chain, int d)
 	for (i = 0; i < d; i++) {
 		const mp_loop *l = &n->loop[chain[i]];
 
-		if (l->step != 1)
+		if (l->step != 1 && l->step != -1)
 			return refuse(z, l->loc, "loop '%s' has step %" PRId64 "; only "
-				      "step 1 is supported", ln(n, chain[i]), l->step);
+				      "steps 1 and -1 are supported", ln(n, chain[i]), l->step);
 		if (l->ne_exit && !ne_exit_exact(n, chain[i]))
 			return refuse(z, l->loc, "the exit test of loop '%s' is '!=' and "
 				      "'%s' is %s: the loop is the '<' loop only if it starts "

@@ -183,6 +183,24 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s (* a (cast:s32 w[j*K+k]:s8)))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "no contraction found" },
+/* count-down loops (step -1) */
+{ .name = "count-down loops i, k (step -1), final values",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\n"
+	"var i iter s32 used_after\nvar j iter s32\nvar k iter s32\nvar s local s32\n"
+	"array x base=x\narray w base=w\narray y base=y\n"
+	"loop i lo=0 hi=M-1 step=-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1 step=-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lk = "k" },
+{ .name = "step -2: refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1 step=-2 loc=9\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "step -2", .reason_loc = 9 },
 /* `!=` exit tests */
 { .name = "!= exit test on an int iterator",
   .text = DECLS "var s local s32\n"

@@ -1,6 +1,6 @@
 // MIXPREC-TRANSFORMED: 0
 /* refuse_control.c -- loop control the plugin does not handle: a do-while
- * reduction, an unsigned k != K + 1 from 1, a downward loop, break / return / goto out of the
+ * reduction, an unsigned k != K + 1 from 1, steps of -2, break / return / goto out of the
  * reduction, a continue that guards the update, an iterator or a bound
  * modified in the body, and a goto into the nest.  Each nest must stay as
  * written (same results) with a warning at its for line. */
@@ -39,13 +39,14 @@ __attribute__((noinline)) void rc_not_equal(ARGS)
 		}
 }
 
+/* steps other than 1 and -1 (count-down loops: loop_down.c) */
 __attribute__((noinline)) void rc_downward(ARGS)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{step -1}}
+	for (int i = 0; i < M; i++) // expected-warning {{step -2}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
-			for (int k = K - 1; k >= 0; k--)
+			for (int k = K - 1; k >= 0; k -= 2)
 				s += A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}
@@ -54,7 +55,7 @@ __attribute__((noinline)) void rc_downward(ARGS)
 __attribute__((noinline)) void rc_downward_outer(ARGS)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = M; i > 0; i--) // expected-warning {{step -1}}
+	for (int i = M; i > 0; i -= 2) // expected-warning {{step -2}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < K; k++)

@@ -85,6 +85,10 @@ struct mp_ctx {
 	   anywhere in it: like globals, they live in memory and may change
 	   through a pointer (mem_decl) */
 	std::set<const clang::VarDecl *> addr_taken;
+	/* steps of walking pointers met inside the statement being described
+	   (`*p++`, `*++p`): pointer assignments emitted right after it */
+	std::vector<std::pair<clang::VarDecl *, int64_t>> pending_steps;
+	std::set<const clang::Expr *> pending_seen;
 	bool has_opaque = false;
 	std::string stmt_opaque;                        /* why the current stmt is opaque */
 
@@ -101,6 +105,19 @@ struct mp_ctx {
 	{
 		return d->hasGlobalStorage() || addr_taken.count(d);
 	}
+	/* A local pointer the nest assigns more than once (`p = lhs; ...
+	   p++`): a walking pointer, described by pointer assignments and
+	   resolved by the core (mp_walk_resolve). */
+	bool walking(const clang::VarDecl *d) const
+	{
+		auto it = defs.find(d);
+		return d->getType()->isPointerType() && !mem_decl(d) &&
+		       !d->getType().isVolatileQualified() && it != defs.end() &&
+		       !(it->second.size() == 1 && declared_in.count(d) &&
+			 d->getInit() == it->second[0]);
+	}
+	/* sizeof(*p) for pointer type T, or 0 */
+	int64_t pointee_size(clang::QualType t) const;
 	int var_expr(int v, mp_scalar ty);
 	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
 	const clang::Expr *single_def(const clang::VarDecl *d);

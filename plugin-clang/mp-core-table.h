@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 3
+#define MP_CORE_TABLE_VERSION 4
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -50,7 +50,7 @@ typedef struct mp_core_table {
 			    char *err, size_t errlen, int *err_tok);
 	const char *(*prec_name)(mp_prec p);
 	const char *(*target_name)(mp_target t);
-	int (*analyze)(const mp_nest *n, const mp_pragma *p, mp_plan *plan);
+	int (*analyze)(mp_nest *n, const mp_pragma *p, mp_plan *plan);
 	int (*plan_remark)(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len);
 	const char *(*scalar_name)(mp_scalar t);
 	int (*scalar_is_int)(mp_scalar t);

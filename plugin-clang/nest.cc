@@ -590,11 +590,67 @@ static void settle(mp_ctx &c, int id)
 	c.has_opaque = true;
 }
 
+/* A pointer assignment  V = &ARR[OFF]  (ARR -1: a value mixprec cannot
+ * follow; the core then leaves V's accesses alone). */
+static void ptr_stmt(mp_ctx &c, VarDecl *v, int arr, const mp_aff *off, int lid, bool guarded,
+		     int *pos, SourceLocation l)
+{
+	int id = new_stmt(c, MP_S_ASSIGN, lid, guarded, pos, l);
+	if (id < 0)
+		return;
+	c.n->stmt[id].lhs_var = c.var_for(v, MP_VAR_LOCAL);
+	c.n->stmt[id].ptr_assign = 1;
+	c.n->stmt[id].ptr_array = arr;
+	if (arr >= 0)
+		c.n->stmt[id].ptr_off = *off;
+}
+
+/* The steps of walking pointers met inside the statement just described
+ * (`sum += *a++ * *b++`): they run after it. */
+static void flush_steps(mp_ctx &c, int lid, bool guarded, int *pos, SourceLocation l)
+{
+	std::vector<std::pair<VarDecl *, int64_t>> steps;
+	steps.swap(c.pending_steps);
+	for (auto &st : steps) {
+		mp_aff off;
+		mp_aff_const(&off, st.second);
+		ptr_stmt(c, st.first, c.array_for(st.first, false), &off, lid, guarded, pos, l);
+	}
+}
+
+/* An assignment to walking pointer V (c.walking): `p = q + i*K`, `p += ld`,
+ * `p++` as a statement. */
+static void walk_assign(mp_ctx &c, const Expr *whole, VarDecl *v, int lid, bool guarded, int *pos)
+{
+	const Expr *e = whole->IgnoreParens();
+	int arr = -1;
+	mp_aff off, amt;
+	mp_aff_const(&off, 0);
+	int64_t sz = c.pointee_size(v->getType());
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e)) {
+		arr = sz > 0 ? c.array_for(v, false) : -1;
+		mp_aff_const(&off, u->isIncrementOp() ? sz : -sz);
+	} else if (const CompoundAssignOperator *ca = dyn_cast<CompoundAssignOperator>(e)) {
+		if (sz > 0 && (ca->getOpcode() == BO_AddAssign || ca->getOpcode() == BO_SubAssign) &&
+		    c.aff_of(ca->getRHS(), &amt, 0) &&
+		    mp_aff_scale(&off, &amt, ca->getOpcode() == BO_AddAssign ? sz : -sz) == 0)
+			arr = c.array_for(v, false);
+	} else if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e)) {
+		if (!c.ptr_of(bo->getRHS(), &arr, &off, 0))
+			arr = -1;
+	}
+	ptr_stmt(c, v, arr, &off, lid, guarded, pos, whole->getExprLoc());
+}
+
 /* LHS (op)= VALUE, where VALUE is the expression id of the new value. */
 static void assign(mp_ctx &c, const Expr *whole, const Expr *lhs, int lid, bool guarded, int *pos,
 		   const std::function<int(int)> &value)
 {
 	const VarDecl *v = mp_var_of_ref(lhs);
+	if (v && c.walking(v)) {
+		walk_assign(c, whole, const_cast<VarDecl *>(v), lid, guarded, pos);
+		return;
+	}
 	if (v && !c.mem_decl(v) && !v->getType().isVolatileQualified()) {
 		VarDecl *vd = const_cast<VarDecl *>(v);
 		if (c.iter_var.count(vd)) {
@@ -784,6 +840,17 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			}
 			if (!v->getInit() || c.skip_decl.count(v))
 				continue;
+			if (c.walking(v)) {
+				/* `const int8_t *p = lhs;` then p++: the reset */
+				int arr = -1;
+				mp_aff off;
+				mp_aff_const(&off, 0);
+				if (!c.ptr_of(v->getInit(), &arr, &off, 0))
+					arr = -1;
+				ptr_stmt(c, v, arr, &off, lid, g, pos, v->getLocation());
+				flush_steps(c, lid, g, pos, v->getLocation());
+				continue;
+			}
 			int id = new_stmt(c, MP_S_ASSIGN, lid, g, pos, v->getLocation());
 			if (id < 0)
 				return;
@@ -791,11 +858,13 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			c.n->stmt[id].lhs_var = c.var_for(v, MP_VAR_LOCAL);
 			c.n->stmt[id].rhs = c.expr_of(v->getInit(), id, 0);
 			settle(c, id);
+			flush_steps(c, lid, g, pos, v->getLocation());
 		}
 		return;
 	}
 	if (Expr *e = dyn_cast<Expr>(s)) {
 		describe_expr_stmt(c, e, lid, g, pos);
+		flush_steps(c, lid, g, pos, e->getExprLoc());
 		return;
 	}
 	if (isa<AsmStmt>(s)) {

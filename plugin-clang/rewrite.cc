@@ -564,6 +564,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		if (p.red_iter_final)
 			fs.push_back(m.bin(BO_Assign, m.ref(c.loop_iter[lk]),
 					   m.cast(c.loop_iter[lk]->getType(), final_iter(m, lk))));
+		/* walking pointers the replaced loop would have advanced:
+		   p = (T *)((char *)p + by) */
+		for (int a = 0; a < p.nadvance; a++) {
+			VarDecl *v = c.var_decl[p.advance_var[a]];
+			QualType cp = C.getPointerType(C.CharTy);
+			Expr *sum = m.bin(BO_Add, m.cast(cp, m.ref(v)),
+					  m.paren(m.aff(&p.advance_by[a], false)));
+			fs.push_back(m.bin(BO_Assign, m.ref(v), m.cast(v->getType(), sum)));
+		}
 		k_parent = (*c.parent)[kl];
 		k_new = mpc::if_stmt(C, m.L, m.bin(BO_NE, m.ref(tile), m.lit(0)),
 				     mpc::compound(C, fs, m.L, m.L), kl);

@@ -246,6 +246,16 @@ bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 	return true;
 }
 
+int64_t mp_ctx::pointee_size(QualType t) const
+{
+	if (!t->isPointerType())
+		return 0;
+	QualType e = t->getPointeeType();
+	if (e->isIncompleteType() || !e->isConstantSizeType())
+		return 0;
+	return C.getTypeSizeInChars(e).getQuantity();
+}
+
 /* sizeof(T) as an affine form (VLA rows: their size expressions). */
 bool mp_ctx::size_of(QualType t, mp_aff *r, int depth)
 {
@@ -274,7 +284,8 @@ int mp_ctx::array_for(VarDecl *base, bool is_decl)
 	int bv = -1;
 	int64_t size = -1;
 	if (!is_decl) {
-		bv = var_for(base, MP_VAR_PARAM);
+		/* a walking pointer (assigned in the nest) is a local */
+		bv = var_for(base, defs.count(base) ? MP_VAR_LOCAL : MP_VAR_PARAM);
 		if (bv < 0)
 			return -1;
 	} else if (const ConstantArrayType *ca = C.getAsConstantArrayType(base->getType())) {
@@ -314,7 +325,14 @@ bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
 			VarDecl *d = const_cast<VarDecl *>(cd);
 			if (defs.count(d)) {
 				const Expr *init = single_def(d);
-				return init && ptr_of(init, arr, off, depth + 1);
+				if (init)
+					return ptr_of(init, arr, off, depth + 1);
+				if (!walking(d))
+					return false;
+				/* its value where it is read: the core follows it */
+				*arr = array_for(d, false);
+				mp_aff_const(off, 0);
+				return *arr >= 0;
 			}
 			/* a pointer in memory (a global, or its address is
 			   taken): an invariant like a parameter when the nest
@@ -328,6 +346,27 @@ bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
 		default:
 			return false;
 		}
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(p))
+		if (u->getOpcode() == UO_AddrOf)   /* &lhs[0], &x->q[j] */
+			return addr_of(u->getSubExpr(), arr, off, depth + 1);
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(p)) {
+		/* `*p++`, `*++p`: p's value (plus the step for ++p); the step
+		   itself becomes a pointer assignment after the statement */
+		const VarDecl *cd = u->isIncrementDecrementOp() ? mp_var_of_ref(u->getSubExpr())
+								 : nullptr;
+		int64_t sz = cd ? pointee_size(cd->getType()) : 0;
+		if (!cd || !walking(cd) || sz <= 0)
+			return false;
+		VarDecl *d = const_cast<VarDecl *>(cd);
+		int64_t step = u->isIncrementOp() ? sz : -sz;
+		*arr = array_for(d, false);
+		mp_aff_const(off, u->isPrefix() ? step : 0);
+		if (!pending_seen.count(u)) {
+			pending_seen.insert(u);
+			pending_steps.push_back({ d, step });
+		}
+		return *arr >= 0;
 	}
 	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(p)) {
 		if (bo->getOpcode() != BO_Add && bo->getOpcode() != BO_Sub)

@@ -32,6 +32,7 @@ struct mp_ctx {
 	std::set<tree> protected_decls;           /* memory decls read as parameters */
 	std::set<gimple *> control;               /* loop control statements */
 	bool has_opaque = false;
+	gimple *cur_stmt = NULL;                  /* the statement being described */
 
 	bool failed = false;
 	std::string fail_text;
@@ -42,6 +43,8 @@ struct mp_ctx {
 	void fail(location_t loc, const char *fmt, ...) ATTRIBUTE_PRINTF_3;
 	int var_for(tree t, mp_var_kind kind, bool fresh = false);
 	int iter_of(tree decl, gimple *at);
+	bool walking(tree t, gimple *at);
+	bool walk_read(tree p, gimple *at, int *arr, mp_aff *off);
 	int var_expr(int v, mp_scalar ty);
 	gimple *inline_def(tree t, gimple *use);
 	gimple *dominating_def(tree t, gimple *use);

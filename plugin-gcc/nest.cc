@@ -476,6 +476,7 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 	int id;
 	if (is_gimple_debug(g) || c.control.count(g))
 		return;
+	c.cur_stmt = g;
 	switch (gimple_code(g)) {
 	case GIMPLE_LABEL: case GIMPLE_NOP: case GIMPLE_PREDICT: case GIMPLE_COND:
 	case GIMPLE_SWITCH:
@@ -495,6 +496,21 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 			id = new_stmt(c, MP_S_ASSIGN, lid, guarded, g);
 			if (id < 0) return;
 			c.n->stmt[id].lhs_var = c.var_for(lhs, MP_VAR_LOCAL);
+			if (c.walking(lhs, g)) {
+				/* p = q + off, p = p + step: a pointer assignment (an
+				   unknown value leaves ptr_array -1) */
+				mp_stmt &st = c.n->stmt[id];
+				st.ptr_assign = 1;
+				if (!c.ptr_of_def(g, &st.ptr_array, &st.ptr_off, 0))
+					st.ptr_array = -1;
+				if (c.failed && !c.n->error[0]) {
+					/* not following the pointer is not a failure
+					   (the core refuses what depends on it) */
+					c.failed = false;
+					c.fail_text.clear();
+				}
+				return;
+			}
 			c.n->stmt[id].rhs = c.def_expr(g, id, 0);
 			return;
 		}

@@ -592,6 +592,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	}
 	if (p.red_iter_final)
 		assign(&fs, c.loop_iter[lk], final_iter(c, m, lk));
+	/* walking pointers the replaced loop would have advanced */
+	for (int a = 0; a < p.nadvance; a++) {
+		tree v = c.var_tree[p.advance_var[a]];
+		tree by = fold_convert(sizetype, m.aff(&p.advance_by[a], false));
+		tree nv = gval(fold_build_pointer_plus(v, by), &fs);
+		gimple_seq_add_stmt(&fs, gimple_build_assign(v, nv));
+	}
 	g = gsi_start_bb(fast);
 	gsi_insert_seq_after(&g, fs, GSI_CONTINUE_LINKING);
 	return true;

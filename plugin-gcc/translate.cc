@@ -371,7 +371,8 @@ int mp_ctx::array_for(tree base, bool is_decl)
 	int bv = -1;
 	int64_t size = -1;
 	if (!is_decl) {
-		bv = var_for(base, MP_VAR_PARAM);
+		/* a walking pointer (assigned in the nest) is a local */
+		bv = var_for(base, defs.count(base) ? MP_VAR_LOCAL : MP_VAR_PARAM);
 		if (bv < 0) return -1;
 	} else if (DECL_SIZE_UNIT(base) && tree_fits_shwi_p(DECL_SIZE_UNIT(base))) {
 		size = tree_to_shwi(DECL_SIZE_UNIT(base));
@@ -414,7 +415,7 @@ bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
 				d = dominating_def(p, at);
 			if (d)
 				return ptr_of_def(d, arr, off, depth + 1);
-			return false;
+			return walking(p, at) && walk_read(p, at, arr, off);
 		}
 		/* a pointer in memory (a global, or its address is taken): an
 		   invariant like a parameter when the nest never writes it (its
@@ -437,6 +438,49 @@ bool mp_ctx::ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth)
 }
 
 /* The pointer value assigned by in-nest statement D. */
+/* A user pointer the nest assigns more than once (`ap = a; ... ap =
+ * ap.1_1 + 1`): a walking pointer, described by pointer assignments and
+ * resolved by the core (mp_walk_resolve). */
+bool mp_ctx::walking(tree t, gimple *at)
+{
+	(void)at;
+	return is_reg_decl_p(t) && POINTER_TYPE_P(TREE_TYPE(t)) && !DECL_ARTIFICIAL(t) &&
+	       !TREE_THIS_VOLATILE(t) && defs.count(t);
+}
+
+/* Walking pointer P read at AT, as seen by the description statement being
+ * translated (cur_stmt): the core gives P's value at that statement, which
+ * counts the steps of P placed before it; the steps that GIMPLE puts
+ * between the read and the statement (`ap.1_1 = ap; ap = ap.1_1 + 1;
+ * _2 = *ap.1_1; s = ...`: the *ap++ of the source) are taken back here.
+ * Only within one block; anything else is not followed. */
+bool mp_ctx::walk_read(tree p, gimple *at, int *arr, mp_aff *off)
+{
+	*arr = array_for(p, false);
+	mp_aff_const(off, 0);
+	if (*arr < 0)
+		return false;
+	gimple *use = cur_stmt ? cur_stmt : at;
+	if (!at || at == use)
+		return true;
+	if (gimple_bb(at) != gimple_bb(use) || gimple_uid(at) > gimple_uid(use))
+		return false;
+	for (gimple *d : defs[p]) {
+		if (gimple_bb(d) != gimple_bb(at) || gimple_uid(d) <= gimple_uid(at) ||
+		    gimple_uid(d) >= gimple_uid(use))
+			continue;
+		int a2;
+		mp_aff step;
+		gimple *save = cur_stmt;
+		cur_stmt = d;
+		bool ok = ptr_of_def(d, &a2, &step, 1) && a2 == *arr;
+		cur_stmt = save;
+		if (!ok || mp_aff_scale(&step, &step, -1) < 0 || mp_aff_add(off, off, &step) < 0)
+			return false;
+	}
+	return true;
+}
+
 bool mp_ctx::ptr_of_def(gimple *d, int *arr, mp_aff *off, int depth)
 {
 	if (!is_gimple_assign(d))

@@ -171,6 +171,7 @@ int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine,
 	a->elem_size = elem_size;
 	a->is_write = is_write;
 	a->stmt = stmt;
+	a->via = -1;
 	return n->naccesses++;
 }
 
@@ -674,6 +675,13 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 		} else
 			outf(&o, "%s", vname(n, s->lhs_var, t1));
 		outf(&o, " = ");
+		if (s->ptr_assign) {
+			outf(&o, "&%s[", s->ptr_array >= 0 && s->ptr_array < n->narrays
+			     ? n->array[s->ptr_array].name : "?");
+			aff_out(&o, n, &s->ptr_off, 0);
+			outf(&o, "]\n");
+			continue;
+		}
 		mark_expr(n, s->rhs, seen, 0);
 		expr_out(&o, n, s->rhs, 0);
 		outf(&o, "\n");
@@ -1319,7 +1327,23 @@ static int parse_stmt(parser *ps)
 		}
 		if (expect(ps, "=") < 0)
 			return -1;
-		if ((s.rhs = get_expr(ps, id, 0)) < 0)
+		skip_ws(ps);
+		if (s.kind == MP_S_ASSIGN && *ps->p == '&') {
+			/* pointer assignment: VAR = &ARRAY[AFF] */
+			int i;
+
+			ps->p++;
+			if (get_name(ps, name) < 0)
+				return -1;
+			for (s.ptr_array = -1, i = 0; i < ps->n->narrays; i++)
+				if (strcmp(ps->n->array[i].name, name) == 0)
+					s.ptr_array = i;
+			if (s.ptr_array < 0)
+				return perr(ps, "unknown array '%s'", name);
+			if (expect(ps, "[") < 0 || get_aff(ps, &s.ptr_off) < 0 || expect(ps, "]") < 0)
+				return -1;
+			s.ptr_assign = 1;
+		} else if ((s.rhs = get_expr(ps, id, 0)) < 0)
 			return ps->failed ? -1 : perr(ps, "missing right-hand side");
 	}
 	if (mp_nest_add_stmt(ps->n, &s) < 0)

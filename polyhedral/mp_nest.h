@@ -132,6 +132,10 @@ typedef struct mp_access {
 	int is_write;
 	int stmt;              /* statement containing it */
 	int loc;               /* glue location cookie (for diagnostics) */
+	int via;               /* set by mp_walk_resolve: the walking pointer
+	                          (a LOCAL var) the glue described it through,
+	                          before the array and offset were rewritten
+	                          to its closed form; -1 otherwise */
 } mp_access;
 
 /* --------------------------------------------------------- expressions */
@@ -168,7 +172,13 @@ typedef struct mp_expr {
 
 /* ---------------------------------------------------------- statements */
 
-/* ASSIGN: var `lhs_var` (a LOCAL or ITER) = expr `rhs`.
+/* ASSIGN: var `lhs_var` (a LOCAL or ITER) = expr `rhs`; or, when
+ *         `ptr_assign` is set, a pointer assignment  lhs_var =
+ *         base(ptr_array) + ptr_off  (bytes; rhs -1): `p = x + i*K`,
+ *         `p++` (ptr_array is then the array based on lhs_var itself:
+ *         a step), `p = q` with q another pointer.  Locals assigned this
+ *         way are walking pointers; mp_walk_resolve turns the accesses
+ *         made through them into closed forms.
  * STORE : access `lhs_access` (is_write) = expr `rhs`.
  * OPAQUE: something the glue cannot describe (call with side effects,
  *         asm, volatile access, store through a non-affine address of
@@ -186,6 +196,12 @@ typedef struct mp_stmt {
 	int lhs_access;
 	int rhs;
 	int loc;               /* glue location cookie */
+	int ptr_assign;        /* ASSIGN of a pointer: lhs_var = &ptr_array[ptr_off] */
+	int ptr_array;
+	mp_aff ptr_off;
+	int ivstep;            /* set by mp_walk_resolve: a step or reset of a
+	                          walking pointer whose accesses it resolved
+	                          (no longer a statement of the computation) */
 	char why[MP_REASON_LEN];
 } mp_stmt;
 
@@ -391,6 +407,13 @@ typedef struct mp_plan {
 	                              after that loop (later in the nest or after
 	                              it): the glue assigns it the loop's final
 	                              value next to the tile read */
+	/* TILE: walking pointers stepped inside the reduction loop and read
+	   after it: on the fast path, next to the tile read, the glue adds
+	   advance_by[i] bytes to pointer var advance_var[i] (what the loop's
+	   steps add) */
+	int nadvance;
+	int advance_var[8];
+	mp_aff advance_by[8];
 	int red_loop;              /* the loop replaced by the tile read
 	                              (== loop_k in TILE mode; the outermost
 	                              loop, i.e. the whole nest, in DIRECT and
@@ -463,10 +486,29 @@ typedef struct mp_plan {
 	int reason_is_error;
 } mp_plan;
 
-/* Analyse: build the ISL model, prove legality, match the contraction and
- * fill *plan.  Never fails hard: plan->ok == 0 with a reason when the nest
- * is not transformed.  Returns plan->ok. */
-int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan);
+/* Walking pointers (issue 8): for every LOCAL pointer the nest assigns
+ * only by pointer assignments (ptr_assign: at most one reset `p = base +
+ * off`, before every read of p in its loop, and steps `p = p + c` by
+ * loop-invariant amounts, all unconditional), give each access made
+ * through p the array and byte offset of its closed form: the reset's (or
+ * p's value at entry) plus the steps executed before it, an affine form
+ * of the iterators (`*p++` in loop k: base + k; a row pointer continuing
+ * across rows: base + i*K + k).  Accesses it rewrites get `via` = p, the
+ * pointer statements `ivstep` = 1.  What it cannot follow stays as the
+ * glue described it (and is refused where it matters, naming p).  Called
+ * by mp_analyze; idempotent.  Returns how many accesses it rewrote. */
+int mp_walk_resolve(mp_nest *n);
+/* The bytes walking pointer P advances in one run of loop REGION (its
+ * steps there times their runs); -1 when a reset of P lies inside REGION
+ * or the product is not affine. */
+int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta);
+
+/* Analyse: resolve walking pointers (mp_walk_resolve, in place: the
+ * glue's access ids stay valid and now hold the closed forms), build the
+ * ISL model, prove legality, match the contraction and fill *plan.  Never
+ * fails hard: plan->ok == 0 with a reason when the nest is not
+ * transformed.  Returns plan->ok. */
+int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan);
 
 /* --------------------------------------------------- runtime call */
 

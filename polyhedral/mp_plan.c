@@ -887,7 +887,14 @@ static int check_operand_subscripts(az *z, const int *chain, int d)
 
 	for (i = 0; i < 2; i++) {
 		const mp_access *a = &n->access[z->c.f[i].access];
+		int bv = n->array[a->array].base_var;
 
+		if (!a->affine && bv >= 0 && n->var[bv].kind == MP_VAR_LOCAL)
+			return refuse(z, a->loc,
+				      "operand '%s' is read through pointer '%s', which the "
+				      "nest changes in a way mixprec cannot follow (one reset "
+				      "before the reads and unconditional steps by a fixed "
+				      "amount are followed)", an(n, z->c.f[i].access), vn(n, bv));
 		if (!a->affine)
 			return refuse(z, a->loc,
 				      "subscript of '%s' is not affine in the loop iterators",
@@ -1010,6 +1017,28 @@ static void describe_stmt(const mp_nest *n, int s, char *buf, size_t len)
 		snprintf(buf, len, "an opaque statement");
 }
 
+/* A walking pointer that is stepped in the nest and used after it. */
+static int walked_after(const mp_nest *n)
+{
+	int s;
+
+	for (s = 0; s < n->nstmts; s++)
+		if (n->stmt[s].ivstep && n->var[n->stmt[s].lhs_var].used_after)
+			return 1;
+	return 0;
+}
+
+/* How many statements are steps or resets of walking pointers
+ * (mp_walk_resolve): bookkeeping, not part of the computation. */
+static int n_ivsteps(const mp_nest *n)
+{
+	int s, k = 0;
+
+	for (s = 0; s < n->nstmts; s++)
+		k += n->stmt[s].ivstep != 0;
+	return k;
+}
+
 /* How many forwarded statements sit directly in loop L (dead on the fast
  * path: they go with the loop). */
 static int fwd_in(az *z, int l)
@@ -1028,7 +1057,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	int k = plan->loop_k, s, l;
 	char what[MP_NAME_LEN * 2];
 
-	if (z->c.acc_write >= 0 && n->nstmts - z->c.nfwd == 1 && n->nloops == d &&
+	if (z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 && n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
 			  n->access[z->c.acc_write].elem_size ==
@@ -1049,7 +1078,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	}
 	plan->mode = MP_OUT_TILE;
 	for (s = 0; s < n->nstmts; s++)
-		if (s != z->c.stmt && !z->c.fwd[s] && n->stmt[s].loop == k) {
+		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && n->stmt[s].loop == k) {
 			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
@@ -1083,7 +1112,8 @@ static int choose_mode(az *z, const int *chain, int d)
 				      "reduction loop must hold the contraction alone",
 				      ln(n, k), ln(n, l));
 		for (s = 0; s < n->nstmts; s++)
-			if (s != z->c.stmt && !z->c.fwd[s] && n->stmt[s].loop == l) {
+			if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep &&
+			    n->stmt[s].loop == l) {
 				describe_stmt(n, s, what, sizeof(what));
 				return refuse(z, n->stmt[s].loc,
 					      "reduction loop '%s' also contains %s; the "
@@ -1382,6 +1412,68 @@ static int check_writes(az *z)
 	return 0;
 }
 
+/* Does statement S read walking pointer P: an access made through it, the
+ * value in its right-hand side, a step of P, a pointer assignment based on
+ * it. */
+static int stmt_reads_ptr(const mp_nest *n, int s, int p)
+{
+	const mp_stmt *st = &n->stmt[s];
+	int a;
+
+	for (a = 0; a < n->naccesses; a++)
+		if (n->access[a].stmt == s &&
+		    (n->access[a].via == p || n->array[n->access[a].array].base_var == p))
+			return 1;
+	if (st->rhs >= 0 && expr_reads_var(n, st->rhs, p, 0))
+		return 1;
+	return st->ptr_assign && st->ptr_array >= 0 &&
+	       n->array[st->ptr_array].base_var == p;
+}
+
+/* The walking pointers (mp_walk_resolve) keep their values as written
+ * where the loops stay: a pointer stepped inside the part the runtime
+ * replaces (TILE: the reduction loop; DIRECT, FUSED: the whole nest) is
+ * not stepped on the fast path.  TILE: one read after the loop gets the
+ * pointer advanced there (plan.advance_*); DIRECT, FUSED: not used after
+ * the nest. */
+static int check_walks(az *z)
+{
+	const mp_nest *n = z->n;
+	int p, s, read, region = z->plan->mode == MP_OUT_TILE ? z->plan->red_loop : -1;
+
+	z->plan->nadvance = 0;
+	for (p = 0; p < n->nvars; p++) {
+		int stepped = 0;
+
+		for (s = 0; s < n->nstmts; s++)
+			if (n->stmt[s].ivstep && n->stmt[s].lhs_var == p &&
+			    (region < 0 || within(n, n->stmt[s].loop, region)))
+				stepped = 1;
+		if (!stepped)
+			continue;
+		if (region < 0) {
+			if (n->var[p].used_after)
+				return refuse(z, loop_loc(n, 0), "pointer '%s' is advanced in "
+					      "the nest and used after it", vn(n, p));
+			continue;
+		}
+		for (s = 0, read = n->var[p].used_after; s < n->nstmts && !read; s++)
+			if (!within(n, n->stmt[s].loop, region) && stmt_reads_ptr(n, s, p))
+				read = n->stmt[s].loc ? n->stmt[s].loc : -1;
+		if (!read)
+			continue;
+		/* read after the loop: the fast path advances it as the loop
+		   would have */
+		if (z->plan->nadvance >= 8 ||
+		    mp_walk_region_delta(n, p, region, &z->plan->advance_by[z->plan->nadvance]) < 0)
+			return refuse(z, read > 0 ? read : loop_loc(n, 0), "pointer '%s' is "
+				      "advanced inside reduction loop '%s' and read after it",
+				      vn(n, p), ln(n, region));
+		z->plan->advance_var[z->plan->nadvance++] = p;
+	}
+	return 0;
+}
+
 /* Only the reduction carries dependences on loop k (DIRECT: on any loop). */
 static int check_dependences(az *z)
 {
@@ -1405,8 +1497,10 @@ static int check_dependences(az *z)
 		for (i = 0; i < cnt && i < 16; i++) {
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
-			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]]) &&
-			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]]))
+			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]] ||
+			     n->stmt[pairs[i][0]].ivstep) &&
+			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]] ||
+			     n->stmt[pairs[i][1]].ivstep))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
 			r = refuse(z, loop_loc(n, l),
@@ -1610,8 +1704,11 @@ static int try_fuse(az *z, const int *chain, int d)
 	isl_bool inj;
 	mp_plan save = *plan;
 
+	if (plan->nadvance || walked_after(n))
+		return 0;   /* the fused rewrite drops the whole nest */
 	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
-	    chain[d - 1] != k || n->nloops != d || n->nstmts - fwd_in(z, k) != 3 ||
+	    chain[d - 1] != k || n->nloops != d ||
+	    n->nstmts - fwd_in(z, k) - n_ivsteps(n) != 3 ||
 	    n->var[z->c.acc_var].used_after ||
 	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
 		return 0;
@@ -1632,7 +1729,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	for (s = 0; s < n->nstmts; s++) {
 		const mp_stmt *st = &n->stmt[s];
 
-		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k))
+		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k) || st->ivstep)
 			continue;
 		if (st->loop != body || st->guarded)
 			return 0;
@@ -2114,7 +2211,8 @@ static int analyze(az *z)
 		return -1;
 	plan->red_stmt = z->c.stmt;
 	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
-	    check_writes(z) < 0 || check_dependences(z) < 0 || compute_bound(z) < 0)
+	    check_walks(z) < 0 || check_writes(z) < 0 || check_dependences(z) < 0 ||
+	    compute_bound(z) < 0)
 		return -1;
 	try_fuse(z, chain, d);
 	plan->acc_a = z->c.f[0].access;
@@ -2134,11 +2232,12 @@ static int analyze(az *z)
 	return 0;
 }
 
-int mp_analyze(const mp_nest *n, const mp_pragma *p, mp_plan *plan)
+int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 {
 	mp_pragma dflt;
 	az z;
 
+	mp_walk_resolve(n);
 	if (!p) {
 		memset(&dflt, 0, sizeof(dflt));
 		dflt.prec = MP_PREC_INT8;

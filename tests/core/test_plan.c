@@ -183,6 +183,49 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s (* a (cast:s32 w[j*K+k]:s8)))\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "no contraction found" },
+/* Walking pointers (mp_walk_resolve) */
+{ .name = "walking pointer: reset per output, *p++ in the reduction",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : p = &x[i*K]\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("p[0]:s8", "w[j*K+k]:s8") ")\nstmt k : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .a = "x", .b = "w", .li = "i", .lj = "j" },
+{ .name = "walking pointer: reset per row, continues across columns",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nstmt i : p = &w[0]\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "p[0]:s8") ")\nstmt k : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .a = "x", .b = "w", .li = "i", .lj = "j" },
+{ .name = "walking pointer: continuing across three loops is not affine",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "p[0]:s8") ")\nstmt k : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "read through pointer 'p'" },
+{ .name = "walking pointer: conditional step is not followed",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : p = &x[i*K]\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("p[0]:s8", "w[j*K+k]:s8") ")\nstmt k guarded : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "read through pointer 'p', which the nest changes" },
+{ .name = "walking pointer: two resets are not followed",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : p = &x[i*K]\nstmt j : p = &w[0]\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("p[0]:s8", "w[j*K+k]:s8") ")\nstmt k : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "read through pointer 'p'" },
+{ .name = "walking pointer: stepped in the reduction loop, read after it",
+  .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"stmt j : p = &x[i*K]\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("p[0]:s8", "w[j*K+k]:s8") ")\nstmt k : p = &p[1]\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ s (cast:s32 p[-1]:s8))\n",
+  .ok = 1, .mode = MP_OUT_TILE, .a = "x" },
 /* count-down loops (step -1) */
 { .name = "count-down loops i, k (step -1), final values",
   .text = "var M param s32\nvar N param s32\nvar K param s32\n"
@@ -1150,6 +1193,13 @@ static void run_case(const pcase *c)
 	if (c->rif1)
 		CHECK(plan.red_iter_final == c->rif1 - 1, "%s: red_iter_final %d", c->name,
 		      plan.red_iter_final);
+	if (strstr(c->name, "read after it")) {
+		char buf[64];
+
+		mp_aff_print(&n, &plan.advance_by[0], buf, sizeof buf);
+		CHECK(plan.nadvance == 1 && !strcmp(buf, "K"), "%s: advance %d by %s", c->name,
+		      plan.nadvance, buf);
+	}
 	if (c->zsa || c->zsb) {
 		CHECK(plan.zsign_a == c->zsa && (c->zsa == 0) == (plan.za_expr < 0),
 		      "%s: zero point a (%d, %d)", c->name, plan.zsign_a, plan.za_expr);

@@ -134,6 +134,7 @@ struct mp_ctx {
 
 bool mp_harmless_call(const clang::CallExpr *c);
 std::string mp_callee_name(const clang::CallExpr *c);
+std::string mp_call_effects(const clang::CallExpr *c);   /* MP_MSG_CALL_EFFECTS */
 const clang::VarDecl *mp_var_of_ref(const clang::Expr *e);
 
 /* nest.cc */

@@ -765,9 +765,7 @@ static void describe_expr_stmt(mp_ctx &c, const Expr *e, int lid, bool guarded, 
 	}
 	if (const CallExpr *call = dyn_cast<CallExpr>(e->IgnoreImpCasts())) {
 		if (!mp_harmless_call(call))
-			opaque(c, lid, guarded, pos, e->getExprLoc(),
-			       "call to '" + mp_callee_name(call) + "' may have side effects (declare it "
-			       "__attribute__((const)) or __attribute__((pure)))");
+			opaque(c, lid, guarded, pos, e->getExprLoc(), mp_call_effects(call));
 		return;
 	}
 	if (e->HasSideEffects(C))

@@ -516,14 +516,92 @@ static bool harmless_builtin(const FunctionDecl *fd)
 	return false;
 }
 
+static bool callee_ok(const FunctionDecl *fd, int depth);
+
+/* Is lvalue LV an automatic variable of function FN (or a part of one:
+ * an element of a local array, a member of a local struct)? */
+static bool local_lvalue(const Expr *lv, const FunctionDecl *fn)
+{
+	for (;;) {
+		lv = lv->IgnoreParenImpCasts();
+		if (const ArraySubscriptExpr *a = dyn_cast<ArraySubscriptExpr>(lv)) {
+			const Expr *b = a->getBase()->IgnoreParenImpCasts();
+			if (!b->getType()->isArrayType() && !isa<DeclRefExpr>(b))
+				return false;
+			/* through a pointer, not a local array */
+			if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(b))
+				if (!r->getDecl()->getType()->isArrayType())
+					return false;
+			lv = b;
+			continue;
+		}
+		if (const MemberExpr *m = dyn_cast<MemberExpr>(lv)) {
+			if (m->isArrow())
+				return false;
+			lv = m->getBase();
+			continue;
+		}
+		break;
+	}
+	const DeclRefExpr *r = dyn_cast<DeclRefExpr>(lv);
+	const VarDecl *v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+	return v && v->getDeclContext() == fn && !v->isStaticLocal() && !v->hasGlobalStorage() &&
+	       !v->getType().isVolatileQualified();
+}
+
+/* The body of FN stores only to its own automatic variables and calls
+ * only functions that pass callee_ok (the GCC glue's rule, call_ok). */
+static bool body_ok(const Stmt *s, const FunctionDecl *fn, int depth)
+{
+	if (!s)
+		return true;
+	if (isa<AsmStmt>(s))
+		return false;
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(s))
+		if (bo->isAssignmentOp() && !local_lvalue(bo->getLHS(), fn))
+			return false;
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(s))
+		if (u->isIncrementDecrementOp() && !local_lvalue(u->getSubExpr(), fn))
+			return false;
+	if (const CallExpr *c = dyn_cast<CallExpr>(s)) {
+		const FunctionDecl *cd = c->getDirectCallee();
+		if (!cd || !callee_ok(cd, depth + 1))
+			return false;
+	}
+	for (const Stmt *k : s->children())
+		if (!body_ok(k, fn, depth))
+			return false;
+	return true;
+}
+
+/* Can a call to FD write memory the nest reads?  Attributes answer first,
+ * then the math functions whose only side effect is errno; otherwise FD's
+ * body, when this translation unit defines it before the nest, is read: it
+ * may only store to its own automatic variables and call functions that
+ * pass the same test (4 levels deep).  The rule of the GCC glue. */
+static bool callee_ok(const FunctionDecl *fd, int depth)
+{
+	if (fd->hasAttr<ConstAttr>() || fd->hasAttr<PureAttr>())
+		return true;
+	if (harmless_builtin(fd))
+		return true;
+	const FunctionDecl *def = nullptr;
+	if (depth > 4 || !fd->hasBody(def) || !def || def->isVariadic())
+		return false;
+	return body_ok(def->getBody(), def, depth);
+}
+
+std::string mp_call_effects(const CallExpr *c)
+{
+	char buf[MP_REASON_LEN];
+	snprintf(buf, sizeof buf, MP_MSG_CALL_EFFECTS, mp_callee_name(c).c_str());
+	return buf;
+}
+
 bool mp_harmless_call(const CallExpr *c)
 {
 	const FunctionDecl *fd = c->getDirectCallee();
-	if (!fd)
-		return false;
-	if (fd->hasAttr<ConstAttr>() || fd->hasAttr<PureAttr>())
-		return true;
-	return harmless_builtin(fd);
+	return fd && callee_ok(fd, 0);
 }
 
 std::string mp_callee_name(const CallExpr *c)
@@ -742,8 +820,7 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 	if (const CallExpr *call = dyn_cast<CallExpr>(e)) {
 		std::string name = mp_callee_name(call);
 		if (!mp_harmless_call(call)) {
-			stmt_opaque = "call to '" + name + "' may have side effects (declare it "
-				      "__attribute__((const)) or __attribute__((pure)))";
+			stmt_opaque = mp_call_effects(call);
 			return other(*this, ty, name.c_str(), -1, -1);
 		}
 		unsigned na = call->getNumArgs();

@@ -538,10 +538,7 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 			return;
 		}
 		if (!mp_harmless_call(call)) {
-			opaque(c, lid, guarded, g, "call to '%s' may have side effects: its body "
-			       "writes memory other than its own variables, or is not visible here "
-			       "(declare it __attribute__((const)) or __attribute__((pure)))",
-			       mp_callee_name(call));
+			opaque(c, lid, guarded, g, MP_MSG_CALL_EFFECTS, mp_callee_name(call));
 			return;
 		}
 		tree lhs = gimple_call_lhs(call);

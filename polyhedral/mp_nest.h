@@ -43,6 +43,11 @@ extern "C" {
 	"loop variable '%s' lives in memory (a global, or its address is taken) and " \
 	"may change through a pointer; use a local variable as the iterator"
 
+#define MP_MSG_CALL_EFFECTS \
+	"call to '%s' may have side effects: its body writes memory other than its " \
+	"own variables, or is not visible here (declare it __attribute__((const)) or " \
+	"__attribute__((pure)))"
+
 /* ---------------------------------------------------------------- types */
 
 /* Scalar element types the core distinguishes. */

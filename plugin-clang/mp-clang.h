@@ -57,7 +57,7 @@ struct mp_ctx {
 	clang::ASTContext &C;
 	clang::Sema &S;
 	clang::FunctionDecl *fn;
-	clang::ForStmt *top;
+	clang::Stmt *top;                  /* the annotated for or while loop */
 	clang::Stmt *top_init = nullptr;   /* `i = 0;` before `for (; ...)`, or null */
 	mp_nest *n;
 	mp_pragma_rec *pr;

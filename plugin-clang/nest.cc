@@ -437,8 +437,11 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	const Stmt *init = lp.init ? lp.init : outer_init;
 	if (!init)
 		init = prior_init(c, l, v);
-	if (lp.is_while && init && !c.skip.count(init) && !c.skip_decl.count(v))
+	if (lp.is_while && init && init != outer_init && !c.skip.count(init) &&
+	    !c.skip_decl.count(v))
 		init = nullptr;   /* not the one skip_while_parts took */
+	if (lp.is_while && !init && parent < 0)
+		init = prior_init(c, l, v);   /* the annotated loop: before the pragma */
 	const Expr *lo_e = nullptr;
 	if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(init)) {
 		for (const Decl *d : ds->decls())
@@ -924,7 +927,7 @@ bool mp_build_nest(mp_ctx &c)
 {
 	find_addr_taken(c, c.fn->getBody());
 	prescan(c, c.top);
-	if (const Stmt *x = find_exit(c.top->getBody(), 0)) {
+	if (const Stmt *x = find_exit(parts_of(c.top).body, 0)) {
 		if (isa<LabelStmt>(x))
 			c.fail(x->getBeginLoc(), "a label inside the nest (the target of a goto) "
 			       "makes it irreducible");
@@ -956,16 +959,17 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
 }
 
 static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
-			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, ForStmt *f,
+			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, Stmt *f,
 			 Stmt *init)
 {
+	SourceLocation kw = parts_of(f).kw;
 	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
 	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		/* as plugin-gcc/nest.cc: no kernels for these families yet */
 		char why[160];
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
 			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
-		report(r, f->getForLoc(), why, SourceLocation());
+		report(r, kw, why, SourceLocation());
 		return;
 	}
 	mp_ctx c(C, S);
@@ -973,7 +977,7 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	c.top = f;
 	c.top_init = init;
 	c.pr = &r;
-	c.loop_loc = f->getForLoc();
+	c.loop_loc = kw;
 	c.parent = &pm;
 	c.annotated = &annotated;
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
@@ -1060,7 +1064,7 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		if (stmt_position(e.second, e.first) && !at.count(e.first->getBeginLoc()))
 			at[e.first->getBeginLoc()] = const_cast<Stmt *>(e.first);
 
-	std::vector<std::pair<int, std::pair<ForStmt *, Stmt *>>> nests;
+	std::vector<std::pair<int, std::pair<Stmt *, Stmt *>>> nests;
 	std::set<const Stmt *> annotated;
 	for (size_t m = 0; m < mine.size(); m++) {
 		mp_pragma_rec &r = mp_pragmas[mine[m]];
@@ -1086,10 +1090,13 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 					break;
 				}
 			s = first;
-			if (!isa_and_nonnull<CompoundStmt>(s) && !isa_and_nonnull<ForStmt>(s))
+			if (!isa_and_nonnull<CompoundStmt>(s) && !isa_and_nonnull<ForStmt>(s) &&
+			    !isa_and_nonnull<WhileStmt>(s))
 				s = nullptr;
 		}
-		ForStmt *f = dyn_cast_or_null<ForStmt>(s);
+		Stmt *f = dyn_cast_or_null<ForStmt>(s);
+		if (!f && isa_and_nonnull<WhileStmt>(s))
+			f = s;   /* `while (cnt--)`, `while (rows) { ...; rows--; }` */
 		Stmt *init = nullptr;
 		if (!f && s && isa<BinaryOperator>(s) &&
 		    cast<BinaryOperator>(s)->getOpcode() == BO_Assign &&
@@ -1107,7 +1114,7 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			}
 		}
 		if (!f) {
-			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' loop");
+			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' or 'while' loop");
 			r.bad = true;
 			continue;
 		}
@@ -1123,7 +1130,7 @@ void mp_finish_unit(void)
 {
 	for (mp_pragma_rec &r : mp_pragmas)
 		if (!r.bad && !r.done) {
-			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' loop");
+			mp_error(r.pragma_loc, "'#pragma mixprec' must be followed by a 'for' or 'while' loop");
 			r.bad = true;
 		}
 }

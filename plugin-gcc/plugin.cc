@@ -315,7 +315,7 @@ static void handle_pragma(cpp_reader *)
 	if (parse_in) {
 		const cpp_token *next = cpp_peek_token(parse_in, 0);
 		if (next && next->type == CPP_SEMICOLON) {
-			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> loop");
+			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
 			return;
 		}
 	}
@@ -353,12 +353,12 @@ static bool is_debug_marker(tree t)
 	return t && TREE_CODE(t) == DEBUG_BEGIN_STMT;
 }
 
-/* The statement that a marker annotates: FOR_STMT, possibly inside the
- * scope the C front end opens for `for (int i = ...)`. */
+/* The statement that a marker annotates: FOR_STMT or WHILE_STMT, possibly
+ * inside the scope the C front end opens for `for (int i = ...)`. */
 static tree annotated_for(tree s)
 {
 	while (s) {
-		if (TREE_CODE(s) == FOR_STMT)
+		if (TREE_CODE(s) == FOR_STMT || TREE_CODE(s) == WHILE_STMT)
 			return s;
 		if (TREE_CODE(s) == BIND_EXPR) {
 			s = BIND_EXPR_BODY(s);
@@ -396,7 +396,8 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		while (!tsi_end_p(n) && is_debug_marker(tsi_stmt(n)))
 			tsi_next(&n);
 		tree f = tsi_end_p(n) ? NULL_TREE : annotated_for(tsi_stmt(n));
-		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT) {
+		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT &&
+		    TREE_CODE(tsi_stmt(n)) != WHILE_STMT) {
 			/* `i = 0;` emitted ahead of `for (; i < n; i++)` */
 			tree_stmt_iterator n2 = n;
 			tsi_next(&n2);
@@ -415,7 +416,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			if (!tsi_end_p(n) && is_marker(tsi_stmt(n), &id2))
 				error_at(r.pragma_loc, "%<#pragma mixprec%> appears twice before the same loop");
 			else
-				error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a %<for%> loop");
+				error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
 			r.bad = true;
 			continue;
 		}

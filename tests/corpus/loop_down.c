@@ -1,9 +1,10 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 8
 /* loop_down.c -- loops that count down, and while loops whose test steps
  * the counter, as hand-optimised C writes them (issue 8, item 3):
  * for (i = n - 1; i >= 0; i--), for (i = n; i != 0; i--) on unsigned,
  * while (cnt--), while (--cnt), while (cnt-- > 0), while (cnt) { ...;
- * cnt--; }, a for without an increment clause stepping last in its body.
+ * cnt--; }, a for without an increment clause stepping last in its body,
+ * the pragma itself on a while loop.
  * Iterators read after the nest get the values the loops leave (-1 after
  * while (cnt--), the type's maximum for an unsigned counter).  A counter
  * stepped at the top of the body stays refused (it once ran the kernels
@@ -107,6 +108,27 @@ __attribute__((noinline)) void dn_while_count(int M, int N, int K, const int8_t 
 	}
 }
 
+/* the pragma on a while loop (the CMSIS-NN batch/row loops) */
+__attribute__((noinline)) void dn_top_while(int M, int N, int K, const int8_t *A, const int8_t *B,
+					    int32_t *C)
+{
+	int32_t row_cnt = M;
+#pragma mixprec(int8, acc=int32)
+	while (row_cnt--) {
+		const int8_t *b = B;
+		int32_t col = N;
+		while (col) {
+			int32_t sum = 0;
+			const int8_t *a = A + row_cnt * K;
+			int32_t k = K;
+			while (k--)
+				sum += *a++ * *b++;
+			C[row_cnt * N + N - col] = sum;
+			col--;
+		}
+	}
+}
+
 /* a for loop stepping its counter as the body's last statement */
 __attribute__((noinline)) void dn_for_no_inc(int M, int N, int K, const int8_t *A, const int8_t *B,
 					     int32_t *C)
@@ -160,6 +182,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("while_predec %dx%dx%d", M, N, K), C, mn);
 		dn_while_count(M, N, K, A, B, C);
 		harness_out_array(harness_name("while_count %dx%dx%d", M, N, K), C, mn);
+		dn_top_while(M, N, K, A, B, C);
+		harness_out_array(harness_name("top_while %dx%dx%d", M, N, K), C, mn);
 		dn_for_no_inc(M, N, K, A, B, C);
 		harness_out_array(harness_name("for_no_inc %dx%dx%d", M, N, K), C, mn);
 		dn_stepped_first(M, N, K, A, B, C);

@@ -1,12 +1,13 @@
-/* not_for.c -- the pragma not followed by a for loop: a while loop, an
- * expression statement, the end of a block. */
+/* not_for.c -- the pragma not followed by a for or while loop: an
+ * expression statement, the end of a block, a do-while loop; a while loop
+ * is a loop nest like a for loop (this one holds no contraction). */
 #include <mixprec.h>
 
 void nf_while(int M, const int8_t *A, int32_t *C)
 {
 	int i = 0;
-#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
-	while (i < M) {
+#pragma mixprec(int8, acc=int32)
+	while (i < M) { // expected-warning {{no contraction found}}
 		C[i] = A[i];
 		i++;
 	}
@@ -14,7 +15,7 @@ void nf_while(int M, const int8_t *A, int32_t *C)
 
 void nf_statement(int M, const int8_t *A, int32_t *C)
 {
-#pragma mixprec(int8) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8) // expected-error {{must be followed by a 'for' or 'while' loop}}
 	C[0] = M > 0 ? A[0] : 0;
 }
 
@@ -22,6 +23,16 @@ void nf_end_of_block(int M, const int8_t *A, int32_t *C)
 {
 	if (M > 0) {
 		C[0] = A[0];
-#pragma mixprec(int8) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8) // expected-error {{must be followed by a 'for' or 'while' loop}}
 	}
+}
+
+void nf_do_while(int M, const int8_t *A, int32_t *C)
+{
+	int i = 0;
+#pragma mixprec(int8) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	do {
+		C[i] = A[i];
+		i++;
+	} while (i < M);
 }

@@ -63,7 +63,7 @@ void pp_nested_on_k(ARGS)
 
 void pp_declaration(ARGS)
 {
-#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
 	int i;
 	for (i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
@@ -77,7 +77,7 @@ void pp_declaration(ARGS)
 /* an empty statement between the pragma and the loop */
 void pp_empty_statement(ARGS)
 {
-#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
 	;
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
@@ -90,7 +90,7 @@ void pp_empty_statement(ARGS)
 
 void pp_if(ARGS)
 {
-#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
 	if (N > 0 && K > 0)
 		for (int i = 0; i < M; i++)
 			C[i] = A[i] * B[i];
@@ -98,7 +98,7 @@ void pp_if(ARGS)
 
 void pp_label(ARGS)
 {
-#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' loop}}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
 again:
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {

@@ -118,10 +118,23 @@ struct mp_ctx {
 	}
 	/* sizeof(*p) for pointer type T, or 0 */
 	int64_t pointee_size(clang::QualType t) const;
+
+	/* Derived parameters: loop-invariant values that are not affine (n /
+	   32, rows >> 1, (uint16_t) n) or read from memory the nest does not
+	   write (x->n, x->q): PARAM vars whose value is the expression as
+	   written, evaluated again before the nest (translate.cc). */
+	std::map<int, const clang::Expr *> var_value;   /* var -> rvalue */
+	std::map<int, const clang::Expr *> var_lvalue;  /* var read from memory -> lvalue */
+	std::map<std::string, int> derived;             /* rendering -> var */
+	std::map<int, int> derived_array;               /* pointer var -> array */
+	std::vector<const clang::Expr *> array_value;   /* array id -> base value */
+	bool invariant(const clang::Expr *e, int depth);
+	int derived_var(const clang::Expr *value);
 	int var_expr(int v, mp_scalar ty);
 	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
 	const clang::Expr *single_def(const clang::VarDecl *d);
 	bool aff_of(const clang::Expr *e, mp_aff *r, int depth);
+	bool aff_of_(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_lvalue(const clang::Expr *e, mp_aff *r, int depth);
 	bool size_of(clang::QualType t, mp_aff *r, int depth);
 	int array_for(clang::VarDecl *base, bool is_decl);

@@ -213,6 +213,26 @@ static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
 	return nullptr;
 }
 
+/* Are E's side effects only reads of volatile objects (no assignment,
+ * increment or call)? */
+static bool only_volatile_reads(const Stmt *e)
+{
+	if (!e)
+		return true;
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e))
+		if (bo->isAssignmentOp())
+			return false;
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+		if (u->isIncrementDecrementOp())
+			return false;
+	if (isa<CallExpr>(e) || isa<StmtExpr>(e))
+		return false;
+	for (const Stmt *k : e->children())
+		if (!only_volatile_reads(k))
+			return false;
+	return true;
+}
+
 /* Does S hold a `continue` of its own loop (not of a loop nested in it)? */
 static bool own_continue(const Stmt *s)
 {
@@ -399,8 +419,9 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	}
 	iter_form f;
 	const VarDecl *v = find_iter(c, lp, &f);
-	/* the one side effect a test may have: stepping its iterator */
-	if (cond->HasSideEffects(C) &&
+	/* the one side effect a test may have: stepping its iterator (a
+	   volatile read is one for clang: the bound's own message says more) */
+	if (cond->HasSideEffects(C) && !only_volatile_reads(cond) &&
 	    (!v || !f.cond_step || (f.bound && f.bound->HasSideEffects(C)))) {
 		c.fail(lloc, "the condition of a loop of the nest has side effects");
 		return false;

@@ -80,13 +80,23 @@ struct mp_build {
 		return paren(cond(bin(BO_LT, paren(a()), paren(b())), a(), b()));
 	}
 
+	/* The value of variable V: its declaration, or the expression a
+	   derived parameter stands for (n / 32, x->n), as written. */
+	Expr *value(int v)
+	{
+		auto it = c.var_value.find(v);
+		if (it != c.var_value.end())
+			return paren(const_cast<Expr *>(it->second));
+		return ref(c.var_decl[v]);
+	}
+
 	/* Value of variable V as a long; ITERs at their lower bound if AT_LO. */
 	Expr *var(int v, bool at_lo)
 	{
 		const mp_var &mv = c.n->var[v];
 		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
 			return paren(aff(&c.n->loop[mv.loop].lo, true));
-		return lng(ref(c.var_decl[v]));
+		return lng(value(v));
 	}
 
 	Expr *aff(const mp_aff *a, bool at_lo)
@@ -122,6 +132,8 @@ struct mp_build {
 	{
 		VarDecl *b = c.array_base[a];
 		QualType cp = C.getPointerType(C.CharTy);
+		if (!b && a < (int)c.array_value.size() && c.array_value[a])
+			return cast(cp, paren(const_cast<Expr *>(c.array_value[a])));
 		if (c.n->array[a].is_decl)
 			return cast(cp, un(UO_AddrOf, ref(b)));
 		return cast(cp, ref(b));
@@ -207,7 +219,7 @@ struct mp_build {
 			}
 			return cast(ty, lit(x.cst));
 		case MP_X_VAR:
-			return cast(ty, ref(c.var_decl[x.var]));
+			return cast(ty, value(x.var));
 		case MP_X_CAST:
 			return cast(ty, typed(x.a));
 		case MP_X_NEG:
@@ -228,7 +240,7 @@ struct mp_build {
 		case MP_X_CONST:
 			return lit(x.cst);
 		case MP_X_VAR:
-			return lng(ref(c.var_decl[x.var]));
+			return lng(value(x.var));
 		case MP_X_CAST:
 			return lng(cast(type_of(x.type), expr(x.a)));
 		case MP_X_NEG:
@@ -463,8 +475,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			break;
 		}
 		case MP_ARG_VAR_LO: case MP_ARG_VAR_HI: {
-			VarDecl *d = c.var_decl[a.var];
-			Expr *lo = m.cast(lt, m.un(UO_AddrOf, m.ref(d)));
+			/* a variable in memory, or a value read from memory
+			   (x->n): the lvalue's address */
+			auto lvit = c.var_lvalue.find(a.var);
+			Expr *lv = lvit != c.var_lvalue.end() ? m.paren(const_cast<Expr *>(lvit->second))
+							      : m.ref(c.var_decl[a.var]);
+			Expr *lo = m.cast(lt, m.un(UO_AddrOf, lv));
 			Lg(a.kind == MP_ARG_VAR_LO ? lo : m.bin(BO_Add, lo, m.lit(n->var[a.var].mem_size - 1)));
 			break;
 		}

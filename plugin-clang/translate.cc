@@ -170,7 +170,113 @@ static bool value_preserving_int_conv(QualType to, QualType from, ASTContext &C)
 	return bt >= 32 || bt >= bf;
 }
 
+/* ------------------------------------------------ derived parameters */
+
+/* Is E (an rvalue) the same value before the nest as anywhere in it, and
+ * can it be evaluated there as written: no iterator, no variable the nest
+ * writes or declares, no side effect, no call; memory read through
+ * invariant addresses only (each such read becomes a variable in memory
+ * whose bytes the run-time checks protect, derived_var). */
+bool mp_ctx::invariant(const Expr *e, int depth)
+{
+	if (!e || depth > 30 || has_opaque || e->HasSideEffects(C))
+		return false;
+	e = e->IgnoreParens();
+	if (isa<CallExpr>(e) || isa<StmtExpr>(e))
+		return false;
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(e)) {
+		const VarDecl *d = dyn_cast<VarDecl>(r->getDecl());
+		if (!d)
+			return isa<EnumConstantDecl>(r->getDecl());
+		if (iter_var.count(d) || defs.count(d) || declared_in.count(d) ||
+		    d->getType().isVolatileQualified())
+			return false;
+		return !mem_decl(d) || invariant_memory_decl(const_cast<VarDecl *>(d), e->getExprLoc());
+	}
+	if (const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(e))
+		if (ic->getCastKind() == CK_LValueToRValue) {
+			const Expr *lv = ic->getSubExpr()->IgnoreParens();
+			if (isa<DeclRefExpr>(lv))
+				return invariant(lv, depth + 1);
+			/* a read of memory: x->n, p[3], *q */
+			if (!isa<MemberExpr>(lv) && !isa<ArraySubscriptExpr>(lv) &&
+			    !(isa<UnaryOperator>(lv) && cast<UnaryOperator>(lv)->getOpcode() == UO_Deref))
+				return false;
+			if (lv->getType().isVolatileQualified() || lv->getType()->isIncompleteType() ||
+			    !lv->getType()->isConstantSizeType())
+				return false;
+			if (const MemberExpr *m = dyn_cast<MemberExpr>(lv)) {
+				const FieldDecl *f = dyn_cast<FieldDecl>(m->getMemberDecl());
+				if (!f || f->isBitField())
+					return false;
+			}
+			for (const Stmt *k : lv->children())
+				if (k && !invariant(cast<Expr>(k), depth + 1))
+					return false;
+			if (derived_var(e) < 0)   /* its bytes are protected */
+				return false;
+			return true;
+		}
+	for (const Stmt *k : e->children())
+		if (!k || !isa<Expr>(k) || !invariant(cast<Expr>(k), depth + 1))
+			return false;
+	return true;
+}
+
+/* The PARAM var standing for invariant value E (one per rendering); a
+ * read of memory is a variable in memory (its lvalue's bytes protected). */
+int mp_ctx::derived_var(const Expr *e)
+{
+	std::string key;
+	llvm::raw_string_ostream os(key);
+	e->printPretty(os, nullptr, C.getPrintingPolicy());
+	os.flush();
+	auto it = derived.find(key);
+	if (it != derived.end())
+		return it->second;
+	char name[MP_NAME_LEN];
+	snprintf(name, sizeof name, "%s", key.c_str());
+	if (mp_nest_find_var(n, name) >= 0) {
+		char b2[MP_NAME_LEN];
+		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
+		snprintf(name, sizeof name, "%s", b2);
+	}
+	int v = mp_nest_add_var(n, name, MP_VAR_PARAM, mp_scalar_of_type(C, e->getType()));
+	if (v < 0) {
+		fail(loop_loc, "the nest has too many variables");
+		return -1;
+	}
+	if ((int)var_decl.size() <= v)
+		var_decl.resize(v + 1);
+	var_decl[v] = nullptr;
+	var_value[v] = e;
+	derived[key] = v;
+	const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(e->IgnoreParens());
+	if (ic && ic->getCastKind() == CK_LValueToRValue &&
+	    !isa<DeclRefExpr>(ic->getSubExpr()->IgnoreParens())) {
+		const Expr *lv = ic->getSubExpr();
+		var_lvalue[v] = lv;
+		n->var[v].in_memory = 1;
+		n->var[v].mem_size = C.getTypeSizeInChars(lv->getType()).getQuantity();
+	}
+	return v;
+}
+
 bool mp_ctx::aff_of(const Expr *e, mp_aff *r, int depth)
+{
+	if (aff_of_(e, r, depth))
+		return true;
+	/* not affine but loop-invariant: a derived parameter */
+	if (failed || !e->getType()->isIntegerType() || !invariant(e, 0))
+		return false;
+	int v = derived_var(e);
+	if (v < 0)
+		return false;
+	mp_aff_var(r, v);
+	return true;
+}
+
+bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 {
 	mp_aff a, b;
 	if (depth > 40 || failed)
@@ -320,6 +426,32 @@ bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
 			return ptr_of(c->getSubExpr(), arr, off, depth + 1);
 		case CK_LValueToRValue: {
 			const VarDecl *cd = mp_var_of_ref(c->getSubExpr());
+			if (!cd && invariant(c, 0)) {
+				/* a pointer read from memory the nest does not
+				   write (x->q, layer->weights): the base of an
+				   array of its own */
+				int v = derived_var(c);
+				if (v < 0)
+					return false;
+				auto it = derived_array.find(v);
+				if (it == derived_array.end()) {
+					int a = mp_nest_add_array(n, n->var[v].name, v, 0, -1);
+					if (a < 0) {
+						fail(loop_loc, "the nest accesses too many arrays");
+						return false;
+					}
+					if ((int)array_base.size() <= a)
+						array_base.resize(a + 1);
+					array_base[a] = nullptr;
+					if ((int)array_value.size() <= a)
+						array_value.resize(a + 1);
+					array_value[a] = c;
+					it = derived_array.insert({ v, a }).first;
+				}
+				*arr = it->second;
+				mp_aff_const(off, 0);
+				return true;
+			}
 			if (!cd || cd->getType().isVolatileQualified())
 				return false;
 			VarDecl *d = const_cast<VarDecl *>(cd);

@@ -44,6 +44,11 @@ struct mp_ctx {
 	int var_for(tree t, mp_var_kind kind, bool fresh = false);
 	int iter_of(tree decl, gimple *at);
 	bool walking(tree t, gimple *at);
+	tree invariant_value(tree t, gimple *at, int depth);
+	tree invariant_rhs(gimple *d, int depth);
+	int derived_var(tree val, tree type);
+	std::map<std::string, int> derived;       /* rendering -> derived PARAM var */
+	std::map<int, int> derived_array;         /* derived pointer var -> array */
 	bool walk_read(tree p, gimple *at, int *arr, mp_aff *off);
 	int var_expr(int v, mp_scalar ty);
 	gimple *inline_def(tree t, gimple *use);
@@ -52,6 +57,8 @@ struct mp_ctx {
 	bool inlined_temp(gimple *g);
 	bool aff_of(tree t, gimple *at, mp_aff *r, int depth);
 	bool aff_of_def(gimple *d, mp_aff *r, int depth);
+	bool aff_of_def_(gimple *d, mp_aff *r, int depth);
+
 	int array_for(tree base, bool is_decl);
 	bool ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth);
 	bool addr_of(tree ref, gimple *at, int *arr, mp_aff *off, int depth);

@@ -67,7 +67,7 @@ struct mp_mat {
 		const mp_var &mv = c.n->var[v];
 		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
 			return aff(&c.n->loop[mv.loop].lo, true);
-		return fold_convert(long_t(), c.var_tree[v]);
+		return fold_convert(long_t(), unshare_expr(c.var_tree[v]));
 	}
 
 	tree aff(const mp_aff *a, bool at_lo)
@@ -104,7 +104,7 @@ struct mp_mat {
 	/* Base address of array A as a `char *`. */
 	tree base(int a)
 	{
-		tree b = c.array_base[a];
+		tree b = unshare_expr(c.array_base[a]);
 		if (c.n->array[a].is_decl) {
 			TREE_ADDRESSABLE(b) = 1;
 			b = build_fold_addr_expr(b);
@@ -206,8 +206,11 @@ struct mp_mat {
 			break;
 		}
 		case MP_ARG_VAR_LO: case MP_ARG_VAR_HI: {
-			tree d = c.var_tree[a.var];
-			TREE_ADDRESSABLE(d) = 1;
+			/* a variable in memory, or a value read from memory
+			   (x->n): the lvalue's address */
+			tree d = unshare_expr(c.var_tree[a.var]);
+			if (DECL_P(d))
+				TREE_ADDRESSABLE(d) = 1;
 			v = fold_convert(lt, build_fold_addr_expr(d));
 			if (a.kind == MP_ARG_VAR_HI)
 				v = fold_build2(PLUS_EXPR, lt, v,
@@ -288,7 +291,7 @@ struct mp_mat {
 			}
 			return build_int_cst(ty, x.cst);
 		case MP_X_VAR:
-			return c.var_tree[x.var];
+			return unshare_expr(c.var_tree[x.var]);
 		case MP_X_CAST:
 			return fold_convert(ty, typed(x.a));
 		case MP_X_NEG:
@@ -310,7 +313,7 @@ struct mp_mat {
 		case MP_X_CONST:
 			return build_int_cst(long_t(), x.cst);
 		case MP_X_VAR:
-			return fold_convert(long_t(), c.var_tree[x.var]);
+			return fold_convert(long_t(), unshare_expr(c.var_tree[x.var]));
 		case MP_X_CAST:
 			return fold_convert(long_t(), fold_convert(type_of_scalar(x.type), expr(x.a)));
 		case MP_X_NEG:

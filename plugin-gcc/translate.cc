@@ -257,6 +257,143 @@ bool mp_ctx::invariant_memory_decl(tree t, gimple *at)
 	return true;
 }
 
+/* ------------------------------------------------ derived parameters */
+
+/* Is REF a load the nest may treat as a parameter: a non-volatile lvalue
+ * whose address is itself invariant (x->n, p->dims[1], w->q).  Its bytes
+ * join the ranges the nest's stores must not hit (a derived var in
+ * memory, protected at run time like a global). */
+static bool invariant_lvalue(tree ref)
+{
+	return ref && (TREE_CODE(ref) == COMPONENT_REF || TREE_CODE(ref) == MEM_REF ||
+		       TREE_CODE(ref) == ARRAY_REF) &&
+	       !TREE_THIS_VOLATILE(ref) && !TYPE_VOLATILE(TREE_TYPE(ref)) &&
+	       TREE_CODE(TYPE_SIZE_UNIT(TREE_TYPE(ref))) == INTEGER_CST;
+}
+
+/* The value of T where AT reads it, rebuilt as a GENERIC tree of values
+ * available before the nest (parameters, constants, memory the nest may
+ * treat as invariant), or NULL_TREE when it depends on the nest's
+ * iterators or locals.  Loads in it become protected derived variables
+ * (derived_var). */
+tree mp_ctx::invariant_value(tree t, gimple *at, int depth)
+{
+	if (!t || depth > 20 || has_opaque)
+		return NULL_TREE;
+	switch (TREE_CODE(t)) {
+	case INTEGER_CST:
+		return t;
+	case SSA_NAME: {
+		gimple *d = SSA_NAME_DEF_STMT(t);
+		if (SSA_NAME_IS_DEFAULT_DEF(t) || !d || !in_nest(gimple_bb(d)))
+			return t;
+		return invariant_rhs(d, depth + 1);
+	}
+	case VAR_DECL: case PARM_DECL:
+		if (iter_var.count(t))
+			return NULL_TREE;
+		if (defs.count(t)) {
+			/* a single definition in the nest: rebuild it there */
+			gimple *d = inline_def(t, at);
+			if (!d)
+				d = dominating_def(t, at);
+			return d ? invariant_rhs(d, depth + 1) : NULL_TREE;
+		}
+		if (!is_gimple_reg(t) && !invariant_memory_decl(t, at))
+			return NULL_TREE;
+		return t;
+	case ADDR_EXPR: {
+		/* &x->q[j]: the address of an invariant lvalue */
+		tree base = get_base_address(TREE_OPERAND(t, 0));
+		if (!base)
+			return NULL_TREE;
+		if (TREE_CODE(base) == MEM_REF) {
+			tree p = invariant_value(TREE_OPERAND(base, 0), at, depth + 1);
+			if (!p)
+				return NULL_TREE;
+			tree copy = unshare_expr(t);
+			TREE_OPERAND(get_base_address(TREE_OPERAND(copy, 0)), 0) = p;
+			return copy;
+		}
+		return DECL_P(base) ? t : NULL_TREE;
+	}
+	default:
+		return NULL_TREE;
+	}
+}
+
+/* The value assignment D computes, rebuilt as invariant_value does. */
+tree mp_ctx::invariant_rhs(gimple *d, int depth)
+{
+	if (!d || !is_gimple_assign(d) || depth > 20)
+		return NULL_TREE;
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree ty = TREE_TYPE(gimple_assign_lhs(d));
+	if (gimple_assign_single_p(d)) {
+		tree r1 = gimple_assign_rhs1(d);
+		if (invariant_lvalue(r1)) {
+			tree a0 = build_fold_addr_expr(unshare_expr(r1));
+			tree addr = invariant_value(a0, d, depth + 1);
+			if (!addr)
+				return NULL_TREE;
+			/* as written (x->n) when its address is available as is */
+			tree ld = operand_equal_p(addr, a0, 0) ? unshare_expr(r1)
+				  : fold_build2(MEM_REF, TREE_TYPE(r1), addr,
+						build_int_cst(build_pointer_type(TREE_TYPE(r1)), 0));
+			derived_var(ld, NULL_TREE);   /* its bytes are protected */
+			return ld;
+		}
+		return invariant_value(r1, d, depth + 1);
+	}
+	tree a = invariant_value(gimple_assign_rhs1(d), d, depth + 1);
+	if (!a)
+		return NULL_TREE;
+	if (get_gimple_rhs_class(c) == GIMPLE_UNARY_RHS)
+		return fold_build1(c, ty, a);
+	tree b = invariant_value(gimple_assign_rhs2(d), d, depth + 1);
+	if (!b || get_gimple_rhs_class(c) != GIMPLE_BINARY_RHS)
+		return NULL_TREE;
+	return fold_build2(c, ty, a, b);
+}
+
+/* A parameter standing for the loop-invariant value VAL (GENERIC, rebuilt
+ * by invariant_value): `n / 32`, `(uint16_t) n`, `x->n`, `w->q`.  The
+ * rewrite evaluates VAL before the nest; a load (VAL a MEM_REF) is a
+ * variable in memory whose bytes the run-time checks protect.  One
+ * variable per rendering.  TYPE: the type the description reads it in
+ * (NULL_TREE: VAL's). */
+int mp_ctx::derived_var(tree val, tree type)
+{
+	char *txt = print_generic_expr_to_str(val);
+	std::string key(txt);
+	free(txt);
+	auto it = derived.find(key);
+	if (it != derived.end())
+		return it->second;
+	char name[MP_NAME_LEN];
+	snprintf(name, sizeof name, "%s", key.c_str());
+	if (mp_nest_find_var(n, name) >= 0) {
+		char b2[MP_NAME_LEN];
+		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
+		snprintf(name, sizeof name, "%s", b2);
+	}
+	int v = mp_nest_add_var(n, name, MP_VAR_PARAM,
+				mp_scalar_of_type(type ? type : TREE_TYPE(val)));
+	if (v < 0) {
+		fail(loop_loc, "the nest has too many variables");
+		return -1;
+	}
+	if ((int)var_tree.size() <= v)
+		var_tree.resize(v + 1);
+	var_tree[v] = val;
+	derived[key] = v;
+	if (invariant_lvalue(val)) {
+		n->var[v].in_memory = 1;
+		n->var[v].mem_size = tree_to_shwi(TYPE_SIZE_UNIT(TREE_TYPE(val)));
+	}
+	return v;
+}
+
 /* Integer expression T (read at statement AT) as a quasi-affine form. */
 bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 {
@@ -334,6 +471,21 @@ bool mp_ctx::aff_of_def(gimple *d, mp_aff *r, int depth)
 {
 	if (!is_gimple_assign(d))
 		return false;
+	if (aff_of_def_(d, r, depth))
+		return true;
+	if (failed || !INTEGRAL_TYPE_P(TREE_TYPE(gimple_assign_lhs(d))))
+		return false;
+	/* not affine but loop-invariant: a derived parameter */
+	tree val = invariant_rhs(d, 0);
+	int v = val ? derived_var(val, NULL_TREE) : -1;
+	if (v < 0)
+		return false;
+	mp_aff_var(r, v);
+	return true;
+}
+
+bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
+{
 	enum tree_code c = gimple_assign_rhs_code(d);
 	tree r1 = gimple_assign_rhs1(d);
 	mp_aff a, b;
@@ -496,6 +648,29 @@ bool mp_ctx::ptr_of_def(gimple *d, int *arr, mp_aff *off, int depth)
 	}
 	if (CONVERT_EXPR_CODE_P(c) || c == SSA_NAME || c == ADDR_EXPR || c == VAR_DECL || c == PARM_DECL)
 		return ptr_of(r1, d, arr, off, depth + 1);
+	/* a pointer read from memory the nest may treat as invariant
+	   (x->q, layer->weights): a derived parameter, the array's base */
+	if (gimple_assign_single_p(d) && POINTER_TYPE_P(TREE_TYPE(gimple_assign_lhs(d)))) {
+		tree val = invariant_rhs(d, depth + 1);
+		int v = val ? derived_var(val, NULL_TREE) : -1;
+		if (v < 0)
+			return false;
+		auto it = derived_array.find(v);
+		if (it == derived_array.end()) {
+			int a = mp_nest_add_array(n, n->var[v].name, v, 0, -1);
+			if (a < 0) {
+				fail(loop_loc, "the nest accesses too many arrays");
+				return false;
+			}
+			if ((int)array_base.size() <= a)
+				array_base.resize(a + 1);
+			array_base[a] = val;
+			it = derived_array.insert({ v, a }).first;
+		}
+		*arr = it->second;
+		mp_aff_const(off, 0);
+		return true;
+	}
 	return false;
 }
 

@@ -2,9 +2,9 @@
  * stays, one warning at the nest's for line): the product through an int
  * temporary, s -= a*b, a product truncated to int16_t, a product scaled by 2,
  * a*a, two contractions in one reduction loop, a (unsigned char) cast of a
- * signed operand, volatile operand / output, an output through a pointer
- * read from a struct or a pointer-to-pointer, and bounds read from struct
- * fields or array elements. */
+ * signed operand, volatile operand / output, an output through a
+ * pointer-to-pointer indexed by the row (bounds and pointers read from
+ * struct fields are read before the nest: corpus struct_fields.c). */
 #include <mixprec.h>
 
 #define ARGS int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C
@@ -86,21 +86,6 @@ void rf_volatile_output(int M, int N, int K, const int8_t *A, const int8_t *B, v
 		NEST(s += A[i * K + k] * B[k * N + j])
 }
 
-struct mat {
-	int rows, cols;
-	int32_t *data;
-};
-void rf_struct_output(int M, int N, int K, const int8_t *A, const int8_t *B, struct mat *m)
-{
-#pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{not affine}}
-		for (int j = 0; j < N; j++) {
-			int32_t s = 0;
-			for (int k = 0; k < K; k++)
-				s += A[i * K + k] * B[k * N + j];
-			m->data[i * N + j] = s;
-		}
-}
 
 void rf_row_pointers(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t **rows)
 {
@@ -114,29 +99,4 @@ void rf_row_pointers(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 		}
 }
 
-struct prob {
-	int M, N, K;
-};
-void rf_struct_bounds(const struct prob *p, const int8_t *A, const int8_t *B, int32_t *C)
-{
-#pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < p->M; i++) // expected-warning {{bound of loop 'i' is read from memory (a struct member or an array element)}}
-		for (int j = 0; j < p->N; j++) {
-			int32_t s = 0;
-			for (int k = 0; k < p->K; k++)
-				s += A[i * p->K + k] * B[k * p->N + j];
-			C[i * p->N + j] = s;
-		}
-}
 
-void rf_array_bounds(const int *dims, const int8_t *A, const int8_t *B, int32_t *C)
-{
-#pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < dims[0]; i++) // expected-warning {{bound of loop 'i' is read from memory (a struct member or an array element)}}
-		for (int j = 0; j < dims[1]; j++) {
-			int32_t s = 0;
-			for (int k = 0; k < dims[2]; k++)
-				s += A[i * dims[2] + k] * B[k * dims[1] + j];
-			C[i * dims[1] + j] = s;
-		}
-}

@@ -89,6 +89,9 @@ struct mp_ctx {
 	   (`*p++`, `*++p`): pointer assignments emitted right after it */
 	std::vector<std::pair<clang::VarDecl *, int64_t>> pending_steps;
 	std::set<const clang::Expr *> pending_seen;
+	/* in-bounds assumptions met while describing one access (index,
+	   extent of a declared array dimension): mp_access.bidx/bext */
+	std::vector<std::pair<mp_aff, int64_t>> cur_bounds;
 	bool has_opaque = false;
 	std::string stmt_opaque;                        /* why the current stmt is opaque */
 

@@ -539,8 +539,16 @@ bool mp_ctx::addr_of(const Expr *lv, int *arr, mp_aff *off, int depth)
 	}
 	if (const ArraySubscriptExpr *s = dyn_cast<ArraySubscriptExpr>(lv)) {
 		mp_aff idx, sz;
-		if (!ptr_of(s->getBase(), arr, off, depth + 1) || !aff_of(s->getIdx(), &idx, depth + 1) ||
-		    !size_of(s->getType(), &sz, depth + 1) || mp_aff_mul(n, &idx, &idx, &sz))
+		if (!ptr_of(s->getBase(), arr, off, depth + 1) || !aff_of(s->getIdx(), &idx, depth + 1))
+			return false;
+		/* an index of a declared array type stays inside it (C) */
+		const Expr *b = s->getBase()->IgnoreParens();
+		if (const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(b))
+			if (ic->getCastKind() == CK_ArrayToPointerDecay)
+				if (const ConstantArrayType *ca =
+					C.getAsConstantArrayType(ic->getSubExpr()->getType()))
+					cur_bounds.push_back({ idx, (int64_t)ca->getSize().getZExtValue() });
+		if (!size_of(s->getType(), &sz, depth + 1) || mp_aff_mul(n, &idx, &idx, &sz))
 			return false;
 		return mp_aff_add(off, off, &idx) == 0;
 	}
@@ -597,6 +605,7 @@ int mp_ctx::access_for(const Expr *lv, bool is_write, int stmt)
 	int arr = -1;
 	mp_aff off;
 	mp_aff_const(&off, 0);
+	cur_bounds.clear();
 	bool ok = !lv->getType().isVolatileQualified() && addr_of(lv, &arr, &off, 0);
 	if (failed)
 		return -1;
@@ -620,6 +629,11 @@ int mp_ctx::access_for(const Expr *lv, bool is_write, int stmt)
 		return -1;
 	}
 	n->access[id].loc = mp_loc_cookie(lv->getExprLoc());
+	for (size_t b = 0; ok && b < cur_bounds.size() && b < 3; b++) {
+		n->access[id].bidx[b] = cur_bounds[b].first;
+		n->access[id].bext[b] = cur_bounds[b].second;
+		n->access[id].nbound++;
+	}
 	if ((int)access_ref.size() <= id)
 		access_ref.resize(id + 1);
 	access_ref[id] = lv;

@@ -33,6 +33,9 @@ struct mp_ctx {
 	std::set<gimple *> control;               /* loop control statements */
 	bool has_opaque = false;
 	gimple *cur_stmt = NULL;                  /* the statement being described */
+	/* in-bounds assumptions met while describing one access (index,
+	   extent of a declared array dimension): mp_access.bidx/bext */
+	std::vector<std::pair<mp_aff, int64_t>> cur_bounds;
 
 	bool failed = false;
 	std::string fail_text;

@@ -709,6 +709,13 @@ bool mp_ctx::addr_of(tree ref, gimple *at, int *arr, mp_aff *off, int depth)
 			    mp_aff_add(&a, &a, &l))
 				return false;
 		}
+		/* an index of a declared array type stays inside it (C) */
+		tree atype = TREE_TYPE(TREE_OPERAND(ref, 0));
+		tree dom = atype && TREE_CODE(atype) == ARRAY_TYPE ? TYPE_DOMAIN(atype) : NULL_TREE;
+		if (dom && TYPE_MIN_VALUE(dom) && TYPE_MAX_VALUE(dom) &&
+		    tree_fits_shwi_p(TYPE_MIN_VALUE(dom)) && tree_fits_shwi_p(TYPE_MAX_VALUE(dom)))
+			cur_bounds.push_back({ a, tree_to_shwi(TYPE_MAX_VALUE(dom)) -
+						  tree_to_shwi(TYPE_MIN_VALUE(dom)) + 1 });
 		if (!aff_of(esz, at, &b, depth + 1) || mp_aff_mul(n, &a, &a, &b))
 			return false;
 		return mp_aff_add(off, off, &a) == 0;
@@ -741,6 +748,7 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 		free(txt);
 		return -1;
 	}
+	cur_bounds.clear();
 	bool ok = addr_of(ref, at, &arr, &off, 0);
 	if (failed)
 		return -1;
@@ -767,6 +775,11 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 	}
 	n->access[id].loc = mp_loc_cookie(gimple_location(at) != UNKNOWN_LOCATION
 					  ? gimple_location(at) : loop_loc);
+	for (size_t b = 0; ok && b < cur_bounds.size() && b < 3; b++) {
+		n->access[id].bidx[b] = cur_bounds[b].first;
+		n->access[id].bext[b] = cur_bounds[b].second;
+		n->access[id].nbound++;
+	}
 	if ((int)access_ref.size() <= id)
 		access_ref.resize(id + 1);
 	access_ref[id] = ref;

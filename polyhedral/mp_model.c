@@ -712,6 +712,22 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 		return isl_bool_false;
 	s = n->access[acc].stmt;
 	map = isl_map_copy(m->acc[acc]);
+	/* the index bounds C guarantees (mp_access.bidx) */
+	for (i = 0; i < n->access[acc].nbound && i < 3; i++) {
+		sb b;
+		isl_set *in;
+
+		sb_reset(&b);
+		sbf(&b, "%s -> { ", m->params);
+		emit_tuple(&b, 'S', s, m->chain[s], m->depth[s]);
+		sbf(&b, " : 0 <= ");
+		if (emit_aff(&b, n, &n->access[acc].bidx[i], m->chain[s], m->depth[s]) < 0)
+			continue;
+		sbf(&b, " <= %" PRId64 " }", n->access[acc].bext[i] - 1);
+		if (b.over || !(in = isl_set_read_from_str(m->ctx, b.s)))
+			continue;
+		map = isl_map_intersect_domain(map, in);
+	}
 	for (d = m->depth[s] - 1; d >= 0; d--) {
 		int keep = 0;
 

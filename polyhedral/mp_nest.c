@@ -473,6 +473,11 @@ static void access_out(out *o, const mp_nest *n, int id)
 		outf(o, "/%d", a->elem_size);
 	if (a->loc)
 		outf(o, "@%d", a->loc);
+	for (int b = 0; b < a->nbound && b < 3; b++) {
+		outf(o, "{");
+		aff_out(o, n, &a->bidx[b], 0);
+		outf(o, "<%" PRId64 "}", a->bext[b]);
+	}
 }
 
 static void fcst_out(out *o, double v)
@@ -920,6 +925,19 @@ static int get_access(parser *ps, int is_write, int stmt)
 	if (id < 0)
 		return perr(ps, "%s", ps->n->error);
 	ps->n->access[id].loc = (int)loc;
+	/* in-bounds assumptions: {AFF<EXTENT} */
+	while (*ps->p == '{') {
+		mp_access *x = &ps->n->access[id];
+		int64_t ext;
+
+		ps->p++;
+		if (x->nbound >= 3)
+			return perr(ps, "more than 3 index bounds");
+		if (get_aff(ps, &x->bidx[x->nbound]) < 0 || expect(ps, "<") < 0 ||
+		    get_int(ps, &ext) < 0 || expect(ps, "}") < 0)
+			return -1;
+		x->bext[x->nbound++] = ext;
+	}
 	return id;
 }
 

@@ -137,6 +137,13 @@ typedef struct mp_access {
 	int is_write;
 	int stmt;              /* statement containing it */
 	int loc;               /* glue location cookie (for diagnostics) */
+	/* in-bounds assumptions (glue): C forbids indexing past an inner
+	   dimension of a declared array type (`int32_t C[NI][NJ]`, C[i][j]:
+	   0 <= j < NJ), so wherever the access runs 0 <= bidx[d] < bext[d].
+	   Used where they matter: one output element per (i, j) point. */
+	int nbound;
+	mp_aff bidx[3];
+	int64_t bext[3];
 	int via;               /* set by mp_walk_resolve: the walking pointer
 	                          (a LOCAL var) the glue described it through,
 	                          before the array and offset were rewritten

@@ -226,6 +226,15 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("p[0]:s8", "w[j*K+k]:s8") ")\nstmt k : p = &p[1]\n"
 	"stmt j : y[4*i*N+4*j]:s32 = (+ s (cast:s32 p[-1]:s8))\n",
   .ok = 1, .mode = MP_OUT_TILE, .a = "x" },
+/* Fixed-size array parameters: C's in-bounds rule makes C[i][j] injective */
+{ .name = "fixed-size output C[NI][44], run-time nj: direct with the bound",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[176*i+4*j]:s32{j<44} = (+ y[176*i+4*j]:s32{j<44} " PROD("x[48*i+k]:s8{k<48}", "w[44*k+j]:s8{j<44}") ")\n",
+  .ok = 1, .mode = MP_OUT_DIRECT },
+{ .name = "fixed-size output without the bound: not one element per point",
+  .text = DECLS "loop k lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1\nloop i parent=j lo=0 hi=M-1\n"
+	"stmt i : y[176*i+4*j]:s32 = (+ y[176*i+4*j]:s32 " PROD("x[48*i+k]:s8", "w[44*k+j]:s8") ")\n",
+  .ok = 0, .reason = "not one element per (i, j) point" },
 /* count-down loops (step -1) */
 { .name = "count-down loops i, k (step -1), final values",
   .text = "var M param s32\nvar N param s32\nvar K param s32\n"

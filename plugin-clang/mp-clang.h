@@ -93,6 +93,7 @@ struct mp_ctx {
 	   extent of a declared array dimension): mp_access.bidx/bext */
 	std::vector<std::pair<mp_aff, int64_t>> cur_bounds;
 	bool has_opaque = false;
+	std::string opaque_call;                        /* the first call that made it so */
 	std::string stmt_opaque;                        /* why the current stmt is opaque */
 
 	bool failed = false;

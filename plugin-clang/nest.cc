@@ -76,8 +76,11 @@ static void prescan(mp_ctx &c, const Stmt *s)
 			}
 	}
 	if (const CallExpr *call = dyn_cast<CallExpr>(s))
-		if (!mp_harmless_call(call))
+		if (!mp_harmless_call(call)) {
+			if (!c.has_opaque)
+				c.opaque_call = mp_callee_name(call);
 			c.has_opaque = true;
+		}
 	if (isa<AsmStmt>(s))
 		c.has_opaque = true;
 	for (const Stmt *k : s->children())
@@ -444,8 +447,10 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		       lp.is_while ? "while" : "for", v->getName().str().c_str());
 		return false;
 	}
-	if (lp.inc_in_body && !lp.is_while && !f.cond_step)
-		c.skip.insert(lp.inc);   /* `for (k = 0; k < K;) { ...; k++; }` */
+	/* `for (k = 0; k < K;) { ...; k++; }`, and the annotated while loop
+	   (skip_while_parts sees only the loops inside the nest) */
+	if (lp.inc_in_body && !f.cond_step)
+		c.skip.insert(lp.inc);
 	if (!v->getType()->isIntegerType()) {
 		c.fail(lloc, "the induction variable '%s' is not an integer", decl_name(v));
 		return false;
@@ -512,9 +517,8 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		const Expr *be = bound->IgnoreParenImpCasts();
 		if (isa<MemberExpr>(be) || isa<ArraySubscriptExpr>(be) ||
 		    (isa<UnaryOperator>(be) && cast<UnaryOperator>(be)->getOpcode() == UO_Deref))
-			c.fail(lloc, "the bound of loop '%s' is read from memory (a struct member or "
-			       "an array element); copy it to a local variable before the nest",
-			       decl_name(v));
+			c.fail(lloc, c.opaque_call.empty() ? MP_MSG_BOUND_MEMORY : MP_MSG_BOUND_MEMORY_CALL,
+			       decl_name(v), c.opaque_call.c_str());
 		else
 			c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and outer "
 			       "loop variables", decl_name(v));

@@ -32,6 +32,7 @@ struct mp_ctx {
 	std::set<tree> protected_decls;           /* memory decls read as parameters */
 	std::set<gimple *> control;               /* loop control statements */
 	bool has_opaque = false;
+	std::string opaque_call;                  /* the first call that made it so */
 	gimple *cur_stmt = NULL;                  /* the statement being described */
 	/* in-bounds assumptions met while describing one access (index,
 	   extent of a declared array dimension): mp_access.bidx/bext */

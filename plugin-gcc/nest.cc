@@ -363,10 +363,10 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		while (d && is_gimple_assign(d) && CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) &&
 		       TREE_CODE(gimple_assign_rhs1(d)) == SSA_NAME)
 			d = SSA_NAME_DEF_STMT(gimple_assign_rhs1(d));
-		if (d && is_gimple_assign(d) && gimple_assign_load_p(d))
-			c.fail(lloc, "the bound of loop '%s' is read from memory (a struct member or "
-			       "an array element); copy it to a local variable before the nest",
-			       decl_name(v));
+		if (d && is_gimple_assign(d) && gimple_assign_load_p(d) && !c.opaque_call.empty())
+			c.fail(lloc, MP_MSG_BOUND_MEMORY_CALL, decl_name(v), c.opaque_call.c_str());
+		else if (d && is_gimple_assign(d) && gimple_assign_load_p(d))
+			c.fail(lloc, MP_MSG_BOUND_MEMORY, decl_name(v));
 		else
 			c.fail(lloc, "the bound of loop '%s' is not affine in the parameters and "
 			       "outer loop variables", decl_name(v));
@@ -374,6 +374,12 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	if (test_before)
 		hi.cst += step;   /* t op n  <=>  v op n + step */
+	/* GCC's form of `for (unsigned j = 0; j < 1; j++)`: `j == 0`, one
+	   iteration when the counter starts at the bound */
+	int64_t c0, c1;
+	if (code == EQ_EXPR && (step == 1 || step == -1) && mp_aff_is_const(&lo, &c0) &&
+	    mp_aff_is_const(&hi, &c1) && c0 == c1)
+		code = step > 0 ? LE_EXPR : GE_EXPR;
 	bool ne = false;
 	if (code == NE_EXPR && (step == 1 || step == -1)) {
 		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)
@@ -624,8 +630,11 @@ bool mp_build_nest(mp_ctx &c)
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
 			gimple *s = gsi_stmt(g);
 			if (gimple_code(s) == GIMPLE_ASM ||
-			    (is_gimple_call(s) && !mp_harmless_call(as_a<gcall *>(s))))
+			    (is_gimple_call(s) && !mp_harmless_call(as_a<gcall *>(s)))) {
+				if (!c.has_opaque && is_gimple_call(s))
+					c.opaque_call = mp_callee_name(as_a<gcall *>(s));
 				c.has_opaque = true;
+			}
 		}
 
 	/* loops, outermost first */

@@ -43,6 +43,12 @@ extern "C" {
 	"loop variable '%s' lives in memory (a global, or its address is taken) and " \
 	"may change through a pointer; use a local variable as the iterator"
 
+#define MP_MSG_BOUND_MEMORY \
+	"the bound of loop '%s' is read from memory (a struct member or an array " \
+	"element); copy it to a local variable before the nest"
+#define MP_MSG_BOUND_MEMORY_CALL \
+	"the bound of loop '%s' is read from memory and the nest calls '%s', which " \
+	"may write it; copy the bound to a local variable before the nest"
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \
 	"own variables, or is not visible here (declare it __attribute__((const)) or " \

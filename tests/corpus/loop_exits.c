@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 3
+// MIXPREC-TRANSFORMED: 4
 /* loop_exits.c -- exit tests as other people write them: `!=` on int and
  * size_t iterators (C++-influenced code, iterator loops ported to C), and
  * `i < INT_MAX`-style bounds that GCC itself turns into `!=` before the
@@ -47,6 +47,20 @@ __attribute__((noinline)) void ex_ne_unsigned(unsigned M, unsigned N, unsigned K
 		}
 }
 
+/* one column: GCC turns `j < 1` on an unsigned j into `j == 0` */
+__attribute__((noinline)) void ex_one_column(int M, int K, const int8_t *A, const int8_t *B,
+					     int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (unsigned j = 0; j < 1; j++) {
+			int32_t acc = 0;
+			for (int k = 0; k < K; k++)
+				acc += A[i * K + k] * B[j * K + k];
+			C[i + j] = acc;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -60,6 +74,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("ne_int %dx%dx%d", M, N, K), C, mn);
 		ex_ne_size_t((size_t)M, (size_t)N, (size_t)K, A, B, C);
 		harness_out_array(harness_name("ne_size_t %dx%dx%d", M, N, K), C, mn);
+		ex_one_column(M, K, A, B, C);
+		harness_out_array(harness_name("one_column %dx%d", M, K), C, (size_t)M);
 		ex_ne_unsigned((unsigned)M, (unsigned)N, (unsigned)K, A, B, C);
 		harness_out_array(harness_name("ne_unsigned %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);

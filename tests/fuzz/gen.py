@@ -239,6 +239,8 @@ def gen_nest(r, fn, q):
     n["init_const"] = r.choice([-77, 1, -1, 1000, -(1 << 20), 12345])
     n["update"] = wchoice(r, [("pluseq", 55), ("s_eq_s_plus", 10), ("s_eq_p_plus_s", 8),
                               ("swapped", 10), ("cast16", 7), ("castint", 5), ("minus_neg", 5)])
+    if n["update"] in ("cast16", "castint") and (n["za"] or n["zb"]) and r.random() < 0.7:
+        n["update"] = "pluseq"      # (int16_t)(a - z): not recognised, keep it rare
     if form == "scalar":
         n["epi"] = wchoice(r, [(e, w if (e != "plus_k" or fn["iter_top"]) else 0)
                                for e, w in SCALAR_EPIS])
@@ -287,6 +289,23 @@ def gen_nest(r, fn, q):
                  if not (x == "addr_iter" and not fn["iter_top"])
                  and not (x == "down_k" and fn["itype"] not in SIGNED_ITYPES)]
         n["near"] = r.choice(cands)
+    # matrix-vector forms: one of the i / j loops absent (its extent 1, its
+    # subscripts 0)
+    n["vec"] = None
+    if r.random() < 0.10:
+        n["vec"] = r.choice("ij")
+        n["pragma"] = "outer"
+        n["extras"] = [e for e in n["extras"] if e["kind"] != "before_mid"]
+        if n["near"] in ("triangular", "addr_iter"):
+            n["near"] = None
+        n["skip"] = False
+    # while loops in place of for (scalar and memory forms)
+    n["while"] = []
+    if form in ("scalar", "memory"):
+        if r.random() < 0.08 and n["near"] not in ("continue_k", "down_k"):
+            n["while"].append("k")
+        if r.random() < 0.06 and not n["skip"] and n["vec"] != n["order"][1]:
+            n["while"].append(n["order"][1])
     n["bigk"] = None
     if r.random() < 0.04:
         n["bigk"] = r.choice([-2, -1, 0, 0, 1, 2])
@@ -301,6 +320,7 @@ def gen_nest(r, fn, q):
         n["k1"] = False
         n["acc_top"] = False
         n["skip"] = False
+        n["while"] = []
     return n
 
 
@@ -308,9 +328,9 @@ def ptr_targets(n):
     t = []
     if n["dims"]["K"] == "param" and not k_is_ld(n):
         t.append("K")
-    if n["dims"]["M"] == "param":
+    if n["dims"]["M"] == "param" and n.get("vec") != "i":
         t.append("M")
-    if n["dims"]["N"] == "param":
+    if n["dims"]["N"] == "param" and n.get("vec") != "j":
         t.append("N")
     for z in ("za", "zb"):
         if n[z] and n[z]["kind"] in ("param", "global"):
@@ -394,6 +414,25 @@ def problems(fn, n):
     if n["near"] == "write_operand" and any(
             e["kind"] == "ptr" and e["target"] == "base" for e in n["extras"]):
         p.append("base const")
+    vec = n.get("vec")
+    if vec:
+        if n["pragma"] != "outer":
+            p.append("vec pragma")
+        if n["near"] in ("triangular", "addr_iter") or n["skip"]:
+            p.append("vec near")
+        if any(e["kind"] == "before_mid" for e in n["extras"]):
+            p.append("vec before_mid")
+    wl = n.get("while", [])
+    if wl:
+        if form not in ("scalar", "memory"):
+            p.append("while form")
+        if "k" in wl and n["near"] in ("continue_k", "down_k", "guard"):
+            p.append("while k near")
+        if n["order"][1] in wl and (n["skip"] or vec == n["order"][1]
+                                    or vec == n["order"][0]):
+            p.append("while mid")
+        if any(v not in ("k", n["order"][1]) for v in wl):
+            p.append("while var")
     if n["near"] == "addr_iter" and n["exit"][n["order"][1]] == "!=":
         p.append("addr_iter with !=")
     if n["near"] == "nonaffine" and n["k1"]:
@@ -411,6 +450,8 @@ def problems(fn, n):
             p.append("bigk simple")
         if n["init"] not in ("zero", "none"):
             p.append("bigk init")
+        if n.get("while"):
+            p.append("bigk while")
         if form == "scalar" and n["epi"] not in ("store", "relu", "clamp32"):
             p.append("bigk epi")
     for z in ("za", "zb"):
@@ -460,6 +501,7 @@ def gen_func(r, f):
     fn = {"id": f,
           "itype": wchoice(r, [("int", 60), ("long", 15), ("size_t", 15), ("unsigned", 10)]),
           "iter_top": r.random() < 0.35,
+          "live_iters": r.random() < 0.5,
           "attr": wchoice(r, [("noinline", 80), ("static", 12), ("static_noinline", 8)])}
     nn = 2 if r.random() < 0.15 else 1
     fn["nests"] = []
@@ -478,8 +520,13 @@ def gen_func(r, f):
 
 
 def normalize(fn):
-    """Constant extents are the first call's in every call."""
+    """Constant extents are the first call's in every call; a removed loop's
+    extent is 1."""
     for q, n in enumerate(fn["nests"]):
+        if n.get("vec"):
+            d = {"i": "M", "j": "N"}[n["vec"]]
+            for c in fn["calls"]:
+                c["nests"][q][d] = 1
         for d in "MNK":
             if n["dims"][d] == "const" and fn["calls"]:
                 v = fn["calls"][0]["nests"][q][d]
@@ -718,41 +765,48 @@ class FuncEmitter:
         return rows, ld
 
     # ---- expressions inside the nest
+    def lv(self, q, var):
+        """The loop variable as subscripts read it ('0' for a removed loop)."""
+        return "0" if self.fn["nests"][q].get("vec") == var else var
+
     def a_expr(self, q, kk):
         n = self.fn["nests"][q]
         lay = n["alay"]
         if lay == "rowptr":
             return "arow%d[%s]" % (q, kk)
+        i = self.lv(q, "i")
         name = self.gname(q, "a") if lay in ("glob", "globT", "gflat") else "A%d" % q
         ld = self.ldx(q, "a") if lay not in ("glob", "globT") else None
-        return {"lin": "%s[i * %s + %s]" % (name, ld, kk),
-                "gflat": "%s[i * %s + %s]" % (name, ld, kk),
-                "linT": "%s[%s * %s + i]" % (name, kk, ld),
-                "vla": "%s[i][%s]" % (name, kk), "glob": "%s[i][%s]" % (name, kk),
-                "vlaT": "%s[%s][i]" % (name, kk), "globT": "%s[%s][i]" % (name, kk)}[lay]
+        return {"lin": "%s[%s * %s + %s]" % (name, i, ld, kk),
+                "gflat": "%s[%s * %s + %s]" % (name, i, ld, kk),
+                "linT": "%s[%s * %s + %s]" % (name, kk, ld, i),
+                "vla": "%s[%s][%s]" % (name, i, kk), "glob": "%s[%s][%s]" % (name, i, kk),
+                "vlaT": "%s[%s][%s]" % (name, kk, i), "globT": "%s[%s][%s]" % (name, kk, i)}[lay]
 
     def b_expr(self, q, kk):
         n = self.fn["nests"][q]
         lay = n["blay"]
         name = self.gname(q, "b") if lay in ("glob", "globT", "gflat") else "B%d" % q
         ld = self.ldx(q, "b") if lay not in ("glob", "globT") else None
-        return {"lin": "%s[%s * %s + j]" % (name, kk, ld),
-                "gflat": "%s[%s * %s + j]" % (name, kk, ld),
-                "linT": "%s[j * %s + %s]" % (name, ld, kk),
-                "vla": "%s[%s][j]" % (name, kk), "glob": "%s[%s][j]" % (name, kk),
-                "vlaT": "%s[j][%s]" % (name, kk), "globT": "%s[j][%s]" % (name, kk)}[lay]
+        j = self.lv(q, "j")
+        return {"lin": "%s[%s * %s + %s]" % (name, kk, ld, j),
+                "gflat": "%s[%s * %s + %s]" % (name, kk, ld, j),
+                "linT": "%s[%s * %s + %s]" % (name, j, ld, kk),
+                "vla": "%s[%s][%s]" % (name, kk, j), "glob": "%s[%s][%s]" % (name, kk, j),
+                "vlaT": "%s[%s][%s]" % (name, j, kk), "globT": "%s[%s][%s]" % (name, j, kk)}[lay]
 
     def c_expr(self, q):
         n = self.fn["nests"][q]
         lay = n["clay"]
+        i, j = self.lv(q, "i"), self.lv(q, "j")
         if lay == "glob":
-            return "%s[i][j]" % self.gname(q, "c")
+            return "%s[%s][%s]" % (self.gname(q, "c"), i, j)
         if lay == "vla":
-            return "C%d[i][j]" % q
+            return "C%d[%s][%s]" % (q, i, j)
         ld = self.ldx(q, "c")
         if lay == "linT":
-            return "C%d[j * %s + i]" % (q, ld)
-        return "C%d[i * %s + j]" % (q, ld)
+            return "C%d[%s * %s + %s]" % (q, j, ld, i)
+        return "C%d[%s * %s + %s]" % (q, i, ld, j)
 
     def zp_text(self, q, z):
         n = self.fn["nests"][q]
@@ -802,8 +856,8 @@ class FuncEmitter:
             return "%s -= -(%s * %s);" % (target, a, b)
         return "%s += %s * %s;" % (target, a, b)
 
-    def head(self, q, var, lo=None, tri=None):
-        """for (...) header of loop var of nest q."""
+    def loop_parts(self, q, var, tri=None):
+        """(declaration prefix, start, test, increment) of loop var of nest q."""
         n = self.fn["nests"][q]
         ext = self.ext(q, {"i": "M", "j": "N", "k": "K"}[var])
         decl = "" if self.fn["iter_top"] else self.it + " "
@@ -823,9 +877,30 @@ class FuncEmitter:
             test = "%s < %s" % (var, ext)
         if var == "k" and n["near"] == "step2":
             test, inc = "k < %s" % ext, "k += 2"
+        return decl, start, test, inc
+
+    def head(self, q, var, tri=None):
+        """for (...) header of loop var of nest q."""
+        n = self.fn["nests"][q]
+        decl, start, test, inc = self.loop_parts(q, var, tri)
         if var == "k" and n["near"] == "down_k":
-            return "for (%sk = %s - 1; k >= 0; k--)" % (decl, ext)
+            return "for (%sk = %s - 1; k >= 0; k--)" % (decl, self.ext(q, "K"))
         return "for (%s%s = %s; %s; %s)" % (decl, var, start, test, inc)
+
+    def block(self, q, var, ind, body, tri=None):
+        """Loop var around body (lines, not indented): a for, a while, or
+        a plain block when the loop is removed (matrix-vector forms)."""
+        n = self.fn["nests"][q]
+        inner = [ind + "\t" + x if not x.startswith("#") else x for x in body]
+        if n.get("vec") == var:
+            return [ind + "{"] + inner + [ind + "}"]
+        if var in n.get("while", []):
+            decl, start, test, inc = self.loop_parts(q, var, tri)
+            return ([ind + "%s%s = %s;" % (decl, var, start), ind + "while (%s) {" % test]
+                    + inner + [ind + "\t%s;" % inc, ind + "}"])
+        if len(body) == 1 and not body[0].startswith("#"):
+            return [ind + self.head(q, var, tri), ind + "\t" + body[0]]
+        return [ind + self.head(q, var, tri), ind + "{"] + inner + [ind + "}"]
 
     def pragma_lines(self, q):
         n = self.fn["nests"][q]
@@ -856,7 +931,8 @@ class FuncEmitter:
 
     def init_value(self, q):
         n = self.fn["nests"][q]
-        return {"zero": "0", "bias_j": "bias%d[j]" % q, "bias_i": "bias%d[i]" % q,
+        return {"zero": "0", "bias_j": "bias%d[%s]" % (q, self.lv(q, "j")),
+                "bias_i": "bias%d[%s]" % (q, self.lv(q, "i")),
                 "const": lit(n["init_const"]), "C": self.c_expr(q), "k": "k"}[n["init"]]
 
     def epilogue(self, q):
@@ -865,10 +941,11 @@ class FuncEmitter:
         C = self.c_expr(q)
         e = n["epi"]
         ep = n["ep"]
-        sc = {"param": "scale%d" % q, "array": "scl%d[%s]" % (q, ep["qidx"]),
+        qi = self.lv(q, ep["qidx"])
+        sc = {"param": "scale%d" % q, "array": "scl%d[%s]" % (q, qi),
               "lit": ep["lit"]}[ep["scale"]]
-        qm = "qm%d" % q if ep["qmode"] == "scalar" else "qmv%d[%s]" % (q, ep["qidx"])
-        qs = "qs%d" % q if ep["qmode"] == "scalar" else "qsv%d[%s]" % (q, ep["qidx"])
+        qm = "qm%d" % q if ep["qmode"] == "scalar" else "qmv%d[%s]" % (q, qi)
+        qs = "qs%d" % q if ep["qmode"] == "scalar" else "qsv%d[%s]" % (q, qi)
         if n["form"] != "scalar":
             if e == "relu":
                 return ["%s = %s > 0 ? %s : 0;" % (C, C, C)]
@@ -960,108 +1037,102 @@ class FuncEmitter:
             out.append("\t(*pit%d)++;" % q)
         return out
 
-    def k_loop(self, q, ind, target):
-        """The reduction loop (lines), updating target."""
+    def k_loop(self, q, target):
+        """The reduction loop (lines, not indented), updating target."""
         n = self.fn["nests"][q]
-        lines = []
-        if n["near"] == "guard":
-            lines.append(ind + "if (alias < 5)")
-            ind += "\t"
-        lines.append(ind + self.head(q, "k"))
         if n["near"] == "continue_k":
-            lines.append(ind + "{")
-            lines.append(ind + "\tif (%s == -1)" % self.a_expr(q, "(k - 1)" if n["k1"] else "k"))
-            lines.append(ind + "\t\tcontinue;")
-            lines.append(ind + "\t" + self.update_stmt(q, target))
-            lines.append(ind + "}")
+            body = ["if (%s == -1)" % self.a_expr(q, "(k - 1)" if n["k1"] else "k"),
+                    "\tcontinue;", self.update_stmt(q, target)]
         else:
-            lines.append(ind + "\t" + self.update_stmt(q, target))
+            body = [self.update_stmt(q, target)]
+        lines = self.block(q, "k", "", body)
+        if n["near"] == "guard":
+            lines = ["if (alias < 5)"] + ["\t" + x for x in lines]
         return lines
 
     def rowptr_line(self, q):
         n = self.fn["nests"][q]
         const = "" if n["near"] == "write_operand" else "const "
-        return "%s%s *arow%d = A%d + (size_t)i * %s;" % (const, n["ta"], q, q, self.ldx(q, "a"))
+        return "%s%s *arow%d = A%d + (size_t)%s * %s;" % (const, n["ta"], q, q, self.lv(q, "i"),
+                                                          self.ldx(q, "a"))
 
     def nest_lines(self, q):
         n = self.fn["nests"][q]
         form = n["form"]
         o = n["order"]
-        L = []
+        vec = n.get("vec")
         outer_pragma = n["pragma"] in ("outer", "both")
         mid_pragma = n["pragma"] in ("both", "middle")
+        before_mid = any(e["kind"] == "before_mid" for e in n["extras"])
+        L = []
         if form in ("scalar", "memory"):
             ov, mv = o[0], o[1]
-            if outer_pragma:
-                L += self.pragma_lines(q)
-            L.append(self.head(q, ov))
-            L.append("{")
-            if n["alay"] == "rowptr" and ov == "i":
-                L.append("\t" + self.rowptr_line(q))
-            if any(e["kind"] == "before_mid" for e in n["extras"]):
-                L.append("\tlv_mid%d += (long long)%s;" % (q, mv))
-            if mid_pragma:
-                L += self.pragma_lines(q)
-            tri = ov if n["near"] == "triangular" else None
-            L.append("\t" + self.head(q, mv, tri=tri))
-            L.append("\t{")
+            # the middle loop's body
+            mb = []
             if n["alay"] == "rowptr" and mv == "i":
-                L.append("\t\t" + self.rowptr_line(q))
+                mb.append(self.rowptr_line(q))
             if form == "scalar":
                 init = self.init_value(q)
                 if n["acc_top"]:
-                    L.append("\t\ts%d = %s;" % (q, init))
+                    mb.append("s%d = %s;" % (q, init))
                 else:
-                    L.append("\t\t%s s%d = %s;" % (self.acc_type(q), q, init))
-                L += self.k_loop(q, "\t\t", "s%d" % q)
+                    mb.append("%s s%d = %s;" % (self.acc_type(q), q, init))
+                mb += self.k_loop(q, "s%d" % q)
             else:
                 if n["init"] != "none":
-                    L.append("\t\t%s = %s;" % (self.c_expr(q), self.init_value(q)))
-                L += self.k_loop(q, "\t\t", self.c_expr(q))
+                    mb.append("%s = %s;" % (self.c_expr(q), self.init_value(q)))
+                mb += self.k_loop(q, self.c_expr(q))
             if n["skip"]:
-                L.append("\t\tif (%s %% 3 == 2)" % mv)
-                L.append("\t\t\tcontinue;")
-            L += ["\t\t" + x for x in self.epilogue(q)]
-            L += ["\t\t" + x for x in self.extras(q, mv)]
-            L.append("\t}")
-            L.append("}")
+                mb += ["if (%s %% 3 == 2)" % mv, "\tcontinue;"]
+            mb += self.epilogue(q)
+            mb += self.extras(q, self.lv(q, mv))
+            # the outer loop's body
+            ob = []
+            if n["alay"] == "rowptr" and ov == "i":
+                ob.append(self.rowptr_line(q))
+            if before_mid:
+                ob.append("lv_mid%d += (long long)%s;" % (q, mv))
+            if mid_pragma or (outer_pragma and vec == ov):
+                ob += self.pragma_lines(q)
+            tri = ov if n["near"] == "triangular" else None
+            ob += self.block(q, mv, "", mb, tri=tri)
+            if outer_pragma and vec != ov:
+                L += self.pragma_lines(q)
+            L += self.block(q, ov, "", ob)
         elif form == "split":
             ov, iv = o[0], o[2]
-            if outer_pragma:
-                L += self.pragma_lines(q)
-            L.append(self.head(q, ov))
-            L.append("{")
+            ob = []
             if n["alay"] == "rowptr" and ov == "i":
-                L.append("\t" + self.rowptr_line(q))
-            if any(e["kind"] == "before_mid" for e in n["extras"]):
-                L.append("\tlv_mid%d += (long long)k;" % q)
+                ob.append(self.rowptr_line(q))
+            if before_mid:
+                ob.append("lv_mid%d += (long long)k;" % q)
             if n["init"] != "none":
-                L.append("\t" + self.head(q, iv))
-                L.append("\t\t%s = %s;" % (self.c_expr(q), self.init_value(q)))
-            if mid_pragma:
-                L += self.pragma_lines(q)
-            ind = "\t"
+                ob += self.block(q, iv, "", ["%s = %s;" % (self.c_expr(q), self.init_value(q))])
+            kl = []
+            if mid_pragma or (outer_pragma and vec == ov):
+                kl += self.pragma_lines(q)
+            kl += self.block(q, "k", "", self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))]))
             if n["near"] == "guard":
-                L.append("\tif (alias < 5)")
-                ind = "\t\t"
-            L.append(ind + self.head(q, "k"))
-            L.append(ind + "\t" + self.head(q, iv))
-            L.append(ind + "\t\t" + self.update_stmt(q, self.c_expr(q)))
+                ob += ["if (alias < 5) {"] + ["\t" + x if not x.startswith("#") else x
+                                              for x in kl] + ["}"]
+            else:
+                ob += kl
             epi = self.epilogue(q)
             if epi:
-                L.append("\t" + self.head(q, iv))
-                L += ["\t\t" + x for x in epi]
-            L.append("}")
+                ob += self.block(q, iv, "", epi)
+            if outer_pragma and vec != ov:
+                L += self.pragma_lines(q)
+            L += self.block(q, ov, "", ob)
         else:   # perfect
             ov, iv = o[1], o[2]
+            inner = self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))])
+            mid = []
+            if mid_pragma:
+                mid += self.pragma_lines(q)
+            mid += self.block(q, ov, "", inner)
             if outer_pragma:
                 L += self.pragma_lines(q)
-            L.append(self.head(q, "k"))
-            if mid_pragma:
-                L += ["\t" + x if not x.startswith("#") else x for x in self.pragma_lines(q)]
-            L.append("\t" + self.head(q, ov))
-            L.append("\t\t" + self.head(q, iv))
-            L.append("\t\t\t" + self.update_stmt(q, self.c_expr(q)))
+            L += self.block(q, "k", "", mid)
         return L
 
     # ---- parameters: (declaration, argument in the driver)
@@ -1247,7 +1318,7 @@ class FuncEmitter:
             if n["acc_top"]:
                 body.append("live[%d] = (long long)s%d;" % (slot, q))
                 slot += 1
-        if fn["iter_top"]:
+        if fn["iter_top"] and fn.get("live_iters", True):
             for v in "ijk":
                 body.append("live[%d] = (long long)%s;" % (slot, v))
                 slot += 1
@@ -1492,8 +1563,9 @@ def simplify(prog):
                     del c["nests"][q]
                 add("f%d: drop nest %d" % (fn["id"], q), p)
         # function-level features
-        for key, val in (("attr", "noinline"), ("iter_top", False), ("itype", "int")):
-            if fn[key] != val:
+        for key, val in (("attr", "noinline"), ("live_iters", False), ("iter_top", False),
+                         ("itype", "int")):
+            if fn.get(key, True) != val:
                 p = copy.deepcopy(prog)
                 p["funcs"][fi][key] = val
                 add("f%d: %s=%s" % (fn["id"], key, val), p)

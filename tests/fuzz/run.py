@@ -164,6 +164,20 @@ def is_crash(rc, err):
     return any(m in err for m in ICE_MARKERS)
 
 
+ERROR_RE = re.compile(r"(?:fatal )?error: (.*)$")
+
+
+def first_error(err):
+    """The text of the first error of a compiler's stderr (no file, no line)."""
+    for line in err.splitlines():
+        m = ERROR_RE.search(line)
+        if m:
+            return m.group(1).strip()
+        if any(x in line for x in ICE_MARKERS):
+            return line.strip()
+    return ""
+
+
 def tail(text, n=30):
     lines = text.rstrip("\n").split("\n")
     return "\n".join(lines[-n:])
@@ -192,6 +206,7 @@ class Probe:
         self.cfg = cfg
         self.wdir = wdir
         self.n = 0
+        self.error = None    # compile-error findings: the first error to keep
 
     def write(self, prog, name):
         src, meta = gen.emit(prog)
@@ -222,7 +237,8 @@ class Probe:
                 return False
             if kind == "compile-hang" and rc != "timeout":
                 return False
-            if kind == "compile-error" and (rc == 0 or rc == "timeout" or is_crash(rc, err)):
+            if kind == "compile-error" and (rc == 0 or rc == "timeout" or is_crash(rc, err)
+                                            or first_error(err) != self.error):
                 return False
             prc, _, _, _ = self.build(comp.cc, src, flags, False)
             return prc == 0
@@ -294,7 +310,7 @@ def process_seed(job):
             kind, detail = "compile-hang", "plugin build ran past %ds" % cfg.compile_timeout
         elif rc != 0:
             kind = "ice" if is_crash(rc, err) else "compile-error"
-            detail = "plugin build exited with %s:\n%s" % (rc, tail(err))
+            detail = "plugin build exited with %s: %s\n%s" % (rc, first_error(err), tail(err))
         if kind:
             prc, _, perr, _ = probe.build(comp.cc, src, flags, False)
             if prc != 0:
@@ -382,6 +398,7 @@ def reduce_program(cfg, probe, prog, comp, flags, env, kind, log):
 
 def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, detail, err):
     log = []
+    probe.error = first_error(err)
     red, rflags = prog, list(flags)
     if cfg.reduce:
         red, rflags = reduce_program(cfg, probe, prog, comp, list(flags), env, kind, log)

@@ -76,6 +76,7 @@ ETYPES = {"int8_t": True, "uint8_t": False, "signed char": True,
 ITYPES = ("int", "long", "size_t", "unsigned")
 SIGNED_ITYPES = ("int", "long")
 ORDERS = ("ijk", "jik", "ikj", "jki", "kij", "kji")
+PTR_LAYOUTS = ("lin", "linT", "linR", "vla", "vlaT", "rowptr")   # pointer parameters
 SHAPES = [0, 1, 1, 2, 3, 4, 5, 7, 8, 11, 13, 15, 16, 17, 19, 23, 31, 32, 33, 37,
           47, 48, 49, 63, 64, 65]
 ZP_VALS = [-128, 127, 255, 0, 1, -1, 128, -255, 3, -5, -127]
@@ -128,6 +129,19 @@ def is_signed(t):
 def form_of(order):
     return {"ijk": "scalar", "jik": "scalar", "ikj": "split", "jki": "split",
             "kij": "perfect", "kji": "perfect"}[order]
+
+
+def tc_of(n):
+    """The output's element type of nest n."""
+    if n["form"] == "scalar":
+        if n["epi"] == "user":
+            return n["user"]["ret"]
+        return EPI_TC[n["epi"]]
+    return "int32_t"
+
+
+SHARED_FIELDS = ("ta", "tb", "alay", "blay", "clay", "ld", "pad", "dims", "za", "zb", "vec",
+                 "bigk")
 
 
 def bigk_pair(ta, tb):
@@ -195,12 +209,12 @@ def gen_nest(r, fn, q):
     n["inc"] = {v: wchoice(r, [("++", 60), ("pre", 15), ("+=", 15), ("=+", 10)]) for v in "ijk"}
     n["k1"] = r.random() < 0.08
     n["dims"] = {d: ("const" if r.random() < 0.2 else "param") for d in "MNK"}
-    n["alay"] = wchoice(r, [("lin", 40), ("linT", 14), ("vla", 10), ("vlaT", 5), ("glob", 8),
+    n["alay"] = wchoice(r, [("lin", 36), ("linT", 14), ("linR", 4), ("vla", 10), ("vlaT", 5), ("glob", 8),
                             ("globT", 4), ("gflat", 5),
                             ("rowptr", 8 if n["order"] in ("ijk", "jik", "ikj") else 0)])
-    n["blay"] = wchoice(r, [("lin", 35), ("linT", 30), ("vla", 10), ("vlaT", 6), ("glob", 8),
+    n["blay"] = wchoice(r, [("lin", 32), ("linT", 30), ("linR", 4), ("vla", 10), ("vlaT", 6), ("glob", 8),
                             ("globT", 5), ("gflat", 6)])
-    n["clay"] = wchoice(r, [("lin", 60), ("linT", 15), ("vla", 12), ("glob", 13)])
+    n["clay"] = wchoice(r, [("lin", 56), ("linT", 15), ("linR", 4), ("vla", 12), ("glob", 13)])
     n["ld"], n["pad"] = {}, {}
     for x, lay in (("a", n["alay"]), ("b", n["blay"]), ("c", n["clay"])):
         if lay in ("vla", "vlaT"):
@@ -324,6 +338,38 @@ def gen_nest(r, fn, q):
     return n
 
 
+def share_with(n, owner, o):
+    """Make nest n a sibling computing on owner's arrays (C = A*B then
+    C += A*B in another loop order, say): no side statements of its own."""
+    n["share"] = o
+    for k in SHARED_FIELDS:
+        n[k] = copy.deepcopy(owner[k])
+    n["extras"] = []
+    n["near"] = None
+    if n["form"] == "scalar" and tc_of(n) != "int32_t":
+        n["epi"] = "addinto"
+    if n["init"] in ("bias_j", "bias_i") and owner["init"] not in ("bias_j", "bias_i"):
+        n["init"] = "zero"
+    if n["alay"] == "rowptr" and n["order"] not in ("ijk", "jik", "ikj"):
+        n["order"] = "ikj"
+        n["form"] = "split"
+        n["init"] = "none"
+        n["epi"] = "none"
+        n["acc_top"] = False
+    if n["vec"]:
+        n["pragma"] = "outer"
+        n["skip"] = False
+        n["while"] = [v for v in n["while"] if v == "k"]
+    if n["bigk"] is not None:
+        n["za"] = n["zb"] = None
+        n["init"] = "zero" if n["form"] == "scalar" else "none"
+        n["epi"] = "store" if n["form"] == "scalar" else "none"
+        n["k1"] = False
+        n["while"] = []
+        n["acc_top"] = False
+        n["skip"] = False
+
+
 def ptr_targets(n):
     t = []
     if n["dims"]["K"] == "param" and not k_is_ld(n):
@@ -338,7 +384,7 @@ def ptr_targets(n):
     for x in "abc":
         if n["ld"][x] == "param":
             t.append("ld_" + x)
-    if n["alay"] in ("lin", "linT", "rowptr"):
+    if n["alay"] in ("lin", "linT", "linR", "rowptr"):
         t.append("base")
     if n["acc_top"]:
         t.append("acc")
@@ -359,9 +405,26 @@ def k_is_ld(n):
             or (n["ld"]["b"] == "dim" and ld_dim(n["blay"], "b") == "K"))
 
 
-def problems(fn, n):
+def problems(fn, n, nests=None):
     """Why this nest is not a valid program (empty list: valid)."""
     p = []
+    sh = n.get("share")
+    if sh is not None:
+        owners = nests if nests is not None else fn["nests"]
+        if sh >= len(owners) or owners[sh] is n or owners[sh].get("share") is not None:
+            p.append("share index")
+        else:
+            owner = owners[sh]
+            if any(n[k] != owner[k] for k in SHARED_FIELDS):
+                p.append("share fields")
+            if tc_of(n) != tc_of(owner):
+                p.append("share output type")
+            if n["extras"] or n["near"]:
+                p.append("share extras")
+            if owner["bigk"] is not None:
+                p.append("share bigk")
+            if n["init"] in ("bias_j", "bias_i") and owner["init"] not in ("bias_j", "bias_i"):
+                p.append("share bias")
     form = n["form"]
     signed = fn["itype"] in SIGNED_ITYPES
     if form_of(n["order"]) == "scalar":
@@ -485,14 +548,18 @@ def gen_call(r, fn, call_index):
         cn["ovd"] = 0
         if r.random() < 0.10:
             opts = []
-            if n["clay"] in ("lin", "linT", "vla"):
-                if n["alay"] in ("lin", "linT", "vla", "vlaT", "rowptr"):
+            if n["clay"] in PTR_LAYOUTS:
+                if n["alay"] in PTR_LAYOUTS:
                     opts.append("CA")
-                if n["blay"] in ("lin", "linT", "vla", "vlaT"):
+                if n["blay"] in PTR_LAYOUTS:
                     opts.append("CB")
+            if n["alay"] in PTR_LAYOUTS and n["blay"] in PTR_LAYOUTS:
+                opts.append("AB")
             if opts:
                 cn["overlap"] = r.choice(opts)
                 cn["ovd"] = r.choice([-8, -4, -1, 0, 1, 3, 4, 8, 16, r.randint(-64, 64)])
+                if cn["overlap"] == "AB":
+                    cn["ovd"] = abs(cn["ovd"])
         c["nests"].append(cn)
     return c
 
@@ -503,12 +570,15 @@ def gen_func(r, f):
           "iter_top": r.random() < 0.35,
           "live_iters": r.random() < 0.5,
           "attr": wchoice(r, [("noinline", 80), ("static", 12), ("static_noinline", 8)])}
-    nn = 2 if r.random() < 0.15 else 1
+    nn = 2 if r.random() < 0.18 else 1
     fn["nests"] = []
     for q in range(nn):
         for _ in range(100):
             n = gen_nest(r, fn, q)
-            if not problems(fn, n):
+            if q == 1 and tc_of(fn["nests"][0]) == "int32_t" and fn["nests"][0]["bigk"] is None \
+                    and r.random() < 0.5:
+                share_with(n, fn["nests"][0], 0)
+            if not problems(fn, n, fn["nests"]):
                 break
         else:
             raise RuntimeError("gen_nest: no valid nest")
@@ -522,6 +592,15 @@ def gen_func(r, f):
 def normalize(fn):
     """Constant extents are the first call's in every call; a removed loop's
     extent is 1."""
+    for q, n in enumerate(fn["nests"]):
+        sh = n.get("share")
+        if sh is not None and sh < len(fn["nests"]):
+            for k in SHARED_FIELDS:
+                n[k] = copy.deepcopy(fn["nests"][sh][k])
+            for c in fn["calls"]:
+                own, me = c["nests"][sh], c["nests"][q]
+                for k in ("M", "N", "K", "za", "zb", "fill", "cfill", "overlap", "ovd"):
+                    me[k] = copy.deepcopy(own[k])
     for q, n in enumerate(fn["nests"]):
         if n.get("vec"):
             d = {"i": "M", "j": "N"}[n["vec"]]
@@ -546,7 +625,7 @@ def program_problems(prog):
         if not fn["nests"] or not fn["calls"]:
             p.append("empty function")
         for n in fn["nests"]:
-            p += problems(fn, n)
+            p += problems(fn, n, fn["nests"])
         for c in fn["calls"]:
             if len(c["nests"]) != len(fn["nests"]):
                 p.append("call arity")
@@ -692,9 +771,10 @@ class FuncEmitter:
     # ---- names
     def ext(self, q, d):
         n = self.fn["nests"][q]
+        o = self.own(q)
         if n["dims"][d] == "const":
-            return "F%d_%s%d" % (self.f, d, q)
-        return "%s%d" % (d, q)
+            return "F%d_%s%d" % (self.f, d, o)
+        return "%s%d" % (d, o)
 
     def ldx(self, q, x):
         n = self.fn["nests"][q]
@@ -703,19 +783,19 @@ class FuncEmitter:
         if kind == "dim":
             return self.ext(q, ld_dim(lay, x))
         if kind == "param":
-            return "ld%s%d" % (x, q)
-        return "F%d_LD%s%d" % (self.f, x.upper(), q)
+            return "ld%s%d" % (x, self.own(q))
+        return "F%d_LD%s%d" % (self.f, x.upper(), self.own(q))
+
+    def own(self, q):
+        """The nest whose arrays, extents and zero points nest q uses."""
+        sh = self.fn["nests"][q].get("share")
+        return q if sh is None else sh
 
     def gname(self, q, x):
-        return "g%s%d_%d" % (x.upper(), self.f, q)
+        return "g%s%d_%d" % (x.upper(), self.f, self.own(q))
 
     def tc(self, q):
-        n = self.fn["nests"][q]
-        if n["form"] == "scalar":
-            if n["epi"] == "user":
-                return n["user"]["ret"]
-            return EPI_TC[n["epi"]]
-        return "int32_t"
+        return tc_of(self.fn["nests"][q])
 
     # ---- values of one call
     def call_ext(self, q, c, d):
@@ -775,9 +855,10 @@ class FuncEmitter:
         if lay == "rowptr":
             return "arow%d[%s]" % (q, kk)
         i = self.lv(q, "i")
-        name = self.gname(q, "a") if lay in ("glob", "globT", "gflat") else "A%d" % q
+        name = self.gname(q, "a") if lay in ("glob", "globT", "gflat") else "A%d" % self.own(q)
         ld = self.ldx(q, "a") if lay not in ("glob", "globT") else None
         return {"lin": "%s[%s * %s + %s]" % (name, i, ld, kk),
+                "linR": "%s[(%s - 1 - %s) * %s + %s]" % (name, self.ext(q, "M"), i, ld, kk),
                 "gflat": "%s[%s * %s + %s]" % (name, i, ld, kk),
                 "linT": "%s[%s * %s + %s]" % (name, kk, ld, i),
                 "vla": "%s[%s][%s]" % (name, i, kk), "glob": "%s[%s][%s]" % (name, i, kk),
@@ -786,10 +867,11 @@ class FuncEmitter:
     def b_expr(self, q, kk):
         n = self.fn["nests"][q]
         lay = n["blay"]
-        name = self.gname(q, "b") if lay in ("glob", "globT", "gflat") else "B%d" % q
+        name = self.gname(q, "b") if lay in ("glob", "globT", "gflat") else "B%d" % self.own(q)
         ld = self.ldx(q, "b") if lay not in ("glob", "globT") else None
         j = self.lv(q, "j")
         return {"lin": "%s[%s * %s + %s]" % (name, kk, ld, j),
+                "linR": "%s[(%s - 1 - %s) * %s + %s]" % (name, self.ext(q, "K"), kk, ld, j),
                 "gflat": "%s[%s * %s + %s]" % (name, kk, ld, j),
                 "linT": "%s[%s * %s + %s]" % (name, j, ld, kk),
                 "vla": "%s[%s][%s]" % (name, kk, j), "glob": "%s[%s][%s]" % (name, kk, j),
@@ -799,14 +881,17 @@ class FuncEmitter:
         n = self.fn["nests"][q]
         lay = n["clay"]
         i, j = self.lv(q, "i"), self.lv(q, "j")
+        o = self.own(q)
         if lay == "glob":
             return "%s[%s][%s]" % (self.gname(q, "c"), i, j)
         if lay == "vla":
-            return "C%d[%s][%s]" % (q, i, j)
+            return "C%d[%s][%s]" % (o, i, j)
         ld = self.ldx(q, "c")
         if lay == "linT":
-            return "C%d[%s * %s + %s]" % (q, j, ld, i)
-        return "C%d[%s * %s + %s]" % (q, i, ld, j)
+            return "C%d[%s * %s + %s]" % (o, j, ld, i)
+        if lay == "linR":
+            return "C%d[(%s - 1 - %s) * %s + %s]" % (o, self.ext(q, "M"), i, ld, j)
+        return "C%d[%s * %s + %s]" % (o, i, ld, j)
 
     def zp_text(self, q, z):
         n = self.fn["nests"][q]
@@ -814,11 +899,12 @@ class FuncEmitter:
         if zp["kind"] == "const":
             v = zp["val"]
             return "(%d)" % v if v < 0 else "%d" % v
+        o = self.own(q)
         if zp["kind"] == "macro":
-            return "F%d_%s%d" % (self.f, z.upper(), q)
+            return "F%d_%s%d" % (self.f, z.upper(), o)
         if zp["kind"] == "global":
-            return "g_%s%d_%d" % (z, self.f, q)
-        return "%s%d" % (z, q)
+            return "g_%s%d_%d" % (z, self.f, o)
+        return "%s%d" % (z, o)
 
     def operand(self, q, x, kk):
         n = self.fn["nests"][q]
@@ -931,8 +1017,9 @@ class FuncEmitter:
 
     def init_value(self, q):
         n = self.fn["nests"][q]
-        return {"zero": "0", "bias_j": "bias%d[%s]" % (q, self.lv(q, "j")),
-                "bias_i": "bias%d[%s]" % (q, self.lv(q, "i")),
+        o = self.own(q)
+        return {"zero": "0", "bias_j": "bias%d[%s]" % (o, self.lv(q, "j")),
+                "bias_i": "bias%d[%s]" % (o, self.lv(q, "i")),
                 "const": lit(n["init_const"]), "C": self.c_expr(q), "k": "k"}[n["init"]]
 
     def epilogue(self, q):
@@ -1053,8 +1140,8 @@ class FuncEmitter:
     def rowptr_line(self, q):
         n = self.fn["nests"][q]
         const = "" if n["near"] == "write_operand" else "const "
-        return "%s%s *arow%d = A%d + (size_t)%s * %s;" % (const, n["ta"], q, q, self.lv(q, "i"),
-                                                          self.ldx(q, "a"))
+        return "%s%s *arow%d = A%d + (size_t)%s * %s;" % (const, n["ta"], q, self.own(q),
+                                                          self.lv(q, "i"), self.ldx(q, "a"))
 
     def nest_lines(self, q):
         n = self.fn["nests"][q]
@@ -1140,6 +1227,8 @@ class FuncEmitter:
         n = self.fn["nests"][q]
         it = self.it
         P = []
+        if n.get("share") is not None:
+            return self.epi_params(q)
         for d in "MNK":
             if n["dims"][d] == "param":
                 P.append(("%s %s%d" % (it, d, q), "%s%d" % (d, q)))
@@ -1148,17 +1237,17 @@ class FuncEmitter:
                 P.append(("%s ld%s%d" % (it, x, q), "ld%s%d" % (x, q)))
         ca = "" if n["near"] == "write_operand" else "const "
         ta, tb, tc = n["ta"], n["tb"], self.tc(q)
-        if n["alay"] in ("lin", "linT", "rowptr"):
+        if n["alay"] in ("lin", "linT", "linR", "rowptr"):
             P.append(("%s%s *A%d" % (ca, ta, q), "A%d" % q))
         elif n["alay"] in ("vla", "vlaT"):
             P.append(("%s%s A%d[][%s]" % (ca, ta, q, self.ldx(q, "a")),
                       "(%s%s (*)[%s])A%d" % (ca, ta, self.ldx(q, "a"), q)))
-        if n["blay"] in ("lin", "linT"):
+        if n["blay"] in ("lin", "linT", "linR"):
             P.append(("const %s *B%d" % (tb, q), "B%d" % q))
         elif n["blay"] in ("vla", "vlaT"):
             P.append(("const %s B%d[][%s]" % (tb, q, self.ldx(q, "b")),
                       "(const %s (*)[%s])B%d" % (tb, self.ldx(q, "b"), q)))
-        if n["clay"] in ("lin", "linT"):
+        if n["clay"] in ("lin", "linT", "linR"):
             P.append(("%s *C%d" % (tc, q), "C%d" % q))
         elif n["clay"] == "vla":
             P.append(("%s C%d[][%s]" % (tc, q, self.ldx(q, "c")),
@@ -1170,6 +1259,14 @@ class FuncEmitter:
                 P.append(("%s %s%d" % (n[z]["ptype"], z, q), "%s%d" % (z, q)))
         if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
             P.append(("const int32_t *zq%d" % q, "zq%d" % q))
+        P += self.epi_params(q)
+        if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
+            P.append(("const %s *Aalt%d" % (ta, q), "Aalt%d" % q))
+        return P
+
+    def epi_params(self, q):
+        n = self.fn["nests"][q]
+        P = []
         e = n["epi"]
         ep = n["ep"]
         if n["form"] == "scalar":
@@ -1190,8 +1287,6 @@ class FuncEmitter:
             if e == "user":
                 P.append(("int32_t um%d" % q, "um%d" % q))
                 P.append(("int ush%d" % q, "ush%d" % q))
-        if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
-            P.append(("const %s *Aalt%d" % (ta, q), "Aalt%d" % q))
         return P
 
     def user_fn(self, q):
@@ -1226,6 +1321,10 @@ class FuncEmitter:
         calls = fn["calls"]
         # macros and globals
         for q, n in enumerate(nests):
+            if n.get("share") is not None:
+                if n["epi"] == "user":
+                    self.top += self.user_fn(q)
+                continue
             for d in "MNK":
                 if n["dims"][d] == "const":
                     self.top.append("#define F%d_%s%d %d" % (f, d, q, calls[0]["nests"][q][d]))
@@ -1265,9 +1364,9 @@ class FuncEmitter:
             body.append("%s i = %s, j = %s, k = %s;" % (
                 it, "(%s)-1" % it, "(%s)-2" % it, "(%s)-3" % it))
         for q, n in enumerate(nests):
-            if n["za"] and n["za"]["kind"] == "local":
+            if n["za"] and n["za"]["kind"] == "local" and n.get("share") is None:
                 body.append("const int32_t za%d = zq%d[0];" % (q, q))
-            if n["zb"] and n["zb"]["kind"] == "local":
+            if n["zb"] and n["zb"]["kind"] == "local" and n.get("share") is None:
                 body.append("const int32_t zb%d = zq%d[1];" % (q, q))
             if n["acc_top"]:
                 body.append("%s s%d = 12345;" % (self.acc_type(q), q))
@@ -1346,6 +1445,9 @@ class FuncEmitter:
             for q, n in enumerate(fn["nests"]):
                 cn = call["nests"][q]
                 tag = "f%d.c%d.n%d" % (f, c, q)
+                if n.get("share") is not None:
+                    D += self.epi_values(q, cn, frees)
+                    continue
                 for d in "MNK":
                     if n["dims"][d] == "param":
                         D.append("\t\t%s %s%d = %d;" % (it, d, q, cn[d]))
@@ -1353,11 +1455,21 @@ class FuncEmitter:
                     if n["ld"][x] == "param":
                         D.append("\t\t%s ld%s%d = %d;" % (it, x, q, self.ld_value(q, c, x)))
                 ta, tb, tc = n["ta"], n["tb"], self.tc(q)
-                ptr_lay = ("lin", "linT", "vla", "vlaT", "rowptr")
+                ptr_lay = PTR_LAYOUTS
                 sizes = {x: self.nelems(q, c, x) for x in "abc"}
                 tsz = {"a": 1, "b": 1, "c": 4 if tc == "int32_t" else 1}
                 ov = cn["overlap"]
-                if ov:
+                if ov == "AB":
+                    # both operands in one buffer, B at an offset into A
+                    tot = max(sizes["a"], sizes["b"] + cn["ovd"]) + 64
+                    D.append("\t\tunsigned char *ov%d = fz_alloc(%d);" % (q, tot))
+                    D.append("\t\tfz_fill_u8(ov%d, %d, %d);" % (q, tot, cn["fill"]["A"]))
+                    D.append("\t\t%s *A%d = (%s *)ov%d;" % (ta, q, ta, q))
+                    D.append("\t\t%s *B%d = (%s *)(ov%d + %d);" % (tb, q, tb, q, cn["ovd"]))
+                    frees.append("ov%d" % q)
+                    if n["near"] == "write_operand":
+                        hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
+                elif ov:
                     # the output and one operand in one buffer, overlapping
                     x = "a" if ov == "CA" else "b"
                     xb = sizes[x]
@@ -1381,7 +1493,7 @@ class FuncEmitter:
                         safe = INT32_MIN <= va * vb * cn["K"] <= INT32_MAX
                         mode = 2 if safe else 0
                     if lay in ptr_lay:
-                        if not (ov and ((ov == "CA") == (x == "a"))):
+                        if ov != "AB" and not (ov and ((ov == "CA") == (x == "a"))):
                             D.append("\t\t%s *%s%d = fz_alloc(%d);" % (t, X, q, sizes[x]))
                             D.append("\t\t%s(%s%s%d, %d, %d);" % (fill_fn(t), cast8(t), X, q,
                                                                  sizes[x], mode))
@@ -1391,7 +1503,7 @@ class FuncEmitter:
                         D.append("\t\t%s(%s%s, sizeof %s, %d);" % (fill_fn(t), cast8(t), g, g, mode))
                     if x == "a" and n["near"] == "write_operand":
                         if lay in ptr_lay:
-                            if not (ov and ov == "CA"):
+                            if ov not in ("CA", "AB"):
                                 hashes.append('fz_hash("%s.A", A%d, %d);' % (tag, q, sizes[x]))
                         else:
                             g = self.gname(q, x)
@@ -1404,8 +1516,8 @@ class FuncEmitter:
                               2: ("-(1 << 20)", "0")}[cn["cfill"]]
                 if tc != "int32_t":
                     crange = ("-128", "127") if tc == "int8_t" else ("0", "255")
-                if lay in ("lin", "linT", "vla"):
-                    if not ov:
+                if lay in PTR_LAYOUTS:
+                    if ov not in ("CA", "CB"):
                         D.append("\t\t%s *C%d = fz_alloc(%d * sizeof(%s));" % (tc, q, sizes["c"], tc))
                         frees.append("C%d" % q)
                         hashes.append('fz_hash("%s.C", C%d, %d * sizeof(%s));'
@@ -1437,37 +1549,7 @@ class FuncEmitter:
                         hashes.append('fz_live("%s.g_%s", g_%s%d_%d);' % (tag, z, z, f, q))
                 if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
                     D.append("\t\tint32_t zq%d[2] = { %s, %s };" % (q, lit(cn["za"]), lit(cn["zb"])))
-                ep = cn["ep"]
-                e = n["epi"]
-                if n["form"] == "scalar":
-                    nep = max(cn["M"], cn["N"], 1)
-                    if e in ("requant8", "requantu8", "float8"):
-                        if n["ep"]["scale"] == "param":
-                            D.append("\t\tfloat scale%d = %rf;" % (q, ep["scale"]))
-                        elif n["ep"]["scale"] == "array":
-                            D.append("\t\tfloat *scl%d = fz_alloc(%d * sizeof(float));" % (q, nep))
-                            D.append("\t\tfz_fill_f32(scl%d, %d, 1e-5f, 2e-3f);" % (q, nep))
-                            frees.append("scl%d" % q)
-                    if e in ("requant8", "requantu8", "gemmlowp"):
-                        zy = ep["zy"]
-                        if e != "requantu8":
-                            zy = max(-10, min(10, zy))
-                        else:
-                            zy = max(0, min(255, zy))
-                        D.append("\t\tint32_t zy%d = %d;" % (q, zy))
-                    if e in ("gemmlowp", "rndnu"):
-                        if n["ep"]["qmode"] == "scalar":
-                            D.append("\t\tint32_t qm%d = %s;" % (q, lit(ep["qm"])))
-                            D.append("\t\tint qs%d = %d;" % (q, ep["qsh"]))
-                        else:
-                            D.append("\t\tint32_t *qmv%d = fz_alloc(%d * sizeof(int32_t));" % (q, nep))
-                            D.append("\t\tfz_fill_s32(qmv%d, %d, 1 << 30, INT32_MAX);" % (q, nep))
-                            D.append("\t\tint *qsv%d = fz_alloc(%d * sizeof(int));" % (q, nep))
-                            D.append("\t\tfz_fill_s32(qsv%d, %d, -12, 0);" % (q, nep))
-                            frees += ["qmv%d" % q, "qsv%d" % q]
-                    if e == "user":
-                        D.append("\t\tint32_t um%d = %d;" % (q, ep["um"]))
-                        D.append("\t\tint ush%d = %d;" % (q, ep["ush"]))
+                D += self.epi_values(q, cn, frees)
                 if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
                     D.append("\t\t%s *Aalt%d = fz_alloc(%d);" % (ta, q, sizes["a"]))
                     D.append("\t\t%s(%sAalt%d, %d, 0);" % (fill_fn(ta), cast8(ta), q, sizes["a"]))
@@ -1493,6 +1575,43 @@ class FuncEmitter:
             D.append("\t}")
         D.append("}")
         D.append("")
+        return D
+
+    def epi_values(self, q, cn, frees):
+        """Driver lines setting the epilogue's arguments of nest q."""
+        n = self.fn["nests"][q]
+        D = []
+        ep = cn["ep"]
+        e = n["epi"]
+        if n["form"] == "scalar":
+            nep = max(cn["M"], cn["N"], 1)
+            if e in ("requant8", "requantu8", "float8"):
+                if n["ep"]["scale"] == "param":
+                    D.append("\t\tfloat scale%d = %rf;" % (q, ep["scale"]))
+                elif n["ep"]["scale"] == "array":
+                    D.append("\t\tfloat *scl%d = fz_alloc(%d * sizeof(float));" % (q, nep))
+                    D.append("\t\tfz_fill_f32(scl%d, %d, 1e-5f, 2e-3f);" % (q, nep))
+                    frees.append("scl%d" % q)
+            if e in ("requant8", "requantu8", "gemmlowp"):
+                zy = ep["zy"]
+                if e != "requantu8":
+                    zy = max(-10, min(10, zy))
+                else:
+                    zy = max(0, min(255, zy))
+                D.append("\t\tint32_t zy%d = %d;" % (q, zy))
+            if e in ("gemmlowp", "rndnu"):
+                if n["ep"]["qmode"] == "scalar":
+                    D.append("\t\tint32_t qm%d = %s;" % (q, lit(ep["qm"])))
+                    D.append("\t\tint qs%d = %d;" % (q, ep["qsh"]))
+                else:
+                    D.append("\t\tint32_t *qmv%d = fz_alloc(%d * sizeof(int32_t));" % (q, nep))
+                    D.append("\t\tfz_fill_s32(qmv%d, %d, 1 << 30, INT32_MAX);" % (q, nep))
+                    D.append("\t\tint *qsv%d = fz_alloc(%d * sizeof(int));" % (q, nep))
+                    D.append("\t\tfz_fill_s32(qsv%d, %d, -12, 0);" % (q, nep))
+                    frees += ["qmv%d" % q, "qsv%d" % q]
+            if e == "user":
+                D.append("\t\tint32_t um%d = %d;" % (q, ep["um"]))
+                D.append("\t\tint ush%d = %d;" % (q, ep["ush"]))
         return D
 
 
@@ -1527,10 +1646,15 @@ def simplify(prog):
     Every candidate is a valid program (program_problems is empty)."""
     out = []
 
+    here = json.dumps(prog, sort_keys=True)
+    seen = set()
+
     def add(what, p):
         for fn in p["funcs"]:
             normalize(fn)
-        if not program_problems(p):
+        key = json.dumps(p, sort_keys=True)
+        if key != here and key not in seen and not program_problems(p):
+            seen.add(key)
             out.append((what, p))
 
     funcs = prog["funcs"]
@@ -1561,6 +1685,10 @@ def simplify(prog):
                 del g["nests"][q]
                 for c in g["calls"]:
                     del c["nests"][q]
+                for m in g["nests"]:
+                    if m.get("share") is not None:
+                        m["share"] = None if m["share"] == q else (
+                            m["share"] - 1 if m["share"] > q else m["share"])
                 add("f%d: drop nest %d" % (fn["id"], q), p)
         # function-level features
         for key, val in (("attr", "noinline"), ("live_iters", False), ("iter_top", False),

@@ -448,7 +448,7 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
           "$CC %s -std=gnu11 -I\"$INC\" %s repro.c -o plugin.exe "
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % (fl, plug),
           "./plain.exe > plain.out",
-          "%s ./plugin.exe > plugin.out" % ("env " + envs if envs else ""),
+          ("env %s ./plugin.exe > plugin.out" % envs) if envs else "./plugin.exe > plugin.out",
           "echo \"plain exit 0, plugin exit $?\"",
           "diff plain.out plugin.out && echo 'no difference'"]
     with open(os.path.join(d, "cmd.sh"), "w") as f:
@@ -465,6 +465,61 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
         f.write("\n".join(rep) + "\n")
     return {"kind": kind, "compiler": comp.name, "flags": fl, "env": envname, "dir": d,
             "detail": detail.split("\n")[0]}
+
+
+# ------------------------------------------------------------- self-test
+
+def self_test(args):
+    """A stand-in plugin with a known miscompile (fault_cc.py) must give one
+    'mismatch' finding, minimised to one function holding one nest with the
+    faulty form, and a cmd.sh that shows the difference."""
+    lib = os.path.abspath(args.lib or os.path.join(args.build, "runtime"))
+    if not os.path.isfile(os.path.join(lib, "libmixprec.so")) or not shutil.which(args.gcc):
+        print("SKIP: runtime library or C compiler missing")
+        return EXIT_SKIP
+    seed = None
+    for sd in range(1, 10000):
+        prog = gen.make_program(sd)
+        if any(n["k1"] and n["form"] == "scalar" and n["update"] == "pluseq"
+               and n.get("share") is None for fn in prog["funcs"] for n in fn["nests"]):
+            seed = sd
+            break
+    fault = os.path.join(HERE, "fault_cc.py")
+    os.environ["FZ_REAL_CC"] = args.gcc
+    args.work = args.work or tempfile.mkdtemp(prefix="mixprec-fuzz-selftest-")
+    args.findings = os.path.join(args.work, "findings")
+    shutil.rmtree(args.findings, ignore_errors=True)
+    cfg = Config(args)
+    cfg.compilers = [Compiler("fault", fault, fault, False)]
+    cfg.reduce, cfg.reduce_budget = True, args.reduce_budget
+    print("self-test: seed %d through %s (%s)" % (seed, fault, cfg.work))
+    res = process_seed((cfg, seed))
+    problems = []
+    if res["gen_error"]:
+        problems.append("generator problem: " + res["gen_error"])
+    f = [x for x in res["findings"] if x["kind"] == "mismatch"]
+    if len(res["findings"]) != 1 or not f:
+        problems.append("expected one mismatch finding, got %r" % res["findings"])
+    else:
+        d = f[0]["dir"]
+        with open(os.path.join(d, "repro.json")) as fh:
+            red = json.load(fh)
+        nests = [n for fn in red["funcs"] for n in fn["nests"]]
+        if len(red["funcs"]) != 1 or len(nests) != 1 or not nests[0]["k1"]:
+            problems.append("not minimised to one nest with a 1-based k: %d function(s), "
+                            "%d nest(s)" % (len(red["funcs"]), len(nests)))
+        if any(len(fn["calls"]) != 1 for fn in red["funcs"]):
+            problems.append("not minimised to one call")
+        rc, out, err, _ = run_cmd(["sh", os.path.join(d, "cmd.sh")], timeout=300)
+        if b"no difference" in out or b"< " not in out:
+            problems.append("cmd.sh does not show the difference:\n%s%s"
+                            % (out.decode("utf-8", "replace"), err))
+        print("self-test: reproducer %s" % d)
+    for p in problems:
+        print("FAIL: " + p)
+    if not problems:
+        print("self-test: PASS (the fault was found and minimised)")
+    return EXIT_FAIL if problems else EXIT_PASS
 
 
 # ------------------------------------------------------------------ main
@@ -499,7 +554,11 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep every work folder")
     ap.add_argument("--summary", help="write the counts as JSON here")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per program")
+    ap.add_argument("--self-test", action="store_true",
+                    help="prove that a miscompile is found and minimised (fault_cc.py)")
     args = ap.parse_args()
+    if args.self_test:
+        return self_test(args)
 
     wanted = compilers_from_args(args)
     missing = [c for c in wanted if not c.available()]

@@ -94,16 +94,16 @@ PRAGMA_TEXTS = [
 SCALAR_EPIS = [("store", 24), ("addinto", 8), ("plus_k", 7), ("relu", 5), ("shift", 5),
                ("clamp32", 6), ("requant8", 10), ("requantu8", 5), ("gemmlowp", 5),
                ("rndnu", 4), ("clamp8_tern", 5), ("clamp8_mp", 5), ("cast8", 4),
-               ("ifelse8", 4), ("user", 9), ("float8", 4)]
+               ("ifelse8", 4), ("user", 9), ("float8", 4), ("chain", 4)]
 EPI_TC = {"store": "int32_t", "addinto": "int32_t", "plus_k": "int32_t", "relu": "int32_t",
           "shift": "int32_t", "clamp32": "int32_t", "requant8": "int8_t",
           "requantu8": "uint8_t", "gemmlowp": "int8_t", "rndnu": "int8_t",
           "clamp8_tern": "int8_t", "clamp8_mp": "int8_t", "cast8": "int8_t",
-          "ifelse8": "int8_t", "float8": "int8_t"}
+          "ifelse8": "int8_t", "float8": "int8_t", "chain": "int32_t"}
 NEAR = {
     "scalar": ["triangular", "step2", "down_k", "write_operand", "break", "continue_k",
                "nonaffine", "sidecall", "acc64", "volatile", "guard", "addr_iter", "acc16",
-               "uacc"],
+               "uacc", "ptrwalk"],
     "memory": ["triangular", "step2", "write_operand", "break", "nonaffine", "sidecall",
                "guard"],
     "split": ["step2", "nonaffine", "guard"],
@@ -279,6 +279,12 @@ def gen_nest(r, fn, q):
                                          ("writes_global", 10)]),
                      "ret": wchoice(r, [("int8_t", 60), ("int32_t", 40)])}
     n["skip"] = form in ("scalar", "memory") and r.random() < 0.05
+    # the accumulator set once per outer iteration: a running sum over the
+    # middle loop (not a contraction per output point)
+    n["acc_outer"] = (form == "scalar" and n["init"] in ("zero", "const")
+                      and r.random() < 0.05)
+    # the reduction bound read through a local copy
+    n["kcopy"] = r.random() < 0.08
     ex = []
     if form in ("scalar", "memory"):
         if r.random() < 0.10:
@@ -335,6 +341,7 @@ def gen_nest(r, fn, q):
         n["acc_top"] = False
         n["skip"] = False
         n["while"] = []
+        n["acc_outer"] = False
     return n
 
 
@@ -496,6 +503,12 @@ def problems(fn, n, nests=None):
             p.append("while mid")
         if any(v not in ("k", n["order"][1]) for v in wl):
             p.append("while var")
+    if n.get("acc_outer") and (form != "scalar" or n["init"] not in ("zero", "const")
+                               or n["acc_top"] or n["bigk"] is not None):
+        p.append("acc_outer")
+    if n["near"] == "ptrwalk" and (n["alay"] not in ("lin", "vla", "glob", "gflat") or n["k1"]
+                                   or "k" in n.get("while", [])):
+        p.append("ptrwalk layout")
     if n["near"] == "addr_iter" and n["exit"][n["order"][1]] == "!=":
         p.append("addr_iter with !=")
     if n["near"] == "nonaffine" and n["k1"]:
@@ -602,6 +615,12 @@ def normalize(fn):
                 for k in ("M", "N", "K", "za", "zb", "fill", "cfill", "overlap", "ovd"):
                     me[k] = copy.deepcopy(own[k])
     for q, n in enumerate(fn["nests"]):
+        if n.get("acc_outer"):
+            for c in fn["calls"]:
+                cn = c["nests"][q]
+                cn["N" if n["order"][1] == "j" else "M"] = min(
+                    cn["N" if n["order"][1] == "j" else "M"], 8)
+                cn["K"] = min(cn["K"], 64)
         if n.get("vec"):
             d = {"i": "M", "j": "N"}[n["vec"]]
             for c in fn["calls"]:
@@ -877,10 +896,10 @@ class FuncEmitter:
                 "vla": "%s[%s][%s]" % (name, kk, j), "glob": "%s[%s][%s]" % (name, kk, j),
                 "vlaT": "%s[%s][%s]" % (name, j, kk), "globT": "%s[%s][%s]" % (name, j, kk)}[lay]
 
-    def c_expr(self, q):
+    def c_expr(self, q, j=None):
         n = self.fn["nests"][q]
         lay = n["clay"]
-        i, j = self.lv(q, "i"), self.lv(q, "j")
+        i, j = self.lv(q, "i"), (j or self.lv(q, "j"))
         o = self.own(q)
         if lay == "glob":
             return "%s[%s][%s]" % (self.gname(q, "c"), i, j)
@@ -922,6 +941,8 @@ class FuncEmitter:
         kk = "(k - 1)" if n["k1"] else "k"
         ka = "(k * k) %% %s" % self.ext(q, "K") if n["near"] == "nonaffine" else kk
         a = self.operand(q, "a", ka)
+        if n["near"] == "ptrwalk":
+            a = a.replace(self.a_expr(q, ka), "*pw%d++" % q)
         b = self.operand(q, "b", kk)
         u = n["update"]
         if u == "swapped":
@@ -946,6 +967,8 @@ class FuncEmitter:
         """(declaration prefix, start, test, increment) of loop var of nest q."""
         n = self.fn["nests"][q]
         ext = self.ext(q, {"i": "M", "j": "N", "k": "K"}[var])
+        if var == "k" and n.get("kcopy"):
+            ext = "kn%d" % q
         decl = "" if self.fn["iter_top"] else self.it + " "
         ex = n["exit"][var]
         inc = {"++": "%s++", "pre": "++%s", "+=": "%s += 1", "=+": "%s = %s + 1"}[n["inc"][var]]
@@ -970,7 +993,8 @@ class FuncEmitter:
         n = self.fn["nests"][q]
         decl, start, test, inc = self.loop_parts(q, var, tri)
         if var == "k" and n["near"] == "down_k":
-            return "for (%sk = %s - 1; k >= 0; k--)" % (decl, self.ext(q, "K"))
+            return "for (%sk = %s - 1; k >= 0; k--)" % (
+                decl, "kn%d" % q if n.get("kcopy") else self.ext(q, "K"))
         return "for (%s%s = %s; %s; %s)" % (decl, var, start, test, inc)
 
     def block(self, q, var, ind, body, tri=None):
@@ -1043,6 +1067,9 @@ class FuncEmitter:
             return []
         if e == "store":
             return ["%s = %s;" % (C, s if not s.startswith("(*ps") else "%s - 1" % s)]
+        if e == "chain":
+            # reads the output of another point, written earlier in the nest
+            return ["%s = %s - %s / 2;" % (C, s, self.c_expr(q, j="0"))]
         if e == "addinto":
             return ["%s += %s;" % (C, s)]
         if e == "plus_k":
@@ -1135,6 +1162,11 @@ class FuncEmitter:
         lines = self.block(q, "k", "", body)
         if n["near"] == "guard":
             lines = ["if (alias < 5)"] + ["\t" + x for x in lines]
+        if n["near"] == "ptrwalk":
+            # the row of A walked through a pointer (*p++): not affine
+            lines = ["const %s *pw%d = &%s;" % (n["ta"], q, self.a_expr(q, "0"))] + lines
+        if n.get("kcopy"):
+            lines = ["%s kn%d = %s;" % (self.it, q, self.ext(q, "K"))] + lines
         return lines
 
     def rowptr_line(self, q):
@@ -1160,7 +1192,9 @@ class FuncEmitter:
                 mb.append(self.rowptr_line(q))
             if form == "scalar":
                 init = self.init_value(q)
-                if n["acc_top"]:
+                if n.get("acc_outer"):
+                    pass
+                elif n["acc_top"]:
                     mb.append("s%d = %s;" % (q, init))
                 else:
                     mb.append("%s s%d = %s;" % (self.acc_type(q), q, init))
@@ -1179,6 +1213,8 @@ class FuncEmitter:
                 ob.append(self.rowptr_line(q))
             if before_mid:
                 ob.append("lv_mid%d += (long long)%s;" % (q, mv))
+            if n.get("acc_outer"):
+                ob.append("%s s%d = %s;" % (self.acc_type(q), q, self.init_value(q)))
             if mid_pragma or (outer_pragma and vec == ov):
                 ob += self.pragma_lines(q)
             tri = ov if n["near"] == "triangular" else None
@@ -1196,6 +1232,8 @@ class FuncEmitter:
             if n["init"] != "none":
                 ob += self.block(q, iv, "", ["%s = %s;" % (self.c_expr(q), self.init_value(q))])
             kl = []
+            if n.get("kcopy"):
+                ob.append("%s kn%d = %s;" % (self.it, q, self.ext(q, "K")))
             if mid_pragma or (outer_pragma and vec == ov):
                 kl += self.pragma_lines(q)
             kl += self.block(q, "k", "", self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))]))
@@ -1217,6 +1255,8 @@ class FuncEmitter:
             if mid_pragma:
                 mid += self.pragma_lines(q)
             mid += self.block(q, ov, "", inner)
+            if n.get("kcopy"):
+                L.append("%s kn%d = %s;" % (self.it, q, self.ext(q, "K")))
             if outer_pragma:
                 L += self.pragma_lines(q)
             L += self.block(q, "k", "", mid)
@@ -1637,7 +1677,7 @@ def emit(prog):
 SIMPLE = {
     "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
     "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
-    "prec": None,
+    "prec": None, "acc_outer": False, "kcopy": False,
 }
 
 
@@ -1713,7 +1753,7 @@ def simplify(prog):
             for key, val in SIMPLE.items():
                 if key == "prec":
                     val = "int8" if is_signed(n["ta"]) else "uint8"
-                if n[key] != val:
+                if n.get(key, val) != val:
                     nest_variant("%s=%s" % (key, val),
                                  lambda m, g, key=key, val=val: m.__setitem__(key, val))
             for i, e in enumerate(n["extras"]):

@@ -324,7 +324,7 @@ def gen_nest(r, fn, q):
     if form in ("scalar", "memory"):
         if r.random() < 0.08 and n["near"] not in ("continue_k", "down_k"):
             n["while"].append("k")
-        if r.random() < 0.06 and not n["skip"] and n["vec"] != n["order"][1]:
+        if r.random() < 0.06 and not n["skip"] and not n["vec"] and n["pragma"] == "outer":
             n["while"].append(n["order"][1])
     n["bigk"] = None
     if r.random() < 0.04:
@@ -499,7 +499,7 @@ def problems(fn, n, nests=None):
         if "k" in wl and n["near"] in ("continue_k", "down_k", "guard"):
             p.append("while k near")
         if n["order"][1] in wl and (n["skip"] or vec == n["order"][1]
-                                    or vec == n["order"][0]):
+                                    or vec == n["order"][0] or n["pragma"] != "outer"):
             p.append("while mid")
         if any(v not in ("k", n["order"][1]) for v in wl):
             p.append("while var")

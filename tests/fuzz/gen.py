@@ -381,8 +381,9 @@ def ptr_targets(n):
     t = []
     if n["dims"]["K"] == "param" and not k_is_ld(n):
         t.append("K")
-    if n["dims"]["M"] == "param" and n.get("vec") != "i":
-        t.append("M")
+    if n["dims"]["M"] == "param" and n.get("vec") != "i" and "linR" not in (n["alay"],
+                                                                           n["clay"]):
+        t.append("M")      # (M - 1 - i) would go negative in the row M shrinks in
     if n["dims"]["N"] == "param" and n.get("vec") != "j":
         t.append("N")
     for z in ("za", "zb"):
@@ -632,15 +633,192 @@ def normalize(fn):
                     c["nests"][q][d] = v
 
 
-def make_program(seed):
+def make_program(seed, floats=True):
     r = random.Random(seed)
     nf = wchoice(r, [(2, 15), (3, 30), (4, 30), (5, 20), (6, 5)])
-    return {"seed": seed, "funcs": [gen_func(r, f) for f in range(nf)]}
+    funcs = []
+    for f in range(nf):
+        if r.random() < 0.12:
+            fn = gen_ffunc(r, f)
+            if floats:
+                funcs.append(fn)
+        else:
+            funcs.append(gen_func(r, f))
+    if not funcs:
+        funcs.append(gen_func(r, nf))
+    return {"seed": seed, "funcs": funcs}
+
+
+# ------------------------------------------------------ floating point
+#
+# A float function holds one float/double nest annotated with a lower
+# precision (int8, uint8, bf16, fp8_e4m3, fp8_e5m2) and a copy of it without
+# the pragma (the reference, IEEE arithmetic as written).  The driver runs
+# both on the same inputs and prints one line per call: whether every
+# element is within a loose bound of the reference (about twice the bound of
+# docs/error-bounds.md plus the reference's own rounding).  Built without
+# the plugin both copies agree exactly, so the line reads "yes" in both.
+
+FPRECS = [("int8", 35), ("uint8", 15), ("bf16", 25), ("fp8_e4m3", 15), ("fp8_e5m2", 10)]
+
+
+def gen_ffunc(r, f):
+    fl = {"t": wchoice(r, [("float", 80), ("double", 20)]),
+          "prec": wchoice(r, FPRECS),
+          "form": wchoice(r, [("scalar", 55), ("kij", 25), ("ikj", 20)]),
+          "alay": wchoice(r, [("lin", 70), ("linT", 30)]),
+          "blay": wchoice(r, [("lin", 50), ("linT", 50)])}
+    fl["clause"] = wchoice(r, [("", 70), (", scale=dynamic", 10), (", constant=B0", 10),
+                               (", verify", 10)])
+    if fl["clause"] == ", scale=dynamic" and fl["prec"] == "bf16":
+        fl["clause"] = ""
+    fl["init"] = wchoice(r, [("zero", 50), ("bias", 50)]) if fl["form"] == "scalar" else "zero"
+    fl["epi"] = wchoice(r, [("store", 50), ("relu", 30), ("leaky", 20)]) \
+        if fl["form"] == "scalar" else "store"
+    fl["zp"] = r.random() < 0.15
+    fl["alpha"] = fl["form"] != "scalar" and r.random() < 0.3
+    fn = {"id": f, "kind": "float", "itype": "int", "attr": "noinline", "fl": fl}
+    calls = []
+    for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
+        M, N, K = pick_shape(r, allow_zero=r.random() < 0.3)
+        calls.append({"M": M, "N": N, "K": K, "range": r.choice([1.0, 100.0, 0.01]),
+                      "nonneg": r.random() < 0.25, "alpha": r.choice([1.0, -0.5, 2.0, 0.001]),
+                      "xm": r.choice([0.5, -1.0, 0.25])})
+    fn["calls"] = calls
+    return fn
+
+
+def fproblems(fn):
+    fl = fn["fl"]
+    p = []
+    if fl["form"] != "scalar" and (fl["init"] != "zero" or fl["epi"] != "store"):
+        p.append("float form")
+    if fl["alpha"] and fl["form"] == "scalar":
+        p.append("float alpha")
+    if fl["prec"] == "bf16" and "scale" in fl["clause"]:
+        p.append("bf16 scale")
+    return p
+
+
+def f_emit(fn):
+    """C text of a float function, its reference copy and its driver."""
+    f = fn["id"]
+    fl = fn["fl"]
+    T = fl["t"]
+
+    def A(i, k):
+        return "A0[%s * lda + %s]" % (i, k) if fl["alay"] == "lin" else \
+            "A0[%s * lda + %s]" % (k, i)
+
+    def B(k, j):
+        return "B0[%s * ldb + %s]" % (k, j) if fl["blay"] == "lin" else \
+            "B0[%s * ldb + %s]" % (j, k)
+    a = "(%s - xm)" % A("i", "k") if fl["zp"] else A("i", "k")
+    prod = ("alpha * %s * %s" if fl["alpha"] else "%s * %s") % (a, B("k", "j"))
+    sig = ("(int M, int N, int K, int lda, int ldb, const %s *A0, const %s *B0, "
+           "const %s *bias, %s xm, %s alpha, %s *C)" % (T, T, T, T, T, T))
+    zero = "0.0f" if T == "float" else "0.0"
+    if fl["form"] == "scalar":
+        init = "bias[j]" if fl["init"] == "bias" else zero
+        out = {"store": "s", "relu": "s > 0 ? s : 0",
+               "leaky": "s > 0 ? s : s * 0.125f" if T == "float" else "s > 0 ? s : s * 0.125"}[
+                   fl["epi"]]
+        body = ["\tfor (int i = 0; i < M; i++)", "\t\tfor (int j = 0; j < N; j++) {",
+                "\t\t\t%s s = %s;" % (T, init), "\t\t\tfor (int k = 0; k < K; k++)",
+                "\t\t\t\ts += %s;" % prod, "\t\t\tC[i * N + j] = %s;" % out, "\t\t}"]
+    elif fl["form"] == "kij":
+        body = ["\tfor (int k = 0; k < K; k++)", "\t\tfor (int i = 0; i < M; i++)",
+                "\t\t\tfor (int j = 0; j < N; j++)", "\t\t\t\tC[i * N + j] += %s;" % prod]
+    else:
+        body = ["\tfor (int i = 0; i < M; i++)", "\t\tfor (int k = 0; k < K; k++)",
+                "\t\t\tfor (int j = 0; j < N; j++)", "\t\t\t\tC[i * N + j] += %s;" % prod]
+    pragma = "#pragma mixprec(%s%s)" % (fl["prec"], fl["clause"])
+    L = []
+    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
+        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
+        L.append("{")
+        L += pr + body
+        L.append("\t(void)bias; (void)xm; (void)alpha;")
+        L.append("}")
+        L.append("")
+    # the driver
+    eps = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
+           "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}[fl["prec"]]
+    L.append("static void run_f%d(void)" % f)
+    L.append("{")
+    for c, cl in enumerate(fn["calls"]):
+        M, N, K = cl["M"], cl["N"], cl["K"]
+        lda = (K if fl["alay"] == "lin" else M) or 1
+        ldb = (N if fl["blay"] == "lin" else K) or 1
+        na = max(1, M if fl["alay"] == "lin" else K) * lda
+        nb = max(1, K if fl["blay"] == "lin" else N) * ldb
+        nc = max(1, M * N)
+        rg = cl["range"]
+        lo = 0.0 if cl["nonneg"] else -rg
+        L += ["\t{\t/* call %d */" % c,
+              "\t\tint M = %d, N = %d, K = %d, lda = %d, ldb = %d;" % (M, N, K, lda, ldb),
+              "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
+              % (T, na, T, nb, T),
+              "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
+              "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
+              % (T, nc, T, nc, T),
+              "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
+              "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
+              % (max(N, 1), T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
+              % (nc, T, -rg, rg),
+              "\t\t%s xm = (%s)%r, alpha = (%s)%r;" % (T, T, cl["xm"], T, cl["alpha"]),
+              "\t\tfz_f%d(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, C);" % f,
+              "\t\tfz_f%d_ref(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, R);" % f,
+              "\t\tdouble amax_a = 0, amax_b = 0, worst = 0;",
+              "\t\tint bad = 0;",
+              "\t\tfor (int i = 0; i < M; i++) for (int k = 0; k < K; k++)",
+              "\t\t\tamax_a = fmax(amax_a, fabs((double)%s));" % a,
+              "\t\tfor (int k = 0; k < K; k++) for (int j = 0; j < N; j++)",
+              "\t\t\tamax_b = fmax(amax_b, fabs((double)%s));" % B("k", "j"),
+              "\t\tfor (int i = 0; i < M; i++)",
+              "\t\t\tfor (int j = 0; j < N; j++) {",
+              "\t\t\t\tdouble p = 0, sa = 0, sb = 0, ma = 0, mb = 0;",
+              "\t\t\t\tfor (int k = 0; k < K; k++) {",
+              "\t\t\t\t\tdouble x = fabs((double)%s), y = fabs((double)%s);" % (a, B("k", "j")),
+              "\t\t\t\t\tp += x * y; sa += x; sb += y;",
+              "\t\t\t\t\tma = fmax(ma, x); mb = fmax(mb, y);",
+              "\t\t\t\t}",
+              "\t\t\t\tdouble q = %s;" % ("fmax(ma, amax_a / 16) * 0 + amax_a"
+                                     if fl["prec"].startswith("fp8") else "ma"),
+              "\t\t\t\tdouble r = %s;" % ("amax_b" if fl["prec"].startswith("fp8") else "mb"),
+              "\t\t\t\tdouble e = %s;" % eps,
+              "\t\t\t\tdouble al = %s;" % ("fabs((double)alpha)" if fl["alpha"] else "1.0"),
+              "\t\t\t\tdouble tol = al * 2.0 * (e * (sa * r + sb * q) + "
+              "e * e * K * q * r + 1e-5 * (sa * r + sb * q))",
+              "\t\t\t\t\t+ 4.0 * (K + 4) * 0x1p-24 * (al * p + fabs((double)C[i * N + j])"
+              " + fabs((double)bias[j]) + %r) + 1e-30;" % rg,
+              "\t\t\t\tdouble d = fabs((double)C[i * N + j] - (double)R[i * N + j]);",
+              "\t\t\t\tif (!(d <= tol))",
+              "\t\t\t\t\tbad++;",
+              "\t\t\t\tif (d / tol > worst)",
+              "\t\t\t\t\tworst = d / tol;",
+              "\t\t\t}",
+              '\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
+              % (f, c, fl["prec"]),
+              "\t\tif (bad)",
+              '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
+              "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
+              "\t}"]
+    L.append("}")
+    L.append("")
+    return "\n".join(L) + "\n"
 
 
 def program_problems(prog):
     p = []
     for fn in prog["funcs"]:
+        if fn.get("kind") == "float":
+            if not fn["calls"]:
+                p.append("empty function")
+            p += fproblems(fn)
+            continue
         if not fn["nests"] or not fn["calls"]:
             p.append("empty function")
         for n in fn["nests"]:
@@ -725,6 +903,11 @@ static __attribute__((unused)) void fz_fill_f32(float *p, size_t n, float lo, fl
 }
 
 /* 64-byte aligned, junk-filled (0xA5) so that unwritten bytes are deterministic */
+static __attribute__((unused)) double fz_unif(double lo, double hi)
+{
+	return lo + (hi - lo) * ((double)(fz_rand() >> 11) * (1.0 / 9007199254740992.0));
+}
+
 static void *fz_alloc(size_t bytes)
 {
 	void *p = NULL;
@@ -1660,6 +1843,10 @@ def emit(prog):
     parts = [C_PRELUDE % {"seed": prog["seed"]}]
     pragmas = 0
     for fn in prog["funcs"]:
+        if fn.get("kind") == "float":
+            parts.append(f_emit(fn))
+            pragmas += 1
+            continue
         fe = FuncEmitter(fn)
         parts.append(fe.emit())
         pragmas += fe.pragmas
@@ -1668,7 +1855,8 @@ def emit(prog):
         parts.append("\trun_f%d();" % fn["id"])
     parts.append('\tfz_live("side_sink", fz_side_sink);\n\treturn 0;\n}\n')
     meta = {"seed": prog["seed"], "functions": len(prog["funcs"]),
-            "nests": sum(len(fn["nests"]) for fn in prog["funcs"]), "pragmas": pragmas}
+            "nests": sum(len(fn.get("nests", [None])) for fn in prog["funcs"]),
+            "pragmas": pragmas}
     return "\n".join(parts), meta
 
 
@@ -1691,7 +1879,8 @@ def simplify(prog):
 
     def add(what, p):
         for fn in p["funcs"]:
-            normalize(fn)
+            if fn.get("kind") != "float":
+                normalize(fn)
         key = json.dumps(p, sort_keys=True)
         if key != here and key not in seen and not program_problems(p):
             seen.add(key)
@@ -1711,6 +1900,27 @@ def simplify(prog):
             del p["funcs"][i]
             add("drop function %d" % funcs[i]["id"], p)
     for fi, fn in enumerate(funcs):
+        if fn.get("kind") == "float":
+            if len(fn["calls"]) > 1:
+                for ci in range(len(fn["calls"])):
+                    p = copy.deepcopy(prog)
+                    del p["funcs"][fi]["calls"][ci]
+                    add("f%d: drop call %d" % (fn["id"], ci), p)
+            for key, val in (("clause", ""), ("zp", False), ("alpha", False), ("epi", "store"),
+                             ("init", "zero"), ("alay", "lin"), ("blay", "lin"),
+                             ("form", "scalar"), ("t", "float")):
+                if fn["fl"][key] != val:
+                    p = copy.deepcopy(prog)
+                    p["funcs"][fi]["fl"][key] = val
+                    add("f%d: %s=%s" % (fn["id"], key, val), p)
+            for ci, c in enumerate(fn["calls"]):
+                for d in "MNK":
+                    for nv in sorted({1, c[d] // 2, c[d] - 1}):
+                        if 0 < nv < c[d]:
+                            p = copy.deepcopy(prog)
+                            p["funcs"][fi]["calls"][ci][d] = nv
+                            add("f%d c%d: %s=%d" % (fn["id"], ci, d, nv), p)
+            continue
         # calls
         if len(fn["calls"]) > 1:
             for ci in range(len(fn["calls"])):

@@ -50,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -120,6 +121,7 @@ class Config:
         self.full = args.full
         self.reduce = not args.no_reduce
         self.reduce_budget = args.reduce_budget
+        self.max_reduce = args.max_reduce
         self.compile_timeout = args.compile_timeout
         self.run_timeout = args.run_timeout
         self.keep = args.keep
@@ -396,11 +398,41 @@ def reduce_program(cfg, probe, prog, comp, flags, env, kind, log):
     return cur, flags
 
 
+def may_reduce(cfg, kind, comp, error):
+    """None, or why this finding is kept unreduced: reduction is off, the run
+    reduced --max-reduce findings already, or one with the same compiler error
+    (or crash kind) was reduced before.  The marks live in the work folder
+    (emptied when a run starts), so that parallel workers share them."""
+    if not cfg.reduce:
+        return "reduction is off (--no-reduce)"
+    marks = os.path.join(cfg.work, ".reduced")
+    os.makedirs(marks, exist_ok=True)
+    if kind in ("ice", "compile-error", "compile-hang", "run-crash"):
+        sig = "%s %s %s" % (kind, "clang" if comp.clang else "gcc",
+                            re.sub(r"[0-9]+", "N", re.sub(r"'[^']*'", "X", error or "")))
+        path = os.path.join(marks, "sig-%08x" % (zlib.crc32(sig.encode()) & 0xffffffff))
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return "a finding with the same signature was reduced already (%s)" % sig
+    for n in range(cfg.max_reduce):
+        try:
+            os.close(os.open(os.path.join(marks, "slot-%d" % n),
+                             os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            return None
+        except FileExistsError:
+            continue
+    return "%d findings were reduced already (--max-reduce)" % cfg.max_reduce
+
+
 def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, detail, err):
     log = []
     probe.error = first_error(err)
     red, rflags = prog, list(flags)
-    if cfg.reduce:
+    why = may_reduce(cfg, kind, comp, probe.error)
+    if why:
+        log.append("not reduced: " + why)
+    else:
         red, rflags = reduce_program(cfg, probe, prog, comp, list(flags), env, kind, log)
     name = "%s-%s-seed%d" % (kind, comp.name, seed)
     d = os.path.join(cfg.findings, name)
@@ -481,7 +513,7 @@ def self_test(args):
     for sd in range(1, 10000):
         prog = gen.make_program(sd)
         if any(n["k1"] and n["form"] == "scalar" and n["update"] == "pluseq"
-               and n.get("share") is None for fn in prog["funcs"] for n in fn["nests"]):
+               and n.get("share") is None for fn in prog["funcs"] for n in fn.get("nests", [])):
             seed = sd
             break
     fault = os.path.join(HERE, "fault_cc.py")
@@ -490,6 +522,7 @@ def self_test(args):
     args.findings = os.path.join(args.work, "findings")
     shutil.rmtree(args.findings, ignore_errors=True)
     cfg = Config(args)
+    shutil.rmtree(os.path.join(cfg.work, ".reduced"), ignore_errors=True)
     cfg.compilers = [Compiler("fault", fault, fault, False)]
     cfg.reduce, cfg.reduce_budget = True, args.reduce_budget
     print("self-test: seed %d through %s (%s)" % (seed, fault, cfg.work))
@@ -504,7 +537,7 @@ def self_test(args):
         d = f[0]["dir"]
         with open(os.path.join(d, "repro.json")) as fh:
             red = json.load(fh)
-        nests = [n for fn in red["funcs"] for n in fn["nests"]]
+        nests = [n for fn in red["funcs"] for n in fn.get("nests", [])]
         if len(red["funcs"]) != 1 or len(nests) != 1 or not nests[0]["k1"]:
             problems.append("not minimised to one nest with a 1-based k: %d function(s), "
                             "%d nest(s)" % (len(red["funcs"]), len(nests)))
@@ -547,6 +580,8 @@ def main():
                     help="always build the plain program with each compiler's flags too")
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--reduce-budget", type=int, default=600, help="seconds per finding")
+    ap.add_argument("--max-reduce", type=int, default=20,
+                    help="findings reduced per run (the others are kept as found)")
     ap.add_argument("--compile-timeout", type=int, default=180)
     ap.add_argument("--run-timeout", type=int, default=60)
     ap.add_argument("--require-all", action="store_true",
@@ -580,6 +615,7 @@ def main():
         tmp = tempfile.mkdtemp(prefix="mixprec-fuzz-")
         args.work = tmp
     cfg = Config(args)
+    shutil.rmtree(os.path.join(cfg.work, ".reduced"), ignore_errors=True)
     if args.seed is not None:
         seeds = [args.seed]
     else:

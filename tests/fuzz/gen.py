@@ -64,6 +64,7 @@ import argparse
 import copy
 import json
 import random
+import re
 import sys
 
 INT32_MAX = 2**31 - 1
@@ -77,6 +78,7 @@ ITYPES = ("int", "long", "size_t", "unsigned")
 SIGNED_ITYPES = ("int", "long")
 ORDERS = ("ijk", "jik", "ikj", "jki", "kij", "kji")
 PTR_LAYOUTS = ("lin", "linT", "linR", "vla", "vlaT", "rowptr")   # pointer parameters
+BIAS_INITS = ("bias_j", "bias_i", "bias_j2", "bias2d")
 SHAPES = [0, 1, 1, 2, 3, 4, 5, 7, 8, 11, 13, 15, 16, 17, 19, 23, 31, 32, 33, 37,
           47, 48, 49, 63, 64, 65]
 ZP_VALS = [-128, 127, 255, 0, 1, -1, 128, -255, 3, -5, -127]
@@ -94,12 +96,12 @@ PRAGMA_TEXTS = [
 SCALAR_EPIS = [("store", 24), ("addinto", 8), ("plus_k", 7), ("relu", 5), ("shift", 5),
                ("clamp32", 6), ("requant8", 10), ("requantu8", 5), ("gemmlowp", 5),
                ("rndnu", 4), ("clamp8_tern", 5), ("clamp8_mp", 5), ("cast8", 4),
-               ("ifelse8", 4), ("user", 9), ("float8", 4), ("chain", 4)]
+               ("ifelse8", 4), ("user", 9), ("float8", 4), ("chain", 4), ("plus_ij", 3)]
 EPI_TC = {"store": "int32_t", "addinto": "int32_t", "plus_k": "int32_t", "relu": "int32_t",
           "shift": "int32_t", "clamp32": "int32_t", "requant8": "int8_t",
           "requantu8": "uint8_t", "gemmlowp": "int8_t", "rndnu": "int8_t",
           "clamp8_tern": "int8_t", "clamp8_mp": "int8_t", "cast8": "int8_t",
-          "ifelse8": "int8_t", "float8": "int8_t", "chain": "int32_t"}
+          "ifelse8": "int8_t", "float8": "int8_t", "chain": "int32_t", "plus_ij": "int32_t"}
 NEAR = {
     "scalar": ["triangular", "step2", "down_k", "write_operand", "break", "continue_k",
                "nonaffine", "sidecall", "acc64", "volatile", "guard", "addr_iter", "acc16",
@@ -243,11 +245,12 @@ def gen_nest(r, fn, q):
     n["acc_type"] = wchoice(r, [("int32_t", 80), ("int", 20)])
     n["acc_top"] = form == "scalar" and r.random() < 0.15
     if form == "scalar":
-        n["init"] = wchoice(r, [("zero", 45), ("bias_j", 14), ("bias_i", 5), ("const", 8),
-                                ("C", 12), ("k", 10 if fn["iter_top"] else 0)])
+        n["init"] = wchoice(r, [("zero", 45), ("bias_j", 14), ("bias_i", 5), ("bias_j2", 3),
+                                ("bias2d", 4), ("const", 8), ("C", 12),
+                                ("k", 10 if fn["iter_top"] else 0)])
     elif form in ("memory", "split"):
-        n["init"] = wchoice(r, [("zero", 38), ("bias_j", 15), ("bias_i", 5), ("const", 10),
-                                ("none", 32)])
+        n["init"] = wchoice(r, [("zero", 38), ("bias_j", 15), ("bias_i", 5), ("bias_j2", 2),
+                                ("bias2d", 3), ("const", 10), ("none", 32)])
     else:
         n["init"] = "none"
     n["init_const"] = r.choice([-77, 1, -1, 1000, -(1 << 20), 12345])
@@ -270,6 +273,10 @@ def gen_nest(r, fn, q):
                "lit": r.choice(["0.00390625f", "1e-3f", "0.0123f", "1.0f", "2e-5f"]),
                "qmode": wchoice(r, [("scalar", 50), ("array", 50)]),
                "qidx": r.choice("ij")}
+    if form == "scalar" and n["init"] in BIAS_INITS and r.random() < 0.25:
+        # a narrow clamp: the output may then be placed over the bias
+        n["epi"] = "clamp32"
+        n["ep"]["lo"], n["ep"]["hi"] = r.choice([(-1000, 1000), (-128, 127), (0, 255)])
     if n["epi"] == "user":
         n["user"] = {"attr": wchoice(r, [("static", 30), ("static inline", 20),
                                          ("static __attribute__((noinline))", 20),
@@ -297,7 +304,10 @@ def gen_nest(r, fn, q):
             targets = ptr_targets(n)
             if targets:
                 ex.append({"kind": "ptr", "target": r.choice(targets),
-                           "klim": r.randint(2, 64), "kbase": r.randint(0, 5)})
+                           "klim": r.randint(2, 64), "kbase": r.randint(0, 5),
+                           # the pointer in a local, or handed to a function that
+                           # keeps it in a global the epilogue writes through
+                           "via": "global" if r.random() < 0.3 else "local"})
         if n["acc_top"] and r.random() < 0.3:
             ex.append({"kind": "accptr"})
     if form in ("scalar", "memory", "split") and fn["iter_top"] and r.random() < 0.12:
@@ -355,7 +365,7 @@ def share_with(n, owner, o):
     n["near"] = None
     if n["form"] == "scalar" and tc_of(n) != "int32_t":
         n["epi"] = "addinto"
-    if n["init"] in ("bias_j", "bias_i") and owner["init"] not in ("bias_j", "bias_i"):
+    if n["init"] in BIAS_INITS and owner["init"] != n["init"]:
         n["init"] = "zero"
     if n["alay"] == "rowptr" and n["order"] not in ("ijk", "jik", "ikj"):
         n["order"] = "ikj"
@@ -377,6 +387,22 @@ def share_with(n, owner, o):
         n["skip"] = False
 
 
+def cbias_ok(n):
+    """The output may lie over the bias: only where what it writes stays small
+    (a clamp to a narrow range), so that sums read back through the bias
+    cannot overflow."""
+    ep = n["ep"]
+    return (n["form"] == "scalar" and n["init"] in BIAS_INITS and n["epi"] == "clamp32"
+            and ep["lo"] >= -(1 << 20) and ep["hi"] <= (1 << 20) and n.get("share") is None)
+
+
+def cqm_ok(n):
+    """The int8 output may lie over the per-channel multipliers (any int32 is a
+    valid multiplier; the shifts stay apart)."""
+    return (n["form"] == "scalar" and n["epi"] in ("gemmlowp", "rndnu")
+            and n["ep"]["qmode"] == "array")
+
+
 def ptr_targets(n):
     t = []
     if n["dims"]["K"] == "param" and not k_is_ld(n):
@@ -396,7 +422,25 @@ def ptr_targets(n):
         t.append("base")
     if n["acc_top"]:
         t.append("acc")
+    e, ep = n["epi"], n["ep"]
+    if n["form"] == "scalar":
+        if e in ("requant8", "requantu8", "gemmlowp"):
+            t.append("zy")
+        if e in ("requant8", "requantu8", "float8") and ep["scale"] == "param":
+            t.append("scale")
+        if e in ("gemmlowp", "rndnu") and ep["qmode"] == "scalar":
+            t += ["qm", "qs"]
+        if e == "user":
+            t.append("um")
     return t
+
+
+# the epilogue's scalar parameters a pointer may write: (C type, statement)
+EPI_PARAM_PTRS = {"zy": ("int32_t", "*pzy%d = (int32_t)(%s & 3);"),
+                  "scale": ("float", "*pscale%d = *pscale%d * 0.5f;"),
+                  "qm": ("int32_t", "*pqm%d = *pqm%d / 2 + 1;"),
+                  "qs": ("int", "*pqs%d = -((1 - *pqs%d) %% 13);"),
+                  "um": ("int32_t", "*pum%d = *pum%d %% 1000 + 7;")}
 
 
 def ld_dim(lay, x):
@@ -431,7 +475,7 @@ def problems(fn, n, nests=None):
                 p.append("share extras")
             if owner["bigk"] is not None:
                 p.append("share bigk")
-            if n["init"] in ("bias_j", "bias_i") and owner["init"] not in ("bias_j", "bias_i"):
+            if n["init"] in BIAS_INITS and owner["init"] != n["init"]:
                 p.append("share bias")
     form = n["form"]
     signed = fn["itype"] in SIGNED_ITYPES
@@ -537,6 +581,20 @@ def problems(fn, n, nests=None):
     return p
 
 
+def call_problems(n, cn):
+    ov = cn.get("overlap")
+    if ov == "Cbias" and not (n["clay"] in PTR_LAYOUTS and cbias_ok(n)):
+        return ["overlap Cbias"]
+    if ov == "Cqm" and not (n["clay"] in PTR_LAYOUTS and cqm_ok(n)):
+        return ["overlap Cqm"]
+    if ov in ("CA", "CB") and not (n["clay"] in PTR_LAYOUTS and
+                                   n["alay" if ov == "CA" else "blay"] in PTR_LAYOUTS):
+        return ["overlap " + ov]
+    if ov == "AB" and not (n["alay"] in PTR_LAYOUTS and n["blay"] in PTR_LAYOUTS):
+        return ["overlap AB"]
+    return []
+
+
 def gen_call(r, fn, call_index):
     c = {"alias": 1 if r.random() < 0.5 else 0, "nests": []}
     for n in fn["nests"]:
@@ -560,7 +618,8 @@ def gen_call(r, fn, call_index):
                     "ush": r.randint(8, 24)}
         cn["overlap"] = None
         cn["ovd"] = 0
-        if r.random() < 0.10:
+        special = n["clay"] in PTR_LAYOUTS and (cbias_ok(n) or cqm_ok(n))
+        if r.random() < (0.4 if special else 0.10):
             opts = []
             if n["clay"] in PTR_LAYOUTS:
                 if n["alay"] in PTR_LAYOUTS:
@@ -569,11 +628,17 @@ def gen_call(r, fn, call_index):
                     opts.append("CB")
             if n["alay"] in PTR_LAYOUTS and n["blay"] in PTR_LAYOUTS:
                 opts.append("AB")
+            if n["clay"] in PTR_LAYOUTS and cbias_ok(n):
+                opts += ["Cbias"] * 6
+            if n["clay"] in PTR_LAYOUTS and cqm_ok(n):
+                opts += ["Cqm"] * 6
             if opts:
                 cn["overlap"] = r.choice(opts)
                 cn["ovd"] = r.choice([-8, -4, -1, 0, 1, 3, 4, 8, 16, r.randint(-64, 64)])
                 if cn["overlap"] == "AB":
                     cn["ovd"] = abs(cn["ovd"])
+                if cn["overlap"] in ("Cbias", "Cqm"):
+                    cn["ovd"] = cn["ovd"] // 4 * 4      # int32 arrays stay aligned
         c["nests"].append(cn)
     return c
 
@@ -826,6 +891,10 @@ def program_problems(prog):
         for c in fn["calls"]:
             if len(c["nests"]) != len(fn["nests"]):
                 p.append("call arity")
+            else:
+                for n, cn in zip(fn["nests"], c["nests"]):
+                    if n.get("share") is None:
+                        p += call_problems(n, cn)
     return p
 
 
@@ -929,6 +998,12 @@ static void fz_hash(const char *name, const void *p, size_t bytes)
 static void fz_live(const char *name, long long v)
 {
 	printf("%%s = %%lld\n", name, v);
+}
+
+static void *fz_slot[2];
+static __attribute__((noinline, unused)) void fz_keep(int q, void *p)
+{
+	fz_slot[q] = p;
 }
 
 static uint32_t fz_side_sink;
@@ -1227,6 +1302,9 @@ class FuncEmitter:
         o = self.own(q)
         return {"zero": "0", "bias_j": "bias%d[%s]" % (o, self.lv(q, "j")),
                 "bias_i": "bias%d[%s]" % (o, self.lv(q, "i")),
+                "bias_j2": "bias%d[2 * %s]" % (o, self.lv(q, "j")),
+                "bias2d": "bias%d[%s * %s + %s]" % (o, self.lv(q, "i"), self.ext(q, "N"),
+                                                    self.lv(q, "j")),
                 "const": lit(n["init_const"]), "C": self.c_expr(q), "k": "k"}[n["init"]]
 
     def epilogue(self, q):
@@ -1250,6 +1328,9 @@ class FuncEmitter:
             return []
         if e == "store":
             return ["%s = %s;" % (C, s if not s.startswith("(*ps") else "%s - 1" % s)]
+        if e == "plus_ij":
+            return ["%s = %s + (int32_t)%s * 3 - (int32_t)%s;" % (C, s, self.lv(q, "i"),
+                                                                self.lv(q, "j"))]
         if e == "chain":
             # reads the output of another point, written earlier in the nest
             return ["%s = %s - %s / 2;" % (C, s, self.c_expr(q, j="0"))]
@@ -1304,6 +1385,7 @@ class FuncEmitter:
             elif k == "glast":
                 out.append("g_last%d_%d = %s;" % (self.f, q, s))
             elif k == "ptr":
+                start = len(out)
                 t = e["target"]
                 if t == "K":
                     out.append("(*pK%d)++;" % q)
@@ -1322,6 +1404,13 @@ class FuncEmitter:
                     out.append("\t*ppA%d = Aalt%d;" % (q, q))
                 elif t == "acc":
                     out.append("*pacc%d = *pacc%d / 2;" % (q, q))
+                elif t in EPI_PARAM_PTRS:
+                    st = EPI_PARAM_PTRS[t][1]
+                    out.append(st % ((q, s) if t == "zy" else (q, q)))
+                if e.get("via") == "global":
+                    name, typ = self.ptr_name(q, e)
+                    out[start:] = [x.replace("*" + name, "*(%s *)fz_slot[%d]" % (typ, q))
+                                   for x in out[start:]]
         if n["near"] == "write_operand":
             out.append("%s = (%s)(%s >> 9);" % (self.a_expr(q, "0"), n["ta"], s))
         elif n["near"] == "sidecall":
@@ -1333,6 +1422,22 @@ class FuncEmitter:
             out.append("if (%s > 1000)" % s)
             out.append("\t(*pit%d)++;" % q)
         return out
+
+    def ptr_name(self, q, e):
+        """(the local pointer's name, the type it points to) of ptr extra e."""
+        n = self.fn["nests"][q]
+        t = e["target"]
+        if t in ("K", "M", "N"):
+            return "p%s%d" % (t, q), self.it
+        if t in ("za", "zb"):
+            return "p%s%d" % (t, q), n[t]["ptype"]
+        if t.startswith("ld_"):
+            return "p%s%d" % (t, q), self.it
+        if t == "base":
+            return "ppA%d" % q, "const %s *" % n["ta"]
+        if t in EPI_PARAM_PTRS:
+            return "p%s%d" % (t, q), EPI_PARAM_PTRS[t][0]
+        return "pacc%d" % q, "int32_t"
 
     def k_loop(self, q, target):
         """The reduction loop (lines, not indented), updating target."""
@@ -1475,7 +1580,7 @@ class FuncEmitter:
         elif n["clay"] == "vla":
             P.append(("%s C%d[][%s]" % (tc, q, self.ldx(q, "c")),
                       "(%s (*)[%s])C%d" % (tc, self.ldx(q, "c"), q)))
-        if n["init"] in ("bias_j", "bias_i"):
+        if n["init"] in BIAS_INITS:
             P.append(("const int32_t *bias%d" % q, "bias%d" % q))
         for z in ("za", "zb"):
             if n[z] and n[z]["kind"] == "param":
@@ -1604,6 +1709,7 @@ class FuncEmitter:
                 elif k == "accptr":
                     body.append("%s *ps%d = &s%d;" % (self.acc_type(q), q, q))
                 elif k == "ptr":
+                    start = len(body)
                     t = e["target"]
                     if t in ("K", "M", "N"):
                         body.append("%s d%s%d = 0;" % (it, t, q))
@@ -1621,10 +1727,22 @@ class FuncEmitter:
                     elif t == "base":
                         body.append("const %s *dA%d = 0;" % (n["ta"], q))
                         body.append("const %s **ppA%d = alias ? &A%d : &dA%d;" % (n["ta"], q, q, q))
+                    elif t in EPI_PARAM_PTRS:
+                        ty = EPI_PARAM_PTRS[t][0]
+                        body.append("%s d%s%d = 0;" % (ty, t, q))
+                        body.append("%s *p%s%d = alias ? &%s%d : &d%s%d;" % (
+                            ty, t, q, {"qs": "qs", "um": "um"}.get(t, t), q, t, q))
                     elif t == "acc":
                         body.append("int32_t dacc%d = 0;" % q)
                         body.append("int32_t *pacc%d = alias ? (int32_t *)&s%d : &dacc%d;"
                                     % (q, q, q))
+                    if e.get("via") == "global":
+                        # "T *pX = alias ? &X : &dX;" -> fz_keep(q, ...)
+                        decl = body.pop()
+                        rhs = decl.split(" = ", 1)[1].rstrip(";")
+                        cond, a, b = re.match(r"alias \? (.*) : (.*)$", rhs).group(0, 1, 2)
+                        a = re.sub(r"^\(int32_t \*\)", "", a)
+                        body.append("fz_keep(%d, alias ? (void *)%s : (void *)%s);" % (q, a, b))
             if n["near"] == "addr_iter":
                 body.append("%s *pit%d = &%s;" % (it, q, n["order"][1]))
         for q in range(len(nests)):
@@ -1692,6 +1810,20 @@ class FuncEmitter:
                     frees.append("ov%d" % q)
                     if n["near"] == "write_operand":
                         hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
+                elif ov in ("Cbias", "Cqm"):
+                    # the output over the bias / the multipliers of the epilogue
+                    xb = self.nbias(q, cn) * 4 if ov == "Cbias" else max(cn["M"], cn["N"], 1) * 4
+                    cb = sizes["c"] * tsz["c"]
+                    offc = (xb + 64) // 4 * 4
+                    offx = max(0, offc + cn["ovd"])
+                    tot = max(offc + cb, offx + xb) + 64
+                    D.append("\t\tunsigned char *ov%d = fz_alloc(%d);" % (q, tot))
+                    D.append("\t\tfz_fill_u8(ov%d, %d, 0);" % (q, tot))
+                    D.append("\t\t%s *C%d = (%s *)(ov%d + %d);" % (tc, q, tc, q, offc))
+                    D.append("\t\tint32_t *%s%d = (int32_t *)(ov%d + %d);"
+                             % ("bias" if ov == "Cbias" else "qmv", q, q, offx))
+                    frees.append("ov%d" % q)
+                    hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
                 elif ov:
                     # the output and one operand in one buffer, overlapping
                     x = "a" if ov == "CA" else "b"
@@ -1716,7 +1848,7 @@ class FuncEmitter:
                         safe = INT32_MIN <= va * vb * cn["K"] <= INT32_MAX
                         mode = 2 if safe else 0
                     if lay in ptr_lay:
-                        if ov != "AB" and not (ov and ((ov == "CA") == (x == "a"))):
+                        if not (ov == "AB" or (ov, x) in (("CA", "a"), ("CB", "b"))):
                             D.append("\t\t%s *%s%d = fz_alloc(%d);" % (t, X, q, sizes[x]))
                             D.append("\t\t%s(%s%s%d, %d, %d);" % (fill_fn(t), cast8(t), X, q,
                                                                  sizes[x], mode))
@@ -1740,7 +1872,7 @@ class FuncEmitter:
                 if tc != "int32_t":
                     crange = ("-128", "127") if tc == "int8_t" else ("0", "255")
                 if lay in PTR_LAYOUTS:
-                    if ov not in ("CA", "CB"):
+                    if ov not in ("CA", "CB", "Cbias", "Cqm"):
                         D.append("\t\t%s *C%d = fz_alloc(%d * sizeof(%s));" % (tc, q, sizes["c"], tc))
                         frees.append("C%d" % q)
                         hashes.append('fz_hash("%s.C", C%d, %d * sizeof(%s));'
@@ -1758,12 +1890,12 @@ class FuncEmitter:
                 else:
                     # int8 / uint8 outputs: random bytes
                     D.append("\t\tfz_fill_u8((uint8_t *)%s, %s, 0);" % (fill_target, fill_n))
-                if n["init"] in ("bias_j", "bias_i"):
-                    D.append("\t\tint32_t *bias%d = fz_alloc(%d * sizeof(int32_t));"
-                             % (q, max(cn["M"], cn["N"], 1)))
-                    D.append("\t\tfz_fill_s32(bias%d, %d, -(1 << 22), 1 << 22);"
-                             % (q, max(cn["M"], cn["N"], 1)))
-                    frees.append("bias%d" % q)
+                if n["init"] in BIAS_INITS:
+                    nb = self.nbias(q, cn)
+                    if ov != "Cbias":
+                        D.append("\t\tint32_t *bias%d = fz_alloc(%d * sizeof(int32_t));" % (q, nb))
+                        frees.append("bias%d" % q)
+                    D.append("\t\tfz_fill_s32(bias%d, %d, -(1 << 22), 1 << 22);" % (q, nb))
                 for z in ("za", "zb"):
                     if n[z] and n[z]["kind"] == "param":
                         D.append("\t\t%s %s%d = %s;" % (n[z]["ptype"], z, q, lit(cn[z])))
@@ -1800,6 +1932,12 @@ class FuncEmitter:
         D.append("")
         return D
 
+    def nbias(self, q, cn):
+        """Elements of the bias array of nest q in a call."""
+        init = self.fn["nests"][q]["init"]
+        m, nn = max(cn["M"], 1), max(cn["N"], 1)
+        return {"bias_j2": 2 * max(m, nn), "bias2d": m * nn}.get(init, max(m, nn))
+
     def epi_values(self, q, cn, frees):
         """Driver lines setting the epilogue's arguments of nest q."""
         n = self.fn["nests"][q]
@@ -1827,11 +1965,14 @@ class FuncEmitter:
                     D.append("\t\tint32_t qm%d = %s;" % (q, lit(ep["qm"])))
                     D.append("\t\tint qs%d = %d;" % (q, ep["qsh"]))
                 else:
-                    D.append("\t\tint32_t *qmv%d = fz_alloc(%d * sizeof(int32_t));" % (q, nep))
+                    if cn.get("overlap") != "Cqm":
+                        D.append("\t\tint32_t *qmv%d = fz_alloc(%d * sizeof(int32_t));"
+                                 % (q, nep))
+                        frees.append("qmv%d" % q)
                     D.append("\t\tfz_fill_s32(qmv%d, %d, 1 << 30, INT32_MAX);" % (q, nep))
                     D.append("\t\tint *qsv%d = fz_alloc(%d * sizeof(int));" % (q, nep))
                     D.append("\t\tfz_fill_s32(qsv%d, %d, -12, 0);" % (q, nep))
-                    frees += ["qmv%d" % q, "qsv%d" % q]
+                    frees.append("qsv%d" % q)
             if e == "user":
                 D.append("\t\tint32_t um%d = %d;" % (q, ep["um"]))
                 D.append("\t\tint ush%d = %d;" % (q, ep["ush"]))

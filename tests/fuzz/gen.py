@@ -648,7 +648,8 @@ def gen_func(r, f):
           "itype": wchoice(r, [("int", 60), ("long", 15), ("size_t", 15), ("unsigned", 10)]),
           "iter_top": r.random() < 0.35,
           "live_iters": r.random() < 0.5,
-          "attr": wchoice(r, [("noinline", 80), ("static", 12), ("static_noinline", 8)])}
+          "attr": wchoice(r, [("noinline", 80), ("static", 12), ("static_noinline", 8)]),
+          "restrict": r.random() < 0.12}
     nn = 2 if r.random() < 0.18 else 1
     fn["nests"] = []
     for q in range(nn):
@@ -665,7 +666,24 @@ def gen_func(r, f):
     ncalls = wchoice(r, [(1, 30), (2, 40), (3, 30)])
     fn["calls"] = [gen_call(r, fn, c) for c in range(ncalls)]
     normalize(fn)
+    if fn["restrict"] and not restrict_ok(fn):
+        fn["restrict"] = False
     return fn
+
+
+def restrict_ok(fn):
+    """restrict-qualified array parameters: only where no call makes the
+    output overlap anything and no operand pointer is reassigned."""
+    for c in fn["calls"]:
+        for cn in c["nests"]:
+            if cn["overlap"] not in (None, "AB"):
+                return False
+    for n in fn["nests"]:
+        if any(e["kind"] == "ptr" and e["target"] == "base" for e in n["extras"]):
+            return False
+        if n["near"] == "write_operand":
+            return False
+    return True
 
 
 def normalize(fn):
@@ -888,6 +906,9 @@ def program_problems(prog):
             p.append("empty function")
         for n in fn["nests"]:
             p += problems(fn, n, fn["nests"])
+        if fn.get("restrict") and len(fn["calls"]) and all(
+                len(c["nests"]) == len(fn["nests"]) for c in fn["calls"]) and not restrict_ok(fn):
+            p.append("restrict")
         for c in fn["calls"]:
             if len(c["nests"]) != len(fn["nests"]):
                 p.append("call arity")
@@ -1062,6 +1083,9 @@ class FuncEmitter:
         if kind == "param":
             return "ld%s%d" % (x, self.own(q))
         return "F%d_LD%s%d" % (self.f, x.upper(), self.own(q))
+
+    def rq(self):
+        return "restrict " if self.fn.get("restrict") else ""
 
     def own(self, q):
         """The nest whose arrays, extents and zero points nest q uses."""
@@ -1566,17 +1590,17 @@ class FuncEmitter:
         ca = "" if n["near"] == "write_operand" else "const "
         ta, tb, tc = n["ta"], n["tb"], self.tc(q)
         if n["alay"] in ("lin", "linT", "linR", "rowptr"):
-            P.append(("%s%s *A%d" % (ca, ta, q), "A%d" % q))
+            P.append(("%s%s *%sA%d" % (ca, ta, self.rq(), q), "A%d" % q))
         elif n["alay"] in ("vla", "vlaT"):
             P.append(("%s%s A%d[][%s]" % (ca, ta, q, self.ldx(q, "a")),
                       "(%s%s (*)[%s])A%d" % (ca, ta, self.ldx(q, "a"), q)))
         if n["blay"] in ("lin", "linT", "linR"):
-            P.append(("const %s *B%d" % (tb, q), "B%d" % q))
+            P.append(("const %s *%sB%d" % (tb, self.rq(), q), "B%d" % q))
         elif n["blay"] in ("vla", "vlaT"):
             P.append(("const %s B%d[][%s]" % (tb, q, self.ldx(q, "b")),
                       "(const %s (*)[%s])B%d" % (tb, self.ldx(q, "b"), q)))
         if n["clay"] in ("lin", "linT", "linR"):
-            P.append(("%s *C%d" % (tc, q), "C%d" % q))
+            P.append(("%s *%sC%d" % (tc, self.rq(), q), "C%d" % q))
         elif n["clay"] == "vla":
             P.append(("%s C%d[][%s]" % (tc, q, self.ldx(q, "c")),
                       "(%s (*)[%s])C%d" % (tc, self.ldx(q, "c"), q)))
@@ -2082,7 +2106,8 @@ def simplify(prog):
                             m["share"] - 1 if m["share"] > q else m["share"])
                 add("f%d: drop nest %d" % (fn["id"], q), p)
         # function-level features
-        for key, val in (("attr", "noinline"), ("live_iters", False), ("iter_top", False),
+        for key, val in (("attr", "noinline"), ("restrict", False), ("live_iters", False),
+                         ("iter_top", False),
                          ("itype", "int")):
             if fn.get(key, True) != val:
                 p = copy.deepcopy(prog)

@@ -13,16 +13,19 @@ mixprec plugin must print the same bytes (tests/fuzz/run.py checks that).
 What varies (see gen_nest / gen_func):
   - the six loop orders: ijk / jik with the sum in a scalar or in the output
     array, ikj / jki (init loop, k loop around the column loop, epilogue
-    loop), kij / kji (perfect nests accumulating into the caller's C);
+    loop), kij / kji (perfect nests accumulating into the caller's C); the
+    matrix-vector forms (the i or the j loop absent); `while` loops in place
+    of the k or the middle `for`;
   - operand types int8_t, uint8_t, signed char, unsigned char, char;
-  - layouts: linearised `i*ld + k` (row-major and transposed), VLA
-    parameters (`A[][ld]`, also transposed), 2-D and flat globals, row
-    pointers computed in the outer loop; the output row-major, transposed,
-    VLA or global; leading dimensions equal to the extent, larger (strides
-    larger than extents), as parameters or as constants;
+  - layouts: linearised `i*ld + k` (row-major, transposed, rows walked
+    backwards `(M-1-i)*ld`, `*(A + i*ld + k)`), VLA parameters (`A[][ld]`,
+    `A[][LD]`, also transposed), 2-D and flat globals, row pointers computed
+    in the outer loop; the output row-major, transposed, reversed, VLA or
+    global; leading dimensions equal to the extent, larger (strides larger
+    than extents), as parameters or as constants; restrict parameters;
   - extents as parameters or constants, 0 / 1 / odd / primes / tile edges,
     and (rarely) a reduction length at the int32 bound (+-2) with data that
-    reaches it;
+    reaches it; the bound of k read through a local copy;
   - zero points added or subtracted: literals, macros, parameters (int32_t,
     int, int16_t, uint8_t), globals, locals read from an array;
   - iterator types int / long / size_t / unsigned, exit tests < != <= >,
@@ -30,24 +33,33 @@ What varies (see gen_nest / gen_func):
     function top and shared by sibling loops and sibling nests, read outside
     their loop (`s = k` before the k loop, `C = s + k` after it, the middle
     iterator read before its loop) and live after the nest;
-  - init (= 0, = bias[j], = bias[i], = constant, = C[i][j], = k, none),
-    update spellings and casts, epilogues (plain store, +=, relu, shift,
-    clamps, casts to int8, mp_requant_fp32 / _gemmlowp / _rndnu,
-    mp_clamp_i32, float scaling, a user `static` helper function), a
-    `continue` before the store;
+  - init (= 0, = bias[j], bias[i], bias[2*j], bias[i*N+j], = constant,
+    = C[i][j], = k, none, once per row: a running sum), update spellings and
+    casts, epilogues (plain store, +=, relu, shift, clamps, casts to int8,
+    mp_requant_fp32 / _gemmlowp / _rndnu, mp_clamp_i32, float scaling, a user
+    `static` helper function, s + 3i - j, a read of another output point),
+    a `continue` before the store;
   - side statements: counters and hashes live after the nest, stores to a
     global, and scalars the nest depends on (K, M, N, a zero point, a leading
-    dimension, an operand base pointer, the accumulator) whose address is
-    taken and which the epilogue writes through the pointer when the driver
-    asks for it (`int *pK = alias ? &K : &dummy; (*pK)++`);
-  - run-time aliasing: the output placed over an operand in one buffer;
-  - pragma spellings and clauses, _Pragma, compiler loop pragmas between,
-    a second pragma on the middle loop (nested) or only there, sibling nests;
+    dimension, an operand base pointer, the accumulator, the epilogue's
+    scale / zero point / multiplier / shift / factor) whose address is taken
+    and which the epilogue writes through the pointer when the driver asks
+    for it (`int *pK = alias ? &K : &dummy; (*pK)++`), the pointer in a local
+    or kept in a global by a call;
+  - run-time aliasing: the output placed over an operand, the bias or the
+    per-channel multipliers in one buffer; both operands in one buffer;
+  - pragma spellings and clauses, _Pragma, macros inside it, compiler loop
+    pragmas between, a second pragma on the middle loop (nested) or only
+    there, sibling nests (also on the same arrays: C = A*B, then C += A*B in
+    another loop order);
   - near misses the plugin must refuse or get right: triangular bounds, step
     2, a downward k loop, writes to an operand, break, a `continue` guarding
-    the update, non-affine subscripts, calls with side effects, 64-bit /
-    16-bit / unsigned / volatile accumulators, a guarded reduction loop, an
-    iterator whose address is taken.
+    the update, non-affine subscripts, a pointer walk `*p++`, calls with side
+    effects, 64-bit / 16-bit / unsigned / volatile accumulators, a guarded
+    reduction loop, an iterator whose address is taken;
+  - floating-point functions (float / double sources at int8, uint8, bf16,
+    fp8_e4m3, fp8_e5m2), each checked against its plain copy within a loose
+    bound (see gen_ffunc).
 No generated program has undefined behaviour: sums stay far inside int32
 (except the int32-bound nests, whose worst-case data is used only where it
 does not overflow), every access is inside its allocation.

@@ -5,9 +5,9 @@ For each seed: tests/fuzz/gen.py writes a program; it is built without the
 plugin (the reference: plain GCC at -O0) and, with the plugin, under GCC
 (-fplugin=mixprec.so), clang 14 (-fplugin=mixprec-clang.so) and clang 19
 (-fplugin=mixprec-clang19.so), each at a random level of -O0 -O1 -O2 -O3 -Os
-plus random extra flags (-g, -march=native).  Every plugin build runs three
-times: default, MIXPREC_TARGET=scalar and MIXPREC_TARGET=avx2, and its
-stdout must equal the reference's byte for byte.  When it does not (or the
+plus random extra flags (-g, -march=native; -flto under GCC).  Every plugin
+build runs three times: default, MIXPREC_TARGET=scalar and
+MIXPREC_TARGET=avx2, and its stdout must equal the reference's byte for byte.  When it does not (or the
 run crashes), the plain build with the same compiler and flags is built and
 run too, and the plugin build is compared with that one: a difference there
 is a finding.  (With --full, or at random one time in eight, the plain build

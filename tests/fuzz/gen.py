@@ -1,0 +1,2259 @@
+#!/usr/bin/env python3
+"""gen.py -- random differential program generator for mixprec (issue 14, item 2).
+
+Given a seed, writes one self-contained C program (its own main, PRNG and
+FNV-1a hashing; it includes <mixprec.h> for the requantization helpers) with
+several functions, each holding one or two `#pragma mixprec` integer nests
+(int8 / uint8 operands, int32 accumulator) in random forms, and a driver that
+calls each function on a few shapes and prints, on stdout, a hash of every
+output array (padding included) and every scalar live after the nests.  The
+output depends on the seed only, so the program built with and without a
+mixprec plugin must print the same bytes (tests/fuzz/run.py checks that).
+
+What varies (see gen_nest / gen_func):
+  - the six loop orders: ijk / jik with the sum in a scalar or in the output
+    array, ikj / jki (init loop, k loop around the column loop, epilogue
+    loop), kij / kji (perfect nests accumulating into the caller's C); the
+    matrix-vector forms (the i or the j loop absent); `while` loops in place
+    of the k or the middle `for`;
+  - operand types int8_t, uint8_t, signed char, unsigned char, char;
+  - layouts: linearised `i*ld + k` (row-major, transposed, rows walked
+    backwards `(M-1-i)*ld`, `*(A + i*ld + k)`), VLA parameters (`A[][ld]`,
+    `A[][LD]`, also transposed), 2-D and flat globals, row pointers computed
+    in the outer loop; the output row-major, transposed, reversed, VLA or
+    global; leading dimensions equal to the extent, larger (strides larger
+    than extents), as parameters or as constants; restrict parameters;
+  - extents as parameters or constants, 0 / 1 / odd / primes / tile edges,
+    and (rarely) a reduction length at the int32 bound (+-2) with data that
+    reaches it; the bound of k read through a local copy;
+  - zero points added or subtracted: literals, macros, parameters (int32_t,
+    int, int16_t, uint8_t), globals, locals read from an array;
+  - iterator types int / long / size_t / unsigned, exit tests < != <= >,
+    increments i++ ++i i+=1 i=i+1, a 1-based k, iterators declared at the
+    function top and shared by sibling loops and sibling nests, read outside
+    their loop (`s = k` before the k loop, `C = s + k` after it, the middle
+    iterator read before its loop) and live after the nest;
+  - init (= 0, = bias[j], bias[i], bias[2*j], bias[i*N+j], = constant,
+    = C[i][j], = k, none, once per row: a running sum), update spellings and
+    casts, epilogues (plain store, +=, relu, shift, clamps, casts to int8,
+    mp_requant_fp32 / _gemmlowp / _rndnu, mp_clamp_i32, float scaling, a user
+    `static` helper function, s + 3i - j, a read of another output point),
+    a `continue` before the store;
+  - side statements: counters and hashes live after the nest, stores to a
+    global, and scalars the nest depends on (K, M, N, a zero point, a leading
+    dimension, an operand base pointer, the accumulator, the epilogue's
+    scale / zero point / multiplier / shift / factor) whose address is taken
+    and which the epilogue writes through the pointer when the driver asks
+    for it (`int *pK = alias ? &K : &dummy; (*pK)++`), the pointer in a local
+    or kept in a global by a call;
+  - run-time aliasing: the output placed over an operand, the bias or the
+    per-channel multipliers in one buffer; both operands in one buffer;
+  - pragma spellings and clauses, _Pragma, macros inside it, compiler loop
+    pragmas between, a second pragma on the middle loop (nested) or only
+    there, sibling nests (also on the same arrays: C = A*B, then C += A*B in
+    another loop order);
+  - near misses the plugin must refuse or get right: triangular bounds, step
+    2, a downward k loop, writes to an operand, break, a `continue` guarding
+    the update, non-affine subscripts, a pointer walk `*p++`, calls with side
+    effects, 64-bit / 16-bit / unsigned / volatile accumulators, a guarded
+    reduction loop, an iterator whose address is taken;
+  - floating-point functions (float / double sources at int8, uint8, bf16,
+    fp8_e4m3, fp8_e5m2), each checked against its plain copy within a loose
+    bound (see gen_ffunc).
+No generated program has undefined behaviour: sums stay far inside int32
+(except the int32-bound nests, whose worst-case data is used only where it
+does not overflow), every access is inside its allocation.
+
+The program is described by a JSON-able dict (make_program(seed)); emit()
+turns such a dict into C.  run.py's reducer edits the dict (simplify())
+and emits again, so every reduced program is also a valid one.
+
+Usage: gen.py SEED [-o FILE] [--config-out FILE] | gen.py --from-config FILE [-o FILE]
+Python 3 standard library only.
+"""
+
+import argparse
+import copy
+import json
+import random
+import re
+import sys
+
+INT32_MAX = 2**31 - 1
+INT32_MIN = -2**31
+SLACK = 256          # elements after every operand / output allocation
+MAX_WORK = 60000     # M*N*K per call (the int32-bound nests excepted)
+
+ETYPES = {"int8_t": True, "uint8_t": False, "signed char": True,
+          "unsigned char": False, "char": True}          # -> signed?
+ITYPES = ("int", "long", "size_t", "unsigned")
+SIGNED_ITYPES = ("int", "long")
+ORDERS = ("ijk", "jik", "ikj", "jki", "kij", "kji")
+PTR_LAYOUTS = ("lin", "linP", "linT", "linR", "vla", "vlaT", "rowptr")   # pointer parameters
+BIAS_INITS = ("bias_j", "bias_i", "bias_j2", "bias2d")
+SHAPES = [0, 1, 1, 2, 3, 4, 5, 7, 8, 11, 13, 15, 16, 17, 19, 23, 31, 32, 33, 37,
+          47, 48, 49, 63, 64, 65]
+ZP_VALS = [-128, 127, 255, 0, 1, -1, 128, -255, 3, -5, -127]
+PRAGMA_TEXTS = [
+    ("#pragma mixprec({p}, acc=int32)", 50),
+    ("#pragma mixprec({p})", 12),
+    ("#pragma mixprec({p}, acc=int32, target=auto)", 6),
+    ('_Pragma("mixprec({p}, acc=int32)")', 8),
+    ("#pragma mixprec({p}, acc=int32, tile=64x32x4)", 5),
+    ("#pragma mixprec({p}, target=avx2)", 5),
+    ("#pragma mixprec({p}, acc=int32, target=scalar)", 4),
+    ("#pragma mixprec({p}, target=avx512vnni, acc=int32)", 5),
+    ("#pragma mixprec({p}, constant={A})", 5),
+    ("#pragma mixprec(FZ_{P}, acc=FZ_ACC)", 4),     # macros inside the pragma
+]
+SCALAR_EPIS = [("store", 24), ("addinto", 8), ("plus_k", 7), ("relu", 5), ("shift", 5),
+               ("clamp32", 6), ("requant8", 10), ("requantu8", 5), ("gemmlowp", 5),
+               ("rndnu", 4), ("clamp8_tern", 5), ("clamp8_mp", 5), ("cast8", 4),
+               ("ifelse8", 4), ("user", 9), ("float8", 4), ("chain", 4), ("plus_ij", 3)]
+EPI_TC = {"store": "int32_t", "addinto": "int32_t", "plus_k": "int32_t", "relu": "int32_t",
+          "shift": "int32_t", "clamp32": "int32_t", "requant8": "int8_t",
+          "requantu8": "uint8_t", "gemmlowp": "int8_t", "rndnu": "int8_t",
+          "clamp8_tern": "int8_t", "clamp8_mp": "int8_t", "cast8": "int8_t",
+          "ifelse8": "int8_t", "float8": "int8_t", "chain": "int32_t", "plus_ij": "int32_t"}
+NEAR = {
+    "scalar": ["triangular", "step2", "down_k", "write_operand", "break", "continue_k",
+               "nonaffine", "sidecall", "acc64", "volatile", "guard", "addr_iter", "acc16",
+               "uacc", "ptrwalk"],
+    "memory": ["triangular", "step2", "write_operand", "break", "nonaffine", "sidecall",
+               "guard"],
+    "split": ["step2", "nonaffine", "guard"],
+    "perfect": ["step2", "nonaffine"],
+}
+
+
+def wchoice(r, pairs):
+    """Weighted choice from [(value, weight)]."""
+    tot = sum(w for _, w in pairs)
+    x = r.random() * tot
+    for v, w in pairs:
+        x -= w
+        if x < 0 and w > 0:
+            return v
+    return [v for v, w in pairs if w > 0][-1]
+
+
+def is_signed(t):
+    return ETYPES[t]
+
+
+def form_of(order):
+    return {"ijk": "scalar", "jik": "scalar", "ikj": "split", "jki": "split",
+            "kij": "perfect", "kji": "perfect"}[order]
+
+
+def tc_of(n):
+    """The output's element type of nest n."""
+    if n["form"] == "scalar":
+        if n["epi"] == "user":
+            return n["user"]["ret"]
+        return EPI_TC[n["epi"]]
+    return "int32_t"
+
+
+SHARED_FIELDS = ("ta", "tb", "alay", "blay", "clay", "ld", "pad", "dims", "za", "zb", "vec",
+                 "bigk")
+
+
+def bigk_pair(ta, tb):
+    """(value of A, value of B) with the largest |product|: the worst case."""
+    va = -128 if is_signed(ta) else 255
+    vb = -128 if is_signed(tb) else 255
+    return va, vb
+
+
+def bigk_limit(ta, tb):
+    va, vb = bigk_pair(ta, tb)
+    return INT32_MAX // abs(va * vb)
+
+
+# ------------------------------------------------------------ generation
+
+def pick_shape(r, allow_zero=True):
+    def one(hi):
+        if r.random() < 0.75:
+            v = r.choice(SHAPES)
+        else:
+            v = r.randint(1, hi)
+        if v == 0 and not allow_zero:
+            v = 1
+        return v
+    M, N, K = one(70), one(70), one(130)
+    while M * N * K > MAX_WORK:
+        big = max(M, N, K)
+        if M == big:
+            M //= 2
+        elif N == big:
+            N //= 2
+        else:
+            K //= 2
+    return M, N, K
+
+
+def zp_value(r, ptype):
+    if ptype == "uint8_t":
+        return r.choice([0, 255, 1, 128, 127, r.randint(0, 255)])
+    if r.random() < 0.75:
+        return r.choice(ZP_VALS)
+    return r.randint(-255, 255)
+
+
+def gen_nest(r, fn, q):
+    n = {}
+    n["order"] = wchoice(r, [("ijk", 30), ("jik", 14), ("ikj", 16), ("jki", 10),
+                             ("kij", 15), ("kji", 15)])
+    form = form_of(n["order"])
+    if form == "scalar" and r.random() < 0.22:
+        form = "memory"
+    n["form"] = form
+    ew = [("int8_t", 45), ("uint8_t", 33), ("signed char", 7), ("unsigned char", 8), ("char", 7)]
+    n["ta"] = wchoice(r, ew)
+    n["tb"] = wchoice(r, ew)
+    consistent = "int8" if is_signed(n["ta"]) else "uint8"
+    n["prec"] = consistent if r.random() < 0.8 else ("uint8" if consistent == "int8" else "int8")
+    n["pragma"] = wchoice(r, [("outer", 86), ("both", 7), ("middle", 7)])
+    n["ptext"] = wchoice(r, [(i, w) for i, (_, w) in enumerate(PRAGMA_TEXTS)])
+    n["lpragma"] = wchoice(r, [(None, 90), ("unroll", 5), ("ivdep", 5)])
+    signed = fn["itype"] in SIGNED_ITYPES
+    n["exit"] = {v: wchoice(r, [("<", 70), ("!=", 12), ("<=", 9 if signed else 0), (">", 9)])
+                 for v in "ijk"}
+    n["inc"] = {v: wchoice(r, [("++", 60), ("pre", 15), ("+=", 15), ("=+", 10)]) for v in "ijk"}
+    n["k1"] = r.random() < 0.08
+    n["dims"] = {d: ("const" if r.random() < 0.2 else "param") for d in "MNK"}
+    n["alay"] = wchoice(r, [("lin", 33), ("linP", 4), ("linT", 14), ("linR", 4), ("vla", 10), ("vlaT", 5), ("glob", 8),
+                            ("globT", 4), ("gflat", 5),
+                            ("rowptr", 8 if n["order"] in ("ijk", "jik", "ikj") else 0)])
+    n["blay"] = wchoice(r, [("lin", 29), ("linP", 4), ("linT", 30), ("linR", 4), ("vla", 10), ("vlaT", 6), ("glob", 8),
+                            ("globT", 5), ("gflat", 6)])
+    n["clay"] = wchoice(r, [("lin", 52), ("linP", 4), ("linT", 15), ("linR", 4), ("vla", 12),
+                            ("glob", 13)])
+    n["ld"], n["pad"] = {}, {}
+    for x, lay in (("a", n["alay"]), ("b", n["blay"]), ("c", n["clay"])):
+        if lay in ("vla", "vlaT"):
+            # A[][ld] with ld a parameter, or a constant: T (*A)[LD]
+            kind = wchoice(r, [("param", 70), ("const", 30)])
+        elif lay in ("glob", "globT"):
+            kind = "const"
+        else:
+            kind = wchoice(r, [("dim", 45), ("param", 35), ("const", 20)])
+        n["ld"][x] = kind
+        n["pad"][x] = 0 if kind == "dim" else wchoice(
+            r, [(0, 35), (r.randint(1, 5), 40), (r.randint(16, 70), 25)])
+    # a constant leading dimension of the output with a variable extent along
+    # it cannot be proven injective (refused): mostly make that extent constant
+    if n["ld"]["c"] == "const" and r.random() < 0.7:
+        n["dims"][ld_dim(n["clay"], "c")] = "const"
+    for z in ("za", "zb"):
+        kind = wchoice(r, [(None, 55), ("const", 14), ("param", 15), ("global", 7),
+                           ("local", 5), ("macro", 4)])
+        if kind is None:
+            n[z] = None
+        else:
+            ptype = (wchoice(r, [("int32_t", 70), ("int", 15), ("int16_t", 8), ("uint8_t", 7)])
+                     if kind == "param" else "int32_t")
+            n[z] = {"kind": kind, "sign": "-" if r.random() < 0.8 else "+", "ptype": ptype,
+                    "val": zp_value(r, ptype)}
+    n["acc_type"] = wchoice(r, [("int32_t", 80), ("int", 20)])
+    n["acc_top"] = form == "scalar" and r.random() < 0.15
+    if form == "scalar":
+        n["init"] = wchoice(r, [("zero", 45), ("bias_j", 14), ("bias_i", 5), ("bias_j2", 3),
+                                ("bias2d", 4), ("const", 8), ("C", 12),
+                                ("k", 10 if fn["iter_top"] else 0)])
+    elif form in ("memory", "split"):
+        n["init"] = wchoice(r, [("zero", 38), ("bias_j", 15), ("bias_i", 5), ("bias_j2", 2),
+                                ("bias2d", 3), ("const", 10), ("none", 32)])
+    else:
+        n["init"] = "none"
+    n["init_const"] = r.choice([-77, 1, -1, 1000, -(1 << 20), 12345])
+    n["update"] = wchoice(r, [("pluseq", 55), ("s_eq_s_plus", 10), ("s_eq_p_plus_s", 8),
+                              ("swapped", 10), ("cast16", 7), ("castint", 5), ("minus_neg", 5)])
+    if n["update"] in ("cast16", "castint") and (n["za"] or n["zb"]) and r.random() < 0.7:
+        n["update"] = "pluseq"      # (int16_t)(a - z): not recognised, keep it rare
+    if form == "scalar":
+        n["epi"] = wchoice(r, [(e, w if (e != "plus_k" or fn["iter_top"]) else 0)
+                               for e, w in SCALAR_EPIS])
+        if n["epi"] == "plus_k" and not fn["iter_top"]:
+            n["epi"] = "store"
+    elif form in ("memory", "split"):
+        n["epi"] = wchoice(r, [("none", 55), ("relu", 15), ("clamp32", 15), ("shift", 15)])
+    else:
+        n["epi"] = "none"
+    n["ep"] = {"sh": r.randint(0, 12), "lo": r.choice([-1000, -128, 0, INT32_MIN]),
+               "hi": r.choice([1000, 127, 255, INT32_MAX]),
+               "scale": wchoice(r, [("param", 50), ("array", 30), ("lit", 20)]),
+               "lit": r.choice(["0.00390625f", "1e-3f", "0.0123f", "1.0f", "2e-5f"]),
+               "qmode": wchoice(r, [("scalar", 50), ("array", 50)]),
+               "qidx": r.choice("ij")}
+    if form == "scalar" and n["init"] in BIAS_INITS and r.random() < 0.25:
+        # a narrow clamp: the output may then be placed over the bias
+        n["epi"] = "clamp32"
+        n["ep"]["lo"], n["ep"]["hi"] = r.choice([(-1000, 1000), (-128, 127), (0, 255)])
+    if n["epi"] == "user":
+        n["user"] = {"attr": wchoice(r, [("static", 30), ("static inline", 20),
+                                         ("static __attribute__((noinline))", 20),
+                                         ("static __attribute__((const))", 15),
+                                         ("__attribute__((const, noinline))", 15)]),
+                     "body": wchoice(r, [("shift_sat", 40), ("round_sat", 30), ("linear", 20),
+                                         ("writes_global", 10)]),
+                     "ret": wchoice(r, [("int8_t", 60), ("int32_t", 40)])}
+    n["skip"] = form in ("scalar", "memory") and r.random() < 0.05
+    # the accumulator set once per outer iteration: a running sum over the
+    # middle loop (not a contraction per output point)
+    n["acc_outer"] = (form == "scalar" and n["init"] in ("zero", "const")
+                      and r.random() < 0.05)
+    # the reduction bound read through a local copy
+    n["kcopy"] = r.random() < 0.08
+    ex = []
+    if form in ("scalar", "memory"):
+        if r.random() < 0.10:
+            ex.append({"kind": "count"})
+        if r.random() < 0.12:
+            ex.append({"kind": "hash"})
+        if r.random() < 0.06:
+            ex.append({"kind": "glast"})
+        if r.random() < 0.20:
+            targets = ptr_targets(n)
+            if targets:
+                ex.append({"kind": "ptr", "target": r.choice(targets),
+                           "klim": r.randint(2, 64), "kbase": r.randint(0, 5),
+                           # the pointer in a local, or handed to a function that
+                           # keeps it in a global the epilogue writes through
+                           "via": "global" if r.random() < 0.3 else "local"})
+        if n["acc_top"] and r.random() < 0.3:
+            ex.append({"kind": "accptr"})
+    if form in ("scalar", "memory", "split") and fn["iter_top"] and r.random() < 0.12:
+        ex.append({"kind": "before_mid"})
+    n["extras"] = ex
+    n["near"] = None
+    if r.random() < 0.22:
+        cands = [x for x in NEAR[form]
+                 if not (x == "addr_iter" and not fn["iter_top"])
+                 and not (x == "down_k" and fn["itype"] not in SIGNED_ITYPES)]
+        n["near"] = r.choice(cands)
+    # matrix-vector forms: one of the i / j loops absent (its extent 1, its
+    # subscripts 0)
+    n["vec"] = None
+    if r.random() < 0.10:
+        n["vec"] = r.choice("ij")
+        n["pragma"] = "outer"
+        n["extras"] = [e for e in n["extras"] if e["kind"] != "before_mid"]
+        if n["near"] in ("triangular", "addr_iter"):
+            n["near"] = None
+        n["skip"] = False
+    # while loops in place of for (scalar and memory forms)
+    n["while"] = []
+    if form in ("scalar", "memory"):
+        if r.random() < 0.08 and n["near"] not in ("continue_k", "down_k"):
+            n["while"].append("k")
+        if r.random() < 0.06 and not n["skip"] and not n["vec"] and n["pragma"] == "outer":
+            n["while"].append(n["order"][1])
+    n["bigk"] = None
+    if r.random() < 0.04:
+        n["bigk"] = r.choice([-2, -1, 0, 0, 1, 2])
+        n["za"] = n["zb"] = None
+        n["init"] = "zero" if form == "scalar" else "none"
+        if form == "scalar":
+            n["epi"] = r.choice(["store", "relu", "clamp32"])
+        else:
+            n["epi"] = "none"
+        n["extras"] = []
+        n["near"] = None
+        n["k1"] = False
+        n["acc_top"] = False
+        n["skip"] = False
+        n["while"] = []
+        n["acc_outer"] = False
+    return n
+
+
+def share_with(n, owner, o):
+    """Make nest n a sibling computing on owner's arrays (C = A*B then
+    C += A*B in another loop order, say): no side statements of its own."""
+    n["share"] = o
+    for k in SHARED_FIELDS:
+        n[k] = copy.deepcopy(owner[k])
+    n["extras"] = []
+    n["near"] = None
+    if n["form"] == "scalar" and tc_of(n) != "int32_t":
+        n["epi"] = "addinto"
+    if n["init"] in BIAS_INITS and owner["init"] != n["init"]:
+        n["init"] = "zero"
+    if n["alay"] == "rowptr" and n["order"] not in ("ijk", "jik", "ikj"):
+        n["order"] = "ikj"
+        n["form"] = "split"
+        n["init"] = "none"
+        n["epi"] = "none"
+        n["acc_top"] = False
+    if n["vec"]:
+        n["pragma"] = "outer"
+        n["skip"] = False
+        n["while"] = [v for v in n["while"] if v == "k"]
+    if n["bigk"] is not None:
+        n["za"] = n["zb"] = None
+        n["init"] = "zero" if n["form"] == "scalar" else "none"
+        n["epi"] = "store" if n["form"] == "scalar" else "none"
+        n["k1"] = False
+        n["while"] = []
+        n["acc_top"] = False
+        n["skip"] = False
+
+
+def cbias_ok(n):
+    """The output may lie over the bias: only where what it writes stays small
+    (a clamp to a narrow range), so that sums read back through the bias
+    cannot overflow."""
+    ep = n["ep"]
+    return (n["form"] == "scalar" and n["init"] in BIAS_INITS and n["epi"] == "clamp32"
+            and ep["lo"] >= -(1 << 20) and ep["hi"] <= (1 << 20) and n.get("share") is None)
+
+
+def cqm_ok(n):
+    """The int8 output may lie over the per-channel multipliers (any int32 is a
+    valid multiplier; the shifts stay apart)."""
+    return (n["form"] == "scalar" and n["epi"] in ("gemmlowp", "rndnu")
+            and n["ep"]["qmode"] == "array")
+
+
+def ptr_targets(n):
+    t = []
+    if n["dims"]["K"] == "param" and not k_is_ld(n):
+        t.append("K")
+    if n["dims"]["M"] == "param" and n.get("vec") != "i" and "linR" not in (n["alay"],
+                                                                           n["clay"]):
+        t.append("M")      # (M - 1 - i) would go negative in the row M shrinks in
+    if n["dims"]["N"] == "param" and n.get("vec") != "j":
+        t.append("N")
+    for z in ("za", "zb"):
+        if n[z] and n[z]["kind"] in ("param", "global"):
+            t.append(z)
+    for x in "abc":
+        if n["ld"][x] == "param":
+            t.append("ld_" + x)
+    if n["alay"] in ("lin", "linP", "linT", "linR", "rowptr"):
+        t.append("base")
+    if n["acc_top"]:
+        t.append("acc")
+    e, ep = n["epi"], n["ep"]
+    if n["form"] == "scalar":
+        if e in ("requant8", "requantu8", "gemmlowp"):
+            t.append("zy")
+        if e in ("requant8", "requantu8", "float8") and ep["scale"] == "param":
+            t.append("scale")
+        if e in ("gemmlowp", "rndnu") and ep["qmode"] == "scalar":
+            t += ["qm", "qs"]
+        if e == "user":
+            t.append("um")
+    return t
+
+
+# the epilogue's scalar parameters a pointer may write: (C type, statement)
+EPI_PARAM_PTRS = {"zy": ("int32_t", "*pzy%d = (int32_t)(%s & 3);"),
+                  "scale": ("float", "*pscale%d = *pscale%d * 0.5f;"),
+                  "qm": ("int32_t", "*pqm%d = *pqm%d / 2 + 1;"),
+                  "qs": ("int", "*pqs%d = -((1 - *pqs%d) %% 13);"),
+                  "um": ("int32_t", "*pum%d = *pum%d %% 1000 + 7;")}
+
+
+def ld_dim(lay, x):
+    """The extent a 'dim' leading dimension is (its row length)."""
+    if x == "a":
+        return "M" if lay in ("linT", "vlaT", "globT") else "K"
+    if x == "b":
+        return "K" if lay in ("linT", "vlaT", "globT") else "N"
+    return "M" if lay == "linT" else "N"
+
+
+def k_is_ld(n):
+    return ((n["ld"]["a"] == "dim" and ld_dim(n["alay"], "a") == "K")
+            or (n["ld"]["b"] == "dim" and ld_dim(n["blay"], "b") == "K"))
+
+
+def problems(fn, n, nests=None):
+    """Why this nest is not a valid program (empty list: valid)."""
+    p = []
+    sh = n.get("share")
+    if sh is not None:
+        owners = nests if nests is not None else fn["nests"]
+        if sh >= len(owners) or owners[sh] is n or owners[sh].get("share") is not None:
+            p.append("share index")
+        else:
+            owner = owners[sh]
+            if any(n[k] != owner[k] for k in SHARED_FIELDS):
+                p.append("share fields")
+            if tc_of(n) != tc_of(owner):
+                p.append("share output type")
+            if n["extras"] or n["near"]:
+                p.append("share extras")
+            if owner["bigk"] is not None:
+                p.append("share bigk")
+            if n["init"] in BIAS_INITS and owner["init"] != n["init"]:
+                p.append("share bias")
+    form = n["form"]
+    signed = fn["itype"] in SIGNED_ITYPES
+    if form_of(n["order"]) == "scalar":
+        if form not in ("scalar", "memory"):
+            p.append("form")
+    elif form != form_of(n["order"]):
+        p.append("form")
+    for v in "ijk":
+        if n["exit"][v] == "<=" and not signed:
+            p.append("<= unsigned")
+    if n["near"] == "down_k" and not signed:
+        p.append("down_k unsigned")
+    if n["near"] and n["near"] not in NEAR[form]:
+        p.append("near form")
+    tops = n["init"] == "k" or n["epi"] == "plus_k" or n["near"] == "addr_iter" or any(
+        e["kind"] == "before_mid" for e in n["extras"])
+    if tops and not fn["iter_top"]:
+        p.append("needs iter_top")
+    if n["init"] in ("k", "C") and form != "scalar":
+        p.append("init form")
+    if n["acc_top"] and form != "scalar":
+        p.append("acc_top")
+    if form == "scalar" and n["epi"] not in EPI_TC and n["epi"] != "user":
+        p.append("epi")
+    if form != "scalar" and n["epi"] not in ("none", "relu", "clamp32", "shift"):
+        p.append("epi")
+    if form == "perfect" and (n["init"] != "none" or n["epi"] != "none"):
+        p.append("perfect")
+    if n["epi"] == "user" and not n.get("user"):
+        p.append("user")
+    if n["alay"] == "rowptr" and n["order"] not in ("ijk", "jik", "ikj"):
+        p.append("rowptr")
+    for x, lay in (("a", n["alay"]), ("b", n["blay"]), ("c", n["clay"])):
+        if lay in ("vla", "vlaT") and n["ld"][x] == "dim":
+            p.append("vla ld")
+        if lay in ("glob", "globT") and n["ld"][x] != "const":
+            p.append("glob ld")
+        if lay not in ("vla", "vlaT", "glob", "globT") and n["ld"][x] == "dim" and n["pad"][x]:
+            p.append("dim pad")
+    for e in n["extras"]:
+        if form not in ("scalar", "memory") and e["kind"] != "before_mid":
+            p.append("extras form")
+        if e["kind"] == "accptr" and not n["acc_top"]:
+            p.append("accptr")
+        if e["kind"] == "ptr" and e["target"] not in ptr_targets(n):
+            p.append("ptr target")
+        if e["kind"] == "ptr" and e["target"] in ("M", "N") and \
+                n["exit"]["i" if e["target"] == "M" else "j"] == "!=":
+            p.append("shrinking bound with !=")
+    if n["near"] == "write_operand" and any(
+            e["kind"] == "ptr" and e["target"] == "base" for e in n["extras"]):
+        p.append("base const")
+    vec = n.get("vec")
+    if vec:
+        if n["pragma"] != "outer":
+            p.append("vec pragma")
+        if n["near"] in ("triangular", "addr_iter") or n["skip"]:
+            p.append("vec near")
+        if any(e["kind"] == "before_mid" for e in n["extras"]):
+            p.append("vec before_mid")
+    wl = n.get("while", [])
+    if wl:
+        if form not in ("scalar", "memory"):
+            p.append("while form")
+        if "k" in wl and n["near"] in ("continue_k", "down_k", "guard"):
+            p.append("while k near")
+        if n["order"][1] in wl and (n["skip"] or vec == n["order"][1]
+                                    or vec == n["order"][0] or n["pragma"] != "outer"):
+            p.append("while mid")
+        if any(v not in ("k", n["order"][1]) for v in wl):
+            p.append("while var")
+    if n.get("acc_outer") and (form != "scalar" or n["init"] not in ("zero", "const")
+                               or n["acc_top"] or n["bigk"] is not None):
+        p.append("acc_outer")
+    if n["near"] == "ptrwalk" and (n["alay"] not in ("lin", "vla", "glob", "gflat") or n["k1"]
+                                   or "k" in n.get("while", [])):
+        p.append("ptrwalk layout")
+    if n["near"] == "addr_iter" and n["exit"][n["order"][1]] == "!=":
+        p.append("addr_iter with !=")
+    if n["near"] == "nonaffine" and n["k1"]:
+        p.append("nonaffine k1")
+    if n["near"] in ("step2", "down_k") and n["k1"]:
+        p.append("k loop k1")
+    if n["near"] in ("acc64", "acc16", "uacc", "volatile") and any(
+            e["kind"] == "ptr" and e["target"] == "acc" for e in n["extras"]):
+        p.append("acc ptr type")
+    if n["near"] in ("acc64", "acc16", "uacc", "volatile") and any(
+            e["kind"] == "accptr" for e in n["extras"]):
+        p.append("accptr type")
+    if n["bigk"] is not None:
+        if n["za"] or n["zb"] or n["extras"] or n["near"] or n["k1"]:
+            p.append("bigk simple")
+        if n["init"] not in ("zero", "none"):
+            p.append("bigk init")
+        if n.get("while"):
+            p.append("bigk while")
+        if form == "scalar" and n["epi"] not in ("store", "relu", "clamp32"):
+            p.append("bigk epi")
+    for z in ("za", "zb"):
+        if n[z] and n[z]["kind"] not in ("param",) and n[z]["ptype"] != "int32_t":
+            p.append("zp ptype")
+    return p
+
+
+def call_problems(n, cn):
+    ov = cn.get("overlap")
+    if ov == "Cbias" and not (n["clay"] in PTR_LAYOUTS and cbias_ok(n)):
+        return ["overlap Cbias"]
+    if ov == "Cqm" and not (n["clay"] in PTR_LAYOUTS and cqm_ok(n)):
+        return ["overlap Cqm"]
+    if ov in ("CA", "CB") and not (n["clay"] in PTR_LAYOUTS and
+                                   n["alay" if ov == "CA" else "blay"] in PTR_LAYOUTS):
+        return ["overlap " + ov]
+    if ov == "AB" and not (n["alay"] in PTR_LAYOUTS and n["blay"] in PTR_LAYOUTS):
+        return ["overlap AB"]
+    return []
+
+
+def gen_call(r, fn, call_index):
+    c = {"alias": 1 if r.random() < 0.5 else 0, "nests": []}
+    for n in fn["nests"]:
+        cn = {}
+        if n["bigk"] is not None:
+            lim = bigk_limit(n["ta"], n["tb"])
+            cn["M"], cn["N"] = r.randint(1, 3), r.randint(1, 3)
+            cn["K"] = lim + n["bigk"]
+        else:
+            cn["M"], cn["N"], cn["K"] = pick_shape(r)
+        cn["fill"] = {x: wchoice(r, [(0, 60), (1, 15), (2, 8), (3, 8), (4, 4), (5, 5)])
+                      for x in "AB"}
+        cn["cfill"] = wchoice(r, [(0, 70), (1, 15), (2, 15)])
+        for z in ("za", "zb"):
+            cn[z] = zp_value(r, n[z]["ptype"]) if n[z] else 0
+        cn["ep"] = {"scale": r.choice([1e-5, 3e-4, 1e-3, 2e-3, 0.5, 1.0]),
+                    "zy": r.choice([0, -10, 10, 3, 128, 255, r.randint(-10, 10)]),
+                    "qm": r.choice([1 << 30, INT32_MAX, r.randint(1 << 30, INT32_MAX)]),
+                    "qsh": r.randint(-12, 0),
+                    "um": r.choice([1, 3, 255, 1 << 16, r.randint(1, 1 << 16)]),
+                    "ush": r.randint(8, 24)}
+        cn["overlap"] = None
+        cn["ovd"] = 0
+        special = n["clay"] in PTR_LAYOUTS and (cbias_ok(n) or cqm_ok(n))
+        if r.random() < (0.4 if special else 0.10):
+            opts = []
+            if n["clay"] in PTR_LAYOUTS:
+                if n["alay"] in PTR_LAYOUTS:
+                    opts.append("CA")
+                if n["blay"] in PTR_LAYOUTS:
+                    opts.append("CB")
+            if n["alay"] in PTR_LAYOUTS and n["blay"] in PTR_LAYOUTS:
+                opts.append("AB")
+            if n["clay"] in PTR_LAYOUTS and cbias_ok(n):
+                opts += ["Cbias"] * 6
+            if n["clay"] in PTR_LAYOUTS and cqm_ok(n):
+                opts += ["Cqm"] * 6
+            if opts:
+                cn["overlap"] = r.choice(opts)
+                cn["ovd"] = r.choice([-8, -4, -1, 0, 1, 3, 4, 8, 16, r.randint(-64, 64)])
+                if cn["overlap"] == "AB":
+                    cn["ovd"] = abs(cn["ovd"])
+                if cn["overlap"] in ("Cbias", "Cqm"):
+                    cn["ovd"] = cn["ovd"] // 4 * 4      # int32 arrays stay aligned
+        c["nests"].append(cn)
+    return c
+
+
+def gen_func(r, f):
+    fn = {"id": f,
+          "itype": wchoice(r, [("int", 60), ("long", 15), ("size_t", 15), ("unsigned", 10)]),
+          "iter_top": r.random() < 0.35,
+          "live_iters": r.random() < 0.5,
+          "attr": wchoice(r, [("noinline", 80), ("static", 12), ("static_noinline", 8)]),
+          "restrict": r.random() < 0.12}
+    nn = 2 if r.random() < 0.18 else 1
+    fn["nests"] = []
+    for q in range(nn):
+        for _ in range(100):
+            n = gen_nest(r, fn, q)
+            if q == 1 and tc_of(fn["nests"][0]) == "int32_t" and fn["nests"][0]["bigk"] is None \
+                    and r.random() < 0.5:
+                share_with(n, fn["nests"][0], 0)
+            if not problems(fn, n, fn["nests"]):
+                break
+        else:
+            raise RuntimeError("gen_nest: no valid nest")
+        fn["nests"].append(n)
+    ncalls = wchoice(r, [(1, 30), (2, 40), (3, 30)])
+    fn["calls"] = [gen_call(r, fn, c) for c in range(ncalls)]
+    normalize(fn)
+    if fn["restrict"] and not restrict_ok(fn):
+        fn["restrict"] = False
+    return fn
+
+
+def restrict_ok(fn):
+    """restrict-qualified array parameters: only where no call makes the
+    output overlap anything and no operand pointer is reassigned."""
+    for c in fn["calls"]:
+        for cn in c["nests"]:
+            if cn["overlap"] not in (None, "AB"):
+                return False
+    for n in fn["nests"]:
+        if any(e["kind"] == "ptr" and e["target"] == "base" for e in n["extras"]):
+            return False
+        if n["near"] == "write_operand":
+            return False
+    return True
+
+
+def normalize(fn):
+    """Constant extents are the first call's in every call; a removed loop's
+    extent is 1."""
+    for q, n in enumerate(fn["nests"]):
+        sh = n.get("share")
+        if sh is not None and sh < len(fn["nests"]):
+            for k in SHARED_FIELDS:
+                n[k] = copy.deepcopy(fn["nests"][sh][k])
+            for c in fn["calls"]:
+                own, me = c["nests"][sh], c["nests"][q]
+                for k in ("M", "N", "K", "za", "zb", "fill", "cfill", "overlap", "ovd"):
+                    me[k] = copy.deepcopy(own[k])
+    for q, n in enumerate(fn["nests"]):
+        if n.get("acc_outer"):
+            for c in fn["calls"]:
+                cn = c["nests"][q]
+                cn["N" if n["order"][1] == "j" else "M"] = min(
+                    cn["N" if n["order"][1] == "j" else "M"], 8)
+                cn["K"] = min(cn["K"], 64)
+        if n.get("vec"):
+            d = {"i": "M", "j": "N"}[n["vec"]]
+            for c in fn["calls"]:
+                c["nests"][q][d] = 1
+        for d in "MNK":
+            if n["dims"][d] == "const" and fn["calls"]:
+                v = fn["calls"][0]["nests"][q][d]
+                for c in fn["calls"]:
+                    c["nests"][q][d] = v
+
+
+def make_program(seed, floats=True):
+    r = random.Random(seed)
+    nf = wchoice(r, [(2, 15), (3, 30), (4, 30), (5, 20), (6, 5)])
+    funcs = []
+    for f in range(nf):
+        if r.random() < 0.12:
+            fn = gen_ffunc(r, f)
+            if floats:
+                funcs.append(fn)
+        else:
+            funcs.append(gen_func(r, f))
+    if not funcs:
+        funcs.append(gen_func(r, nf))
+    return {"seed": seed, "funcs": funcs}
+
+
+# ------------------------------------------------------ floating point
+#
+# A float function holds one float/double nest annotated with a lower
+# precision (int8, uint8, bf16, fp8_e4m3, fp8_e5m2) and a copy of it without
+# the pragma (the reference, IEEE arithmetic as written).  The driver runs
+# both on the same inputs and prints one line per call: whether every
+# element is within a loose bound of the reference (about twice the bound of
+# docs/error-bounds.md plus the reference's own rounding).  Built without
+# the plugin both copies agree exactly, so the line reads "yes" in both.
+
+FPRECS = [("int8", 35), ("uint8", 15), ("bf16", 25), ("fp8_e4m3", 15), ("fp8_e5m2", 10)]
+
+
+def gen_ffunc(r, f):
+    fl = {"t": wchoice(r, [("float", 80), ("double", 20)]),
+          "prec": wchoice(r, FPRECS),
+          "form": wchoice(r, [("scalar", 55), ("kij", 25), ("ikj", 20)]),
+          "alay": wchoice(r, [("lin", 70), ("linT", 30)]),
+          "blay": wchoice(r, [("lin", 50), ("linT", 50)])}
+    fl["clause"] = wchoice(r, [("", 70), (", scale=dynamic", 10), (", constant=B0", 10),
+                               (", verify", 10)])
+    if fl["clause"] == ", scale=dynamic" and fl["prec"] == "bf16":
+        fl["clause"] = ""
+    fl["init"] = wchoice(r, [("zero", 50), ("bias", 50)]) if fl["form"] == "scalar" else "zero"
+    fl["epi"] = wchoice(r, [("store", 50), ("relu", 30), ("leaky", 20)]) \
+        if fl["form"] == "scalar" else "store"
+    fl["zp"] = r.random() < 0.15
+    fl["alpha"] = fl["form"] != "scalar" and r.random() < 0.3
+    fn = {"id": f, "kind": "float", "itype": "int", "attr": "noinline", "fl": fl}
+    calls = []
+    for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
+        M, N, K = pick_shape(r, allow_zero=r.random() < 0.3)
+        calls.append({"M": M, "N": N, "K": K, "range": r.choice([1.0, 100.0, 0.01]),
+                      "nonneg": r.random() < 0.25, "alpha": r.choice([1.0, -0.5, 2.0, 0.001]),
+                      "xm": r.choice([0.5, -1.0, 0.25])})
+    fn["calls"] = calls
+    return fn
+
+
+def fproblems(fn):
+    fl = fn["fl"]
+    p = []
+    if fl["form"] != "scalar" and (fl["init"] != "zero" or fl["epi"] != "store"):
+        p.append("float form")
+    if fl["alpha"] and fl["form"] == "scalar":
+        p.append("float alpha")
+    if fl["prec"] == "bf16" and "scale" in fl["clause"]:
+        p.append("bf16 scale")
+    return p
+
+
+def f_emit(fn):
+    """C text of a float function, its reference copy and its driver."""
+    f = fn["id"]
+    fl = fn["fl"]
+    T = fl["t"]
+
+    def A(i, k):
+        return "A0[%s * lda + %s]" % (i, k) if fl["alay"] == "lin" else \
+            "A0[%s * lda + %s]" % (k, i)
+
+    def B(k, j):
+        return "B0[%s * ldb + %s]" % (k, j) if fl["blay"] == "lin" else \
+            "B0[%s * ldb + %s]" % (j, k)
+    a = "(%s - xm)" % A("i", "k") if fl["zp"] else A("i", "k")
+    prod = ("alpha * %s * %s" if fl["alpha"] else "%s * %s") % (a, B("k", "j"))
+    sig = ("(int M, int N, int K, int lda, int ldb, const %s *A0, const %s *B0, "
+           "const %s *bias, %s xm, %s alpha, %s *C)" % (T, T, T, T, T, T))
+    zero = "0.0f" if T == "float" else "0.0"
+    if fl["form"] == "scalar":
+        init = "bias[j]" if fl["init"] == "bias" else zero
+        out = {"store": "s", "relu": "s > 0 ? s : 0",
+               "leaky": "s > 0 ? s : s * 0.125f" if T == "float" else "s > 0 ? s : s * 0.125"}[
+                   fl["epi"]]
+        body = ["\tfor (int i = 0; i < M; i++)", "\t\tfor (int j = 0; j < N; j++) {",
+                "\t\t\t%s s = %s;" % (T, init), "\t\t\tfor (int k = 0; k < K; k++)",
+                "\t\t\t\ts += %s;" % prod, "\t\t\tC[i * N + j] = %s;" % out, "\t\t}"]
+    elif fl["form"] == "kij":
+        body = ["\tfor (int k = 0; k < K; k++)", "\t\tfor (int i = 0; i < M; i++)",
+                "\t\t\tfor (int j = 0; j < N; j++)", "\t\t\t\tC[i * N + j] += %s;" % prod]
+    else:
+        body = ["\tfor (int i = 0; i < M; i++)", "\t\tfor (int k = 0; k < K; k++)",
+                "\t\t\tfor (int j = 0; j < N; j++)", "\t\t\t\tC[i * N + j] += %s;" % prod]
+    pragma = "#pragma mixprec(%s%s)" % (fl["prec"], fl["clause"])
+    L = []
+    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
+        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
+        L.append("{")
+        L += pr + body
+        L.append("\t(void)bias; (void)xm; (void)alpha;")
+        L.append("}")
+        L.append("")
+    # the driver
+    eps = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
+           "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}[fl["prec"]]
+    L.append("static void run_f%d(void)" % f)
+    L.append("{")
+    for c, cl in enumerate(fn["calls"]):
+        M, N, K = cl["M"], cl["N"], cl["K"]
+        lda = (K if fl["alay"] == "lin" else M) or 1
+        ldb = (N if fl["blay"] == "lin" else K) or 1
+        na = max(1, M if fl["alay"] == "lin" else K) * lda
+        nb = max(1, K if fl["blay"] == "lin" else N) * ldb
+        nc = max(1, M * N)
+        rg = cl["range"]
+        lo = 0.0 if cl["nonneg"] else -rg
+        L += ["\t{\t/* call %d */" % c,
+              "\t\tint M = %d, N = %d, K = %d, lda = %d, ldb = %d;" % (M, N, K, lda, ldb),
+              "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
+              % (T, na, T, nb, T),
+              "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
+              "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
+              % (T, nc, T, nc, T),
+              "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
+              "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
+              % (max(N, 1), T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
+              % (nc, T, -rg, rg),
+              "\t\t%s xm = (%s)%r, alpha = (%s)%r;" % (T, T, cl["xm"], T, cl["alpha"]),
+              "\t\tfz_f%d(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, C);" % f,
+              "\t\tfz_f%d_ref(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, R);" % f,
+              "\t\tdouble amax_a = 0, amax_b = 0, worst = 0;",
+              "\t\tint bad = 0;",
+              "\t\tfor (int i = 0; i < M; i++) for (int k = 0; k < K; k++)",
+              "\t\t\tamax_a = fmax(amax_a, fabs((double)%s));" % a,
+              "\t\tfor (int k = 0; k < K; k++) for (int j = 0; j < N; j++)",
+              "\t\t\tamax_b = fmax(amax_b, fabs((double)%s));" % B("k", "j"),
+              "\t\tfor (int i = 0; i < M; i++)",
+              "\t\t\tfor (int j = 0; j < N; j++) {",
+              "\t\t\t\tdouble p = 0, sa = 0, sb = 0, ma = 0, mb = 0;",
+              "\t\t\t\tfor (int k = 0; k < K; k++) {",
+              "\t\t\t\t\tdouble x = fabs((double)%s), y = fabs((double)%s);" % (a, B("k", "j")),
+              "\t\t\t\t\tp += x * y; sa += x; sb += y;",
+              "\t\t\t\t\tma = fmax(ma, x); mb = fmax(mb, y);",
+              "\t\t\t\t}",
+              "\t\t\t\tdouble q = %s;" % ("fmax(ma, amax_a / 16) * 0 + amax_a"
+                                     if fl["prec"].startswith("fp8") else "ma"),
+              "\t\t\t\tdouble r = %s;" % ("amax_b" if fl["prec"].startswith("fp8") else "mb"),
+              "\t\t\t\tdouble e = %s;" % eps,
+              "\t\t\t\tdouble al = %s;" % ("fabs((double)alpha)" if fl["alpha"] else "1.0"),
+              "\t\t\t\tdouble tol = al * 2.0 * (e * (sa * r + sb * q) + "
+              "e * e * K * q * r + 1e-5 * (sa * r + sb * q))",
+              "\t\t\t\t\t+ 4.0 * (K + 4) * 0x1p-24 * (al * p + fabs((double)C[i * N + j])"
+              " + fabs((double)bias[j]) + %r) + 1e-30;" % rg,
+              "\t\t\t\tdouble d = fabs((double)C[i * N + j] - (double)R[i * N + j]);",
+              "\t\t\t\tif (!(d <= tol))",
+              "\t\t\t\t\tbad++;",
+              "\t\t\t\tif (d / tol > worst)",
+              "\t\t\t\t\tworst = d / tol;",
+              "\t\t\t}",
+              '\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
+              % (f, c, fl["prec"]),
+              "\t\tif (bad)",
+              '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
+              "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
+              "\t}"]
+    L.append("}")
+    L.append("")
+    return "\n".join(L) + "\n"
+
+
+def program_problems(prog):
+    p = []
+    for fn in prog["funcs"]:
+        if fn.get("kind") == "float":
+            if not fn["calls"]:
+                p.append("empty function")
+            p += fproblems(fn)
+            continue
+        if not fn["nests"] or not fn["calls"]:
+            p.append("empty function")
+        for n in fn["nests"]:
+            p += problems(fn, n, fn["nests"])
+        if fn.get("restrict") and len(fn["calls"]) and all(
+                len(c["nests"]) == len(fn["nests"]) for c in fn["calls"]) and not restrict_ok(fn):
+            p.append("restrict")
+        for c in fn["calls"]:
+            if len(c["nests"]) != len(fn["nests"]):
+                p.append("call arity")
+            else:
+                for n, cn in zip(fn["nests"], c["nests"]):
+                    if n.get("share") is None:
+                        p += call_problems(n, cn)
+    return p
+
+
+# --------------------------------------------------------------- emission
+
+C_PRELUDE = r"""/* Generated by tests/fuzz/gen.py (mixprec random differential programs), seed %(seed)s.
+ * Built with and without a mixprec plugin, it must print the same bytes. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <mixprec.h>
+
+#define FZ_INT8 int8
+#define FZ_UINT8 uint8
+#define FZ_ACC int32
+
+static uint64_t fz_state = %(seed)sull;
+
+static uint64_t fz_rand(void)
+{
+	uint64_t z = (fz_state += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+/* modes: 0 random, a quarter extremes; 1 extremes only; 2 all the largest
+   magnitude (-128 / 255); 3 all 127 / 0; 4 all 0; 5 small values */
+static __attribute__((unused)) void fz_fill_s8(int8_t *p, size_t n, int mode)
+{
+	static const int8_t edge[] = { -128, 127, 0, -1, 1, -127 };
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = fz_rand();
+		switch (mode) {
+		case 1: p[i] = (r & 1) ? -128 : 127; break;
+		case 2: p[i] = -128; break;
+		case 3: p[i] = 127; break;
+		case 4: p[i] = 0; break;
+		case 5: p[i] = (int8_t)((int)(r %% 5) - 2); break;
+		default: p[i] = (r & 3) == 0 ? edge[(r >> 8) %% 6] : (int8_t)(uint8_t)(r >> 16);
+		}
+	}
+}
+
+static __attribute__((unused)) void fz_fill_u8(uint8_t *p, size_t n, int mode)
+{
+	static const uint8_t edge[] = { 0, 255, 1, 127, 128, 254 };
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = fz_rand();
+		switch (mode) {
+		case 1: p[i] = (r & 1) ? 0 : 255; break;
+		case 2: p[i] = 255; break;
+		case 3: p[i] = 0; break;
+		case 4: p[i] = 128; break;
+		case 5: p[i] = (uint8_t)(r %% 3); break;
+		default: p[i] = (r & 3) == 0 ? edge[(r >> 8) %% 6] : (uint8_t)(r >> 16);
+		}
+	}
+}
+
+static __attribute__((unused)) void fz_fill_s32(int32_t *p, size_t n, int32_t lo, int32_t hi)
+{
+	uint64_t span = (uint64_t)((int64_t)hi - lo) + 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = fz_rand();
+		p[i] = (r & 7) == 0 ? ((r >> 3) & 1 ? lo : hi) : (int32_t)(lo + (int64_t)((r >> 4) %% span));
+	}
+}
+
+static __attribute__((unused)) void fz_fill_f32(float *p, size_t n, float lo, float hi)
+{
+	for (size_t i = 0; i < n; i++) {
+		double u = (double)(fz_rand() >> 11) * (1.0 / 9007199254740992.0);
+		p[i] = (float)(lo + (hi - lo) * u);
+	}
+}
+
+/* 64-byte aligned, junk-filled (0xA5) so that unwritten bytes are deterministic */
+static __attribute__((unused)) double fz_unif(double lo, double hi)
+{
+	return lo + (hi - lo) * ((double)(fz_rand() >> 11) * (1.0 / 9007199254740992.0));
+}
+
+static void *fz_alloc(size_t bytes)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 64, bytes + 64) != 0)
+		abort();
+	memset(p, 0xA5, bytes + 64);
+	return p;
+}
+
+static void fz_hash(const char *name, const void *p, size_t bytes)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < bytes; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	printf("%%s bytes=%%zu fnv=%%016llx\n", name, bytes, (unsigned long long)h);
+}
+
+static void fz_live(const char *name, long long v)
+{
+	printf("%%s = %%lld\n", name, v);
+}
+
+static void *fz_slot[2];
+static __attribute__((noinline, unused)) void fz_keep(int q, void *p)
+{
+	fz_slot[q] = p;
+}
+
+static uint32_t fz_side_sink;
+static __attribute__((noinline, unused)) void fz_side(int32_t v)
+{
+	fz_side_sink = fz_side_sink * 3u + (uint32_t)v;
+}
+
+"""
+
+
+def lit(v):
+    """An int literal valid for any value of int32/uint32."""
+    if v == INT32_MIN:
+        return "INT32_MIN"
+    if v < 0:
+        return "(%d)" % v
+    if v > INT32_MAX:
+        return "%du" % v
+    return "%d" % v
+
+
+def fill_fn(t):
+    return "fz_fill_s8" if is_signed(t) else "fz_fill_u8"
+
+
+def cast8(t):
+    return "(int8_t *)" if is_signed(t) else "(uint8_t *)"
+
+
+class FuncEmitter:
+    """Emits the globals, the function and the driver of one program function."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.f = fn["id"]
+        self.it = fn["itype"]
+        self.top = []        # lines before the function (macros, globals, helpers)
+        self.live = []       # (slot expression) in order
+        self.pragmas = 0
+
+    # ---- names
+    def ext(self, q, d):
+        n = self.fn["nests"][q]
+        o = self.own(q)
+        if n["dims"][d] == "const":
+            return "F%d_%s%d" % (self.f, d, o)
+        return "%s%d" % (d, o)
+
+    def ldx(self, q, x):
+        n = self.fn["nests"][q]
+        kind = n["ld"][x]
+        lay = n[x + "lay"]
+        if kind == "dim":
+            return self.ext(q, ld_dim(lay, x))
+        if kind == "param":
+            return "ld%s%d" % (x, self.own(q))
+        return "F%d_LD%s%d" % (self.f, x.upper(), self.own(q))
+
+    def rq(self):
+        return "restrict " if self.fn.get("restrict") else ""
+
+    def own(self, q):
+        """The nest whose arrays, extents and zero points nest q uses."""
+        sh = self.fn["nests"][q].get("share")
+        return q if sh is None else sh
+
+    def gname(self, q, x):
+        return "g%s%d_%d" % (x.upper(), self.f, self.own(q))
+
+    def tc(self, q):
+        return tc_of(self.fn["nests"][q])
+
+    # ---- values of one call
+    def call_ext(self, q, c, d):
+        return self.fn["calls"][c]["nests"][q][d]
+
+    def kmax(self, q, c):
+        n = self.fn["nests"][q]
+        K = self.call_ext(q, c, "K")
+        for e in n["extras"]:
+            if e["kind"] == "ptr" and e["target"] == "K":
+                K = max(K, e["klim"])
+        return K
+
+    def call_dim(self, q, c, d):
+        return self.kmax(q, c) if d == "K" else self.call_ext(q, c, d)
+
+    def ld_value(self, q, c, x):
+        """Leading dimension of operand x in call c (a const ld: max over calls)."""
+        n = self.fn["nests"][q]
+        lay = n[x + "lay"]
+        d = ld_dim(lay, x)
+        if n["ld"][x] == "const":
+            v = max(self.call_dim(q, cc, d) for cc in range(len(self.fn["calls"])))
+            return max(1, v + n["pad"][x])
+        if n["ld"][x] == "dim":
+            return self.call_ext(q, c, d)
+        return max(1, self.call_dim(q, c, d) + n["pad"][x])
+
+    def rows(self, q, c, x):
+        n = self.fn["nests"][q]
+        lay = n[x + "lay"]
+        if x == "a":
+            d = "K" if lay in ("linT", "vlaT", "globT") else "M"
+        elif x == "b":
+            d = "N" if lay in ("linT", "vlaT", "globT") else "K"
+        else:
+            d = "N" if lay == "linT" else "M"
+        return self.call_dim(q, c, d)
+
+    def nelems(self, q, c, x):
+        return max(1, self.rows(q, c, x)) * max(1, self.ld_value(q, c, x)) + SLACK
+
+    def glob_shape(self, q, x):
+        calls = range(len(self.fn["calls"]))
+        rows = max(max(1, self.rows(q, c, x)) for c in calls) + 2
+        ld = max(self.ld_value(q, c, x) for c in calls)
+        return rows, ld
+
+    # ---- expressions inside the nest
+    def lv(self, q, var):
+        """The loop variable as subscripts read it ('0' for a removed loop)."""
+        return "0" if self.fn["nests"][q].get("vec") == var else var
+
+    def a_expr(self, q, kk):
+        n = self.fn["nests"][q]
+        lay = n["alay"]
+        if lay == "rowptr":
+            return "arow%d[%s]" % (q, kk)
+        i = self.lv(q, "i")
+        name = self.gname(q, "a") if lay in ("glob", "globT", "gflat") else "A%d" % self.own(q)
+        ld = self.ldx(q, "a") if lay not in ("glob", "globT") else None
+        return {"lin": "%s[%s * %s + %s]" % (name, i, ld, kk),
+                "linP": "*(%s + %s * %s + %s)" % (name, i, ld, kk),
+                "linR": "%s[(%s - 1 - %s) * %s + %s]" % (name, self.ext(q, "M"), i, ld, kk),
+                "gflat": "%s[%s * %s + %s]" % (name, i, ld, kk),
+                "linT": "%s[%s * %s + %s]" % (name, kk, ld, i),
+                "vla": "%s[%s][%s]" % (name, i, kk), "glob": "%s[%s][%s]" % (name, i, kk),
+                "vlaT": "%s[%s][%s]" % (name, kk, i), "globT": "%s[%s][%s]" % (name, kk, i)}[lay]
+
+    def b_expr(self, q, kk):
+        n = self.fn["nests"][q]
+        lay = n["blay"]
+        name = self.gname(q, "b") if lay in ("glob", "globT", "gflat") else "B%d" % self.own(q)
+        ld = self.ldx(q, "b") if lay not in ("glob", "globT") else None
+        j = self.lv(q, "j")
+        return {"lin": "%s[%s * %s + %s]" % (name, kk, ld, j),
+                "linP": "*(%s + %s * %s + %s)" % (name, kk, ld, j),
+                "linR": "%s[(%s - 1 - %s) * %s + %s]" % (name, self.ext(q, "K"), kk, ld, j),
+                "gflat": "%s[%s * %s + %s]" % (name, kk, ld, j),
+                "linT": "%s[%s * %s + %s]" % (name, j, ld, kk),
+                "vla": "%s[%s][%s]" % (name, kk, j), "glob": "%s[%s][%s]" % (name, kk, j),
+                "vlaT": "%s[%s][%s]" % (name, j, kk), "globT": "%s[%s][%s]" % (name, j, kk)}[lay]
+
+    def c_expr(self, q, j=None):
+        n = self.fn["nests"][q]
+        lay = n["clay"]
+        i, j = self.lv(q, "i"), (j or self.lv(q, "j"))
+        o = self.own(q)
+        if lay == "glob":
+            return "%s[%s][%s]" % (self.gname(q, "c"), i, j)
+        if lay == "vla":
+            return "C%d[%s][%s]" % (o, i, j)
+        ld = self.ldx(q, "c")
+        if lay == "linT":
+            return "C%d[%s * %s + %s]" % (o, j, ld, i)
+        if lay == "linR":
+            return "C%d[(%s - 1 - %s) * %s + %s]" % (o, self.ext(q, "M"), i, ld, j)
+        if lay == "linP":
+            return "*(C%d + %s * %s + %s)" % (o, i, ld, j)
+        return "C%d[%s * %s + %s]" % (o, i, ld, j)
+
+    def zp_text(self, q, z):
+        n = self.fn["nests"][q]
+        zp = n[z]
+        if zp["kind"] == "const":
+            v = zp["val"]
+            return "(%d)" % v if v < 0 else "%d" % v
+        o = self.own(q)
+        if zp["kind"] == "macro":
+            return "F%d_%s%d" % (self.f, z.upper(), o)
+        if zp["kind"] == "global":
+            return "g_%s%d_%d" % (z, self.f, o)
+        return "%s%d" % (z, o)
+
+    def operand(self, q, x, kk):
+        n = self.fn["nests"][q]
+        if x == "a":
+            e = self.a_expr(q, kk)
+        else:
+            e = self.b_expr(q, kk)
+        zp = n["za" if x == "a" else "zb"]
+        if zp:
+            e = "(%s %s %s)" % (e, zp["sign"], self.zp_text(q, "za" if x == "a" else "zb"))
+        return e
+
+    def product(self, q):
+        n = self.fn["nests"][q]
+        kk = "(k - 1)" if n["k1"] else "k"
+        ka = "(k * k) %% %s" % self.ext(q, "K") if n["near"] == "nonaffine" else kk
+        a = self.operand(q, "a", ka)
+        if n["near"] == "ptrwalk":
+            a = a.replace(self.a_expr(q, ka), "*pw%d++" % q)
+        b = self.operand(q, "b", kk)
+        u = n["update"]
+        if u == "swapped":
+            return b, a, "+="
+        if u == "cast16":
+            return "(int16_t)%s" % a, "(int16_t)%s" % b, "+="
+        if u == "castint":
+            return "(int)%s" % a, "(int)%s" % b, "+="
+        return a, b, u
+
+    def update_stmt(self, q, target):
+        a, b, u = self.product(q)
+        if u == "s_eq_s_plus":
+            return "%s = %s + %s * %s;" % (target, target, a, b)
+        if u == "s_eq_p_plus_s":
+            return "%s = %s * %s + %s;" % (target, a, b, target)
+        if u == "minus_neg":
+            return "%s -= -(%s * %s);" % (target, a, b)
+        return "%s += %s * %s;" % (target, a, b)
+
+    def loop_parts(self, q, var, tri=None):
+        """(declaration prefix, start, test, increment) of loop var of nest q."""
+        n = self.fn["nests"][q]
+        ext = self.ext(q, {"i": "M", "j": "N", "k": "K"}[var])
+        if var == "k" and n.get("kcopy"):
+            ext = "kn%d" % q
+        decl = "" if self.fn["iter_top"] else self.it + " "
+        ex = n["exit"][var]
+        inc = {"++": "%s++", "pre": "++%s", "+=": "%s += 1", "=+": "%s = %s + 1"}[n["inc"][var]]
+        inc = inc.replace("%s", var)
+        start = "0"
+        if var == "k" and n["k1"]:
+            start = "1"
+            test = {"<": "k < %s + 1", "!=": "k != %s + 1", "<=": "k <= %s", ">": "%s + 1 > k"}[ex]
+            test = test % ext
+        else:
+            test = {"<": "%s < %s" % (var, ext), "!=": "%s != %s" % (var, ext),
+                    "<=": "%s <= %s - 1" % (var, ext), ">": "%s > %s" % (ext, var)}[ex]
+        if tri:
+            start = tri
+            test = "%s < %s" % (var, ext)
+        if var == "k" and n["near"] == "step2":
+            test, inc = "k < %s" % ext, "k += 2"
+        return decl, start, test, inc
+
+    def head(self, q, var, tri=None):
+        """for (...) header of loop var of nest q."""
+        n = self.fn["nests"][q]
+        decl, start, test, inc = self.loop_parts(q, var, tri)
+        if var == "k" and n["near"] == "down_k":
+            return "for (%sk = %s - 1; k >= 0; k--)" % (
+                decl, "kn%d" % q if n.get("kcopy") else self.ext(q, "K"))
+        return "for (%s%s = %s; %s; %s)" % (decl, var, start, test, inc)
+
+    def block(self, q, var, ind, body, tri=None):
+        """Loop var around body (lines, not indented): a for, a while, or
+        a plain block when the loop is removed (matrix-vector forms)."""
+        n = self.fn["nests"][q]
+        inner = [ind + "\t" + x if not x.startswith("#") else x for x in body]
+        if n.get("vec") == var:
+            return [ind + "{"] + inner + [ind + "}"]
+        if var in n.get("while", []):
+            decl, start, test, inc = self.loop_parts(q, var, tri)
+            return ([ind + "%s%s = %s;" % (decl, var, start), ind + "while (%s) {" % test]
+                    + inner + [ind + "\t%s;" % inc, ind + "}"])
+        if len(body) == 1 and not body[0].startswith("#"):
+            return [ind + self.head(q, var, tri), ind + "\t" + body[0]]
+        return [ind + self.head(q, var, tri), ind + "{"] + inner + [ind + "}"]
+
+    def pragma_lines(self, q):
+        n = self.fn["nests"][q]
+        text = PRAGMA_TEXTS[n["ptext"]][0]
+        aname = (self.gname(q, "a") if n["alay"] in ("glob", "globT", "gflat") else "A%d" % q)
+        lines = [text.format(p=n["prec"], P=n["prec"].upper(), A=aname)]
+        if n["lpragma"] == "unroll":
+            lines.append("#pragma GCC unroll 2")
+        elif n["lpragma"] == "ivdep":
+            lines.append("#pragma GCC ivdep")
+        self.pragmas += 1
+        return lines
+
+    # ---- the nest body
+    def accv(self, q):
+        """The sum as the epilogue reads it."""
+        n = self.fn["nests"][q]
+        if n["form"] == "memory":
+            return self.c_expr(q)
+        if any(e["kind"] == "accptr" for e in n["extras"]):
+            return "(*ps%d)" % q
+        return "s%d" % q
+
+    def acc_type(self, q):
+        n = self.fn["nests"][q]
+        return {"acc64": "long long", "acc16": "int16_t", "uacc": "uint32_t",
+                "volatile": "volatile int32_t"}.get(n["near"], n["acc_type"])
+
+    def init_value(self, q):
+        n = self.fn["nests"][q]
+        o = self.own(q)
+        return {"zero": "0", "bias_j": "bias%d[%s]" % (o, self.lv(q, "j")),
+                "bias_i": "bias%d[%s]" % (o, self.lv(q, "i")),
+                "bias_j2": "bias%d[2 * %s]" % (o, self.lv(q, "j")),
+                "bias2d": "bias%d[%s * %s + %s]" % (o, self.lv(q, "i"), self.ext(q, "N"),
+                                                    self.lv(q, "j")),
+                "const": lit(n["init_const"]), "C": self.c_expr(q), "k": "k"}[n["init"]]
+
+    def epilogue(self, q):
+        n = self.fn["nests"][q]
+        s = self.accv(q)
+        C = self.c_expr(q)
+        e = n["epi"]
+        ep = n["ep"]
+        qi = self.lv(q, ep["qidx"])
+        sc = {"param": "scale%d" % q, "array": "scl%d[%s]" % (q, qi),
+              "lit": ep["lit"]}[ep["scale"]]
+        qm = "qm%d" % q if ep["qmode"] == "scalar" else "qmv%d[%s]" % (q, qi)
+        qs = "qs%d" % q if ep["qmode"] == "scalar" else "qsv%d[%s]" % (q, qi)
+        if n["form"] != "scalar":
+            if e == "relu":
+                return ["%s = %s > 0 ? %s : 0;" % (C, C, C)]
+            if e == "clamp32":
+                return ["%s = mp_clamp_i32(%s, %s, %s);" % (C, C, lit(ep["lo"]), lit(ep["hi"]))]
+            if e == "shift":
+                return ["%s >>= %d;" % (C, ep["sh"])]
+            return []
+        if e == "store":
+            return ["%s = %s;" % (C, s if not s.startswith("(*ps") else "%s - 1" % s)]
+        if e == "plus_ij":
+            return ["%s = %s + (int32_t)%s * 3 - (int32_t)%s;" % (C, s, self.lv(q, "i"),
+                                                                self.lv(q, "j"))]
+        if e == "chain":
+            # reads the output of another point, written earlier in the nest
+            return ["%s = %s - %s / 2;" % (C, s, self.c_expr(q, j="0"))]
+        if e == "addinto":
+            return ["%s += %s;" % (C, s)]
+        if e == "plus_k":
+            return ["%s = %s + k;" % (C, s)]
+        if e == "relu":
+            return ["%s = %s > 0 ? %s : 0;" % (C, s, s)]
+        if e == "shift":
+            return ["%s = %s >> %d;" % (C, s, ep["sh"])]
+        if e == "clamp32":
+            return ["%s = mp_clamp_i32(%s, %s, %s);" % (C, s, lit(ep["lo"]), lit(ep["hi"]))]
+        if e == "requant8":
+            return ["%s = (int8_t)mp_requant_fp32(%s, %s, zy%d, -128, 127);" % (C, s, sc, q)]
+        if e == "requantu8":
+            return ["%s = (uint8_t)mp_requant_fp32(%s, %s, zy%d, 0, 255);" % (C, s, sc, q)]
+        if e == "gemmlowp":
+            return ["%s = (int8_t)mp_requant_gemmlowp(%s, %s, %s + 1, zy%d, -128, 127);"
+                    % (C, s, qm, qs, q)]
+        if e == "rndnu":
+            return ["%s = (int8_t)mp_requant_rndnu(%s, %s, %s, 0, -127, 127);" % (C, s, qm, qs)]
+        if e == "clamp8_tern":
+            return ["int32_t v%d = (%s + (1 << 7)) >> 8;" % (q, s),
+                    "%s = (int8_t)(v%d < -128 ? -128 : (v%d > 127 ? 127 : v%d));" % (C, q, q, q)]
+        if e == "clamp8_mp":
+            return ["%s = (int8_t)mp_clamp_i32(%s >> %d, -128, 127);" % (C, s, ep["sh"])]
+        if e == "cast8":
+            return ["%s = (int8_t)%s;" % (C, s)]
+        if e == "ifelse8":
+            return ["int32_t v%d = %s / 97;" % (q, s), "if (v%d < 0)" % q, "\tv%d = 0;" % q,
+                    "else if (v%d > 127)" % q, "\tv%d = 127;" % q, "%s = (int8_t)v%d;" % (C, q)]
+        if e == "user":
+            return ["%s = fz_user%d_%d(%s, um%d, ush%d);" % (C, self.f, q, s, q, q)]
+        if e == "float8":
+            return ["float f%d = (float)%s * %s;" % (q, s, sc),
+                    "f%d = f%d < -128.0f ? -128.0f : f%d;" % (q, q, q),
+                    "f%d = f%d > 127.0f ? 127.0f : f%d;" % (q, q, q),
+                    "%s = (int8_t)nearbyintf(f%d);" % (C, q)]
+        raise ValueError(e)
+
+    def extras(self, q, mid):
+        n = self.fn["nests"][q]
+        s = self.accv(q)
+        out = []
+        for e in n["extras"]:
+            k = e["kind"]
+            if k == "count":
+                out.append("lv_cnt%d += %s > 0;" % (q, s))
+            elif k == "hash":
+                out.append("lv_h%d = lv_h%d * 31u + (uint32_t)%s;" % (q, q, s))
+            elif k == "glast":
+                out.append("g_last%d_%d = %s;" % (self.f, q, s))
+            elif k == "ptr":
+                start = len(out)
+                t = e["target"]
+                if t == "K":
+                    out.append("(*pK%d)++;" % q)
+                    out.append("if (*pK%d > %d)" % (q, e["klim"]))
+                    out.append("\t*pK%d = %d;" % (q, e["kbase"]))
+                elif t in ("M", "N"):
+                    out.append("if ((%s & 1) && *p%s%d > 0)" % (s, t, q))
+                    out.append("\t*p%s%d -= 1;" % (t, q))
+                elif t in ("za", "zb"):
+                    out.append("*p%s%d = (%s)(%s & 7);" % (t, q, n[t]["ptype"], s))
+                elif t.startswith("ld_"):
+                    out.append("if (*p%s%d > 1)" % (t, q))
+                    out.append("\t*p%s%d -= 1;" % (t, q))
+                elif t == "base":
+                    out.append("if (%s == 1)" % mid)
+                    out.append("\t*ppA%d = Aalt%d;" % (q, q))
+                elif t == "acc":
+                    out.append("*pacc%d = *pacc%d / 2;" % (q, q))
+                elif t in EPI_PARAM_PTRS:
+                    st = EPI_PARAM_PTRS[t][1]
+                    out.append(st % ((q, s) if t == "zy" else (q, q)))
+                if e.get("via") == "global":
+                    name, typ = self.ptr_name(q, e)
+                    out[start:] = [x.replace("*" + name, "*(%s *)fz_slot[%d]" % (typ, q))
+                                   for x in out[start:]]
+        if n["near"] == "write_operand":
+            out.append("%s = (%s)(%s >> 9);" % (self.a_expr(q, "0"), n["ta"], s))
+        elif n["near"] == "sidecall":
+            out.append("fz_side(%s);" % s)
+        elif n["near"] == "break":
+            out.append("if (%s > 30000)" % s)
+            out.append("\tbreak;")
+        elif n["near"] == "addr_iter":
+            out.append("if (%s > 1000)" % s)
+            out.append("\t(*pit%d)++;" % q)
+        return out
+
+    def ptr_name(self, q, e):
+        """(the local pointer's name, the type it points to) of ptr extra e."""
+        n = self.fn["nests"][q]
+        t = e["target"]
+        if t in ("K", "M", "N"):
+            return "p%s%d" % (t, q), self.it
+        if t in ("za", "zb"):
+            return "p%s%d" % (t, q), n[t]["ptype"]
+        if t.startswith("ld_"):
+            return "p%s%d" % (t, q), self.it
+        if t == "base":
+            return "ppA%d" % q, "const %s *" % n["ta"]
+        if t in EPI_PARAM_PTRS:
+            return "p%s%d" % (t, q), EPI_PARAM_PTRS[t][0]
+        return "pacc%d" % q, "int32_t"
+
+    def k_loop(self, q, target):
+        """The reduction loop (lines, not indented), updating target."""
+        n = self.fn["nests"][q]
+        if n["near"] == "continue_k":
+            body = ["if (%s == -1)" % self.a_expr(q, "(k - 1)" if n["k1"] else "k"),
+                    "\tcontinue;", self.update_stmt(q, target)]
+        else:
+            body = [self.update_stmt(q, target)]
+        lines = self.block(q, "k", "", body)
+        if n["near"] == "guard":
+            lines = ["if (alias < 5)"] + ["\t" + x for x in lines]
+        if n["near"] == "ptrwalk":
+            # the row of A walked through a pointer (*p++): not affine
+            lines = ["const %s *pw%d = &%s;" % (n["ta"], q, self.a_expr(q, "0"))] + lines
+        if n.get("kcopy"):
+            lines = ["%s kn%d = %s;" % (self.it, q, self.ext(q, "K"))] + lines
+        return lines
+
+    def rowptr_line(self, q):
+        n = self.fn["nests"][q]
+        const = "" if n["near"] == "write_operand" else "const "
+        return "%s%s *arow%d = A%d + (size_t)%s * %s;" % (const, n["ta"], q, self.own(q),
+                                                          self.lv(q, "i"), self.ldx(q, "a"))
+
+    def nest_lines(self, q):
+        n = self.fn["nests"][q]
+        form = n["form"]
+        o = n["order"]
+        vec = n.get("vec")
+        outer_pragma = n["pragma"] in ("outer", "both")
+        mid_pragma = n["pragma"] in ("both", "middle")
+        before_mid = any(e["kind"] == "before_mid" for e in n["extras"])
+        L = []
+        if form in ("scalar", "memory"):
+            ov, mv = o[0], o[1]
+            # the middle loop's body
+            mb = []
+            if n["alay"] == "rowptr" and mv == "i":
+                mb.append(self.rowptr_line(q))
+            if form == "scalar":
+                init = self.init_value(q)
+                if n.get("acc_outer"):
+                    pass
+                elif n["acc_top"]:
+                    mb.append("s%d = %s;" % (q, init))
+                else:
+                    mb.append("%s s%d = %s;" % (self.acc_type(q), q, init))
+                mb += self.k_loop(q, "s%d" % q)
+            else:
+                if n["init"] != "none":
+                    mb.append("%s = %s;" % (self.c_expr(q), self.init_value(q)))
+                mb += self.k_loop(q, self.c_expr(q))
+            if n["skip"]:
+                mb += ["if (%s %% 3 == 2)" % mv, "\tcontinue;"]
+            mb += self.epilogue(q)
+            mb += self.extras(q, self.lv(q, mv))
+            # the outer loop's body
+            ob = []
+            if n["alay"] == "rowptr" and ov == "i":
+                ob.append(self.rowptr_line(q))
+            if before_mid:
+                ob.append("lv_mid%d += (long long)%s;" % (q, mv))
+            if n.get("acc_outer"):
+                ob.append("%s s%d = %s;" % (self.acc_type(q), q, self.init_value(q)))
+            if mid_pragma or (outer_pragma and vec == ov):
+                ob += self.pragma_lines(q)
+            tri = ov if n["near"] == "triangular" else None
+            ob += self.block(q, mv, "", mb, tri=tri)
+            if outer_pragma and vec != ov:
+                L += self.pragma_lines(q)
+            L += self.block(q, ov, "", ob)
+        elif form == "split":
+            ov, iv = o[0], o[2]
+            ob = []
+            if n["alay"] == "rowptr" and ov == "i":
+                ob.append(self.rowptr_line(q))
+            if before_mid:
+                ob.append("lv_mid%d += (long long)k;" % q)
+            if n["init"] != "none":
+                ob += self.block(q, iv, "", ["%s = %s;" % (self.c_expr(q), self.init_value(q))])
+            kl = []
+            if n.get("kcopy"):
+                ob.append("%s kn%d = %s;" % (self.it, q, self.ext(q, "K")))
+            if mid_pragma or (outer_pragma and vec == ov):
+                kl += self.pragma_lines(q)
+            kl += self.block(q, "k", "", self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))]))
+            if n["near"] == "guard":
+                ob += ["if (alias < 5) {"] + ["\t" + x if not x.startswith("#") else x
+                                              for x in kl] + ["}"]
+            else:
+                ob += kl
+            epi = self.epilogue(q)
+            if epi:
+                ob += self.block(q, iv, "", epi)
+            if outer_pragma and vec != ov:
+                L += self.pragma_lines(q)
+            L += self.block(q, ov, "", ob)
+        else:   # perfect
+            ov, iv = o[1], o[2]
+            inner = self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))])
+            mid = []
+            if mid_pragma:
+                mid += self.pragma_lines(q)
+            mid += self.block(q, ov, "", inner)
+            if n.get("kcopy"):
+                L.append("%s kn%d = %s;" % (self.it, q, self.ext(q, "K")))
+            if outer_pragma:
+                L += self.pragma_lines(q)
+            L += self.block(q, "k", "", mid)
+        return L
+
+    # ---- parameters: (declaration, argument in the driver)
+    def params(self, q):
+        n = self.fn["nests"][q]
+        it = self.it
+        P = []
+        if n.get("share") is not None:
+            return self.epi_params(q)
+        for d in "MNK":
+            if n["dims"][d] == "param":
+                P.append(("%s %s%d" % (it, d, q), "%s%d" % (d, q)))
+        for x in "abc":
+            if n["ld"][x] == "param":
+                P.append(("%s ld%s%d" % (it, x, q), "ld%s%d" % (x, q)))
+        ca = "" if n["near"] == "write_operand" else "const "
+        ta, tb, tc = n["ta"], n["tb"], self.tc(q)
+        if n["alay"] in ("lin", "linP", "linT", "linR", "rowptr"):
+            P.append(("%s%s *%sA%d" % (ca, ta, self.rq(), q), "A%d" % q))
+        elif n["alay"] in ("vla", "vlaT"):
+            P.append(("%s%s A%d[][%s]" % (ca, ta, q, self.ldx(q, "a")),
+                      "(%s%s (*)[%s])A%d" % (ca, ta, self.ldx(q, "a"), q)))
+        if n["blay"] in ("lin", "linP", "linT", "linR"):
+            P.append(("const %s *%sB%d" % (tb, self.rq(), q), "B%d" % q))
+        elif n["blay"] in ("vla", "vlaT"):
+            P.append(("const %s B%d[][%s]" % (tb, q, self.ldx(q, "b")),
+                      "(const %s (*)[%s])B%d" % (tb, self.ldx(q, "b"), q)))
+        if n["clay"] in ("lin", "linP", "linT", "linR"):
+            P.append(("%s *%sC%d" % (tc, self.rq(), q), "C%d" % q))
+        elif n["clay"] == "vla":
+            P.append(("%s C%d[][%s]" % (tc, q, self.ldx(q, "c")),
+                      "(%s (*)[%s])C%d" % (tc, self.ldx(q, "c"), q)))
+        if n["init"] in BIAS_INITS:
+            P.append(("const int32_t *bias%d" % q, "bias%d" % q))
+        for z in ("za", "zb"):
+            if n[z] and n[z]["kind"] == "param":
+                P.append(("%s %s%d" % (n[z]["ptype"], z, q), "%s%d" % (z, q)))
+        if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
+            P.append(("const int32_t *zq%d" % q, "zq%d" % q))
+        P += self.epi_params(q)
+        if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
+            P.append(("const %s *Aalt%d" % (ta, q), "Aalt%d" % q))
+        return P
+
+    def epi_params(self, q):
+        n = self.fn["nests"][q]
+        P = []
+        e = n["epi"]
+        ep = n["ep"]
+        if n["form"] == "scalar":
+            if e in ("requant8", "requantu8", "float8"):
+                if ep["scale"] == "param":
+                    P.append(("float scale%d" % q, "scale%d" % q))
+                elif ep["scale"] == "array":
+                    P.append(("const float *scl%d" % q, "scl%d" % q))
+            if e in ("requant8", "requantu8", "gemmlowp"):
+                P.append(("int32_t zy%d" % q, "zy%d" % q))
+            if e in ("gemmlowp", "rndnu"):
+                if ep["qmode"] == "scalar":
+                    P.append(("int32_t qm%d" % q, "qm%d" % q))
+                    P.append(("int qs%d" % q, "qs%d" % q))
+                else:
+                    P.append(("const int32_t *qmv%d" % q, "qmv%d" % q))
+                    P.append(("const int *qsv%d" % q, "qsv%d" % q))
+            if e == "user":
+                P.append(("int32_t um%d" % q, "um%d" % q))
+                P.append(("int ush%d" % q, "ush%d" % q))
+        return P
+
+    def user_fn(self, q):
+        n = self.fn["nests"][q]
+        u = n["user"]
+        name = "fz_user%d_%d" % (self.f, q)
+        ret = u["ret"]
+        lo, hi = ("-128", "127") if ret == "int8_t" else ("-100000", "100000")
+        body = {
+            "shift_sat": ["int64_t v = ((int64_t)x * m) >> sh;"],
+            "round_sat": ["int64_t v = ((int64_t)x * m + ((int64_t)1 << (sh - 1))) >> sh;"],
+            "linear": ["int64_t v = (int64_t)x / (sh + 1) + m % 7;"],
+            "writes_global": ["fz_user_calls%d_%d++;" % (self.f, q),
+                              "int64_t v = ((int64_t)x * m) >> sh;"],
+        }[u["body"]]
+        attr = u["attr"]
+        if u["body"] == "writes_global":
+            attr = attr.replace("__attribute__((const))", "").replace("const, ", "")
+            attr = attr.replace("__attribute__(())", "").strip() or "static"
+            self.top.append("static unsigned fz_user_calls%d_%d;" % (self.f, q))
+        lines = ["%s %s %s(int32_t x, int32_t m, int sh)" % (attr, ret, name), "{"]
+        lines += ["\t" + b for b in body]
+        lines.append("\treturn (%s)(v < %s ? %s : v > %s ? %s : v);" % (ret, lo, lo, hi, hi))
+        lines.append("}")
+        return lines
+
+    def emit(self):
+        fn = self.fn
+        f = self.f
+        it = self.it
+        nests = fn["nests"]
+        calls = fn["calls"]
+        # macros and globals
+        for q, n in enumerate(nests):
+            if n.get("share") is not None:
+                if n["epi"] == "user":
+                    self.top += self.user_fn(q)
+                continue
+            for d in "MNK":
+                if n["dims"][d] == "const":
+                    self.top.append("#define F%d_%s%d %d" % (f, d, q, calls[0]["nests"][q][d]))
+            for x in "abc":
+                if n["ld"][x] == "const" and n[x + "lay"] not in ("glob", "globT"):
+                    v = self.ld_value(q, 0, x)
+                    self.top.append("#define F%d_LD%s%d %d" % (f, x.upper(), q, v))
+            for z in ("za", "zb"):
+                if n[z] and n[z]["kind"] == "macro":
+                    self.top.append("#define F%d_%s%d %s" % (f, z.upper(), q, lit(n[z]["val"])))
+                if n[z] and n[z]["kind"] == "global":
+                    self.top.append("int32_t g_%s%d_%d;" % (z, f, q))
+            for x in "abc":
+                lay = n[x + "lay"]
+                t = {"a": n["ta"], "b": n["tb"], "c": self.tc(q)}[x]
+                if lay in ("glob", "globT"):
+                    rows, ld = self.glob_shape(q, x)
+                    self.top.append("%s %s[%d][%d];" % (t, self.gname(q, x), rows, ld))
+                elif lay == "gflat":
+                    size = max(self.nelems(q, c, x) for c in range(len(calls)))
+                    self.top.append("%s %s[%d];" % (t, self.gname(q, x), size))
+            if any(e["kind"] == "glast" for e in n["extras"]):
+                self.top.append("int32_t g_last%d_%d;" % (f, q))
+            if n["epi"] == "user":
+                self.top += self.user_fn(q)
+        # the function
+        P = []
+        for q in range(len(nests)):
+            P += self.params(q)
+        P.append(("int alias", "alias"))
+        P.append(("long long *live", "live"))
+        attr = {"noinline": "__attribute__((noinline)) void",
+                "static": "static void",
+                "static_noinline": "static __attribute__((noinline)) void"}[fn["attr"]]
+        body = []
+        if fn["iter_top"]:
+            body.append("%s i = %s, j = %s, k = %s;" % (
+                it, "(%s)-1" % it, "(%s)-2" % it, "(%s)-3" % it))
+        for q, n in enumerate(nests):
+            if n["za"] and n["za"]["kind"] == "local" and n.get("share") is None:
+                body.append("const int32_t za%d = zq%d[0];" % (q, q))
+            if n["zb"] and n["zb"]["kind"] == "local" and n.get("share") is None:
+                body.append("const int32_t zb%d = zq%d[1];" % (q, q))
+            if n["acc_top"]:
+                body.append("%s s%d = 12345;" % (self.acc_type(q), q))
+            for e in n["extras"]:
+                k = e["kind"]
+                if k == "count":
+                    body.append("long long lv_cnt%d = 0;" % q)
+                elif k == "hash":
+                    body.append("uint32_t lv_h%d = 2166136261u;" % q)
+                elif k == "before_mid":
+                    body.append("long long lv_mid%d = 0;" % q)
+                elif k == "accptr":
+                    body.append("%s *ps%d = &s%d;" % (self.acc_type(q), q, q))
+                elif k == "ptr":
+                    start = len(body)
+                    t = e["target"]
+                    if t in ("K", "M", "N"):
+                        body.append("%s d%s%d = 0;" % (it, t, q))
+                        body.append("%s *p%s%d = alias ? &%s%d : &d%s%d;" % (it, t, q, t, q, t, q))
+                    elif t in ("za", "zb"):
+                        pt = n[t]["ptype"]
+                        tgt = ("g_%s%d_%d" % (t, f, q) if n[t]["kind"] == "global"
+                               else "%s%d" % (t, q))
+                        body.append("%s d%s%d = 0;" % (pt, t, q))
+                        body.append("%s *p%s%d = alias ? &%s : &d%s%d;" % (pt, t, q, tgt, t, q))
+                    elif t.startswith("ld_"):
+                        x = t[3]
+                        body.append("%s d%s%d = 0;" % (it, t, q))
+                        body.append("%s *p%s%d = alias ? &ld%s%d : &d%s%d;" % (it, t, q, x, q, t, q))
+                    elif t == "base":
+                        body.append("const %s *dA%d = 0;" % (n["ta"], q))
+                        body.append("const %s **ppA%d = alias ? &A%d : &dA%d;" % (n["ta"], q, q, q))
+                    elif t in EPI_PARAM_PTRS:
+                        ty = EPI_PARAM_PTRS[t][0]
+                        body.append("%s d%s%d = 0;" % (ty, t, q))
+                        body.append("%s *p%s%d = alias ? &%s%d : &d%s%d;" % (
+                            ty, t, q, {"qs": "qs", "um": "um"}.get(t, t), q, t, q))
+                    elif t == "acc":
+                        body.append("int32_t dacc%d = 0;" % q)
+                        body.append("int32_t *pacc%d = alias ? (int32_t *)&s%d : &dacc%d;"
+                                    % (q, q, q))
+                    if e.get("via") == "global":
+                        # "T *pX = alias ? &X : &dX;" -> fz_keep(q, ...)
+                        decl = body.pop()
+                        rhs = decl.split(" = ", 1)[1].rstrip(";")
+                        cond, a, b = re.match(r"alias \? (.*) : (.*)$", rhs).group(0, 1, 2)
+                        a = re.sub(r"^\(int32_t \*\)", "", a)
+                        body.append("fz_keep(%d, alias ? (void *)%s : (void *)%s);" % (q, a, b))
+            if n["near"] == "addr_iter":
+                body.append("%s *pit%d = &%s;" % (it, q, n["order"][1]))
+        for q in range(len(nests)):
+            body += self.nest_lines(q)
+        slot = 0
+        for q, n in enumerate(nests):
+            for e in n["extras"]:
+                k = e["kind"]
+                name = {"count": "lv_cnt%d", "hash": "lv_h%d", "before_mid": "lv_mid%d"}.get(k)
+                if name:
+                    body.append("live[%d] = (long long)%s;" % (slot, name % q))
+                    slot += 1
+            if n["acc_top"]:
+                body.append("live[%d] = (long long)s%d;" % (slot, q))
+                slot += 1
+        if fn["iter_top"] and fn.get("live_iters", True):
+            for v in "ijk":
+                body.append("live[%d] = (long long)%s;" % (slot, v))
+                slot += 1
+        nlive = max(1, slot)
+        out = list(self.top)
+        out.append("")
+        out.append("%s fz_f%d(%s)" % (attr, f, ", ".join(p[0] for p in P)))
+        out.append("{")
+        out += ["\t" + b if not b.startswith("#") else b for b in body]
+        out.append("}")
+        out.append("")
+        out += self.driver(P, nlive)
+        return "\n".join(out) + "\n"
+
+    # ---- the driver
+    def driver(self, P, nlive):
+        fn = self.fn
+        f = self.f
+        it = self.it
+        D = ["static void run_f%d(void)" % f, "{"]
+        for c, call in enumerate(fn["calls"]):
+            D.append("\t{\t/* call %d */" % c)
+            frees = []
+            hashes = []
+            for q, n in enumerate(fn["nests"]):
+                cn = call["nests"][q]
+                tag = "f%d.c%d.n%d" % (f, c, q)
+                if n.get("share") is not None:
+                    D += self.epi_values(q, cn, frees)
+                    continue
+                for d in "MNK":
+                    if n["dims"][d] == "param":
+                        D.append("\t\t%s %s%d = %d;" % (it, d, q, cn[d]))
+                for x in "abc":
+                    if n["ld"][x] == "param":
+                        D.append("\t\t%s ld%s%d = %d;" % (it, x, q, self.ld_value(q, c, x)))
+                ta, tb, tc = n["ta"], n["tb"], self.tc(q)
+                ptr_lay = PTR_LAYOUTS
+                sizes = {x: self.nelems(q, c, x) for x in "abc"}
+                tsz = {"a": 1, "b": 1, "c": 4 if tc == "int32_t" else 1}
+                ov = cn["overlap"]
+                if ov == "AB":
+                    # both operands in one buffer, B at an offset into A
+                    tot = max(sizes["a"], sizes["b"] + cn["ovd"]) + 64
+                    D.append("\t\tunsigned char *ov%d = fz_alloc(%d);" % (q, tot))
+                    D.append("\t\tfz_fill_u8(ov%d, %d, %d);" % (q, tot, cn["fill"]["A"]))
+                    D.append("\t\t%s *A%d = (%s *)ov%d;" % (ta, q, ta, q))
+                    D.append("\t\t%s *B%d = (%s *)(ov%d + %d);" % (tb, q, tb, q, cn["ovd"]))
+                    frees.append("ov%d" % q)
+                    if n["near"] == "write_operand":
+                        hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
+                elif ov in ("Cbias", "Cqm"):
+                    # the output over the bias / the multipliers of the epilogue
+                    xb = self.nbias(q, cn) * 4 if ov == "Cbias" else max(cn["M"], cn["N"], 1) * 4
+                    cb = sizes["c"] * tsz["c"]
+                    offc = (xb + 64) // 4 * 4
+                    offx = max(0, offc + cn["ovd"])
+                    tot = max(offc + cb, offx + xb) + 64
+                    D.append("\t\tunsigned char *ov%d = fz_alloc(%d);" % (q, tot))
+                    D.append("\t\tfz_fill_u8(ov%d, %d, 0);" % (q, tot))
+                    D.append("\t\t%s *C%d = (%s *)(ov%d + %d);" % (tc, q, tc, q, offc))
+                    D.append("\t\tint32_t *%s%d = (int32_t *)(ov%d + %d);"
+                             % ("bias" if ov == "Cbias" else "qmv", q, q, offx))
+                    frees.append("ov%d" % q)
+                    hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
+                elif ov:
+                    # the output and one operand in one buffer, overlapping
+                    x = "a" if ov == "CA" else "b"
+                    xb = sizes[x]
+                    cb = sizes["c"] * tsz["c"]
+                    offc = (xb + 64) // 4 * 4
+                    offx = max(0, offc + cn["ovd"])
+                    tot = max(offc + cb, offx + xb) + 64
+                    D.append("\t\tunsigned char *ov%d = fz_alloc(%d);" % (q, tot))
+                    D.append("\t\tfz_fill_u8(ov%d, %d, 0);" % (q, tot))
+                    D.append("\t\t%s *C%d = (%s *)(ov%d + %d);" % (tc, q, tc, q, offc))
+                    t = ta if x == "a" else tb
+                    D.append("\t\t%s *%s%d = (%s *)(ov%d + %d);" % (t, x.upper(), q, t, q, offx))
+                    frees.append("ov%d" % q)
+                    hashes.append('fz_hash("%s.ov", ov%d, %d);' % (tag, q, tot))
+                for x, t in (("a", ta), ("b", tb)):
+                    lay = n[x + "lay"]
+                    X = x.upper()
+                    mode = cn["fill"][X]
+                    if n["bigk"] is not None:
+                        va, vb = bigk_pair(ta, tb)
+                        safe = INT32_MIN <= va * vb * cn["K"] <= INT32_MAX
+                        mode = 2 if safe else 0
+                    if lay in ptr_lay:
+                        if not (ov == "AB" or (ov, x) in (("CA", "a"), ("CB", "b"))):
+                            D.append("\t\t%s *%s%d = fz_alloc(%d);" % (t, X, q, sizes[x]))
+                            D.append("\t\t%s(%s%s%d, %d, %d);" % (fill_fn(t), cast8(t), X, q,
+                                                                 sizes[x], mode))
+                            frees.append("%s%d" % (X, q))
+                    else:
+                        g = self.gname(q, x)
+                        D.append("\t\t%s(%s%s, sizeof %s, %d);" % (fill_fn(t), cast8(t), g, g, mode))
+                    if x == "a" and n["near"] == "write_operand":
+                        if lay in ptr_lay:
+                            if ov not in ("CA", "AB"):
+                                hashes.append('fz_hash("%s.A", A%d, %d);' % (tag, q, sizes[x]))
+                        else:
+                            g = self.gname(q, x)
+                            hashes.append('fz_hash("%s.A", %s, sizeof %s);' % (tag, g, g))
+                lay = n["clay"]
+                if n["bigk"] is not None:
+                    crange = ("0", "0")
+                else:
+                    crange = {0: ("-(1 << 24)", "1 << 24"), 1: ("-1000", "1000"),
+                              2: ("-(1 << 20)", "0")}[cn["cfill"]]
+                if tc != "int32_t":
+                    crange = ("-128", "127") if tc == "int8_t" else ("0", "255")
+                if lay in PTR_LAYOUTS:
+                    if ov not in ("CA", "CB", "Cbias", "Cqm"):
+                        D.append("\t\t%s *C%d = fz_alloc(%d * sizeof(%s));" % (tc, q, sizes["c"], tc))
+                        frees.append("C%d" % q)
+                        hashes.append('fz_hash("%s.C", C%d, %d * sizeof(%s));'
+                                      % (tag, q, sizes["c"], tc))
+                    fill_target = "C%d" % q
+                    fill_n = "%d" % sizes["c"]
+                else:
+                    g = self.gname(q, "c")
+                    hashes.append('fz_hash("%s.C", %s, sizeof %s);' % (tag, g, g))
+                    fill_target = "&%s[0][0]" % g
+                    fill_n = "sizeof %s / sizeof(%s)" % (g, tc)
+                if tc == "int32_t":
+                    D.append("\t\tfz_fill_s32(%s, %s, %s, %s);" % (fill_target, fill_n, crange[0],
+                                                                 crange[1]))
+                else:
+                    # int8 / uint8 outputs: random bytes
+                    D.append("\t\tfz_fill_u8((uint8_t *)%s, %s, 0);" % (fill_target, fill_n))
+                if n["init"] in BIAS_INITS:
+                    nb = self.nbias(q, cn)
+                    if ov != "Cbias":
+                        D.append("\t\tint32_t *bias%d = fz_alloc(%d * sizeof(int32_t));" % (q, nb))
+                        frees.append("bias%d" % q)
+                    D.append("\t\tfz_fill_s32(bias%d, %d, -(1 << 22), 1 << 22);" % (q, nb))
+                for z in ("za", "zb"):
+                    if n[z] and n[z]["kind"] == "param":
+                        D.append("\t\t%s %s%d = %s;" % (n[z]["ptype"], z, q, lit(cn[z])))
+                    if n[z] and n[z]["kind"] == "global":
+                        D.append("\t\tg_%s%d_%d = %s;" % (z, f, q, lit(cn[z])))
+                        hashes.append('fz_live("%s.g_%s", g_%s%d_%d);' % (tag, z, z, f, q))
+                if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
+                    D.append("\t\tint32_t zq%d[2] = { %s, %s };" % (q, lit(cn["za"]), lit(cn["zb"])))
+                D += self.epi_values(q, cn, frees)
+                if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
+                    D.append("\t\t%s *Aalt%d = fz_alloc(%d);" % (ta, q, sizes["a"]))
+                    D.append("\t\t%s(%sAalt%d, %d, 0);" % (fill_fn(ta), cast8(ta), q, sizes["a"]))
+                    frees.append("Aalt%d" % q)
+                if any(x["kind"] == "glast" for x in n["extras"]):
+                    D.append("\t\tg_last%d_%d = -1;" % (f, q))
+                    hashes.append('fz_live("%s.g_last", g_last%d_%d);' % (tag, f, q))
+                if n["near"] == "sidecall":
+                    hashes.append('fz_live("%s.side", fz_side_sink);' % tag)
+                if n["epi"] == "user" and n["user"]["body"] == "writes_global":
+                    hashes.append('fz_live("%s.user_calls", fz_user_calls%d_%d);' % (tag, f, q))
+            D.append("\t\tint alias = %d;" % call["alias"])
+            D.append("\t\tlong long live[%d];" % nlive)
+            D.append("\t\tmemset(live, 0, sizeof live);")
+            D.append("\t\tfz_f%d(%s);" % (f, ", ".join(p[1] for p in P)))
+            D += ["\t\t" + h for h in hashes]
+            D.append("\t\tfor (int x = 0; x < %d; x++) {" % nlive)
+            D.append("\t\t\tchar name[64];")
+            D.append('\t\t\tsnprintf(name, sizeof name, "f%d.c%d.live%%d", x);' % (f, c))
+            D.append("\t\t\tfz_live(name, live[x]);")
+            D.append("\t\t}")
+            D += ["\t\tfree(%s);" % x for x in frees]
+            D.append("\t}")
+        D.append("}")
+        D.append("")
+        return D
+
+    def nbias(self, q, cn):
+        """Elements of the bias array of nest q in a call."""
+        init = self.fn["nests"][q]["init"]
+        m, nn = max(cn["M"], 1), max(cn["N"], 1)
+        return {"bias_j2": 2 * max(m, nn), "bias2d": m * nn}.get(init, max(m, nn))
+
+    def epi_values(self, q, cn, frees):
+        """Driver lines setting the epilogue's arguments of nest q."""
+        n = self.fn["nests"][q]
+        D = []
+        ep = cn["ep"]
+        e = n["epi"]
+        if n["form"] == "scalar":
+            nep = max(cn["M"], cn["N"], 1)
+            if e in ("requant8", "requantu8", "float8"):
+                if n["ep"]["scale"] == "param":
+                    D.append("\t\tfloat scale%d = %rf;" % (q, ep["scale"]))
+                elif n["ep"]["scale"] == "array":
+                    D.append("\t\tfloat *scl%d = fz_alloc(%d * sizeof(float));" % (q, nep))
+                    D.append("\t\tfz_fill_f32(scl%d, %d, 1e-5f, 2e-3f);" % (q, nep))
+                    frees.append("scl%d" % q)
+            if e in ("requant8", "requantu8", "gemmlowp"):
+                zy = ep["zy"]
+                if e != "requantu8":
+                    zy = max(-10, min(10, zy))
+                else:
+                    zy = max(0, min(255, zy))
+                D.append("\t\tint32_t zy%d = %d;" % (q, zy))
+            if e in ("gemmlowp", "rndnu"):
+                if n["ep"]["qmode"] == "scalar":
+                    D.append("\t\tint32_t qm%d = %s;" % (q, lit(ep["qm"])))
+                    D.append("\t\tint qs%d = %d;" % (q, ep["qsh"]))
+                else:
+                    if cn.get("overlap") != "Cqm":
+                        D.append("\t\tint32_t *qmv%d = fz_alloc(%d * sizeof(int32_t));"
+                                 % (q, nep))
+                        frees.append("qmv%d" % q)
+                    D.append("\t\tfz_fill_s32(qmv%d, %d, 1 << 30, INT32_MAX);" % (q, nep))
+                    D.append("\t\tint *qsv%d = fz_alloc(%d * sizeof(int));" % (q, nep))
+                    D.append("\t\tfz_fill_s32(qsv%d, %d, -12, 0);" % (q, nep))
+                    frees.append("qsv%d" % q)
+            if e == "user":
+                D.append("\t\tint32_t um%d = %d;" % (q, ep["um"]))
+                D.append("\t\tint ush%d = %d;" % (q, ep["ush"]))
+        return D
+
+
+def emit(prog):
+    """prog (make_program's dict) -> (C source, meta)."""
+    parts = [C_PRELUDE % {"seed": prog["seed"]}]
+    pragmas = 0
+    for fn in prog["funcs"]:
+        if fn.get("kind") == "float":
+            parts.append(f_emit(fn))
+            pragmas += 1
+            continue
+        fe = FuncEmitter(fn)
+        parts.append(fe.emit())
+        pragmas += fe.pragmas
+    parts.append("int main(void)\n{\n\tsetvbuf(stdout, NULL, _IOLBF, 0);")
+    for fn in prog["funcs"]:
+        parts.append("\trun_f%d();" % fn["id"])
+    parts.append('\tfz_live("side_sink", fz_side_sink);\n\treturn 0;\n}\n')
+    meta = {"seed": prog["seed"], "functions": len(prog["funcs"]),
+            "nests": sum(len(fn.get("nests", [None])) for fn in prog["funcs"]),
+            "pragmas": pragmas}
+    return "\n".join(parts), meta
+
+
+# ------------------------------------------------------------ reduction
+
+SIMPLE = {
+    "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
+    "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
+    "prec": None, "acc_outer": False, "kcopy": False,
+}
+
+
+def simplify(prog):
+    """Candidate simplifications of prog, simplest-first: (what, new prog).
+    Every candidate is a valid program (program_problems is empty)."""
+    out = []
+
+    here = json.dumps(prog, sort_keys=True)
+    seen = set()
+
+    def add(what, p):
+        for fn in p["funcs"]:
+            if fn.get("kind") != "float":
+                normalize(fn)
+        key = json.dumps(p, sort_keys=True)
+        if key != here and key not in seen and not program_problems(p):
+            seen.add(key)
+            out.append((what, p))
+
+    funcs = prog["funcs"]
+    # whole functions
+    if len(funcs) > 1:
+        half = len(funcs) // 2
+        for lo, hi in ((0, half), (half, len(funcs))):
+            p = copy.deepcopy(prog)
+            p["funcs"] = funcs[:lo] + funcs[hi:]
+            if p["funcs"]:
+                add("drop functions %d..%d" % (lo, hi - 1), p)
+        for i in range(len(funcs)):
+            p = copy.deepcopy(prog)
+            del p["funcs"][i]
+            add("drop function %d" % funcs[i]["id"], p)
+    for fi, fn in enumerate(funcs):
+        if fn.get("kind") == "float":
+            if len(fn["calls"]) > 1:
+                for ci in range(len(fn["calls"])):
+                    p = copy.deepcopy(prog)
+                    del p["funcs"][fi]["calls"][ci]
+                    add("f%d: drop call %d" % (fn["id"], ci), p)
+            for key, val in (("clause", ""), ("zp", False), ("alpha", False), ("epi", "store"),
+                             ("init", "zero"), ("alay", "lin"), ("blay", "lin"),
+                             ("form", "scalar"), ("t", "float")):
+                if fn["fl"][key] != val:
+                    p = copy.deepcopy(prog)
+                    p["funcs"][fi]["fl"][key] = val
+                    add("f%d: %s=%s" % (fn["id"], key, val), p)
+            for ci, c in enumerate(fn["calls"]):
+                for d in "MNK":
+                    for nv in sorted({1, c[d] // 2, c[d] - 1}):
+                        if 0 < nv < c[d]:
+                            p = copy.deepcopy(prog)
+                            p["funcs"][fi]["calls"][ci][d] = nv
+                            add("f%d c%d: %s=%d" % (fn["id"], ci, d, nv), p)
+            continue
+        # calls
+        if len(fn["calls"]) > 1:
+            for ci in range(len(fn["calls"])):
+                p = copy.deepcopy(prog)
+                del p["funcs"][fi]["calls"][ci]
+                add("f%d: drop call %d" % (fn["id"], ci), p)
+        # sibling nests
+        if len(fn["nests"]) > 1:
+            for q in range(len(fn["nests"])):
+                p = copy.deepcopy(prog)
+                g = p["funcs"][fi]
+                del g["nests"][q]
+                for c in g["calls"]:
+                    del c["nests"][q]
+                for m in g["nests"]:
+                    if m.get("share") is not None:
+                        m["share"] = None if m["share"] == q else (
+                            m["share"] - 1 if m["share"] > q else m["share"])
+                add("f%d: drop nest %d" % (fn["id"], q), p)
+        # function-level features
+        for key, val in (("attr", "noinline"), ("restrict", False), ("live_iters", False),
+                         ("iter_top", False),
+                         ("itype", "int")):
+            if fn.get(key, True) != val:
+                p = copy.deepcopy(prog)
+                p["funcs"][fi][key] = val
+                add("f%d: %s=%s" % (fn["id"], key, val), p)
+        for ci, c in enumerate(fn["calls"]):
+            if c["alias"]:
+                p = copy.deepcopy(prog)
+                p["funcs"][fi]["calls"][ci]["alias"] = 0
+                add("f%d c%d: alias=0" % (fn["id"], ci), p)
+        for q, n in enumerate(fn["nests"]):
+            tag = "f%d n%d" % (fn["id"], q)
+
+            def nest_variant(what, change):
+                p = copy.deepcopy(prog)
+                change(p["funcs"][fi]["nests"][q], p["funcs"][fi])
+                add(tag + ": " + what, p)
+
+            for key, val in SIMPLE.items():
+                if key == "prec":
+                    val = "int8" if is_signed(n["ta"]) else "uint8"
+                if n.get(key, val) != val:
+                    nest_variant("%s=%s" % (key, val),
+                                 lambda m, g, key=key, val=val: m.__setitem__(key, val))
+            for i, e in enumerate(n["extras"]):
+                nest_variant("drop extra %s" % e["kind"],
+                             lambda m, g, i=i: m["extras"].pop(i))
+            if n["form"] == "scalar":
+                if n["epi"] != "store":
+                    nest_variant("epi=store", lambda m, g: m.__setitem__("epi", "store"))
+                if n["init"] != "zero":
+                    nest_variant("init=zero", lambda m, g: m.__setitem__("init", "zero"))
+            elif n["form"] == "memory":
+                nest_variant("form=scalar", lambda m, g: m.update(form="scalar", epi="store",
+                                                                 init="zero"))
+            if n["form"] in ("memory", "split"):
+                if n["epi"] != "none":
+                    nest_variant("epi=none", lambda m, g: m.__setitem__("epi", "none"))
+                if n["init"] != "none":
+                    nest_variant("init=none", lambda m, g: m.__setitem__("init", "none"))
+            if n["order"] != "ijk":
+                nest_variant("order=ijk", lambda m, g: m.update(
+                    order="ijk", form="scalar", epi="store", init="zero"))
+            for d in "MNK":
+                if n["dims"][d] != "param":
+                    nest_variant("%s param" % d, lambda m, g, d=d: m["dims"].__setitem__(d, "param"))
+            for x in "abc":
+                lay = n[x + "lay"]
+                if lay != "lin":
+                    nest_variant("%slay=lin" % x, lambda m, g, x=x: (
+                        m.__setitem__(x + "lay", "lin"), m["ld"].__setitem__(x, "dim"),
+                        m["pad"].__setitem__(x, 0)))
+                elif n["ld"][x] != "dim":
+                    nest_variant("ld%s=dim" % x, lambda m, g, x=x: (
+                        m["ld"].__setitem__(x, "dim"), m["pad"].__setitem__(x, 0)))
+            for x in ("ta", "tb"):
+                if n[x] != "int8_t":
+                    nest_variant("%s=int8_t" % x, lambda m, g, x=x: m.__setitem__(x, "int8_t"))
+            for v in "ijk":
+                if n["exit"][v] != "<":
+                    nest_variant("exit %s <" % v, lambda m, g, v=v: m["exit"].__setitem__(v, "<"))
+                if n["inc"][v] != "++":
+                    nest_variant("inc %s ++" % v, lambda m, g, v=v: m["inc"].__setitem__(v, "++"))
+            if n["bigk"] is not None:
+                nest_variant("no bigk", lambda m, g: m.__setitem__("bigk", None))
+            # shapes and call values
+            for ci, c in enumerate(fn["calls"]):
+                cn = c["nests"][q]
+                if cn["overlap"]:
+                    p = copy.deepcopy(prog)
+                    p["funcs"][fi]["calls"][ci]["nests"][q]["overlap"] = None
+                    add(tag + " c%d: no overlap" % ci, p)
+                for key in ("fill", ):
+                    for X in "AB":
+                        if cn[key][X] != 0 and n["bigk"] is None:
+                            p = copy.deepcopy(prog)
+                            p["funcs"][fi]["calls"][ci]["nests"][q][key][X] = 0
+                            add(tag + " c%d: fill %s random" % (ci, X), p)
+                if n["bigk"] is None:
+                    for d in "MNK":
+                        v = cn[d]
+                        for nv in sorted({1, v // 2, v - 1}):
+                            if 0 < nv < v:
+                                p = copy.deepcopy(prog)
+                                for cc in (p["funcs"][fi]["calls"] if n["dims"][d] == "const"
+                                           else [p["funcs"][fi]["calls"][ci]]):
+                                    cc["nests"][q][d] = nv
+                                add(tag + " c%d: %s=%d" % (ci, d, nv), p)
+    return out
+
+
+# ------------------------------------------------------------------ main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("seed", nargs="?", type=int)
+    ap.add_argument("-o", "--output", help="C file to write (default stdout)")
+    ap.add_argument("--config-out", help="write the program's description (JSON) here")
+    ap.add_argument("--from-config", help="emit the program described by this JSON file")
+    ap.add_argument("--meta", action="store_true", help="print the meta data on stderr")
+    args = ap.parse_args()
+    if args.from_config:
+        with open(args.from_config) as f:
+            prog = json.load(f)
+    elif args.seed is not None:
+        prog = make_program(args.seed)
+    else:
+        ap.error("a seed or --from-config is required")
+    bad = program_problems(prog)
+    if bad:
+        sys.exit("gen.py: invalid program description: %s" % ", ".join(sorted(set(bad))))
+    src, meta = emit(prog)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(src)
+    else:
+        sys.stdout.write(src)
+    if args.config_out:
+        with open(args.config_out, "w") as f:
+            json.dump(prog, f, indent=1, sort_keys=True)
+    if args.meta:
+        sys.stderr.write(json.dumps(meta) + "\n")
+
+
+if __name__ == "__main__":
+    main()

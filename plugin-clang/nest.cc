@@ -948,9 +948,24 @@ static void find_addr_taken(mp_ctx &c, const Stmt *s)
 		find_addr_taken(c, k);
 }
 
+/* The iterators of the loops around the nest (for the core's hint that
+ * the pragma could stand on one of them). */
+static void find_outer_iters(mp_ctx &c)
+{
+	for (auto it = c.parent->find(c.top); it != c.parent->end(); it = c.parent->find(it->second)) {
+		Stmt *p = it->second;
+		if (!isa<ForStmt>(p) && !isa<WhileStmt>(p))
+			continue;
+		iter_form f;
+		if (const VarDecl *v = find_iter(c, parts_of(p), &f))
+			c.outer_iters.insert(v);
+	}
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
 	find_addr_taken(c, c.fn->getBody());
+	find_outer_iters(c);
 	prescan(c, c.top);
 	if (const Stmt *x = find_exit(parts_of(c.top).body, 0)) {
 		if (isa<LabelStmt>(x))

@@ -590,8 +590,28 @@ static tree collect_uses_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
+/* The iterators of the loops around the nest (for the core's hint that
+ * the pragma could stand on one of them). */
+static void find_outer_iters(mp_ctx &c)
+{
+	for (class loop *l = loop_outer(c.top); l && loop_outer(l); l = loop_outer(l)) {
+		gimple *last = last_stmt(l->header);
+		gcond *cond = last ? dyn_cast<gcond *>(last) : NULL;
+		if (!cond)
+			continue;
+		for (tree op : { gimple_cond_lhs(cond), gimple_cond_rhs(cond) }) {
+			tree v = iv_decl_of(op, l->header);
+			int64_t step;
+			std::vector<gimple *> as = v ? assigns_in(l, v) : std::vector<gimple *>();
+			if (v && as.size() == 1 && is_increment(as[0], v, &step))
+				c.outer_iters.insert(v);
+		}
+	}
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
+	find_outer_iters(c);
 	function *fn = c.fn;
 	c.bb_in.assign(last_basic_block_for_fn(fn), 0);
 	basic_block *body = get_loop_body(c.top);

@@ -89,6 +89,9 @@ typedef struct mp_var {
 	                          an invariant; its bytes are protected at run
 	                          time against the nest's stores */
 	int64_t mem_size;      /* in_memory: its size in bytes */
+	int outer_iter;        /* PARAM: the iterator of a loop around the
+	                          annotated nest (glue); used for the hint
+	                          that the pragma could stand on that loop */
 	int same_as;           /* ITER of a loop reusing the source variable of
 	                          a sibling loop's iterator (`int j;` driving
 	                          two loops): the first such var's id; else -1.
@@ -502,6 +505,10 @@ typedef struct mp_plan {
 	/* ok == 0 and the reason is an error of the user's code (scale= on an
 	   integer source), reported as a compile error, not a warning */
 	int reason_is_error;
+	/* a matrix-vector product or dot product whose rows are a loop around
+	   the annotated nest: "the pragma stands on an inner loop ..." (added
+	   to the remark), or "" */
+	char hint[MP_REASON_LEN];
 } mp_plan;
 
 /* Walking pointers (issue 8): for every LOCAL pointer the nest assigns

@@ -914,6 +914,41 @@ static int check_operand_subscripts(az *z, const int *chain, int d)
 	return 0;
 }
 
+/* The pragma stands on an inner loop of a larger contraction: an iterator
+ * of a loop around the nest (mp_var.outer_iter) indexes one operand and an
+ * access the nest writes, as the rows of a matrix product do (a
+ * matrix-vector product per row of a GEMM, a dot product per element).
+ * Fills plan->hint. */
+static void outer_hint(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_aff *fa = &n->access[z->c.f[0].access].off, *fb = &n->access[z->c.f[1].access].off;
+	int v, a;
+
+	z->plan->hint[0] = 0;
+	for (v = 0; v < n->nvars; v++) {
+		int written = 0, writes = 0;
+
+		if (n->var[v].kind != MP_VAR_PARAM || !n->var[v].outer_iter ||
+		    mp_aff_uses_var(fa, v) == mp_aff_uses_var(fb, v))
+			continue;
+		/* the output, when the nest stores it, depends on it too */
+		for (a = 0; a < n->naccesses; a++) {
+			writes |= n->access[a].is_write;
+			written |= n->access[a].is_write && n->access[a].affine &&
+				   mp_aff_uses_var(&n->access[a].off, v);
+		}
+		if (writes && !written)
+			continue;
+		snprintf(z->plan->hint, sizeof(z->plan->hint),
+			 "the pragma stands on an inner loop: the enclosing loop '%s' "
+			 "indexes '%s' like the rows of a matrix product; with '#pragma "
+			 "mixprec' on that loop the whole product runs at once",
+			 vn(n, v), an(n, z->c.f[mp_aff_uses_var(fa, v) ? 0 : 1].access));
+		return;
+	}
+}
+
 static void swap_operands(cand *c)
 {
 	operand t = c->f[0];
@@ -987,11 +1022,14 @@ static int assign_roles(az *z, const int *chain, int d)
 			lj = l;
 		}
 	}
-	if (li < 0 && lj < 0)
+	if (li < 0 && lj < 0) {
+		outer_hint(z);
 		return refuse(z, loop_loc(n, k),
 			      "'%s' is a dot product over '%s' (no i or j loop); only "
-			      "matrix products and matrix-vector products are supported",
-			      acc_name(z), ln(n, k));
+			      "matrix products and matrix-vector products are supported%s%s",
+			      acc_name(z), ln(n, k), z->plan->hint[0] ? "; " : "",
+			      z->plan->hint);
+	}
 	if (li < 0) {
 		swap_operands(&z->c);
 		z->swapped = 1;
@@ -2226,6 +2264,8 @@ static int analyze(az *z)
 	plan->src_float = z->fsrc;
 	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
 	plan->alpha_expr = z->fsrc ? z->c.alpha : -1;
+	if (plan->loop_j < 0)
+		outer_hint(z);
 	fill_remarks(z);
 	plan->ok = 1;
 	plan->reason[0] = 0;

@@ -235,6 +235,16 @@ static const pcase cases[] = {
   .text = DECLS "loop k lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1\nloop i parent=j lo=0 hi=M-1\n"
 	"stmt i : y[176*i+4*j]:s32 = (+ y[176*i+4*j]:s32 " PROD("x[48*i+k]:s8", "w[44*k+j]:s8") ")\n",
   .ok = 0, .reason = "not one element per (i, j) point" },
+/* The pragma on an inner loop: the hint names the enclosing loop */
+{ .name = "matrix-vector per row of a GEMM: the remark suggests the outer loop",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\n"
+	"var i param s32 outer_iter\nvar j iter s32\nvar k iter s32\nvar s local s32\n"
+	"array x base=x\narray w base=w\narray y base=y\n"
+	"loop j lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .what = "matrix-vector" },
 /* count-down loops (step -1) */
 { .name = "count-down loops i, k (step -1), final values",
   .text = "var M param s32\nvar N param s32\nvar K param s32\n"
@@ -1202,6 +1212,9 @@ static void run_case(const pcase *c)
 	if (c->rif1)
 		CHECK(plan.red_iter_final == c->rif1 - 1, "%s: red_iter_final %d", c->name,
 		      plan.red_iter_final);
+	if (strstr(c->name, "suggests the outer loop"))
+		CHECK(strstr(plan.hint, "enclosing loop 'i' indexes 'x'") != NULL, "%s: hint '%s'",
+		      c->name, plan.hint);
 	if (strstr(c->name, "read after it")) {
 		char buf[64];
 

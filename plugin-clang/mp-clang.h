@@ -22,6 +22,9 @@ struct mp_pragma_rec {
 	clang::SourceLocation next_loc;    /* the first token after the pragma */
 	bool bad = false;                  /* an error was reported already */
 	bool done = false;                 /* matched with its statement */
+	bool region = false;               /* on a block of several loops: each
+	                                      loop a nest; one without any
+	                                      contraction is only a remark */
 	std::vector<clang::SourceLocation> tok_locs;
 	/* scale=(SA, SB): the variable or parameter each named scale resolved
 	   to where the pragma stands (null: dynamic, a number, or not a usable

@@ -84,6 +84,9 @@ struct mp_build {
 	   derived parameter stands for (n / 32, x->n), as written. */
 	Expr *value(int v)
 	{
+		const mp_var &mv = c.n->var[v];
+		if (mv.prod[0] >= 0 && mv.prod[1] >= 0)   /* a product variable */
+			return paren(bin(BO_Mul, lng(value(mv.prod[0])), lng(value(mv.prod[1]))));
 		auto it = c.var_value.find(v);
 		if (it != c.var_value.end())
 			return paren(const_cast<Expr *>(it->second));

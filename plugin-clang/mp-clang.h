@@ -67,6 +67,10 @@ struct mp_ctx {
 	clang::SourceLocation loop_loc;
 	std::map<const clang::Stmt *, clang::Stmt *> *parent;
 	const std::set<const clang::Stmt *> *annotated = nullptr;  /* fors with a pragma */
+	/* the innermost OpenMP region (parallel, task, worksharing body) the
+	   nest is in, or null: references the rewrite builds to variables
+	   declared outside it go through its captures */
+	clang::CapturedStmt *captured = nullptr;
 
 	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */

@@ -18,6 +18,13 @@ static void build_parents(Stmt *s, parent_map &pm)
 			pm[c] = s;
 			build_parents(c, pm);
 		}
+	/* an OpenMP region's body: a CapturedStmt's children are only its
+	   capture initialisers */
+	if (CapturedStmt *cs = dyn_cast<CapturedStmt>(s))
+		if (Stmt *b = cs->getCapturedStmt()) {
+			pm[b] = s;
+			build_parents(b, pm);
+		}
 }
 
 static const char *decl_name(const VarDecl *d)
@@ -1037,6 +1044,8 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	c.loop_loc = kw;
 	c.parent = &pm;
 	c.annotated = &annotated;
+	for (Stmt *p = pm.count(f) ? pm[f] : nullptr; p && !c.captured; p = pm.count(p) ? pm[p] : nullptr)
+		c.captured = dyn_cast<CapturedStmt>(p);
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
 	const int maxc = 4;   /* contractions planned together (rows unrolled) */
 	mp_plan *plan = (mp_plan *)calloc(maxc, sizeof(mp_plan));
@@ -1081,7 +1090,26 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
 		for (int q = 0; mp_opt_dump && q < count; q++)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
-		if (mp_rewrite(c, plan, count)) {
+		/* inside an OpenMP region the rewrite reads only what the region
+		   captures (the variables of the nest are; a scale named in the
+		   pragma may not be) */
+		const VarDecl *uncaptured = nullptr;
+		if (c.captured) {
+			std::vector<const VarDecl *> vs(c.var_decl.begin(), c.var_decl.end());
+			vs.push_back(r.scale_decl[0]);
+			vs.push_back(r.scale_decl[1]);
+			for (const VarDecl *vd : vs)
+				if (vd && vd->isLocalVarDeclOrParm() &&
+				    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()) &&
+				    !c.captured->capturesVariable(vd) && !uncaptured)
+					uncaptured = vd;
+		}
+		if (uncaptured) {
+			std::string why = std::string("the nest is inside an OpenMP region that does not "
+						      "capture '") + uncaptured->getName().str() +
+					  "'; use it in the region before the nest";
+			report(r, c.loop_loc, why.c_str(), SourceLocation());
+		} else if (mp_rewrite(c, plan, count)) {
 			/* one remark per contraction */
 			for (int q = 0; q < count; q++) {
 				char text[2 * MP_REASON_LEN + 512];

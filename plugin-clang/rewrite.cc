@@ -59,6 +59,15 @@ struct mp_build {
 	Expr *lit(int64_t v) { return IntegerLiteral::Create(C, llvm::APInt(64, (uint64_t)v, true), C.LongTy, L); }
 	Expr *ref(ValueDecl *d)
 	{
+		/* inside an OpenMP region, a local of the enclosing function is
+		   reached through the region's capture (Sema, past the region,
+		   would not mark the reference so) */
+		VarDecl *vd = dyn_cast<VarDecl>(d);
+		if (c.captured && vd && vd->isLocalVarDeclOrParm() &&
+		    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()))
+			return DeclRefExpr::Create(C, NestedNameSpecifierLoc(), SourceLocation(), vd,
+						   /*RefersToEnclosingVariableOrCapture=*/true, L,
+						   vd->getType().getNonReferenceType(), VK_LValue);
 		return ok(S.BuildDeclarationNameExpr(CXXScopeSpec(), DeclarationNameInfo(d->getDeclName(), L), d));
 	}
 	Expr *cast(QualType t, Expr *e)

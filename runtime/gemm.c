@@ -8,16 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_runtime.h"
 #include "mp_par.h"
-
-/* Allocates n bytes aligned to 64 (n may be 0); never returns NULL. */
-static void *mp_alloc64(size_t n)
-{
-	void *p = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
 
 static long mp_round_up(long x, long m)
 {
@@ -31,7 +23,7 @@ static long mp_min(long a, long b)
 
 /* See mp_gemm.h.  Loop order: for each NC panel of B (packed once), for
  * each MC block of A (packed), for each NR sliver, for each MR sliver: one
- * tile over all of K.  Buffers are allocated per call and freed. */
+ * tile over all of K.  Buffers: the thread's scratch (mp_runtime.h). */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
 	if (k->direct && k->direct(g))
@@ -39,10 +31,10 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 	long kp = mp_round_up(g->K, k->kg);
 	long mcb = mp_min(mp_round_up(k->mc, k->mr), mp_round_up(g->M, k->mr));
 	long ncb = mp_min(mp_round_up(k->nc, k->nr), mp_round_up(g->N, k->nr));
-	char *ap = mp_alloc64((size_t)(mcb * kp * k->esz));
-	char *bp = mp_alloc64((size_t)(ncb * kp * k->esz));
-	int32_t *rcorr = mp_alloc64(sizeof(int32_t) * (size_t)mcb);
-	int32_t *ccorr = mp_alloc64(sizeof(int32_t) * (size_t)ncb);
+	char *ap = mp_scratch(MP_SCR_A, (size_t)(mcb * kp * k->esz));
+	char *bp = mp_scratch(MP_SCR_B, (size_t)(ncb * kp * k->esz));
+	int32_t *rcorr = mp_scratch(MP_SCR_RCORR, sizeof(int32_t) * (size_t)mcb);
+	int32_t *ccorr = mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncb);
 
 	for (long jc = 0; jc < g->N; jc += ncb) {
 		long nc = mp_min(ncb, g->N - jc);
@@ -61,10 +53,6 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 			}
 		}
 	}
-	free(ap);
-	free(bp);
-	free(rcorr);
-	free(ccorr);
 }
 
 /* See mp_gemm.h. */

@@ -27,17 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_runtime.h"
 #include "lp.h"
 #include "lp_int.h"
 #include "mp_par.h"
-
-static void *mp_lp_alloc(size_t n)
-{
-	void *p = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
 
 int mp_lp_have_avx512bf16(void)
 {
@@ -125,9 +118,8 @@ mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, flo
 			all = m > all ? m : all;
 		}
 	} else {
-		uint32_t *m = calloc((size_t)R + 1, sizeof(uint32_t));
-		if (!m)
-			abort();
+		uint32_t *m = mp_scratch(MP_SCR_SCAN, sizeof(uint32_t) * ((size_t)R + 1));
+		memset(m, 0, sizeof(uint32_t) * ((size_t)R + 1));
 		for (long t = 0; t < T; t++) {
 			const float *q = p + t * st;
 			const uint32_t *w = (const uint32_t *)(const void *)q;
@@ -140,7 +132,6 @@ mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, flo
 			amax[r] = mp_f32_from_bits(m[r]);
 			all = m[r] > all ? m[r] : all;
 		}
-		free(m);
 	}
 	return all >= 0x7f800000u;
 }
@@ -176,9 +167,8 @@ mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, do
 			all = m > all ? m : all;
 		}
 	} else {
-		uint64_t *m = calloc((size_t)R + 1, sizeof(uint64_t));
-		if (!m)
-			abort();
+		uint64_t *m = mp_scratch(MP_SCR_SCAN, sizeof(uint64_t) * ((size_t)R + 1));
+		memset(m, 0, sizeof(uint64_t) * ((size_t)R + 1));
 		for (long t = 0; t < T; t++) {
 			const double *q = p + t * st;
 			for (long r = 0; r < R; r++) {
@@ -190,7 +180,6 @@ mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, do
 			amax[r] = mp_f64_from_bits(m[r]);
 			all = m[r] > all ? m[r] : all;
 		}
-		free(m);
 	}
 	return all >= 0x7ff0000000000000ull;
 }
@@ -434,8 +423,8 @@ static int mp_lp_scales_u8(int dbl, int dynamic, long R, const double *lo, const
 	return 0;
 }
 
-/* Scan + scales into the buffers of st (allocated here; free with
- * mp_lp_state_free).  Returns 0 or -1 (non-finite input or alpha, bad
+/* Scan + scales into the buffers of st (the calling thread's scratch,
+ * MP_SCR_PREP: valid until its next call; mp_lp_state_free frees nothing).  Returns 0 or -1 (non-finite input or alpha, bad
  * scale, or a result that could leave the accumulator's / output's range).
  * dyn_a / dyn_b: each operand's scale mode (mixprec.h, mp_lp_scales). */
 typedef struct mp_lp_state {
@@ -446,18 +435,10 @@ typedef struct mp_lp_state {
 	double ha, hb;     /* bounds of max |dequantized value| (range check) */
 } mp_lp_state;
 
+/* The state's arrays are the thread's scratch: nothing to free. */
 static void mp_lp_state_free(mp_lp_state *st)
 {
-	free(st->amax_a);
-	free(st->amax_b);
-	free(st->da);
-	free(st->db);
-	free(st->fad);
-	free(st->fbd);
-	free(st->lo_a);
-	free(st->faf);
-	free(st->fbf);
-	free(st->za);
+	(void)st;
 }
 
 /* ca / cb: an operand found in the cache of constant operands (NULL
@@ -481,19 +462,27 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 	const int all = !sc || sc->dynamic;
 	st->dyn_a = all || !sc->a_scale;
 	st->dyn_b = all || !sc->b_scale;
-	st->amax_a = malloc(sizeof(double) * (size_t)(M + 1));
-	st->amax_b = malloc(sizeof(double) * (size_t)(N + 1));
-	st->da = malloc(sizeof(double) * (size_t)(M + 1));
-	st->db = malloc(sizeof(double) * (size_t)(N + 1));
-	st->fad = malloc(sizeof(double) * (size_t)(M + 1));
-	st->fbd = malloc(sizeof(double) * (size_t)(N + 1));
-	st->lo_a = malloc(sizeof(double) * (size_t)(M + 1));
-	st->faf = malloc(sizeof(float) * (size_t)(M + 1));
-	st->fbf = malloc(sizeof(float) * (size_t)(N + 1));
-	st->za = malloc(sizeof(int32_t) * (size_t)(M + 1));
-	if (!st->amax_a || !st->amax_b || !st->da || !st->db || !st->fad || !st->fbd ||
-	    !st->lo_a || !st->faf || !st->fbf || !st->za)
-		abort();
+	/* the thread's scratch (mp_runtime.h): seven double, two float and one
+	 * int32 array of M + 1 or N + 1 elements, 64-byte aligned each */
+	size_t rm = ((size_t)M + 1 + 7) / 8 * 8, rn = ((size_t)N + 1 + 7) / 8 * 8;
+	char *buf = mp_scratch(MP_SCR_PREP, 8 * (5 * rm + 4 * rn) + 64 * 10);
+	char *q = buf;
+#define MP_LP_CARVE(ptr, type, n)                                                   \
+	do {                                                                        \
+		ptr = (type *)(void *)q;                                            \
+		q += ((sizeof(type) * (n)) + 63) / 64 * 64;                         \
+	} while (0)
+	MP_LP_CARVE(st->amax_a, double, rm);
+	MP_LP_CARVE(st->amax_b, double, rn);
+	MP_LP_CARVE(st->da, double, rm);
+	MP_LP_CARVE(st->db, double, rn);
+	MP_LP_CARVE(st->fad, double, rm);
+	MP_LP_CARVE(st->fbd, double, rn);
+	MP_LP_CARVE(st->lo_a, double, rm);
+	MP_LP_CARVE(st->faf, float, rm);
+	MP_LP_CARVE(st->fbf, float, rn);
+	MP_LP_CARVE(st->za, int32_t, rm);
+#undef MP_LP_CARVE
 	const int u8 = lp == MP_LP_UINT8;
 	mp_lp_scan sa = {a, M, K, a_si, a_sk, oa, u8 ? st->lo_a : NULL, st->amax_a};
 	mp_lp_scan sb = {b, N, K, b_sj, b_sk, ob, NULL, st->amax_b};
@@ -770,12 +759,12 @@ static void mp_lp_i8_range(const mp_lp_i8_job *jb_, long i0, long i1, long j0, l
 	const long nib = (x.M + mcb - 1) / mcb, njb = (x.N + ncb - 1) / ncb;
 	const long mcp = mp_lp_min(mcb, mp_lp_round_up(i1 - i0, k->mr));
 	const long ncp = mp_lp_min(ncb, mp_lp_round_up(j1 - j0, k->nr));
-	char *ap = pka ? NULL : mp_lp_alloc((size_t)(mcp * kpm * k->esz));
-	char *bp = pkb ? NULL : mp_lp_alloc((size_t)(ncp * kpm * k->esz));
-	int32_t *rcorr = pka ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)mcp);
-	int32_t *ccorr = pkb ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)ncp);
-	int32_t *zc = mp_lp_alloc(sizeof(int32_t) * (size_t)ncp);
-	int32_t *t = mp_lp_alloc(sizeof(int32_t) * (size_t)(k->mr * k->nr));
+	char *ap = pka ? NULL : mp_scratch(MP_SCR_A, (size_t)(mcp * kpm * k->esz));
+	char *bp = pkb ? NULL : mp_scratch(MP_SCR_B, (size_t)(ncp * kpm * k->esz));
+	int32_t *rcorr = pka ? NULL : mp_scratch(MP_SCR_RCORR, sizeof(int32_t) * (size_t)mcp);
+	int32_t *ccorr = pkb ? NULL : mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncp);
+	int32_t *zc = mp_scratch(MP_SCR_Z, sizeof(int32_t) * (size_t)ncp);
+	int32_t *t = mp_scratch(MP_SCR_T, sizeof(int32_t) * (size_t)(k->mr * k->nr));
 	memset(zc, 0, sizeof(int32_t) * (size_t)ncp);
 	mp_gemm_args tg;
 	memset(&tg, 0, sizeof(tg));
@@ -834,12 +823,6 @@ static void mp_lp_i8_range(const mp_lp_i8_job *jb_, long i0, long i1, long j0, l
 			}
 		}
 	}
-	free(ap);
-	free(bp);
-	free(rcorr);
-	free(ccorr);
-	free(zc);
-	free(t);
 }
 
 /* See lp.h. */
@@ -976,8 +959,8 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 			pkb->ready = 1;
 		}
 	}
-	float *arow = pka ? NULL : mp_lp_alloc(sizeof(float) * (size_t)kp);
-	float *bqb = pkb ? NULL : mp_lp_alloc(sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
+	float *arow = pka ? NULL : mp_scratch(MP_SCR_A, sizeof(float) * (size_t)kp);
+	float *bqb = pkb ? NULL : mp_scratch(MP_SCR_B, sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
 	float t[MP_LP_REF_NB];
 	for (long jc = 0, jb = 0; jc < x->N; jc += MP_LP_REF_NB, jb++) {
 		int nc = (int)mp_lp_min(MP_LP_REF_NB, x->N - jc);
@@ -1004,8 +987,6 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 			mp_lp_epilogue_generic(x, t, 0, 0, i, jc, 1, nc);
 		}
 	}
-	free(arow);
-	free(bqb);
 }
 
 /* ------------------------------------------------------------- API */

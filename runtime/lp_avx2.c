@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp.h"
+#include "mp_runtime.h"
 #include "mp_par.h"
 
 #define MP_LF_MR 6
@@ -206,13 +207,6 @@ static __attribute__((noinline)) void mp_lf_block(const float *ap, const float *
 
 /* ----------------------------------------------------------- driver */
 
-static float *mp_lf_alloc(long n)
-{
-	float *p = aligned_alloc(64, ((size_t)n * sizeof(float) + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
 
 /* The packers as mp_lp_block_pack_fn (constant operands, lp.c). */
 static void mp_lf_fill_blk_a(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
@@ -245,9 +239,9 @@ static void mp_lf_range(const mp_lf_job *job, long i0, long i1, long j0, long j1
 	const long nib = (x->M + mcb - 1) / mcb, njb = (x->N + ncb - 1) / ncb;
 	const long mcp = mp_lf_min(mcb, (i1 - i0 + MP_LF_MR - 1) / MP_LF_MR * MP_LF_MR);
 	const long ncp = mp_lf_min(ncb, (j1 - j0 + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR);
-	float *ap = pka ? NULL : mp_lf_alloc(mcp * kp);
-	float *bp = pkb ? NULL : mp_lf_alloc(ncp * kp);
-	float *t = mp_lf_alloc(mcp * ncp);
+	float *ap = pka ? NULL : mp_scratch(MP_SCR_A, sizeof(float) * (size_t)(mcp * kp));
+	float *bp = pkb ? NULL : mp_scratch(MP_SCR_B, sizeof(float) * (size_t)(ncp * kp));
+	float *t = mp_scratch(MP_SCR_T, sizeof(float) * (size_t)(mcp * ncp));
 	for (long jb = j0 / ncb; jb < njb && jb * ncb < j1; jb++) {
 		long jc = jb * ncb > j0 ? jb * ncb : j0;
 		long nc = mp_lf_min(mp_lf_min((jb + 1) * ncb, x->N), j1) - jc;
@@ -268,9 +262,6 @@ static void mp_lf_range(const mp_lf_job *job, long i0, long i1, long j0, long j1
 			mp_lp_epilogue_generic(x, t, 0, ncp, ic, jc, (int)mc, (int)nc);
 		}
 	}
-	free(ap);
-	free(bp);
-	free(t);
 }
 
 static void mp_lf_part(void *p, int t, int n)

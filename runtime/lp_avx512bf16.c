@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp.h"
+#include "mp_runtime.h"
 #include "mp_par.h"
 
 #ifndef MP_BF_MR
@@ -365,10 +366,8 @@ static void mp_lp_bf_range(const mp_lp_bf_job *job, long i0, long i1, long j0, l
 	const long nib = (x->M + mcb - 1) / mcb, njb = (x->N + ncb - 1) / ncb;
 	const long mcp = mp_bf_min(mcb, (i1 - i0 + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR);
 	const long ncp = mp_bf_min(ncb, (j1 - j0 + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
-	uint16_t *ap = pka ? NULL : aligned_alloc(64, (size_t)(mcp * kp * 2 + 64) / 64 * 64 + 64);
-	uint16_t *bp = pkb ? NULL : aligned_alloc(64, (size_t)(ncp * kp * 2 + 64) / 64 * 64 + 64);
-	if ((!pka && !ap) || (!pkb && !bp))
-		abort();
+	uint16_t *ap = pka ? NULL : mp_scratch(MP_SCR_A, (size_t)(mcp * kp * 2 + 64));
+	uint16_t *bp = pkb ? NULL : mp_scratch(MP_SCR_B, (size_t)(ncp * kp * 2 + 64));
 	for (long jb = j0 / ncb; jb < njb && jb * ncb < j1; jb++) {
 		long jc = jb * ncb > j0 ? jb * ncb : j0;
 		long nc = mp_bf_min(mp_bf_min((jb + 1) * ncb, x->N), j1) - jc;
@@ -393,8 +392,6 @@ static void mp_lp_bf_range(const mp_lp_bf_job *job, long i0, long i1, long j0, l
 			}
 		}
 	}
-	free(ap);
-	free(bp);
 }
 
 static void mp_lp_bf_part(void *p, int t, int n)

@@ -46,6 +46,9 @@ void mp_par_grid(int n, long M, long N, long mr, long nr, double a_cost, double 
  * rest): [*lo, *hi), empty when t has nothing. */
 void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi);
 
+/* Read MIXPREC_THREADS again on the next call (mp_env_reload). */
+void mp_par_reload(void);
+
 /* For the tests: as if MIXPREC_THREADS=threads (0: unset), and min_work
  * in place of MP_PAR_MIN_WORK (0: the default).  Not thread-safe. */
 void mp_par_override(int threads, double min_work);

@@ -176,6 +176,12 @@ void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi)
 }
 
 /* See mp_par.h. */
+void mp_par_reload(void)
+{
+	__atomic_store_n(&mp_par_env, -1, __ATOMIC_RELAXED);
+}
+
+/* See mp_par.h. */
 void mp_par_override(int threads, double min_work)
 {
 	mp_par_env_threads();

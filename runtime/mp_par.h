@@ -19,7 +19,8 @@
 #define MP_PAR_MIN_WORK (1L << 22)
 
 /* The number of threads a call doing `work` multiply-adds may use (>= 1):
- *   1 when work < 2 * MP_PAR_MIN_WORK, when MIXPREC_THREADS=1, inside an
+ *   1 when work < 2 * MP_PAR_MIN_WORK, when MIXPREC_THREADS=1, in a child
+ *     forked after teams ran (libgomp's pool does not survive fork), inside an
  *     OpenMP region of the program (omp_get_level() > 0: the call runs on
  *     the calling thread, no nested team), or when no OpenMP runtime can
  *     be found;

@@ -40,6 +40,7 @@ static pthread_once_t mp_omp_once = PTHREAD_ONCE_INIT;
 static int mp_par_env = -1;      /* MIXPREC_THREADS: 0 unset, else the count */
 static int mp_par_busy;          /* a team of ours is running */
 static long mp_par_teams, mp_par_max_team;
+static int mp_par_forked;        /* a child forked after teams ran */
 static double mp_par_min_work = MP_PAR_MIN_WORK;
 
 /* Binds the entry points from handle h; 1 when all were found. */
@@ -63,9 +64,20 @@ static int mp_omp_bind(void *h)
 	return 1;
 }
 
+/* A child forked after teams ran: libgomp's pool still lists the parent's
+ * threads (a team would wait for them forever), so the child's calls stay
+ * on the calling thread. */
+static void mp_par_atfork_child(void)
+{
+	if (__atomic_load_n(&mp_par_teams, __ATOMIC_RELAXED))
+		__atomic_store_n(&mp_par_forked, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&mp_par_busy, 0, __ATOMIC_RELAXED);
+}
+
 /* Finds (or, in a process without one, loads) the OpenMP runtime. */
 static void mp_omp_load(void)
 {
+	pthread_atfork(NULL, NULL, mp_par_atfork_child);
 	static const char *const loaded[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
 					     "libiomp5.so"};
 	static const char *const load[] = {"libgomp.so.1", "libomp.so.5"};
@@ -101,7 +113,8 @@ static int mp_par_env_threads(void)
 int mp_par_threads(double work)
 {
 	int env = mp_par_env_threads();
-	if (env == 1 || !(work >= 2.0 * mp_par_min_work))
+	if (env == 1 || !(work >= 2.0 * mp_par_min_work) ||
+	    __atomic_load_n(&mp_par_forked, __ATOMIC_RELAXED))
 		return 1;
 	pthread_once(&mp_omp_once, mp_omp_load);
 	if (!__atomic_load_n(&mp_omp.parallel, __ATOMIC_ACQUIRE) || mp_omp.level() > 0)

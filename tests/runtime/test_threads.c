@@ -11,10 +11,15 @@
  *                        the CPU has, with and without a constant B
  *   test_threads env     MIXPREC_THREADS / OMP_NUM_THREADS as the
  *                        environment sets them: the largest team of a
- *                        large call must be $EXPECT_TEAM */
+ *                        large call must be $EXPECT_TEAM
+ *   test_threads fork    a child forked after a team ran computes the same
+ *                        bytes on its own thread (libgomp's pool does not
+ *                        survive fork) instead of waiting forever */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "mixprec.h"
 #include "mp_par.h"
 
@@ -184,14 +189,51 @@ static int env_test(void)
 	return got == want ? 0 : 1;
 }
 
+static int fork_test(void)
+{
+	long M = 512, N = 384, K = 640;
+	uint8_t *a = malloc((size_t)(M * K)), *b = malloc((size_t)(K * N));
+	int32_t *c0 = malloc(sizeof(int32_t) * (size_t)(M * N));
+	int32_t *c1 = malloc(sizeof(int32_t) * (size_t)(M * N));
+	for (long i = 0; i < M * K; i++)
+		a[i] = (uint8_t)rnd();
+	for (long i = 0; i < K * N; i++)
+		b[i] = (uint8_t)rnd();
+	mp_par_override(2, 0);
+	mp_gemm_x8(mp_kernel_select(), M, N, K, a, MP_DT_S8, K, 1, 0, b, MP_DT_S8, N, 1, 0, c0, N,
+		   1, 0);
+	long teams, max_team;
+	const char *rt;
+	mp_par_stats(&teams, &max_team, &rt);
+	if (!teams) {
+		printf("FAIL: no team ran before the fork\n");
+		return 1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(30);   /* a child waiting for the parent's threads dies here */
+		mp_gemm_x8(mp_kernel_select(), M, N, K, a, MP_DT_S8, K, 1, 0, b, MP_DT_S8, N, 1, 0,
+			   c1, N, 1, 0);
+		_exit(memcmp(c0, c1, sizeof(int32_t) * (size_t)(M * N)) ? 3 : 0);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	printf("forked child after %ld team(s): %s\n", teams,
+	       WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "same bytes, ok"
+	       : WIFSIGNALED(st) ? "killed (hung?)" : "DIFFERENT bytes");
+	return !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s int|float|env\n", argv[0]);
+		fprintf(stderr, "usage: %s int|float|env|fork\n", argv[0]);
 		return 2;
 	}
 	if (!strcmp(argv[1], "env"))
 		return env_test();
+	if (!strcmp(argv[1], "fork"))
+		return fork_test();
 	int fl = !strcmp(argv[1], "float");
 	for (size_t i = 0; i < NSHAPES; i++) {
 		const shape *s = &shapes[i];

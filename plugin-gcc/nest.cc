@@ -808,7 +808,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		size_t len = 1 << 16;
 		char *buf = (char *)xmalloc(len);
 		mp_nest_print(c.n, buf, len);
-		fprintf(stderr, "mixprec: nest at %s:%d%s%s\n%s", LOCATION_FILE(c.loop_loc),
+		fprintf(mp_dump_fp, "mixprec: nest at %s:%d%s%s\n%s", LOCATION_FILE(c.loop_loc),
 			LOCATION_LINE(c.loop_loc), built ? "" : " (incomplete: ",
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
@@ -819,7 +819,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		report(r, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
 		if (mp_opt_dump)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
+			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
 		if (mp_rewrite(c, *plan)) {
 			*changed = true;
 			if (dump_enabled_p()) {
@@ -827,7 +827,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 				mp_plan_remark(plan, &r.p, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),
-						"%s\n", text);
+						"%s\n", mp_remark_split(text).c_str());
 			}
 		} else {
 			report(r, c.fail_text.c_str(), c.fail_loc);

@@ -996,6 +996,7 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
 	SourceManager &SM = mp_sema->getSourceManager();
 	if (at.isValid() && SM.getExpansionLineNumber(at) != SM.getExpansionLineNumber(loop_loc))
 		mp_note(at, "the reason is here");
+	mp_report_missed(loop_loc, reason, at);
 }
 
 static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
@@ -1036,7 +1037,7 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 		char *buf = (char *)malloc(len);
 		mp_nest_print(c.n, buf, len);
 		PresumedLoc pl = C.getSourceManager().getPresumedLoc(c.loop_loc);
-		fprintf(stderr, "mixprec: nest at %s:%u%s%s\n%s", pl.isValid() ? pl.getFilename() : "?",
+		fprintf(mp_dump_fp, "mixprec: nest at %s:%u%s%s\n%s", pl.isValid() ? pl.getFilename() : "?",
 			pl.isValid() ? pl.getLine() : 0, built ? "" : " (incomplete: ",
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
@@ -1047,11 +1048,11 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
 		if (mp_opt_dump)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
+			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
 		if (mp_rewrite(c, *plan)) {
 			char text[2 * MP_REASON_LEN + 512];
 			mp_plan_remark(plan, &r.p, text, sizeof text);
-			mp_remark(c.loop_loc, text);
+			mp_report_passed(c.loop_loc, text);
 		} else {
 			report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 		}

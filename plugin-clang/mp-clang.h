@@ -176,6 +176,6 @@ bool mp_build_nest(mp_ctx &c);
 void mp_process_function(clang::ASTContext &C, clang::Sema &S, clang::FunctionDecl *fd);
 void mp_finish_unit(void);
 /* rewrite.cc */
-bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 
 #endif

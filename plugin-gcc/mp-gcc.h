@@ -85,7 +85,7 @@ const char *mp_callee_name(gcall *c);
 /* nest.cc */
 bool mp_build_nest(mp_ctx &c);
 /* rewrite.cc */
-bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */

@@ -965,13 +965,21 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "nested in 4 loops" },
 
-{ .name = "step 2",
+{ .name = "step 2 on the reduction loop: K = (K + 1) / 2 iterations",
   .text = DECLS "var s local s32\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
-	"loop k parent=j lo=0 hi=K-1 step=2\n"
+	"loop k parent=j lo=0 hi=15 step=2\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "loop 'k' has step 2" },
+  .ok = 1, .mode = MP_OUT_FUSED, .kext = 8, .bound = 8 * 128 * 128 },
+{ .name = "rows unrolled: two contractions analysed alone give a reason",
+  .text = DECLS "var s0 local s32\nvar s1 local s32\n"
+	"loop i lo=0 hi=M-2 step=2\nstmt i : s0 = 0\nstmt i : s1 = 0\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s0 = (+ s0 " PROD("x[i*K+k]:s8", "w[k]:s8") ")\n"
+	"stmt k : s1 = (+ s1 " PROD("x[i*K+K+k]:s8", "w[k]:s8") ")\n"
+	"stmt i : y[4*i]:s32 = s0\nstmt i : y[4*i+4]:s32 = s1\n",
+  .ok = 0, .reason = "the nest holds 2 contractions" },
 
 { .name = "non-affine store in the epilogue",
   .text = DECLS "var s local s32\n"
@@ -1311,6 +1319,35 @@ static void iterator_sanity(void)
 	      "iterator naming another loop: ok=%d %s", plan.ok, plan.reason);
 }
 
+/* Rows unrolled into two accumulators: mp_analyze_all plans both
+ * contractions (tile mode, one reduction loop), the shared local b
+ * forwarded into both. */
+static void unrolled_rows(void)
+{
+	static mp_nest n;
+	static mp_plan plans[4];
+	mp_pragma p;
+	int cnt;
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, DECLS "var s0 local s32\nvar s1 local s32\nvar b local s32\n"
+		"loop i lo=0 hi=M-2 step=2\nstmt i : s0 = 0\nstmt i : s1 = 0\n"
+		"loop k parent=i lo=0 hi=K-1\nstmt k : b = (cast:s32 w[k]:s8)\n"
+		"stmt k : s0 = (+ s0 (* (cast:s32 x[i*K+k]:s8) b))\n"
+		"stmt k : s1 = (+ s1 (* (cast:s32 x[i*K+K+k]:s8) b))\n"
+		"stmt i : y[4*i]:s32 = s0\nstmt i : y[4*i+4]:s32 = s1\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	CHECK(cnt == 2, "unrolled rows: %d contractions (%s)", cnt, plans[0].reason);
+	if (cnt != 2)
+		return;
+	CHECK(plans[0].mode == MP_OUT_TILE && plans[1].mode == MP_OUT_TILE &&
+	      plans[0].red_loop == plans[1].red_loop && plans[0].ncontr == 2 &&
+	      plans[0].acc_var != plans[1].acc_var && plans[0].acc_a != plans[1].acc_a,
+	      "unrolled rows: two tile plans of one reduction loop");
+	CHECK(mp_analyze_all(&n, &p, plans, 1) == 0, "unrolled rows: max 1 refuses");
+}
+
 int main(void)
 {
 	size_t i;
@@ -1319,6 +1356,7 @@ int main(void)
 		run_case(&cases[i]);
 	loop_orders();
 	iterator_sanity();
+	unrolled_rows();
 	printf("%zu table rows + 6 loop orders\n", sizeof(cases) / sizeof(cases[0]));
 	CT_DONE("test_core_plan");
 }

@@ -33,9 +33,13 @@ static void define_and_depend(void *, void *)
 {
 	if (!parse_in)
 		return;
-	char def[64];
-	snprintf(def, sizeof def, "__MIXPREC__=%d", MP_VERSION_NUMBER);
-	cpp_define(parse_in, def);
+	/* a preprocessed file (.i, -fpreprocessed) takes no definitions: its
+	   -E run defined the macro already */
+	if (!cpp_get_options(parse_in)->preprocessed) {
+		char def[64];
+		snprintf(def, sizeof def, "__MIXPREC__=%d", MP_VERSION_NUMBER);
+		cpp_define(parse_in, def);
+	}
 	class mkdeps *d = cpp_get_deps(parse_in);
 	if (d && deps_add_dep && mp_plugin_path)
 		deps_add_dep(d, mp_plugin_path);

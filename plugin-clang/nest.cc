@@ -1186,6 +1186,27 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		   (#pragma clang loop / GCC unroll): an attribute around it */
 		while (AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(s))
 			s = as->getSubStmt();
+		/* an OpenMP directive on the loop, after the pragma (the
+		   directive) or before it (the loop is the directive's) */
+		Stmt *omp = isa_and_nonnull<OMPExecutableDirective>(s) ? s : nullptr;
+		if (!s)
+			for (auto &e : pm) {
+				if (!(isa<ForStmt>(e.first) || isa<WhileStmt>(e.first)) ||
+				    e.first->getBeginLoc() != r.next_loc)
+					continue;
+				/* combined directives nest their captured statements */
+				Stmt *p = e.second;
+				while (isa_and_nonnull<CapturedStmt>(p) && pm.count(p))
+					p = pm[p];
+				if (e.second != p && isa_and_nonnull<OMPExecutableDirective>(p))
+					omp = p;
+			}
+		if (omp) {
+			mp_warning(omp->getBeginLoc(),
+				   std::string("mixprec: loop nest not transformed: ") + MP_MSG_OMP_LOOP);
+			r.bad = true;
+			continue;
+		}
 		/* a block of several loops (a region, as `#pragma scop` marks
 		   one): each loop of the block is a nest of its own */
 		if (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {

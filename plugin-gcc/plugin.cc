@@ -565,6 +565,52 @@ static bool mark_spliced_region(tree list, tree_stmt_iterator n, int id)
 	return true;
 }
 
+/* Is T an OpenMP or OpenACC construct (a loop directive or a region)? */
+static bool omp_construct(tree t)
+{
+	switch (TREE_CODE(t)) {
+	case OMP_PARALLEL: case OMP_FOR: case OMP_SIMD: case OMP_DISTRIBUTE:
+	case OMP_TASKLOOP: case OMP_LOOP: case OMP_TASK: case OMP_TEAMS:
+	case OMP_TARGET: case OACC_LOOP: case OACC_PARALLEL: case OACC_KERNELS:
+	case OACC_SERIAL:
+		return true;
+	case BIND_EXPR: {
+		/* `#pragma omp for` / `simd` over `for (int i = ...)`: in the
+		   scope the C front end opens for i */
+		tree b = BIND_EXPR_BODY(t);
+		if (b && TREE_CODE(b) == STATEMENT_LIST) {
+			for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
+				tree e = tsi_stmt(i);
+				if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
+					continue;
+				return omp_construct(e);
+			}
+			return false;
+		}
+		return b && omp_construct(b);
+	}
+	default:
+		return false;
+	}
+}
+
+/* The location of the OpenMP construct T is or holds (omp_construct). */
+static location_t omp_location(tree t)
+{
+	if (TREE_CODE(t) != BIND_EXPR)
+		return EXPR_LOCATION(t);
+	tree b = BIND_EXPR_BODY(t);
+	if (b && TREE_CODE(b) == STATEMENT_LIST) {
+		for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
+			tree e = tsi_stmt(i);
+			if (TREE_CODE(e) != DECL_EXPR && !is_debug_marker(e))
+				return omp_location(e);
+		}
+		return UNKNOWN_LOCATION;
+	}
+	return b ? omp_location(b) : UNKNOWN_LOCATION;
+}
+
 static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 {
 	tree t = *tp;
@@ -603,6 +649,17 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			    !tsi_end_p(n2) && TREE_CODE(tsi_stmt(n2)) == FOR_STMT &&
 			    !FOR_INIT_STMT(tsi_stmt(n2)))
 				f = tsi_stmt(n2);
+		}
+		if (!f && !tsi_end_p(n) && omp_construct(tsi_stmt(n))) {
+			/* `#pragma mixprec` then `#pragma omp parallel for`: the
+			   OpenMP loop runs as written */
+			location_t at = EXPR_LOCATION(tsi_stmt(n));
+			if (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || at == UNKNOWN_LOCATION)
+				at = omp_location(tsi_stmt(n));
+			warning_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, OPT_Wpragmas,
+				   "mixprec: loop nest not transformed: " MP_MSG_OMP_LOOP);
+			r.bad = true;
+			continue;
 		}
 		if (!f) {
 			int id2;

@@ -49,6 +49,12 @@ extern "C" {
 #define MP_MSG_BOUND_MEMORY_CALL \
 	"the bound of loop '%s' is read from memory and the nest calls '%s', which " \
 	"may write it; copy the bound to a local variable before the nest"
+#define MP_MSG_OMP_LOOP \
+	"the loop carries an OpenMP directive, which divides its " \
+	"iterations among threads: put '#pragma mixprec' on the loop inside the OpenMP " \
+	"construct's body (a nest there runs on the kernels on each thread), or remove the " \
+	"OpenMP directive (the kernels use OpenMP threads themselves)"
+
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \
 	"own variables, or is not visible here (declare it __attribute__((const)) or " \

@@ -630,7 +630,7 @@ def diag_mode(args):
     cc = shlex.split(args.cc)
     inc = ["-I", args.include] if args.include else []
     base = (cc + ["-fplugin=" + os.path.abspath(args.plugin)] + diag_flags(cc) + inc
-            + shlex.split(args.diag_flags) + ["-c", src, "-o", os.devnull])
+            + shlex.split(args.diag_flags) + exp.cflags + ["-c", src, "-o", os.devnull])
     problems = []
     want_errors = bool(exp.of_kind("error"))
     want_warnings = bool(exp.of_kind("warning"))

@@ -35,7 +35,8 @@ struct mp_model {
 	int whole[MP_MAX_ACCESSES];
 	isl_set *dom[MP_MAX_STMTS];
 	isl_set *ldom[MP_MAX_LOOPS];             /* loop_domain: L<l>[...] */
-	isl_map *acc[MP_MAX_ACCESSES];
+	isl_map *acc[MP_MAX_ACCESSES];           /* acc_map, on demand */
+	char acc_built[MP_MAX_ACCESSES];
 	isl_union_map *reads, *writes, *sched;   /* build_flow, on demand */
 	int flow_built;
 	int over_budget;                         /* latched by note_budget */
@@ -516,6 +517,26 @@ static isl_map *build_schedule(mp_model *m, int s, int width)
 	return isl_map_read_from_str(m->ctx, b.s);
 }
 
+/* The access relation of access i (owned by m), read on the first
+ * question about it; NULL for an access outside every statement or when
+ * ISL fails. */
+static isl_map *acc_map(mp_model *m, int i)
+{
+	const mp_nest *n = m->n;
+
+	if (i < 0 || i >= n->naccesses)
+		return NULL;
+	if (!m->acc_built[i]) {
+		int s = n->access[i].stmt;
+
+		m->acc_built[i] = 1;
+		if (s >= 0 && s < n->nstmts)
+			m->acc[i] = build_access(m, i);
+		note_budget(m);
+	}
+	return m->acc[i];
+}
+
 /* The union of the reads, of the writes (arrays and scalars) and the
  * schedule: what dependences are computed from, built on the first
  * question that needs them.  0, or -1 when ISL fails. */
@@ -530,8 +551,12 @@ static int build_flow(mp_model *m)
 	m->reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	m->writes = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	for (i = 0; i < n->naccesses; i++) {
-		if (!m->acc[i])
+		if (n->access[i].stmt < 0 || n->access[i].stmt >= n->nstmts)
 			continue;
+		if (!acc_map(m, i)) {   /* a missing access would hide dependences */
+			m->reads = isl_union_map_free(m->reads);
+			break;
+		}
 		if (n->access[i].is_write)
 			m->writes = isl_union_map_add_map(m->writes,
 							  isl_map_copy(m->acc[i]));
@@ -609,18 +634,8 @@ mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
 			snprintf(err, errlen, "loop %d has an invalid parent", i);
 			goto error;
 		}
-	for (i = 0; i < n->naccesses; i++) {
-		int s = n->access[i].stmt;
-
-		if (s < 0 || s >= n->nstmts)
-			continue;
-		m->acc[i] = build_access(m, i);
-		if (!m->acc[i]) {
-			snprintf(err, errlen, "ISL rejected access %d", i);
-			goto error;
-		}
-	}
-	/* reads, writes and the schedule: on demand (build_flow) */
+	/* the access relations (acc_map), the reads, writes and the schedule
+	   (build_flow): on demand; most questions need a few of them */
 	note_budget(m);
 	if (m->over_budget) {
 		snprintf(err, errlen, MP_MODEL_BUDGET_FMT, mp_model_budget());
@@ -676,7 +691,7 @@ __isl_give isl_map *mp_model_access(mp_model *m, int access)
 {
 	if (!m || access < 0 || access >= m->n->naccesses)
 		return NULL;
-	return isl_map_copy(m->acc[access]);
+	return isl_map_copy(acc_map(m, access));
 }
 
 __isl_give isl_union_map *mp_model_schedule(mp_model *m)
@@ -686,6 +701,7 @@ __isl_give isl_union_map *mp_model_schedule(mp_model *m)
 
 int mp_model_access_is_whole(mp_model *m, int access)
 {
+	acc_map(m, access);
 	return m->whole[access];
 }
 
@@ -809,16 +825,21 @@ int mp_model_first_writer(mp_model *m, int acc, int except)
 	isl_set *fp;
 	int w;
 
-	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
 		return -2;
 	fp = isl_map_range(isl_map_copy(m->acc[acc]));
 	for (w = 0; w < n->naccesses; w++) {
 		isl_set *wr;
 		isl_bool disjoint;
 
-		if (w == except || !n->access[w].is_write || !m->acc[w] ||
-		    n->access[w].array != n->access[acc].array)
+		if (w == except || !n->access[w].is_write ||
+		    n->access[w].array != n->access[acc].array ||
+		    n->access[w].stmt < 0 || n->access[w].stmt >= n->nstmts)
 			continue;
+		if (!acc_map(m, w)) {
+			isl_set_free(fp);
+			return -2;
+		}
 		wr = isl_map_range(isl_map_copy(m->acc[w]));
 		disjoint = isl_set_is_disjoint(wr, fp);
 		isl_set_free(wr);
@@ -840,7 +861,7 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 	isl_bool r;
 	int s, d, i;
 
-	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
 		return isl_bool_error;
 	if (m->whole[acc])
 		return isl_bool_false;

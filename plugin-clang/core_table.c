@@ -39,6 +39,7 @@ static const mp_core_table mp_table = {
 	mp_scalar_bits,
 	mp_plan_call_args,
 	mp_pragma_scales,
+	mp_analyze_all,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -81,6 +81,7 @@ struct mp_ctx {
 	std::set<const clang::VarDecl *> declared_in;   /* declared inside the nest */
 	std::set<const clang::VarDecl *> stored_decls;  /* objects stored to */
 	std::vector<clang::VarDecl *> protected_decls;  /* memory read as parameters */
+	std::set<const clang::VarDecl *> outer_iters;   /* iterators of loops around the nest */
 	/* locals and parameters of the function whose address is taken
 	   anywhere in it: like globals, they live in memory and may change
 	   through a pointer (mem_decl) */
@@ -159,6 +160,6 @@ bool mp_build_nest(mp_ctx &c);
 void mp_process_function(clang::ASTContext &C, clang::Sema &S, clang::FunctionDecl *fd);
 void mp_finish_unit(void);
 /* rewrite.cc */
-bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 
 #endif

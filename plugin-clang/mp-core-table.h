@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 4
+#define MP_CORE_TABLE_VERSION 5
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -60,6 +60,8 @@ typedef struct mp_core_table {
 	/* version 3 */
 	int (*pragma_scales)(const mp_token *tok, int ntok, mp_pragma *p,
 			     char *err, size_t errlen, int *err_tok);
+	/* version 5 */
+	int (*analyze_all)(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

@@ -299,6 +299,7 @@ struct iter_form {
 	BinaryOperatorKind code = BO_LT;
 	int64_t step = 0;
 	int cond_step = 0;            /* stepped in the test: 1 `n--`, 2 `--n` */
+	int64_t cmp_off = 0;          /* the test compares v + cmp_off (`i + 1 < M`) */
 	bool step_not_last = false;   /* the one step of the body is not its
 	                                 last statement */
 };
@@ -340,6 +341,16 @@ static const VarDecl *find_iter(mp_ctx &c, const loop_parts &lp, iter_form *f)
 			f->cond_step = post ? 1 : 2;
 		} else {
 			cand = mp_var_of_ref(side->IgnoreParenCasts());
+			/* `i + 1 < M`, `i + 8 - 1 < cnt`: v plus a constant */
+			const BinaryOperator *ad = dyn_cast<BinaryOperator>(side->IgnoreParenImpCasts());
+			Expr::EvalResult er;
+			f->cmp_off = 0;
+			if (!cand && ad && (ad->getOpcode() == BO_Add || ad->getOpcode() == BO_Sub) &&
+			    ad->getRHS()->EvaluateAsInt(er, c.C)) {
+				cand = mp_var_of_ref(ad->getLHS()->IgnoreParenCasts());
+				int64_t k = er.Val.getInt().getSExtValue();
+				f->cmp_off = ad->getOpcode() == BO_Add ? k : -k;
+			}
 			if (cand && !cand->getType()->isIntegerType())
 				cand = nullptr;
 			if (!cand || !is_increment(lp.inc, cand, &f->step, c.C))
@@ -526,6 +537,7 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	}
 	if (f.cond_step == 1)
 		hi.cst += step;
+	hi.cst -= f.cmp_off;   /* v + c op n  <=>  v op n - c */
 	bool ne = false;
 	if (code == BO_NE && (step == 1 || step == -1)) {
 		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)
@@ -948,9 +960,24 @@ static void find_addr_taken(mp_ctx &c, const Stmt *s)
 		find_addr_taken(c, k);
 }
 
+/* The iterators of the loops around the nest (for the core's hint that
+ * the pragma could stand on one of them). */
+static void find_outer_iters(mp_ctx &c)
+{
+	for (auto it = c.parent->find(c.top); it != c.parent->end(); it = c.parent->find(it->second)) {
+		Stmt *p = it->second;
+		if (!isa<ForStmt>(p) && !isa<WhileStmt>(p))
+			continue;
+		iter_form f;
+		if (const VarDecl *v = find_iter(c, parts_of(p), &f))
+			c.outer_iters.insert(v);
+	}
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
 	find_addr_taken(c, c.fn->getBody());
+	find_outer_iters(c);
 	prescan(c, c.top);
 	if (const Stmt *x = find_exit(parts_of(c.top).body, 0)) {
 		if (isa<LabelStmt>(x))
@@ -1006,7 +1033,9 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	c.parent = &pm;
 	c.annotated = &annotated;
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
-	mp_plan *plan = (mp_plan *)calloc(1, sizeof(mp_plan));
+	const int maxc = 4;   /* contractions planned together (rows unrolled) */
+	mp_plan *plan = (mp_plan *)calloc(maxc, sizeof(mp_plan));
+	int count = 0;
 	mp_nest_init(c.n);
 
 	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
@@ -1028,15 +1057,18 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	}
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
-	} else if (!mp_analyze(c.n, &r.p, plan)) {
+	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
 		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
-		if (mp_opt_dump)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
-		if (mp_rewrite(c, *plan)) {
-			char text[2 * MP_REASON_LEN + 512];
-			mp_plan_remark(plan, &r.p, text, sizeof text);
-			mp_remark(c.loop_loc, text);
+		for (int q = 0; mp_opt_dump && q < count; q++)
+			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
+		if (mp_rewrite(c, plan, count)) {
+			/* one remark per contraction */
+			for (int q = 0; q < count; q++) {
+				char text[2 * MP_REASON_LEN + 512];
+				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
+				mp_remark(c.loop_loc, text);
+			}
 		} else {
 			report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 		}

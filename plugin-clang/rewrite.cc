@@ -111,20 +111,42 @@ struct mp_build {
 		return r;
 	}
 
+	/* The step of the loop iterator IT drives when it is larger than 1
+	   (the kernels count iterations, the description values), else 1. */
+	int64_t step_of(int it)
+	{
+		const mp_var &v = c.n->var[it];
+		return v.kind == MP_VAR_ITER && v.loop >= 0 && c.n->loop[v.loop].step > 1
+		       ? c.n->loop[v.loop].step : 1;
+	}
+
+	/* Bytes between two iterations of the loop iterator IT drives in A. */
 	Expr *coef(const mp_aff *a, int it)
 	{
 		mp_aff k;
 		mp_aff_coef_of(a, it, &k);
+		mp_aff_scale(&k, &k, step_of(it));
 		return aff(&k, true);
 	}
 
+	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step) */
 	Expr *extent(int l)
 	{
 		if (l < 0)
 			return lit(1);
-		return max([&] { return bin(BO_Add, bin(BO_Sub, aff(&c.n->loop[l].hi, true),
-							 paren(aff(&c.n->loop[l].lo, true))), lit(1)); },
-			   [&] { return lit(0); });
+		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
+		Expr *e = max([&] { return bin(BO_Add, bin(BO_Sub, aff(&c.n->loop[l].hi, true),
+							    paren(aff(&c.n->loop[l].lo, true))), lit(s)); },
+			      [&] { return lit(0); });
+		return s > 1 ? paren(bin(BO_Div, e, lit(s))) : e;
+	}
+
+	/* The iteration number of iterator IT's loop: (it - lo) / step. */
+	Expr *iteration(int it)
+	{
+		Expr *d = bin(BO_Sub, var(it, false), paren(var(it, true)));
+		int64_t s = step_of(it);
+		return s > 1 ? paren(bin(BO_Div, paren(d), lit(s))) : d;
 	}
 
 	/* Base address of array A as a `char *`. */
@@ -301,6 +323,9 @@ struct mp_build {
 Expr *final_iter(mp_build &b, int l)
 {
 	const mp_loop *lp = &b.c.n->loop[l];
+	if (lp->step > 1)   /* lo + step * iterations */
+		return b.bin(BO_Add, b.paren(b.aff(&lp->lo, true)),
+			     b.bin(BO_Mul, b.extent(l), b.lit(lp->step)));
 	if (lp->step < 0)
 		return b.un(UO_Minus, b.paren(b.max(
 			[&] { return b.un(UO_Minus, b.paren(b.aff(&lp->hi, true))); },
@@ -323,8 +348,9 @@ bool replace_child(Stmt *p, Stmt *old, Stmt *nw)
 }
 } // namespace
 
-bool mp_rewrite(mp_ctx &c, const mp_plan &p)
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 {
+	const mp_plan &p = plans[0];
 	mp_build m(c);
 	ASTContext &C = c.C;
 	Sema &S = c.S;
@@ -401,8 +427,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		n->var[it->second].in_memory = 1;
 		n->var[it->second].mem_size = C.getTypeSizeInChars(d->getType()).getQuantity();
 	}
+	/* one call per contraction (rows unrolled into accumulators: several,
+	   all in tile mode); the fast path needs every tile */
 	static mp_arg recipe[MP_MAX_CALL_ARGS];
-	int na = mp_plan_call_args(n, &p, &c.pr->p, recipe, MP_MAX_CALL_ARGS);
+	std::vector<VarDecl *> tiles;
+	for (int q = 0; q < count; q++) {
+	args.clear();
+	int na = mp_plan_call_args(n, &plans[q], &c.pr->p, recipe, MP_MAX_CALL_ARGS);
 	if (na < 0) {
 		S.PopFunctionScopeInfo();
 		D.setSuppressAllDiagnostics(suppressed);
@@ -489,11 +520,18 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			break;
 		}
 	}
-	VarDecl *tile = m.local("__mixprec_tile", vp, m.call(nest_fn, args));
+	tiles.push_back(m.local("__mixprec_tile", vp, m.call(nest_fn, args)));
+	}
+	VarDecl *tile = tiles[0];
 
 	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };
 	outer.insert(outer.end(), pre.begin(), pre.end());
-	outer.push_back(m.decl_stmt(tile));
+	for (VarDecl *t : tiles)
+		outer.push_back(m.decl_stmt(t));
+	/* all or nothing: every tile non-null */
+	Expr *all = m.bin(BO_NE, m.ref(tiles[0]), m.lit(0));
+	for (size_t q = 1; q < tiles.size(); q++)
+		all = m.bin(BO_LAnd, all, m.bin(BO_NE, m.ref(tiles[q]), m.lit(0)));
 	Stmt *top_parent = (*c.parent)[c.top];
 	Stmt *k_parent = nullptr, *k_new = nullptr;
 
@@ -558,22 +596,25 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			/* dt: the tile's (and the output's) element type */
 			L2(m.lit(!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 			fs.push_back(m.call(add_fn, a2));
-		} else {
-			Expr *idx = m.bin(BO_Sub, m.var(vi, false), m.paren(m.var(vi, true)));
+		} else for (int q = 0; q < count; q++) {
+			/* each contraction's accumulator reads its tile */
+			const mp_plan &pq = plans[q];
+			Expr *idx = m.iteration(vi);
 			if (vj >= 0)
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.ref(nvar)),
-					    m.paren(m.bin(BO_Sub, m.var(vj, false), m.paren(m.var(vj, true)))));
+					    m.paren(m.iteration(vj)));
 			/* int32 tile; float sources: float or double (the source type),
 			   converted to the accumulator's type below */
-			QualType tet = p.src_float ? m.type_of(p.src_type) : C.IntTy;
-			Expr *tv = m.un(UO_Deref, m.bin(BO_Add, m.cast(C.getPointerType(tet), m.ref(tile)),
+			QualType tet = pq.src_float ? m.type_of(pq.src_type) : C.IntTy;
+			Expr *tv = m.un(UO_Deref, m.bin(BO_Add, m.cast(C.getPointerType(tet),
+									 m.ref(tiles[q])),
 							 m.paren(idx)));
-			if (p.acc_var >= 0) {
-				VarDecl *s = c.var_decl[p.acc_var];
+			if (pq.acc_var >= 0) {
+				VarDecl *s = c.var_decl[pq.acc_var];
 				fs.push_back(m.bin(BO_AddAssign, m.ref(s), m.cast(s->getType(), tv)));
 			} else {
-				QualType et = c.access_ref[p.acc_mem]->getType().getUnqualifiedType();
-				Expr *cp = m.cast(C.getPointerType(et), m.addr(p.acc_mem, false));
+				QualType et = c.access_ref[pq.acc_mem]->getType().getUnqualifiedType();
+				Expr *cp = m.cast(C.getPointerType(et), m.addr(pq.acc_mem, false));
 				fs.push_back(m.bin(BO_AddAssign, m.un(UO_Deref, cp), m.cast(et, tv)));
 			}
 		}
@@ -590,8 +631,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 			fs.push_back(m.bin(BO_Assign, m.ref(v), m.cast(v->getType(), sum)));
 		}
 		k_parent = (*c.parent)[kl];
-		k_new = mpc::if_stmt(C, m.L, m.bin(BO_NE, m.ref(tile), m.lit(0)),
-				     mpc::compound(C, fs, m.L, m.L), kl);
+		k_new = mpc::if_stmt(C, m.L, all, mpc::compound(C, fs, m.L, m.L), kl);
 		if (kl == c.top) {
 			/* k is the outermost loop (kij order): the guarded loop is
 			   the nest itself, nothing to splice inside it */
@@ -600,8 +640,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		} else {
 			outer.push_back(c.top);
 		}
-		std::vector<Expr *> ra = { m.ref(tile) };
-		outer.push_back(m.call(rel_fn, ra));
+		for (VarDecl *t : tiles) {
+			std::vector<Expr *> ra = { m.ref(t) };
+			outer.push_back(m.call(rel_fn, ra));
+		}
 	}
 	Stmt *block = mpc::compound(C, outer, m.L, m.L);
 

@@ -95,6 +95,8 @@ int mp_ctx::var_for(VarDecl *d, mp_var_kind kind, bool fresh)
 	if ((int)var_decl.size() <= v)
 		var_decl.resize(v + 1);
 	var_decl[v] = d;
+	if (kind == MP_VAR_PARAM && outer_iters.count(d))
+		n->var[v].outer_iter = 1;
 	return v;
 }
 

@@ -30,6 +30,7 @@ struct mp_ctx {
 	std::map<tree, std::vector<gimple *>> uses;  /* artificial decl -> in-nest reads */
 	std::set<tree> stored_decls;              /* non-register decls stored to */
 	std::set<tree> protected_decls;           /* memory decls read as parameters */
+	std::set<tree> outer_iters;               /* iterators of loops around the nest */
 	std::set<gimple *> control;               /* loop control statements */
 	bool has_opaque = false;
 	std::string opaque_call;                  /* the first call that made it so */
@@ -84,7 +85,7 @@ const char *mp_callee_name(gcall *c);
 /* nest.cc */
 bool mp_build_nest(mp_ctx &c);
 /* rewrite.cc */
-bool mp_rewrite(mp_ctx &c, const mp_plan &p);
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */

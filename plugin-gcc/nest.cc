@@ -96,6 +96,9 @@ static void stmt_reads(gimple *g, reads_data *d)
 
 /* ------------------------------------------------------ loop control */
 
+/* OP is `v + c` computed in the header (`i + 1 < M`): v, with *off = c. */
+static tree iv_decl_off(tree op, basic_block header, int64_t *off);
+
 static tree iv_decl_of(tree op, basic_block header)
 {
 	if (is_reg_decl_p(op))
@@ -112,6 +115,29 @@ static tree iv_decl_of(tree op, basic_block header)
 		}
 	}
 	return NULL_TREE;
+}
+
+static tree iv_decl_off(tree op, basic_block header, int64_t *off)
+{
+	*off = 0;
+	tree v = iv_decl_of(op, header);
+	if (v || TREE_CODE(op) != SSA_NAME)
+		return v;
+	gimple *d = SSA_NAME_DEF_STMT(op);
+	while (d && gimple_bb(d) == header && is_gimple_assign(d) &&
+	       CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)) &&
+	       TREE_CODE(gimple_assign_rhs1(d)) == SSA_NAME)
+		d = SSA_NAME_DEF_STMT(gimple_assign_rhs1(d));
+	if (!d || gimple_bb(d) != header || !is_gimple_assign(d) ||
+	    (gimple_assign_rhs_code(d) != PLUS_EXPR && gimple_assign_rhs_code(d) != MINUS_EXPR) ||
+	    TREE_CODE(gimple_assign_rhs2(d)) != INTEGER_CST)
+		return NULL_TREE;
+	v = iv_decl_of(gimple_assign_rhs1(d), header);
+	if (!v)
+		return NULL_TREE;
+	int64_t c = mp_int_cst(gimple_assign_rhs2(d));
+	*off = gimple_assign_rhs_code(d) == PLUS_EXPR ? c : -c;
+	return v;
 }
 
 /* Assignments to DECL inside loop L (all depths). */
@@ -268,12 +294,13 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	if (ex->flags & EDGE_TRUE_VALUE)
 		code = invert_tree_comparison(code, false);
 	tree lhs = clhs, rhs = crhs;
-	tree v = iv_decl_of(lhs, l->header);
+	int64_t cmp_off = 0;   /* the test compares v + cmp_off (`i + 1 < M`) */
+	tree v = iv_decl_off(lhs, l->header, &cmp_off);
 	int64_t step = 0;
 	gimple *incr = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			v = iv_decl_of(rhs, l->header);
+			v = iv_decl_off(rhs, l->header, &cmp_off);
 			std::swap(lhs, rhs);
 			code = swap_tree_comparison(code);
 		}
@@ -391,6 +418,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	if (test_before)
 		hi.cst += step;   /* t op n  <=>  v op n + step */
+	hi.cst -= cmp_off;        /* v + c op n  <=>  v op n - c */
 	/* GCC's form of `for (unsigned j = 0; j < 1; j++)`: `j == 0`, one
 	   iteration when the counter starts at the bound */
 	int64_t c0, c1;
@@ -607,8 +635,28 @@ static tree collect_uses_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
+/* The iterators of the loops around the nest (for the core's hint that
+ * the pragma could stand on one of them). */
+static void find_outer_iters(mp_ctx &c)
+{
+	for (class loop *l = loop_outer(c.top); l && loop_outer(l); l = loop_outer(l)) {
+		gimple *last = last_stmt(l->header);
+		gcond *cond = last ? dyn_cast<gcond *>(last) : NULL;
+		if (!cond)
+			continue;
+		for (tree op : { gimple_cond_lhs(cond), gimple_cond_rhs(cond) }) {
+			tree v = iv_decl_of(op, l->header);
+			int64_t step;
+			std::vector<gimple *> as = v ? assigns_in(l, v) : std::vector<gimple *>();
+			if (v && as.size() == 1 && is_increment(as[0], v, &step))
+				c.outer_iters.insert(v);
+		}
+	}
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
+	find_outer_iters(c);
 	function *fn = c.fn;
 	c.bb_in.assign(last_basic_block_for_fn(fn), 0);
 	basic_block *body = get_loop_body(c.top);
@@ -802,7 +850,9 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	c.pr = &r;
 	c.loop_loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
 	c.n = (mp_nest *)xcalloc(1, sizeof(mp_nest));
-	mp_plan *plan = (mp_plan *)xcalloc(1, sizeof(mp_plan));
+	const int maxc = 4;   /* contractions planned together (rows unrolled) */
+	mp_plan *plan = (mp_plan *)xcalloc(maxc, sizeof(mp_plan));
+	int count = 0;
 	mp_nest_init(c.n);
 
 	/* rewrite.cc emits __mixprec_lp_nest for floating-point sources */
@@ -824,16 +874,17 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	}
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
-	} else if (!mp_analyze(c.n, &r.p, plan)) {
+	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
 		report(r, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
 	} else {
-		if (mp_opt_dump)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan->what, plan->layout);
-		if (mp_rewrite(c, *plan)) {
+		for (int q = 0; mp_opt_dump && q < count; q++)
+			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
+		if (mp_rewrite(c, plan, count)) {
 			*changed = true;
-			if (dump_enabled_p()) {
+			/* one remark per contraction */
+			for (int q = 0; q < count && dump_enabled_p(); q++) {
 				char text[2 * MP_REASON_LEN + 512];
-				mp_plan_remark(plan, &r.p, text, sizeof text);
+				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),
 						"%s\n", text);

@@ -84,21 +84,43 @@ struct mp_mat {
 	}
 
 	/* Coefficient (a long) of iterator var IT in A. */
+	/* The step of the loop iterator IT drives when it is larger than 1
+	   (the kernels count iterations, the description values), else 1. */
+	int64_t step_of(int it)
+	{
+		const mp_var &v = c.n->var[it];
+		return v.kind == MP_VAR_ITER && v.loop >= 0 && c.n->loop[v.loop].step > 1
+		       ? c.n->loop[v.loop].step : 1;
+	}
+
+	/* Bytes between two iterations of the loop iterator IT drives in A. */
 	tree coef(const mp_aff *a, int it)
 	{
 		mp_aff k;
 		mp_aff_coef_of(a, it, &k);
+		mp_aff_scale(&k, &k, step_of(it));
 		return aff(&k, true);
 	}
 
+	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step) */
 	tree extent(int l)
 	{
 		if (l < 0)
 			return build_int_cst(long_t(), 1);
+		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
 		tree lo = aff(&c.n->loop[l].lo, true), hi = aff(&c.n->loop[l].hi, true);
 		tree e = fold_build2(PLUS_EXPR, long_t(), fold_build2(MINUS_EXPR, long_t(), hi, lo),
-				     build_int_cst(long_t(), 1));
-		return fold_build2(MAX_EXPR, long_t(), e, build_int_cst(long_t(), 0));
+				     build_int_cst(long_t(), s));
+		e = fold_build2(MAX_EXPR, long_t(), e, build_int_cst(long_t(), 0));
+		return s > 1 ? fold_build2(TRUNC_DIV_EXPR, long_t(), e, build_int_cst(long_t(), s)) : e;
+	}
+
+	/* The iteration number of iterator IT's loop: (it - lo) / step. */
+	tree iteration(int it)
+	{
+		tree d = fold_build2(MINUS_EXPR, long_t(), var(it, false), var(it, true));
+		int64_t s = step_of(it);
+		return s > 1 ? fold_build2(EXACT_DIV_EXPR, long_t(), d, build_int_cst(long_t(), s)) : d;
 	}
 
 	/* Base address of array A as a `char *`. */
@@ -414,6 +436,9 @@ static tree final_iter(mp_ctx &c, mp_mat &m, int l)
 	tree lo = m.aff(&lp->lo, true), hi = m.aff(&lp->hi, true), one = build_int_cst(long_t(), 1);
 	tree v = lp->step < 0
 		? fold_build2(MIN_EXPR, long_t(), hi, fold_build2(MINUS_EXPR, long_t(), lo, one))
+		: lp->step > 1   /* lo + step * iterations */
+		? fold_build2(PLUS_EXPR, long_t(), lo, fold_build2(MULT_EXPR, long_t(), m.extent(l),
+								   build_int_cst(long_t(), lp->step)))
 		: fold_build2(MAX_EXPR, long_t(), lo, fold_build2(PLUS_EXPR, long_t(), hi, one));
 	return fold_convert(TREE_TYPE(c.loop_iter[l]), v);
 }
@@ -424,8 +449,9 @@ static void assign(gimple_seq *seq, tree lhs, tree val)
 	gimple_seq_add_stmt(seq, gimple_build_assign(lhs, v));
 }
 
-bool mp_rewrite(mp_ctx &c, const mp_plan &p)
+bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 {
+	const mp_plan &p = plans[0];
 	mp_mat m(c);
 	const mp_nest *n = c.n;
 	tree ptr = ptr_type_node;
@@ -466,20 +492,36 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 	tree nvar = create_tmp_var(long_t(), "mp_N");
 	assign(&seq, mvar, m.extent(li));
 	assign(&seq, nvar, m.extent(lj));
+	/* one call per contraction (rows unrolled into accumulators: several,
+	   all in tile mode); the fast path needs every tile */
 	static mp_arg recipe[MP_MAX_CALL_ARGS];
-	int na = mp_plan_call_args(n, &p, &c.pr->p, recipe, MP_MAX_CALL_ARGS);
-	if (na < 0) {
-		c.fail(c.loop_loc, "the run-time call would have too many arguments");
-		return false;
+	std::vector<tree> tiles;
+	for (int q = 0; q < count; q++) {
+		int na = mp_plan_call_args(n, &plans[q], &c.pr->p, recipe, MP_MAX_CALL_ARGS);
+		if (na < 0) {
+			c.fail(c.loop_loc, "the run-time call would have too many arguments");
+			return false;
+		}
+		for (int i = 0; i < na; i++)
+			m.arg(recipe[i], &seq, &args);
+		tree t = create_tmp_var(ptr, "mp_tile");
+		gcall *call = gimple_build_call_vec(nest_fn, args);
+		args.release();
+		gimple_call_set_lhs(call, t);
+		gimple_set_location(call, c.loop_loc);
+		gimple_seq_add_stmt(&seq, call);
+		tiles.push_back(t);
 	}
-	for (int i = 0; i < na; i++)
-		m.arg(recipe[i], &seq, &args);
-	tree tile = create_tmp_var(ptr, "mp_tile");
-	gcall *call = gimple_build_call_vec(nest_fn, args);
-	args.release();
-	gimple_call_set_lhs(call, tile);
-	gimple_set_location(call, c.loop_loc);
-	gimple_seq_add_stmt(&seq, call);
+	tree tile = tiles[0];
+	if (count > 1) {
+		/* all or nothing: tile = every tile non-null ? tiles[0] : 0 */
+		tree ok = boolean_true_node;
+		for (tree t : tiles)
+			ok = fold_build2(TRUTH_AND_EXPR, boolean_type_node, ok,
+					 fold_build2(NE_EXPR, boolean_type_node, t, null_pointer_node));
+		tile = create_tmp_var(ptr, "mp_tiles");
+		assign(&seq, tile, fold_build3(COND_EXPR, ptr, ok, tiles[0], null_pointer_node));
+	}
 
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
@@ -520,7 +562,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 
 	/* 2b. TILE: release after the nest, tile read in place of loop k */
 	gimple_seq rel = NULL;
-	gimple_seq_add_stmt(&rel, gimple_build_call(rel_fn, 1, tile));
+	for (tree t : tiles)
+		gimple_seq_add_stmt(&rel, gimple_build_call(rel_fn, 1, t));
 	basic_block post = block_on_edge(mp_loop_exit(c.top));
 	g = gsi_last_bb(post);
 	gsi_insert_seq_after(&g, rel, GSI_CONTINUE_LINKING);
@@ -565,29 +608,29 @@ bool mp_rewrite(mp_ctx &c, const mp_plan &p)
 		a2.release();
 		gimple_set_location(ac, c.loop_loc);
 		gimple_seq_add_stmt(&fs, ac);
-	} else {
-		tree idx = fold_build2(MINUS_EXPR, long_t(), m.var(vi, false), m.var(vi, true));
+	} else for (int q = 0; q < count; q++) {
+		/* each contraction's accumulator reads its tile */
+		const mp_plan &pq = plans[q];
+		tree idx = m.iteration(vi);
 		if (vj >= 0)
 			idx = fold_build2(PLUS_EXPR, long_t(),
-					  fold_build2(MULT_EXPR, long_t(), idx, nvar),
-					  fold_build2(MINUS_EXPR, long_t(), m.var(vj, false),
-						      m.var(vj, true)));
+					  fold_build2(MULT_EXPR, long_t(), idx, nvar), m.iteration(vj));
 		/* int32 tile; float sources: float or double (the source type) */
-		tree et = p.src_float ? type_of_scalar(p.src_type) : integer_type_node;
-		int esz = p.src_float && p.src_type == MP_TY_F64 ? 8 : 4;
+		tree et = pq.src_float ? type_of_scalar(pq.src_type) : integer_type_node;
+		int esz = pq.src_float && pq.src_type == MP_TY_F64 ? 8 : 4;
 		tree i32p = build_pointer_type(et);
-		tree tp = fold_build_pointer_plus(fold_convert(i32p, tile),
+		tree tp = fold_build_pointer_plus(fold_convert(i32p, tiles[q]),
 						  fold_convert(sizetype,
 							       fold_build2(MULT_EXPR, long_t(), idx,
 									   build_int_cst(long_t(), esz))));
 		tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
-		if (p.acc_var >= 0) {
-			tree s = c.var_tree[p.acc_var];
+		if (pq.acc_var >= 0) {
+			tree s = c.var_tree[pq.acc_var];
 			tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
 			gimple_seq_add_stmt(&fs, gimple_build_assign(s, PLUS_EXPR, s, sum));
 		} else {
-			tree et = TREE_TYPE(c.access_ref[p.acc_mem]);
-			tree cp = gval(fold_convert(build_pointer_type(et), m.addr(p.acc_mem, false)), &fs);
+			tree et = TREE_TYPE(c.access_ref[pq.acc_mem]);
+			tree cp = gval(fold_convert(build_pointer_type(et), m.addr(pq.acc_mem, false)), &fs);
 			tree old = gval(build_simple_mem_ref(cp), &fs);
 			tree nv = gval(fold_build2(PLUS_EXPR, et, old, fold_convert(et, tv)), &fs);
 			gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));

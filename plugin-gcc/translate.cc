@@ -141,6 +141,8 @@ int mp_ctx::var_for(tree t, mp_var_kind kind, bool fresh)
 	if ((int)var_tree.size() <= v)
 		var_tree.resize(v + 1);
 	var_tree[v] = t;
+	if (kind == MP_VAR_PARAM && outer_iters.count(t))
+		n->var[v].outer_iter = 1;
 	if (kind == MP_VAR_PARAM && DECL_P(t) && !is_gimple_reg(t) && protected_decls.count(t)) {
 		n->var[v].in_memory = 1;
 		n->var[v].mem_size = tree_to_shwi(DECL_SIZE_UNIT(t));

@@ -319,6 +319,15 @@ static void emit_domain(mp_model *m, sb *b, char kind, int id,
 			sbf(b, " and c%d <= %s", chain[i], t.s);
 		else
 			m->lbounds_ok[chain[i]] = 0;
+		/* a loop stepping by s > 1 runs lo, lo + s, ... */
+		if (l->step > 1) {
+			sb_reset(&t);
+			if (emit_aff(&t, n, &l->lo, chain, i) == 0 && !t.over)
+				sbf(b, " and exists (e%d : c%d = %s + %" PRId64 " e%d)", chain[i],
+				    chain[i], t.s, l->step, chain[i]);
+			else
+				m->lbounds_ok[chain[i]] = 0;
+		}
 	}
 	sbf(b, " }");
 }
@@ -949,8 +958,9 @@ int64_t mp_model_max_trip(mp_model *m, int loop)
 	v = isl_set_dim_max_val(delta, d - 1);
 	if (v && isl_val_is_int(v) && isl_val_is_nonneg(v)) {
 		long x = isl_val_get_num_si(v);
+		int64_t s = m->n->loop[loop].step > 1 ? m->n->loop[loop].step : 1;
 
-		r = (int64_t)x + 1;
+		r = (int64_t)x / s + 1;
 	} else if (v && isl_val_is_nan(v))
 		r = 0; /* the loop never runs */
 	isl_val_free(v);

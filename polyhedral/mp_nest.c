@@ -90,6 +90,7 @@ int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar ty
 	v->type = type;
 	v->loop = -1;
 	v->same_as = -1;
+	v->outer_iter = 0;
 	return n->nvars++;
 }
 
@@ -622,8 +623,9 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 	for (i = 0; i < n->nvars; i++) {
 		const mp_var *v = &n->var[i];
 
-		outf(&o, "var %s %s %s%s", v->name, kind_name(v->kind),
-		     mp_scalar_name(v->type), v->used_after ? " used_after" : "");
+		outf(&o, "var %s %s %s%s%s", v->name, kind_name(v->kind),
+		     mp_scalar_name(v->type), v->used_after ? " used_after" : "",
+		     v->outer_iter ? " outer_iter" : "");
 		if (v->same_as >= 0 && v->same_as < n->nvars)
 			outf(&o, " same_as %s", n->var[v->same_as].name);
 		outf(&o, "\n");
@@ -1196,6 +1198,8 @@ static int parse_var(parser *ps)
 		return perr(ps, "%s", ps->n->error);
 	if (accept(ps, "used_after"))
 		ps->n->var[v].used_after = 1;
+	if (accept(ps, "outer_iter"))
+		ps->n->var[v].outer_iter = 1;
 	if (accept(ps, "same_as")) {
 		int w;
 

@@ -89,6 +89,9 @@ typedef struct mp_var {
 	                          an invariant; its bytes are protected at run
 	                          time against the nest's stores */
 	int64_t mem_size;      /* in_memory: its size in bytes */
+	int outer_iter;        /* PARAM: the iterator of a loop around the
+	                          annotated nest (glue); used for the hint
+	                          that the pragma could stand on that loop */
 	int same_as;           /* ITER of a loop reusing the source variable of
 	                          a sibling loop's iterator (`int j;` driving
 	                          two loops): the first such var's id; else -1.
@@ -502,6 +505,12 @@ typedef struct mp_plan {
 	/* ok == 0 and the reason is an error of the user's code (scale= on an
 	   integer source), reported as a compile error, not a warning */
 	int reason_is_error;
+	/* a matrix-vector product or dot product whose rows are a loop around
+	   the annotated nest: "the pragma stands on an inner loop ..." (added
+	   to the remark), or "" */
+	char hint[MP_REASON_LEN];
+	int ncontr;                /* mp_analyze_all: the contractions planned
+	                              together (this is one of them), else 1 */
 } mp_plan;
 
 /* Walking pointers (issue 8): for every LOCAL pointer the nest assigns
@@ -527,6 +536,14 @@ int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta);
  * fails hard: plan->ok == 0 with a reason when the nest is not
  * transformed.  Returns plan->ok. */
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan);
+
+/* As mp_analyze, for a nest that may hold several contractions in one
+ * reduction loop (rows unrolled into accumulators: sum0 += a0*b; sum1 +=
+ * a1*b): fills plans[0..count) (each a TILE plan of one contraction,
+ * ncontr = count, the same red_loop) and returns count; 1 for a single
+ * contraction (mp_analyze's plan in plans[0]); 0 when not transformed
+ * (the reason in plans[0]). */
+int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
 
 /* --------------------------------------------------- runtime call */
 

@@ -64,6 +64,10 @@ typedef struct cand {
 	   they are dead) */
 	unsigned char fwd[MP_MAX_STMTS];
 	int nfwd;
+	/* the other contractions of the same reduction loop (rows unrolled:
+	   sum0 += a0*b; sum1 += a1*b), replaced with this one: a local they
+	   read may still forward; NULL when alone */
+	const unsigned char *others;
 	operand f[2];
 } cand;
 
@@ -76,6 +80,11 @@ typedef struct az {
 	int fsrc;         /* floating-point source (set by step 2) */
 	mp_scalar ftype;  /* its element type, MP_TY_F32 / MP_TY_F64 */
 	int swapped;      /* f[0] is the right factor as written (step 5) */
+	/* the other contractions analysed with this one (mp_analyze_all), and
+	   the statements they forward (dead on the fast path as well) */
+	unsigned char others[MP_MAX_STMTS];
+	unsigned char others_fwd[MP_MAX_STMTS];
+	int nothers;
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -441,7 +450,8 @@ static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 			if (def >= 0 || st->guarded)
 				return -1;
 			def = sid;
-		} else if (sid != c->stmt && sid != use && !c->fwd[sid] && st->rhs >= 0 &&
+		} else if (sid != c->stmt && sid != use && !c->fwd[sid] &&
+			   !(c->others && c->others[sid]) && st->rhs >= 0 &&
 			   expr_reads_var(n, st->rhs, t, 0)) {
 			return -1;
 		}
@@ -522,7 +532,10 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 	const mp_expr *add, *mul;
 	int side, prod;
 
+	const unsigned char *others = c->others;
+
 	memset(c, 0, sizeof(*c));
+	c->others = others;
 	c->stmt = sid;
 	c->acc_var = c->acc_write = c->acc_read = -1;
 	c->alpha = -1;
@@ -568,7 +581,11 @@ static int find_candidate(az *z)
 	int s, count = 0, first = -1, second = -1;
 	cand c;
 
+	memset(&c, 0, sizeof(c));
+	c.others = z->nothers ? z->others : NULL;
 	for (s = 0; s < n->nstmts; s++) {
+		if (z->nothers && z->others[s])
+			continue;   /* analysed on its own */
 		if (!match_stmt(n, s, &c))
 			continue;
 		if (count == 0) {
@@ -583,6 +600,8 @@ static int find_candidate(az *z)
 			      "no contraction found in the nest: expected 'acc = acc + a*b' "
 			      "or 'c[...] += a*b' with a and b loads of 8-bit integers, or of "
 			      "float/double (then also 'alpha*a*b')");
+	if (count > 1)
+		z->plan->ncontr = count;
 	if (count > 1)
 		return refuse(z, n->stmt[second].loc,
 			      "the nest holds %d contractions (statements %d and %d, ...); "
@@ -914,6 +933,41 @@ static int check_operand_subscripts(az *z, const int *chain, int d)
 	return 0;
 }
 
+/* The pragma stands on an inner loop of a larger contraction: an iterator
+ * of a loop around the nest (mp_var.outer_iter) indexes one operand and an
+ * access the nest writes, as the rows of a matrix product do (a
+ * matrix-vector product per row of a GEMM, a dot product per element).
+ * Fills plan->hint. */
+static void outer_hint(az *z)
+{
+	const mp_nest *n = z->n;
+	const mp_aff *fa = &n->access[z->c.f[0].access].off, *fb = &n->access[z->c.f[1].access].off;
+	int v, a;
+
+	z->plan->hint[0] = 0;
+	for (v = 0; v < n->nvars; v++) {
+		int written = 0, writes = 0;
+
+		if (n->var[v].kind != MP_VAR_PARAM || !n->var[v].outer_iter ||
+		    mp_aff_uses_var(fa, v) == mp_aff_uses_var(fb, v))
+			continue;
+		/* the output, when the nest stores it, depends on it too */
+		for (a = 0; a < n->naccesses; a++) {
+			writes |= n->access[a].is_write;
+			written |= n->access[a].is_write && n->access[a].affine &&
+				   mp_aff_uses_var(&n->access[a].off, v);
+		}
+		if (writes && !written)
+			continue;
+		snprintf(z->plan->hint, sizeof(z->plan->hint),
+			 "the pragma stands on an inner loop: the enclosing loop '%s' "
+			 "indexes '%s' like the rows of a matrix product; with '#pragma "
+			 "mixprec' on that loop the whole product runs at once",
+			 vn(n, v), an(n, z->c.f[mp_aff_uses_var(fa, v) ? 0 : 1].access));
+		return;
+	}
+}
+
 static void swap_operands(cand *c)
 {
 	operand t = c->f[0];
@@ -987,11 +1041,14 @@ static int assign_roles(az *z, const int *chain, int d)
 			lj = l;
 		}
 	}
-	if (li < 0 && lj < 0)
+	if (li < 0 && lj < 0) {
+		outer_hint(z);
 		return refuse(z, loop_loc(n, k),
 			      "'%s' is a dot product over '%s' (no i or j loop); only "
-			      "matrix products and matrix-vector products are supported",
-			      acc_name(z), ln(n, k));
+			      "matrix products and matrix-vector products are supported%s%s",
+			      acc_name(z), ln(n, k), z->plan->hint[0] ? "; " : "",
+			      z->plan->hint);
+	}
 	if (li < 0) {
 		swap_operands(&z->c);
 		z->swapped = 1;
@@ -1057,7 +1114,8 @@ static int choose_mode(az *z, const int *chain, int d)
 	int k = plan->loop_k, s, l;
 	char what[MP_NAME_LEN * 2];
 
-	if (z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 && n->nloops == d &&
+	if (!z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
+	    n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
 			  n->access[z->c.acc_write].elem_size ==
@@ -1078,7 +1136,8 @@ static int choose_mode(az *z, const int *chain, int d)
 	}
 	plan->mode = MP_OUT_TILE;
 	for (s = 0; s < n->nstmts; s++)
-		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && n->stmt[s].loop == k) {
+		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && !z->others[s] &&
+		    !z->others_fwd[s] && n->stmt[s].loop == k) {
 			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
@@ -1113,7 +1172,7 @@ static int choose_mode(az *z, const int *chain, int d)
 				      ln(n, k), ln(n, l));
 		for (s = 0; s < n->nstmts; s++)
 			if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep &&
-			    n->stmt[s].loop == l) {
+			    !z->others[s] && !z->others_fwd[s] && n->stmt[s].loop == l) {
 				describe_stmt(n, s, what, sizeof(what));
 				return refuse(z, n->stmt[s].loc,
 					      "reduction loop '%s' also contains %s; the "
@@ -1216,6 +1275,8 @@ static int ne_exit_exact(const mp_nest *n, int l)
 	mp_scalar t = n->var[n->loop[l].iter].type;
 	int64_t lo;
 
+	if (n->loop[l].step != 1 && n->loop[l].step != -1)
+		return 0;   /* a larger step may jump over the bound */
 	if (t == MP_TY_S32 || t == MP_TY_S64)
 		return 1;
 	/* unsigned: counting up from 0, or down to 0 (`for (i = n; i != 0;
@@ -1311,9 +1372,17 @@ static int check_loops(az *z, const int *chain, int d)
 	for (i = 0; i < d; i++) {
 		const mp_loop *l = &n->loop[chain[i]];
 
-		if (l->step != 1 && l->step != -1)
+		if (l->step == 0 || l->step < -1)
 			return refuse(z, l->loc, "loop '%s' has step %" PRId64 "; only "
-				      "steps 1 and -1 are supported", ln(n, chain[i]), l->step);
+				      "steps 1, -1 and positive steps are supported",
+				      ln(n, chain[i]), l->step);
+		/* the ikj tile add reads the tile by rows and columns of step 1 */
+		if (l->step > 1 && z->plan->mode == MP_OUT_TILE &&
+		    n->stmt[z->c.stmt].loop != z->plan->loop_k)
+			return refuse(z, l->loc, "loop '%s' has step %" PRId64 " and the "
+				      "reduction loop '%s' encloses the contraction's loop; "
+				      "steps other than 1 need the reduction loop innermost",
+				      ln(n, chain[i]), l->step, ln(n, z->plan->loop_k));
 		if (l->ne_exit && !ne_exit_exact(n, chain[i]))
 			return refuse(z, l->loc, "the exit test of loop '%s' is '!=' and "
 				      "'%s' is %s: the loop is the '<' loop only if it starts "
@@ -1475,7 +1544,8 @@ static int check_walks(az *z)
 }
 
 /* Does loop l enclose a statement other than the contraction, the
- * statements forwarded into it and the steps of walking pointers?  A
+ * statements forwarded into it, the steps of walking pointers and the
+ * other contractions of the nest with theirs (mp_analyze_all)?  A
  * dependence carried by l joins two statements inside l; only such a
  * statement can make check_dependences refuse. */
 static int loop_has_other(az *z, int l)
@@ -1484,7 +1554,8 @@ static int loop_has_other(az *z, int l)
 	int s, p, guard;
 
 	for (s = 0; s < n->nstmts; s++) {
-		if (s == z->c.stmt || z->c.fwd[s] || n->stmt[s].ivstep)
+		if (s == z->c.stmt || z->c.fwd[s] || n->stmt[s].ivstep || z->others[s] ||
+		    z->others_fwd[s])
 			continue;
 		for (p = n->stmt[s].loop, guard = 0; p >= 0 && p < n->nloops &&
 		     guard <= MP_MAX_LOOPS; p = n->loop[p].parent, guard++)
@@ -1529,9 +1600,11 @@ static int check_dependences(az *z)
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
 			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]] ||
-			     n->stmt[pairs[i][0]].ivstep) &&
+			     n->stmt[pairs[i][0]].ivstep || z->others[pairs[i][0]] ||
+			     z->others_fwd[pairs[i][0]]) &&
 			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]] ||
-			     n->stmt[pairs[i][1]].ivstep))
+			     n->stmt[pairs[i][1]].ivstep || z->others[pairs[i][1]] ||
+			     z->others_fwd[pairs[i][1]]))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
 			r = refuse(z, loop_loc(n, l),
@@ -1735,7 +1808,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	isl_bool inj;
 	mp_plan save = *plan;
 
-	if (plan->nadvance || walked_after(n))
+	if (plan->nadvance || walked_after(n) || z->nothers)
 		return 0;   /* the fused rewrite drops the whole nest */
 	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
 	    chain[d - 1] != k || n->nloops != d ||
@@ -2191,6 +2264,7 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->sspec_a = plan->sspec_b = -1;
 	for (i = 0; i < 6; i++)
 		plan->epi_arg[i] = -1;
+	plan->ncontr = 1;
 	plan->target = p->target;
 	plan->tile_m = p->tile_m;
 	plan->tile_n = p->tile_n;
@@ -2280,10 +2354,117 @@ static int analyze(az *z)
 	plan->src_float = z->fsrc;
 	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
 	plan->alpha_expr = z->fsrc ? z->c.alpha : -1;
+	if (plan->loop_j < 0)
+		outer_hint(z);
 	fill_remarks(z);
 	plan->ok = 1;
 	plan->reason[0] = 0;
 	return 0;
+}
+
+/* Does statement S look like a contraction (acc = acc + x*y)?  The first
+ * guess of the set of contractions of an unrolled nest. */
+static int reduction_like(const mp_nest *n, int s)
+{
+	const mp_stmt *st = &n->stmt[s];
+	const mp_expr *add = ex(n, st->rhs), *a, *b;
+	int acc_read = -1;
+
+	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add || add->kind != MP_X_ADD)
+		return 0;
+	a = ex(n, peel_casts(n, add->a));
+	b = ex(n, peel_casts(n, add->b));
+	return (reads_acc(n, st, add->a, &acc_read) && b && b->kind == MP_X_MUL) ||
+	       (reads_acc(n, st, add->b, &acc_read) && a && a->kind == MP_X_MUL);
+}
+
+int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
+{
+	unsigned char set[MP_MAX_STMTS], next[MP_MAX_STMTS], fwd[MP_MAX_STMTS];
+	int s, count = 0, round, i, k, t;
+
+	if (max < 1)
+		return 0;
+	if (mp_analyze(n, p, &plans[0]) || max < 2)
+		return plans[0].ok;
+	/* several contractions: rows unrolled into accumulators of one
+	   reduction loop.  The set is the statements that match when the
+	   others may share the locals they read (until it is stable). */
+	memset(set, 0, sizeof(set));
+	for (s = 0; s < n->nstmts; s++)
+		count += set[s] = (unsigned char)reduction_like(n, s);
+	if (count < 2)
+		return 0;
+	for (round = 0; round < 4; round++) {
+		memset(next, 0, sizeof(next));
+		memset(fwd, 0, sizeof(fwd));
+		count = 0;
+		for (s = 0; s < n->nstmts; s++) {
+			cand c;
+
+			if (!set[s])
+				continue;
+			memset(&c, 0, sizeof(c));
+			set[s] = 0;   /* the others, without s */
+			c.others = set;
+			if (match_stmt(n, s, &c)) {
+				next[s] = 1, count++;
+				for (t = 0; t < n->nstmts; t++)
+					fwd[t] |= c.fwd[t];
+			}
+			set[s] = 1;
+		}
+		if (!memcmp(set, next, sizeof(set)))
+			break;
+		memcpy(set, next, sizeof(set));
+	}
+	if (count < 2) {
+		mp_analyze(n, p, &plans[0]);   /* its reason */
+		return 0;
+	}
+	if (count > max) {
+		plan_init(&plans[0], n, p);
+		snprintf(plans[0].reason, sizeof(plans[0].reason), "the nest holds %d "
+			 "contractions; at most %d per '#pragma mixprec' are supported", count, max);
+		return 0;
+	}
+	for (s = 0, i = 0; s < n->nstmts; s++) {
+		az z;
+
+		if (!set[s])
+			continue;
+		plan_init(&plans[i], n, p);
+		memset(&z, 0, sizeof(z));
+		z.n = n;
+		z.p = p;
+		z.plan = &plans[i];
+		memcpy(z.others, set, sizeof(set));
+		memcpy(z.others_fwd, fwd, sizeof(fwd));
+		z.others[s] = 0;
+		z.nothers = count - 1;
+		analyze(&z);
+		if (z.m && mp_model_over_budget(z.m))   /* as in mp_analyze */
+			refuse(&z, loop_loc(n, 0), MP_MODEL_BUDGET_FMT, mp_model_budget());
+		mp_model_free(z.m);
+		if (!plans[i].ok) {
+			if (i)
+				plans[0] = plans[i];
+			return 0;
+		}
+		/* one reduction loop for all, replaced in tile mode */
+		if (plans[i].mode != MP_OUT_TILE || plans[i].red_loop != plans[0].red_loop ||
+		    n->stmt[plans[i].red_stmt].loop != plans[i].red_loop) {
+			plans[0].ok = 0;
+			snprintf(plans[0].reason, sizeof(plans[0].reason), "the %d contractions "
+				 "of the nest do not share one innermost reduction loop", count);
+			plans[0].reason_loc = n->stmt[s].loc;
+			return 0;
+		}
+		i++;
+	}
+	for (k = 0; k < count; k++)
+		plans[k].ncontr = count;
+	return count;
 }
 
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)

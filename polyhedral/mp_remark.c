@@ -35,7 +35,8 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
 	const char *target = pr ? mp_target_name(pr->target) : "auto";
 	return snprintf(buf, len,
 			"mixprec: %s; %s; %s; %s, chosen at run time for the running CPU "
-			"(target=%s, MIXPREC_TARGET overrides)",
+			"(target=%s, MIXPREC_TARGET overrides)%s%s",
 			p->what, p->layout, mode_text(p),
-			p->src_float ? mp_lp_kernel_families : mp_kernel_families, target);
+			p->src_float ? mp_lp_kernel_families : mp_kernel_families, target,
+			p->hint[0] ? "; " : "", p->hint);
 }

@@ -70,8 +70,9 @@ static int trip(const mp_nest *n, int l, mp_aff *r)
 {
 	mp_aff neg;
 
-	if (uses_iter(n, &n->loop[l].lo) || uses_iter(n, &n->loop[l].hi))
-		return -1;
+	if (uses_iter(n, &n->loop[l].lo) || uses_iter(n, &n->loop[l].hi) ||
+	    (n->loop[l].step != 1 && n->loop[l].step != -1))
+		return -1;   /* (a step of 2 would count (hi - lo) / 2 + 1) */
 	if (mp_aff_scale(&neg, &n->loop[l].lo, -1) < 0 ||
 	    mp_aff_add(r, &n->loop[l].hi, &neg) < 0)
 		return -1;
@@ -85,6 +86,8 @@ static int done_iters(const mp_nest *n, int l, mp_aff *r)
 {
 	mp_aff it, b;
 
+	if (n->loop[l].step != 1 && n->loop[l].step != -1)
+		return -1;
 	mp_aff_var(&it, n->loop[l].iter);
 	if (n->loop[l].step >= 0) {
 		if (mp_aff_scale(&b, &n->loop[l].lo, -1) < 0)

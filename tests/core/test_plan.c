@@ -236,6 +236,16 @@ static const pcase cases[] = {
   .text = DECLS "loop k lo=0 hi=K-1\nloop j parent=k lo=0 hi=N-1\nloop i parent=j lo=0 hi=M-1\n"
 	"stmt i : y[176*i+4*j]:s32 = (+ y[176*i+4*j]:s32 " PROD("x[48*i+k]:s8", "w[44*k+j]:s8") ")\n",
   .ok = 0, .reason = "not one element per (i, j) point" },
+/* The pragma on an inner loop: the hint names the enclosing loop */
+{ .name = "matrix-vector per row of a GEMM: the remark suggests the outer loop",
+  .text = "var M param s32\nvar N param s32\nvar K param s32\n"
+	"var x param ptr\nvar w param ptr\nvar y param ptr\n"
+	"var i param s32 outer_iter\nvar j iter s32\nvar k iter s32\nvar s local s32\n"
+	"array x base=x\narray w base=w\narray y base=y\n"
+	"loop j lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .what = "matrix-vector" },
 /* count-down loops (step -1) */
 { .name = "count-down loops i, k (step -1), final values",
   .text = "var M param s32\nvar N param s32\nvar K param s32\n"
@@ -956,13 +966,21 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "nested in 4 loops" },
 
-{ .name = "step 2",
+{ .name = "step 2 on the reduction loop: K = (K + 1) / 2 iterations",
   .text = DECLS "var s local s32\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
-	"loop k parent=j lo=0 hi=K-1 step=2\n"
+	"loop k parent=j lo=0 hi=15 step=2\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "loop 'k' has step 2" },
+  .ok = 1, .mode = MP_OUT_FUSED, .kext = 8, .bound = 8 * 128 * 128 },
+{ .name = "rows unrolled: two contractions analysed alone give a reason",
+  .text = DECLS "var s0 local s32\nvar s1 local s32\n"
+	"loop i lo=0 hi=M-2 step=2\nstmt i : s0 = 0\nstmt i : s1 = 0\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s0 = (+ s0 " PROD("x[i*K+k]:s8", "w[k]:s8") ")\n"
+	"stmt k : s1 = (+ s1 " PROD("x[i*K+K+k]:s8", "w[k]:s8") ")\n"
+	"stmt i : y[4*i]:s32 = s0\nstmt i : y[4*i+4]:s32 = s1\n",
+  .ok = 0, .reason = "the nest holds 2 contractions" },
 
 { .name = "non-affine store in the epilogue",
   .text = DECLS "var s local s32\n"
@@ -1203,6 +1221,9 @@ static void run_case(const pcase *c)
 	if (c->rif1)
 		CHECK(plan.red_iter_final == c->rif1 - 1, "%s: red_iter_final %d", c->name,
 		      plan.red_iter_final);
+	if (strstr(c->name, "suggests the outer loop"))
+		CHECK(strstr(plan.hint, "enclosing loop 'i' indexes 'x'") != NULL, "%s: hint '%s'",
+		      c->name, plan.hint);
 	if (strstr(c->name, "read after it")) {
 		char buf[64];
 
@@ -1359,6 +1380,35 @@ static void isl_budget(void)
 	       refused_small, same_large);
 }
 
+/* Rows unrolled into two accumulators: mp_analyze_all plans both
+ * contractions (tile mode, one reduction loop), the shared local b
+ * forwarded into both. */
+static void unrolled_rows(void)
+{
+	static mp_nest n;
+	static mp_plan plans[4];
+	mp_pragma p;
+	int cnt;
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, DECLS "var s0 local s32\nvar s1 local s32\nvar b local s32\n"
+		"loop i lo=0 hi=M-2 step=2\nstmt i : s0 = 0\nstmt i : s1 = 0\n"
+		"loop k parent=i lo=0 hi=K-1\nstmt k : b = (cast:s32 w[k]:s8)\n"
+		"stmt k : s0 = (+ s0 (* (cast:s32 x[i*K+k]:s8) b))\n"
+		"stmt k : s1 = (+ s1 (* (cast:s32 x[i*K+K+k]:s8) b))\n"
+		"stmt i : y[4*i]:s32 = s0\nstmt i : y[4*i+4]:s32 = s1\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	CHECK(cnt == 2, "unrolled rows: %d contractions (%s)", cnt, plans[0].reason);
+	if (cnt != 2)
+		return;
+	CHECK(plans[0].mode == MP_OUT_TILE && plans[1].mode == MP_OUT_TILE &&
+	      plans[0].red_loop == plans[1].red_loop && plans[0].ncontr == 2 &&
+	      plans[0].acc_var != plans[1].acc_var && plans[0].acc_a != plans[1].acc_a,
+	      "unrolled rows: two tile plans of one reduction loop");
+	CHECK(mp_analyze_all(&n, &p, plans, 1) == 0, "unrolled rows: max 1 refuses");
+}
+
 int main(void)
 {
 	size_t i;
@@ -1368,6 +1418,7 @@ int main(void)
 	loop_orders();
 	iterator_sanity();
 	isl_budget();
+	unrolled_rows();
 	printf("%zu table rows + 6 loop orders\n", sizeof(cases) / sizeof(cases[0]));
 	CT_DONE("test_core_plan");
 }

@@ -88,7 +88,7 @@ void rf_step(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{step}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
-			for (int k = 0; k < K; k += 4)
+			for (int k = K - 1; k >= 0; k -= 4)
 				s += A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}
@@ -102,7 +102,7 @@ void rf_step_inner_j(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 
 	for (int i = 0; // expected-warning {{not transformed}} expected-warning {{step}}
 	     i < M; i++)
-		for (int j = 0; j < N; j += 3) {
+		for (int j = N - 1; j >= 0; j -= 3) {
 			int32_t s = 0;
 			for (int k = 0; k < K; k++)
 				s += A[i * K + k] * B[k * N + j];

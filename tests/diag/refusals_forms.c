@@ -1,7 +1,7 @@
 /* refusals_forms.c -- product and access forms the plugin refuses (the loop
  * stays, one warning at the nest's for line): the product through an int
  * temporary, s -= a*b, a product truncated to int16_t, a product scaled by 2,
- * a*a, two contractions in one reduction loop, a (unsigned char) cast of a
+ * a*a, a (unsigned char) cast of a
  * signed operand, volatile operand / output, an output through a
  * pointer-to-pointer indexed by the row (bounds and pointers read from
  * struct fields are read before the nest: corpus struct_fields.c). */
@@ -55,12 +55,6 @@ void rf_square(ARGS)
 		NEST(s += a * a)
 }
 
-void rf_two_updates(ARGS)
-{
-#pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{2 contractions}}
-		NEST(s += a * b; s += a * b)
-}
 
 void rf_uchar_cast(ARGS)
 {

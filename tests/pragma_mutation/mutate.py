@@ -387,6 +387,14 @@ def check(comp, src_path, pno, nest_lines, rc, err):
     return probs, verdict
 
 
+def disagreement(line, results):
+    """Do the compilers' verdicts (results: [name, rc, problems, cmd, err,
+    verdict]) differ on whether the pragma is an error, other than by
+    their lexers (lexer_difference)?"""
+    verdicts = [r[5] for r in results if r[5]]
+    return len(set(v == "error" for v in verdicts)) > 1 and not lexer_difference(line, results)
+
+
 def lexer_difference(line, results):
     """Do the compilers disagree only on what their own lexers accept (not
     the plugin's pragma parser)?  Bytes outside ASCII or control bytes in
@@ -418,8 +426,7 @@ def run_case(job):
     # the three compilers read the same pragma the same way: all reject it
     # or none does (an error from the compiler's own lexer or preprocessor,
     # outside the pragma's mixprec(...) text, may differ: see same_verdict)
-    verdicts = [r[5] for r in results if r[5]]
-    if len(set(v == "error" for v in verdicts)) > 1 and not lexer_difference(line, results):
+    if disagreement(line, results):
         text = ", ".join("%s: %s" % (r[0], r[5]) for r in results)
         for r in results:
             r[2].append("the compilers disagree (%s)" % text)
@@ -430,8 +437,54 @@ def run_case(job):
     return idx, label, line, form, results
 
 
+def self_test():
+    """The checker can fail: synthetic compiler outputs for the rendered
+    test file, each with the problems check() must (or must not) find."""
+    src, pno, nest = render("#pragma mixprec(int8, acc=int32)", "#pragma", False)
+    f = "m0.c"
+    at = lambda line, kind, msg: "%s:%d:5: %s: %s" % (f, line, kind, msg)
+    refusal = at(nest[0], "warning", REFUSAL + ": some reason [-Wpragmas]")
+    remark = at(nest[0], "optimized", "mixprec: int8 contraction over k")
+    cases = [
+        ("clean transform", 0, remark, None),
+        ("refused at the nest", 0, refusal, None),
+        ("error at the pragma", 1, at(pno, "error", "mixprec: expected ')'"), None),
+        ("warning at the pragma", 0, at(pno, "warning", "ignoring '#pragma mixpre'"), None),
+        ("crash (ICE)", 1, at(pno, "error", "x") + "\ninternal compiler error: Segmentation fault",
+         "compiler crash"),
+        ("crash (signal)", -11, "", "compiler crash"),
+        ("sanitizer report", 1, "==1==ERROR: AddressSanitizer: heap-buffer-overflow",
+         "compiler crash"),
+        ("hang", "timeout", "", "compiler hang"),
+        ("error elsewhere", 1, at(pno + 3, "error", "expected ';'"), "error at line"),
+        ("failure without a diagnostic at the pragma", 1, "", "without a diagnostic"),
+        ("pragma ignored silently", 0, "", "ignored silently"),
+        ("refusal outside the nest", 0, at(pno - 2, "warning", REFUSAL + ": r"), "warning at line"),
+        ("remark away from the nest", 0, at(nest[1], "optimized", "mixprec: x"),
+         "remark at line"),
+    ]
+    bad = 0
+    for name, rc, err, want in cases:
+        probs, _ = check(None, f, pno, nest, rc, err)
+        text = "; ".join(probs)
+        ok = (not probs) if want is None else (want in text)
+        bad += not ok
+        print("%s self-test %s: %s" % ("PASS" if ok else "FAIL", name, text or "no problem"))
+    # the compilers must agree on accept / reject
+    res = [["gcc", 1, [], [], "", "error"], ["clang14", 0, [], [], "", "answered"]]
+    dis = disagreement("#pragma mixprec(int8,)", res)
+    lex = not disagreement("#pragma mixprec(int8\u00e9)", res)
+    print("%s self-test verdicts: a disagreement is found (%s), not for non-ASCII (%s)"
+          % ("PASS" if dis and lex else "FAIL", dis, lex))
+    bad += not (dis and lex)
+    print("mutate self-test: %d failure(s)" % bad)
+    return EXIT_FAIL if bad else EXIT_PASS
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the checker on synthetic compiler outputs")
     ap.add_argument("--seed", type=int, help="random seed (default: fresh)")
     ap.add_argument("--count", "-n", type=int, default=300, help="mutations")
     ap.add_argument("-j", "--jobs", type=int, default=1)
@@ -450,6 +503,8 @@ def main():
     ap.add_argument("--print", action="store_true", help="print the mutated lines only")
     args = ap.parse_args()
 
+    if args.self_test:
+        return self_test()
     seeds = seed_lines()
     if args.list_seeds:
         print("\n".join(seeds))

@@ -334,6 +334,65 @@ static void emit_domain(mp_model *m, sb *b, char kind, int id,
 
 /* ------------------------------------------------------------- building */
 
+static int name_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* Does body hold name as a whole word? */
+static int names(const char *body, const char *name)
+{
+	size_t len = strlen(name);
+	const char *q;
+
+	for (q = body; (q = strstr(q, name)) != NULL; q += len)
+		if (!name_char(q[len]) && (q == body || !name_char(q[-1])))
+			return 1;
+	return 0;
+}
+
+/* ISL's parser takes time in proportion to the parameters a string
+ * declares: S ("[p_0, ...] -> { body }", writable) keeps only those the
+ * body names (ISL aligns the parameters of the objects it combines).
+ * Returns s. */
+static char *trim_params(char *s)
+{
+	char *arrow = strstr(s, "] -> {"), *body, *p, *end;
+	char head[SB_LEN], name[64];
+	size_t hl = 0, bl, len;
+
+	if (s[0] != '[' || !arrow)
+		return s;
+	body = arrow + 1;
+	head[hl++] = '[';
+	for (p = s + 1; p < arrow; p = end) {
+		while (p < arrow && (*p == ' ' || *p == ','))
+			p++;
+		for (end = p; end < arrow && *end != ',' && *end != ' '; end++)
+			;
+		len = (size_t)(end - p);
+		if (!len || len >= sizeof(name))
+			return s;
+		memcpy(name, p, len);
+		name[len] = 0;
+		if (!names(body, name))
+			continue;
+		if (hl > 1) {
+			head[hl++] = ',';
+			head[hl++] = ' ';
+		}
+		memcpy(head + hl, name, len);
+		hl += len;
+	}
+	head[hl++] = ']';
+	bl = strlen(body);
+	memmove(s + hl, body, bl + 1);
+	memcpy(s, head, hl);
+	return s;
+}
+
+
 /* The domain of loop l, L<l>[c...] over its enclosing loops and itself,
  * read once (ISL's parser is the costliest part of building a model);
  * owned by m.  NULL when ISL fails. */
@@ -350,7 +409,7 @@ static isl_set *loop_domain(mp_model *m, int l)
 		return NULL;
 	sb_reset(b);
 	emit_domain(m, b, 'L', l, m->lchain[l], m->ldepth[l]);
-	m->ldom[l] = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
+	m->ldom[l] = b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
 	free(b);
 	return m->ldom[l];
 }
@@ -450,7 +509,7 @@ static isl_map *build_access(mp_model *m, int id)
 	sbf(&b, " }");
 	if (b.over)
 		return NULL;
-	map = isl_map_read_from_str(m->ctx, b.s);
+	map = isl_map_read_from_str(m->ctx, trim_params(b.s));
 	return isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
 }
 
@@ -464,7 +523,7 @@ static isl_union_map *add_scalar(mp_model *m, isl_union_map *um, int s, int v)
 	sbf(&b, "%s -> { ", m->params);
 	emit_tuple(&b, 'S', s, m->chain[s], m->depth[s]);
 	sbf(&b, " -> V%d[] }", v);
-	map = isl_map_read_from_str(m->ctx, b.s);
+	map = isl_map_read_from_str(m->ctx, trim_params(b.s));
 	map = isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
 	return isl_union_map_add_map(um, map);
 }
@@ -523,7 +582,7 @@ static isl_map *build_schedule(mp_model *m, int s, int width)
 	for (k++; k < width; k++)
 		sbf(&b, ", 0");
 	sbf(&b, "] }");
-	return isl_map_read_from_str(m->ctx, b.s);
+	return isl_map_read_from_str(m->ctx, trim_params(b.s));
 }
 
 /* The access relation of access i (owned by m), read on the first
@@ -624,7 +683,7 @@ mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
 		if (l == -1) {
 			sb_reset(b);
 			emit_domain(m, b, 'S', i, m->chain[i], m->depth[i]);
-			m->dom[i] = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
+			m->dom[i] = b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
 		} else {
 			/* the domain of its loop, named S<i> */
 			char name[24];
@@ -888,7 +947,7 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 		if (emit_aff(&b, n, &n->access[acc].bidx[i], m->chain[s], m->depth[s]) < 0)
 			continue;
 		sbf(&b, " <= %" PRId64 " }", n->access[acc].bext[i] - 1);
-		if (b.over || !(in = isl_set_read_from_str(m->ctx, b.s)))
+		if (b.over || !(in = isl_set_read_from_str(m->ctx, trim_params(b.s))))
 			continue;
 		map = isl_map_intersect_domain(map, in);
 	}

@@ -338,7 +338,14 @@ DIAG_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
                      r"(?P<kind>fatal error|error|warning|note|remark|optimized): (?P<msg>.*)$")
 
 
-def check(comp, src_path, pno, nest_lines, rc, err):
+# GCC's own limit, not the plugin's: with -Wunknown-pragmas (-Wall), an
+# unknown _Pragma("...") inside the expansion of a pragma registered with
+# expansion (#pragma omp under -fopenmp too) makes cpplib lose the end of
+# the pragma's line, and the parser then reports the end of the file.
+GCC_END_OF_INPUT = "at end of input"
+
+
+def check(comp, src_path, pno, nest_lines, rc, err, text=""):
     """Problems of one compile (strings), and its verdict: 'error' (the
     compile failed), 'diagnosed' (a warning at the pragma), 'answered' (no
     diagnostic at the pragma; the plugin transformed or refused the nest)."""
@@ -374,6 +381,9 @@ def check(comp, src_path, pno, nest_lines, rc, err):
             continue
         if kind == "warning" and REFUSAL in msg and in_nest:
             answered += 1
+            continue
+        if (comp is not None and not comp.clang and kind == "error" and
+                GCC_END_OF_INPUT in msg and "_Pragma" in text and at_pragma):
             continue
         probs.append("%s at line %d (the pragma is line %d): %s" % (kind, line, pno, msg))
     if rc != 0 and at_pragma == 0:
@@ -421,7 +431,7 @@ def run_case(job):
             rc, err = p.returncode, p.stderr.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:
             rc, err = "timeout", ""
-        probs, verdict = check(comp, path, pno, nest_lines, rc, err)
+        probs, verdict = check(comp, path, pno, nest_lines, rc, err, line)
         results.append([comp.name, rc, probs, cmd, err, verdict])
     # the three compilers read the same pragma the same way: all reject it
     # or none does (an error from the compiler's own lexer or preprocessor,

@@ -339,6 +339,12 @@ typedef struct mp_stats {
 void mp_stats_get(mp_stats *s);
 void mp_stats_reset(void);
 
+/* The MIXPREC_* environment variables (MIXPREC_DISABLE, MIXPREC_TARGET,
+ * MIXPREC_VERIFY, MIXPREC_THREADS) are read once per process, at the first
+ * call that needs them; a program that changes them while it runs calls
+ * this to have them read again. */
+void mp_env_reload(void);
+
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c. */

@@ -90,7 +90,7 @@ void mp_aff_const(mp_aff *r, int64_t c) { T->aff_const(r, c); }
 void mp_aff_var(mp_aff *r, int var) { T->aff_var(r, var); }
 int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b) { return T->aff_add(r, a, b); }
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c) { return T->aff_scale(r, a, c); }
-int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
+int mp_aff_mul(mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
 { return T->aff_mul(n, r, a, b); }
 int mp_aff_is_const(const mp_aff *a, int64_t *c) { return T->aff_is_const(a, c); }
 void mp_aff_coef_of(const mp_aff *a, int it, mp_aff *coef) { T->aff_coef_of(a, it, coef); }

@@ -22,6 +22,9 @@ struct mp_pragma_rec {
 	clang::SourceLocation next_loc;    /* the first token after the pragma */
 	bool bad = false;                  /* an error was reported already */
 	bool done = false;                 /* matched with its statement */
+	bool region = false;               /* on a block of several loops: each
+	                                      loop a nest; one without any
+	                                      contraction is only a remark */
 	std::vector<clang::SourceLocation> tok_locs;
 	/* scale=(SA, SB): the variable or parameter each named scale resolved
 	   to where the pragma stands (null: dynamic, a number, or not a usable
@@ -64,6 +67,10 @@ struct mp_ctx {
 	clang::SourceLocation loop_loc;
 	std::map<const clang::Stmt *, clang::Stmt *> *parent;
 	const std::set<const clang::Stmt *> *annotated = nullptr;  /* fors with a pragma */
+	/* the innermost OpenMP region (parallel, task, worksharing body) the
+	   nest is in, or null: references the rewrite builds to variables
+	   declared outside it go through its captures */
+	clang::CapturedStmt *captured = nullptr;
 
 	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 5
+#define MP_CORE_TABLE_VERSION 6
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -39,7 +39,7 @@ typedef struct mp_core_table {
 	void (*aff_var)(mp_aff *r, int var);
 	int (*aff_add)(mp_aff *r, const mp_aff *a, const mp_aff *b);
 	int (*aff_scale)(mp_aff *r, const mp_aff *a, int64_t c);
-	int (*aff_mul)(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b);
+	int (*aff_mul)(mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b);
 	int (*aff_is_const)(const mp_aff *a, int64_t *c);
 	void (*aff_coef_of)(const mp_aff *a, int it, mp_aff *coef);
 	int (*aff_uses_var)(const mp_aff *a, int var);

@@ -18,6 +18,13 @@ static void build_parents(Stmt *s, parent_map &pm)
 			pm[c] = s;
 			build_parents(c, pm);
 		}
+	/* an OpenMP region's body: a CapturedStmt's children are only its
+	   capture initialisers */
+	if (CapturedStmt *cs = dyn_cast<CapturedStmt>(s))
+		if (Stmt *b = cs->getCapturedStmt()) {
+			pm[b] = s;
+			build_parents(b, pm);
+		}
 }
 
 static const char *decl_name(const VarDecl *d)
@@ -1010,11 +1017,16 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
 		mp_note(at, "the reason is here");
 }
 
-static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
-			 const std::set<const Stmt *> &annotated, mp_pragma_rec &r, Stmt *f,
-			 Stmt *init)
+/* Describes, plans and rewrites the nest of loop F for pragma R.  When the
+ * core finds the contraction three loops deep inside loops that only index
+ * the output (mp_plan.descend), returns that inner loop for the caller to
+ * plan instead (NOTE then says what stays as written); else reports and
+ * returns nullptr. */
+static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
+			  const std::set<const Stmt *> &annotated, mp_pragma_rec &r, Stmt *f,
+			  Stmt *init, SourceLocation kw, std::string &note)
 {
-	SourceLocation kw = parts_of(f).kw;
+	Stmt *inner = nullptr;
 	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
 	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		/* as plugin-gcc/nest.cc: no kernels for these families yet */
@@ -1022,7 +1034,7 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
 			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
 		report(r, kw, why, SourceLocation());
-		return;
+		return nullptr;
 	}
 	mp_ctx c(C, S);
 	c.fn = fd;
@@ -1032,6 +1044,8 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	c.loop_loc = kw;
 	c.parent = &pm;
 	c.annotated = &annotated;
+	for (Stmt *p = pm.count(f) ? pm[f] : nullptr; p && !c.captured; p = pm.count(p) ? pm[p] : nullptr)
+		c.captured = dyn_cast<CapturedStmt>(p);
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
 	const int maxc = 4;   /* contractions planned together (rows unrolled) */
 	mp_plan *plan = (mp_plan *)calloc(maxc, sizeof(mp_plan));
@@ -1058,11 +1072,44 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
-		report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
+		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+			inner = c.loops[plan->descend];
+			note = plan->descend_note;
+		} else if (r.region && plan->no_contraction) {
+			/* a region's init or element-wise loop: runs as written */
+			mp_remark(c.loop_loc, std::string("mixprec: loop nest not transformed: ") +
+				  plan->reason);
+		} else {
+			report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc),
+			       plan->reason_is_error);
+		}
 	} else {
+		/* planned from an inner loop: the loops kept around it (the
+		   pragma stands where the user put it: no hint to move it) */
+		for (int q = 0; q < count && !note.empty(); q++)
+			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
 		for (int q = 0; mp_opt_dump && q < count; q++)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
-		if (mp_rewrite(c, plan, count)) {
+		/* inside an OpenMP region the rewrite reads only what the region
+		   captures (the variables of the nest are; a scale named in the
+		   pragma may not be) */
+		const VarDecl *uncaptured = nullptr;
+		if (c.captured) {
+			std::vector<const VarDecl *> vs(c.var_decl.begin(), c.var_decl.end());
+			vs.push_back(r.scale_decl[0]);
+			vs.push_back(r.scale_decl[1]);
+			for (const VarDecl *vd : vs)
+				if (vd && vd->isLocalVarDeclOrParm() &&
+				    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()) &&
+				    !c.captured->capturesVariable(vd) && !uncaptured)
+					uncaptured = vd;
+		}
+		if (uncaptured) {
+			std::string why = std::string("the nest is inside an OpenMP region that does not "
+						      "capture '") + uncaptured->getName().str() +
+					  "'; use it in the region before the nest";
+			report(r, c.loop_loc, why.c_str(), SourceLocation());
+		} else if (mp_rewrite(c, plan, count)) {
 			/* one remark per contraction */
 			for (int q = 0; q < count; q++) {
 				char text[2 * MP_REASON_LEN + 512];
@@ -1075,6 +1122,7 @@ static void process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &p
 	}
 	free(plan);
 	free(c.n);
+	return inner;
 }
 
 /* Is child K of P a statement position (not an expression operand)? */
@@ -1137,6 +1185,26 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		   (#pragma clang loop / GCC unroll): an attribute around it */
 		while (AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(s))
 			s = as->getSubStmt();
+		/* a block of several loops (a region, as `#pragma scop` marks
+		   one): each loop of the block is a nest of its own */
+		if (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {
+			std::vector<Stmt *> loops;
+			for (Stmt *k : cs->body()) {
+				Stmt *u = k;
+				while (AttributedStmt *as = dyn_cast<AttributedStmt>(u))
+					u = as->getSubStmt();
+				if (isa<ForStmt>(u) || isa<WhileStmt>(u))
+					loops.push_back(u);
+			}
+			if (loops.size() > 1) {
+				r.region = true;
+				for (Stmt *l : loops) {
+					annotated.insert(l);
+					nests.push_back({ mine[m], { l, nullptr } });
+				}
+				continue;
+			}
+		}
 		/* as the GCC glue: a block whose first statement (after
 		   declarations) is the loop, `#pragma mixprec { for ... }` */
 		while (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {
@@ -1178,9 +1246,14 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		annotated.insert(f);
 		nests.push_back({ mine[m], { f, init } });
 	}
-	for (auto &x : nests)
-		process_nest(C, S, fd, pm, annotated, mp_pragmas[x.first], x.second.first,
-			     x.second.second);
+	for (auto &x : nests) {
+		std::string note;   /* the batch loops kept around the call */
+		Stmt *f = x.second.first, *init = x.second.second;
+		SourceLocation kw = parts_of(f).kw;
+		for (int attempt = 0; attempt < 2 && f; attempt++, init = nullptr)
+			f = process_nest(C, S, fd, pm, annotated, mp_pragmas[x.first], f, init, kw,
+					 note);
+	}
 }
 
 void mp_finish_unit(void)

@@ -59,6 +59,15 @@ struct mp_build {
 	Expr *lit(int64_t v) { return IntegerLiteral::Create(C, llvm::APInt(64, (uint64_t)v, true), C.LongTy, L); }
 	Expr *ref(ValueDecl *d)
 	{
+		/* inside an OpenMP region, a local of the enclosing function is
+		   reached through the region's capture (Sema, past the region,
+		   would not mark the reference so) */
+		VarDecl *vd = dyn_cast<VarDecl>(d);
+		if (c.captured && vd && vd->isLocalVarDeclOrParm() &&
+		    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()))
+			return DeclRefExpr::Create(C, NestedNameSpecifierLoc(), SourceLocation(), vd,
+						   /*RefersToEnclosingVariableOrCapture=*/true, L,
+						   vd->getType().getNonReferenceType(), VK_LValue);
 		return ok(S.BuildDeclarationNameExpr(CXXScopeSpec(), DeclarationNameInfo(d->getDeclName(), L), d));
 	}
 	Expr *cast(QualType t, Expr *e)
@@ -84,6 +93,9 @@ struct mp_build {
 	   derived parameter stands for (n / 32, x->n), as written. */
 	Expr *value(int v)
 	{
+		const mp_var &mv = c.n->var[v];
+		if (mv.prod[0] >= 0 && mv.prod[1] >= 0)   /* a product variable */
+			return paren(bin(BO_Mul, lng(value(mv.prod[0])), lng(value(mv.prod[1]))));
 		auto it = c.var_value.find(v);
 		if (it != c.var_value.end())
 			return paren(const_cast<Expr *>(it->second));

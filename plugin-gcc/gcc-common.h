@@ -63,6 +63,13 @@ struct mp_pragma_rec {
 	location_t pragma_loc;   /* the '#pragma' */
 	location_t loop_loc;     /* the 'for' it annotates (0 until known) */
 	bool bad;                /* an error was reported already */
+	bool region;             /* on a block of several loops: each loop a
+	                            nest (a copy of the record each); one
+	                            without any contraction is only a remark */
+	bool region_head;        /* the pragma's own marker of a region: each
+	                            loop has a marker of its own */
+	location_t brace_loc;    /* the '{' right after the pragma, or
+	                            UNKNOWN_LOCATION */
 	std::vector<location_t> tok_locs;
 	/* scale=(SA, SB): the VAR_DECL / PARM_DECL each named scale resolved
 	   to where the pragma stands (NULL_TREE: dynamic, a number, or not a

@@ -826,11 +826,14 @@ static void report(const mp_pragma_rec &r, const char *reason, location_t at,
 		inform(at, "the reason is here");
 }
 
+static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
+			     std::string &note, bool *changed);
+
 static void process_marker(function *fn, gimple *m, int id, bool *changed)
 {
 	mp_pragma_rec &r = mp_pragmas[id];
-	if (r.bad)
-		return;
+	if (r.bad || r.region_head)
+		return;   /* a region's loops have markers of their own */
 	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
 	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		char why[160];
@@ -844,6 +847,20 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
 		return;
 	}
+	std::string note;   /* the batch loops kept around the call (descent) */
+	for (int attempt = 0; attempt < 2 && top; attempt++)
+		top = plan_nest(fn, r, top, note, changed);
+}
+
+/* Describes, plans and rewrites the nest of loop TOP for pragma R.  When
+ * the core finds the contraction three loops deep inside loops that only
+ * index the output (mp_plan.descend), returns that inner loop for the
+ * caller to plan instead (NOTE then says what stays as written); else
+ * reports and returns NULL. */
+static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
+			     std::string &note, bool *changed)
+{
+	class loop *inner = NULL;
 	mp_ctx c;
 	c.fn = fn;
 	c.top = top;
@@ -875,8 +892,23 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
 	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
-		report(r, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
+		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+			inner = c.loops[plan->descend];
+			note = plan->descend_note;
+		} else if (r.region && plan->no_contraction) {
+			/* a region's init or element-wise loop: runs as written */
+			if (dump_enabled_p())
+				dump_printf_loc(MSG_MISSED_OPTIMIZATION,
+						dump_user_location_t::from_location_t(c.loop_loc),
+						"mixprec: loop nest not transformed: %s\n", plan->reason);
+		} else {
+			report(r, plan->reason, mp_loc_of(plan->reason_loc), plan->reason_is_error);
+		}
 	} else {
+		/* planned from an inner loop: the loops kept around it (the
+		   pragma stands where the user put it: no hint to move it) */
+		for (int q = 0; q < count && !note.empty(); q++)
+			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
 		for (int q = 0; mp_opt_dump && q < count; q++)
 			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
 		if (mp_rewrite(c, plan, count)) {
@@ -896,6 +928,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	free_dominance_info(CDI_DOMINATORS);
 	free(plan);
 	free(c.n);
+	return inner;
 }
 
 unsigned int mp_process_function(function *fn)

@@ -278,6 +278,9 @@ static void handle_pragma(cpp_reader *)
 	rec.pragma_loc = first;
 	rec.loop_loc = UNKNOWN_LOCATION;
 	rec.bad = false;
+	rec.region = false;
+	rec.region_head = false;
+	rec.brace_loc = UNKNOWN_LOCATION;
 	rec.tok_locs = locs;
 	rec.scale_decl[0] = rec.scale_decl[1] = NULL_TREE;
 
@@ -322,6 +325,8 @@ static void handle_pragma(cpp_reader *)
 			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
 			return;
 		}
+		if (next && next->type == CPP_OPEN_BRACE)
+			rec.brace_loc = next->src_loc;
 	}
 	int id = (int)mp_pragmas.size();
 	mp_pragmas.push_back(rec);
@@ -385,6 +390,182 @@ static tree annotated_for(tree s)
 	return NULL_TREE;
 }
 
+/* The loop statement ITEM is (a FOR_STMT or WHILE_STMT, or the scope the
+ * C front end opens around `for (int i = ...)`), or NULL_TREE. */
+static tree loop_item(tree item)
+{
+	if (!item)
+		return NULL_TREE;
+	if (TREE_CODE(item) == FOR_STMT || TREE_CODE(item) == WHILE_STMT)
+		return item;
+	if (TREE_CODE(item) != BIND_EXPR)
+		return NULL_TREE;
+	tree body = BIND_EXPR_BODY(item), loop = NULL_TREE;
+	if (body && TREE_CODE(body) == STATEMENT_LIST) {
+		for (tree_stmt_iterator i = tsi_start(body); !tsi_end_p(i); tsi_next(&i)) {
+			tree e = tsi_stmt(i);
+			if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
+				continue;
+			if (loop || (TREE_CODE(e) != FOR_STMT && TREE_CODE(e) != WHILE_STMT))
+				return NULL_TREE;
+			loop = e;
+		}
+		return loop;
+	}
+	return body && (TREE_CODE(body) == FOR_STMT || TREE_CODE(body) == WHILE_STMT) ? body
+											 : NULL_TREE;
+}
+
+/* Where the marker of loop item IT goes: before it, or before the
+ * `i = 0;` the C front end emits ahead of `for (i = 0; ...)` when i is
+ * declared earlier (FOR_INIT_STMT is then empty). */
+static tree_stmt_iterator marker_place(tree list, tree_stmt_iterator it)
+{
+	tree l = loop_item(tsi_stmt(it));
+	if (!l || TREE_CODE(l) != FOR_STMT || FOR_INIT_STMT(l) || tsi_stmt(it) != l)
+		return it;
+	tree_stmt_iterator prev = it;
+	tsi_prev(&prev);
+	while (!tsi_end_p(prev) && is_debug_marker(tsi_stmt(prev)))
+		tsi_prev(&prev);
+	if (tsi_end_p(prev))
+		return it;
+	tree e = tsi_stmt(prev);
+	while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
+		e = TREE_OPERAND(e, 0);
+	return e && (TREE_CODE(e) == MODIFY_EXPR || TREE_CODE(e) == COMPOUND_EXPR) ? prev : it;
+}
+
+/* A region of pragma ID: a marker of its own (a copy of ID's record,
+ * region set) before each loop item in ITEMS of LIST; ID's own marker
+ * annotates nothing (region_head). */
+static void mark_loops(tree list, const std::vector<tree_stmt_iterator> &items, int id)
+{
+	mp_pragmas[id].region = true;
+	mp_pragmas[id].region_head = true;
+	std::vector<tree_stmt_iterator> at;
+	for (const tree_stmt_iterator &it : items)
+		at.push_back(marker_place(list, it));
+	for (size_t k = 0; k < items.size(); k++) {
+		tree l = loop_item(tsi_stmt(items[k]));
+		mp_pragma_rec copy = mp_pragmas[id];
+		copy.region_head = false;
+		copy.loop_loc = EXPR_LOCATION(l);
+		int nid = (int)mp_pragmas.size();
+		mp_pragmas.push_back(copy);
+		tree call = build_call_expr_loc(EXPR_LOCATION(l), marker_decl(), 1,
+						build_int_cst(integer_type_node, nid));
+		tsi_link_before(&at[k], call, TSI_SAME_STMT);
+	}
+}
+
+/* `#pragma mixprec` before a block of several loops (a region, as
+ * `#pragma scop` marks one) that the C front end kept as a scope (it
+ * declares variables).  True when BLK is such a block. */
+static bool mark_region(tree blk, int id)
+{
+	tree body = blk;
+	if (TREE_CODE(body) == BIND_EXPR)
+		body = BIND_EXPR_BODY(body);
+	if (!body || TREE_CODE(body) != STATEMENT_LIST)
+		return false;
+	std::vector<tree_stmt_iterator> items;
+	for (tree_stmt_iterator i = tsi_start(body); !tsi_end_p(i); tsi_next(&i))
+		if (loop_item(tsi_stmt(i)))
+			items.push_back(i);
+	if (items.size() < 2)
+		return false;
+	mark_loops(body, items, id);
+	return true;
+}
+
+/* The '}' closing the block whose '{' is at BRACE (line, column), found in
+ * the source text: comments, string and character literals and
+ * preprocessor lines skipped.  False when the text cannot be read or the
+ * block does not close within a bounded number of lines. */
+static bool block_end(location_t brace, int *end_line, int *end_col)
+{
+	expanded_location e = expand_location(brace);
+	if (!e.file || e.line <= 0 || e.column <= 0)
+		return false;
+	int depth = 0;
+	bool comment = false;
+	for (int line = e.line; line < e.line + 200000; line++) {
+		char_span span = location_get_source_line(e.file, line);
+		if (!span)
+			return false;
+		const char *p = span.get_buffer();
+		int len = (int)span.length();
+		int c = line == e.line ? e.column - 1 : 0;
+		if (!comment && line != e.line) {
+			int k = 0;
+			while (k < len && (p[k] == ' ' || p[k] == '\t'))
+				k++;
+			if (k < len && p[k] == '#')
+				continue;   /* a directive (no continuation lines) */
+		}
+		for (; c < len; c++) {
+			if (comment) {
+				if (p[c] == '*' && c + 1 < len && p[c + 1] == '/')
+					comment = false, c++;
+				continue;
+			}
+			if (p[c] == '/' && c + 1 < len && p[c + 1] == '/')
+				break;
+			if (p[c] == '/' && c + 1 < len && p[c + 1] == '*') {
+				comment = true, c++;
+				continue;
+			}
+			if (p[c] == '"' || p[c] == '\'') {
+				char q = p[c];
+				for (c++; c < len && p[c] != q; c++)
+					if (p[c] == '\\')
+						c++;
+				continue;
+			}
+			if (p[c] == '{')
+				depth++;
+			else if (p[c] == '}' && --depth == 0) {
+				*end_line = line;
+				*end_col = c + 1;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A block right after the pragma without declarations is not a BIND_EXPR:
+ * the C front end splices its statements into the enclosing list.  The
+ * loops after the marker N that start before the block's '}' (found in
+ * the source text) are the region's, marked as mark_region does. */
+static bool mark_spliced_region(tree list, tree_stmt_iterator n, int id)
+{
+	int el, ec;
+	if (!block_end(mp_pragmas[id].brace_loc, &el, &ec))
+		return false;
+	expanded_location b = expand_location(mp_pragmas[id].brace_loc);
+	std::vector<tree_stmt_iterator> items;
+	for (; !tsi_end_p(n); tsi_next(&n)) {
+		tree st = tsi_stmt(n);
+		location_t l = EXPR_LOCATION(st);
+		if (TREE_CODE(st) == BIND_EXPR && l == UNKNOWN_LOCATION && loop_item(st))
+			l = EXPR_LOCATION(loop_item(st));
+		if (l == UNKNOWN_LOCATION || is_debug_marker(st))
+			continue;
+		expanded_location x = expand_location(l);
+		if (!x.file || !b.file || strcmp(x.file, b.file) != 0 || x.line > el ||
+		    (x.line == el && x.column > ec))
+			break;
+		if (loop_item(st))
+			items.push_back(n);
+	}
+	if (items.size() < 2)
+		return false;
+	mark_loops(list, items, id);
+	return true;
+}
+
 static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 {
 	tree t = *tp;
@@ -394,11 +575,20 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
 		if (!is_marker(tsi_stmt(i), &id))
 			continue;
-		mp_pragma_rec &r = mp_pragmas[id];
 		tree_stmt_iterator n = i;
 		tsi_next(&n);
 		while (!tsi_end_p(n) && is_debug_marker(tsi_stmt(n)))
 			tsi_next(&n);
+		if (mp_pragmas[id].region)
+			continue;   /* a region's own marker: its loops have theirs */
+		if (!tsi_end_p(n) &&
+		    (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || TREE_CODE(tsi_stmt(n)) == STATEMENT_LIST) &&
+		    !loop_item(tsi_stmt(n)) && mark_region(tsi_stmt(n), id))
+			continue;
+		if (!tsi_end_p(n) && mp_pragmas[id].brace_loc != UNKNOWN_LOCATION &&
+		    mark_spliced_region(t, n, id))
+			continue;
+		mp_pragma_rec &r = mp_pragmas[id];
 		tree f = tsi_end_p(n) ? NULL_TREE : annotated_for(tsi_stmt(n));
 		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT &&
 		    TREE_CODE(tsi_stmt(n)) != WHILE_STMT) {

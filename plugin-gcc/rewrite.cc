@@ -55,6 +55,20 @@ static tree type_of_scalar(mp_scalar s)
 	}
 }
 
+/* The value of variable V before the nest: its decl, SSA name or derived
+ * expression; a product variable (mp_var.prod) as the product of its
+ * factors, in long. */
+static tree value_of(mp_ctx &c, int v)
+{
+	const mp_var &mv = c.n->var[v];
+	if (mv.prod[0] >= 0 && mv.prod[1] >= 0)
+		return fold_build2(MULT_EXPR, long_t(),
+				   fold_convert(long_t(), value_of(c, mv.prod[0])),
+				   fold_convert(long_t(), value_of(c, mv.prod[1])));
+	gcc_assert(v < (int)c.var_tree.size() && c.var_tree[v]);
+	return unshare_expr(c.var_tree[v]);
+}
+
 struct mp_mat {
 	mp_ctx &c;
 	/* when set, only the ITERs marked here are taken at their lower bound */
@@ -67,7 +81,7 @@ struct mp_mat {
 		const mp_var &mv = c.n->var[v];
 		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
 			return aff(&c.n->loop[mv.loop].lo, true);
-		return fold_convert(long_t(), unshare_expr(c.var_tree[v]));
+		return fold_convert(long_t(), value_of(c, v));
 	}
 
 	tree aff(const mp_aff *a, bool at_lo)
@@ -313,7 +327,7 @@ struct mp_mat {
 			}
 			return build_int_cst(ty, x.cst);
 		case MP_X_VAR:
-			return unshare_expr(c.var_tree[x.var]);
+			return value_of(c, x.var);
 		case MP_X_CAST:
 			return fold_convert(ty, typed(x.a));
 		case MP_X_NEG:
@@ -335,7 +349,7 @@ struct mp_mat {
 		case MP_X_CONST:
 			return build_int_cst(long_t(), x.cst);
 		case MP_X_VAR:
-			return fold_convert(long_t(), unshare_expr(c.var_tree[x.var]));
+			return fold_convert(long_t(), value_of(c, x.var));
 		case MP_X_CAST:
 			return fold_convert(long_t(), fold_convert(type_of_scalar(x.type), expr(x.a)));
 		case MP_X_NEG:

@@ -173,19 +173,28 @@ int mp_ctx::iter_of(tree decl, gimple *at)
 gimple *mp_ctx::inline_def(tree t, gimple *use)
 {
 	auto it = defs.find(t);
-	if (it == defs.end() || it->second.size() != 1 || !DECL_ARTIFICIAL(t))
+	if (it == defs.end() || !DECL_ARTIFICIAL(t) || !use)
 		return NULL;
-	gimple *d = it->second[0];
-	if (!use || gimple_bb(d) != gimple_bb(use) || gimple_uid(d) >= gimple_uid(use))
+	/* the last definition before USE in its block (GCC may reuse one
+	   formal temporary for equal expressions: several definitions) */
+	gimple *d = NULL;
+	for (gimple *x : it->second)
+		if (gimple_bb(x) == gimple_bb(use) && gimple_uid(x) < gimple_uid(use) &&
+		    (!d || gimple_uid(x) > gimple_uid(d)))
+			d = x;
+	if (!d || !is_gimple_assign(d))
 		return NULL;
-	if (!is_gimple_assign(d))
-		return NULL;
-	/* every use of T must be in that block after the definition */
+	/* every use of T reads a definition of its own block, made before it:
+	   no value of T flows between blocks */
 	auto u = uses.find(t);
 	if (u != uses.end())
-		for (gimple *g : u->second)
-			if (gimple_bb(g) != gimple_bb(d) || gimple_uid(g) <= gimple_uid(d))
+		for (gimple *g : u->second) {
+			bool local = false;
+			for (gimple *x : it->second)
+				local |= gimple_bb(x) == gimple_bb(g) && gimple_uid(x) < gimple_uid(g);
+			if (!local)
 				return NULL;
+		}
 	return d;
 }
 
@@ -220,10 +229,17 @@ bool mp_ctx::inlined_temp(gimple *g)
 	auto u = uses.find(l);
 	if (u == uses.end() || u->second.empty())
 		return true;   /* dead temporary */
-	for (gimple *use : u->second)
-		if (inline_def(l, use) != g)
+	/* every use reads the definition next to it (GCC reuses one formal
+	   temporary for equal expressions, in OpenMP bodies at -O1 and up:
+	   several definitions, each with its own uses) */
+	bool mine = false;
+	for (gimple *use : u->second) {
+		gimple *d = inline_def(l, use);
+		if (!d)
 			return false;
-	return true;
+		mine |= d == g;
+	}
+	return mine;
 }
 
 /* ------------------------------------------------------ affine forms */

@@ -91,6 +91,7 @@ int mp_nest_add_var(mp_nest *n, const char *name, mp_var_kind kind, mp_scalar ty
 	v->loop = -1;
 	v->same_as = -1;
 	v->outer_iter = 0;
+	v->prod[0] = v->prod[1] = -1;
 	return n->nvars++;
 }
 
@@ -296,7 +297,70 @@ static int is_iter(const mp_nest *n, int v)
 	return v >= 0 && v < n->nvars && n->var[v].kind == MP_VAR_ITER;
 }
 
-int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
+int mp_nest_prod_var(mp_nest *n, int a, int b)
+{
+	char name[MP_NAME_LEN];
+	int v;
+
+	if (a > b) {
+		int t = a; a = b; b = t;
+	}
+	for (v = 0; v < n->nvars; v++)
+		if (n->var[v].kind == MP_VAR_PARAM && n->var[v].prod[0] == a &&
+		    n->var[v].prod[1] == b)
+			return v;
+	snprintf(name, sizeof name, "%.22s*%.22s", n->var[a].name, n->var[b].name);
+	if (mp_nest_find_var(n, name) >= 0)
+		snprintf(name, sizeof name, "prod.%d", n->nvars);
+	v = mp_nest_add_var(n, name, MP_VAR_PARAM, MP_TY_S64);
+	if (v >= 0) {
+		n->var[v].prod[0] = a;
+		n->var[v].prod[1] = b;
+	}
+	return v;
+}
+
+/* coef * (the factors of x) * (the factors of y) as one term of s: at
+ * most one iterator; parameters beyond the one (or two, without an
+ * iterator) a term holds are folded into product variables. */
+static int add_product(mp_nest *n, mp_aff *s, int64_t coef, const mp_term *x, const mp_term *y)
+{
+	int f[4], nf = 0, it = -1, p[4], np = 0, i;
+
+	f[nf++] = x->v1;
+	if (x->v2 >= 0)
+		f[nf++] = x->v2;
+	f[nf++] = y->v1;
+	if (y->v2 >= 0)
+		f[nf++] = y->v2;
+	for (i = 0; i < nf; i++) {
+		if (is_iter(n, f[i])) {
+			if (it >= 0)
+				return -1;   /* iterator * iterator: not affine */
+			it = f[i];
+		} else {
+			p[np++] = f[i];
+		}
+	}
+	while (np > (it >= 0 ? 1 : 2)) {
+		int q = mp_nest_prod_var(n, p[0], p[1]);
+
+		if (q < 0)
+			return -1;
+		p[0] = q;
+		for (i = 1; i + 1 < np; i++)
+			p[i] = p[i + 1];
+		np--;
+	}
+	if (it >= 0)
+		return aff_add_term(s, coef, it, np ? p[0] : -1);
+	if (np == 2 && p[1] < p[0]) {
+		int t = p[0]; p[0] = p[1]; p[1] = t;
+	}
+	return aff_add_term(s, coef, p[0], np == 2 ? p[1] : -1);
+}
+
+int mp_aff_mul(mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
 {
 	mp_aff s, part;
 	int i, j;
@@ -306,7 +370,7 @@ int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
 		return mp_aff_scale(r, b, c);
 	if (mp_aff_is_const(b, &c))
 		return mp_aff_scale(r, a, c);
-	/* both non-constant: only linear x linear terms can combine */
+	/* both non-constant */
 	if (mp_aff_scale(&s, a, b->cst) < 0)
 		return -1;
 	if (mp_aff_scale(&part, b, a->cst) < 0 || mp_aff_add(&s, &s, &part) < 0)
@@ -316,20 +380,11 @@ int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b)
 		return -1;  /* cst counted twice above */
 	for (i = 0; i < a->n; i++)
 		for (j = 0; j < b->n; j++) {
-			const mp_term *x = &a->t[i], *y = &b->t[j];
-			int v1 = x->v1, v2 = y->v1;
 			int64_t k;
 
-			if (x->v2 != -1 || y->v2 != -1)
+			if (__builtin_mul_overflow(a->t[i].coef, b->t[j].coef, &k))
 				return -1;
-			if (is_iter(n, v1) && is_iter(n, v2))
-				return -1;
-			if (is_iter(n, v2) || (!is_iter(n, v1) && v2 < v1)) {
-				int t = v1; v1 = v2; v2 = t;
-			}
-			if (__builtin_mul_overflow(x->coef, y->coef, &k))
-				return -1;
-			if (aff_add_term(&s, k, v1, v2) < 0)
+			if (add_product(n, &s, k, &a->t[i], &b->t[j]) < 0)
 				return -1;
 		}
 	*r = s;
@@ -628,6 +683,9 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 		     v->outer_iter ? " outer_iter" : "");
 		if (v->same_as >= 0 && v->same_as < n->nvars)
 			outf(&o, " same_as %s", n->var[v->same_as].name);
+		if (v->prod[0] >= 0 && v->prod[0] < n->nvars && v->prod[1] >= 0 &&
+		    v->prod[1] < n->nvars)
+			outf(&o, " prod %s %s", n->var[v->prod[0]].name, n->var[v->prod[1]].name);
 		outf(&o, "\n");
 	}
 	for (i = 0; i < n->narrays; i++) {
@@ -867,8 +925,8 @@ static int get_aff(parser *ps, mp_aff *r)
 			} else if (is_name_start((unsigned char)*ps->p)) {
 				if (get_name(ps, name) < 0)
 					return -1;
-				if (nv == 2)
-					return perr(ps, "term with more than two variables");
+				if (nv == 3)
+					return perr(ps, "term with more than three variables");
 				if ((vars[nv++] = lookup_var(ps, name)) < 0)
 					return -1;
 			} else
@@ -877,7 +935,13 @@ static int get_aff(parser *ps, mp_aff *r)
 				break;
 			ps->p++;
 		}
-		if (nv == 0)
+		if (nv == 3) {
+			/* three factors: as mp_aff_mul folds them */
+			mp_term x = { 1, vars[0], vars[1] }, y = { 1, vars[2], -1 };
+
+			if (add_product(ps->n, r, coef, &x, &y) < 0)
+				return perr(ps, "term that is not quasi-affine");
+		} else if (nv == 0)
 			r->cst += coef;
 		else if (aff_add_term(r, coef, vars[0], nv == 2 ? vars[1] : -1) < 0)
 			return perr(ps, "affine expression with too many terms");
@@ -1208,6 +1272,23 @@ static int parse_var(parser *ps)
 		if ((w = mp_nest_find_var(ps->n, name)) < 0)
 			return perr(ps, "unknown variable '%s'", name);
 		ps->n->var[v].same_as = w;
+	}
+	if (accept(ps, "prod")) {
+		int a, b;
+
+		if (get_name(ps, name) < 0)
+			return -1;
+		if ((a = mp_nest_find_var(ps->n, name)) < 0)
+			return perr(ps, "unknown variable '%s'", name);
+		if (get_name(ps, name) < 0)
+			return -1;
+		if ((b = mp_nest_find_var(ps->n, name)) < 0)
+			return perr(ps, "unknown variable '%s'", name);
+		if (k != MP_VAR_PARAM || ps->n->var[a].kind != MP_VAR_PARAM ||
+		    ps->n->var[b].kind != MP_VAR_PARAM)
+			return perr(ps, "a product variable and its factors are parameters");
+		ps->n->var[v].prod[0] = a;
+		ps->n->var[v].prod[1] = b;
 	}
 	return 0;
 }

@@ -98,6 +98,11 @@ typedef struct mp_var {
 	                          A read of the variable outside every loop it
 	                          drives is described as a read of any one of
 	                          them */
+	int prod[2];           /* PARAM standing for the product of PARAMs
+	                          prod[0] * prod[1] (made by mp_aff_mul for
+	                          terms of three or more factors: b*T*C is
+	                          b * (T*C)); the glue evaluates it as that
+	                          product.  -1, -1 otherwise */
 } mp_var;
 
 /* -------------------------------------------------------- affine forms */
@@ -279,7 +284,14 @@ void mp_aff_const(mp_aff *r, int64_t c);
 void mp_aff_var(mp_aff *r, int var);
 int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b);      /* r = a + b */
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c);           /* r = a * c */
-int mp_aff_mul(const mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b);
+/* r = a * b when the product is quasi-affine: at most one iterator in
+ * each term.  Terms of three or more factors keep the iterator (if any)
+ * and one parameter: the other parameters are folded into product
+ * variables (mp_var.prod) added to n. */
+int mp_aff_mul(mp_nest *n, mp_aff *r, const mp_aff *a, const mp_aff *b);
+/* The variable standing for PARAMs a * b (added on first use); -1 if the
+ * nest is full. */
+int mp_nest_prod_var(mp_nest *n, int a, int b);
 int mp_aff_is_const(const mp_aff *a, int64_t *c);
 /* Coefficient of ITER var `it` in a, as an affine form over PARAMs (a
  * linearised subscript i*ld + k has coefficient `ld` for i). */
@@ -511,6 +523,17 @@ typedef struct mp_plan {
 	char hint[MP_REASON_LEN];
 	int ncontr;                /* mp_analyze_all: the contractions planned
 	                              together (this is one of them), else 1 */
+	/* ok == 0 because the contraction is nested in more than three loops
+	   and the outer ones only index the output (batch loops, or rows
+	   written as two loops): the loop (id) whose three-deep nest holds the
+	   contraction, for the glue to plan as if the pragma stood on it, the
+	   outer loops running as written (one call per iteration); and the
+	   words the glue adds to that plan's remark.  -1 / "" otherwise. */
+	int descend;
+	char descend_note[MP_REASON_LEN];
+	/* ok == 0: no statement of the nest looks like a contraction (a
+	   region's init or element-wise loop: the glue only notes it) */
+	int no_contraction;
 } mp_plan;
 
 /* Walking pointers (issue 8): for every LOCAL pointer the nest assigns

@@ -575,6 +575,27 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 
 /* --------------------------------------------------------- checks */
 
+/* Does expression e read a value that varies in the nest (a load, a local
+ * or an iterator)? */
+static int varying(const mp_nest *n, int e, int depth)
+{
+	const mp_expr *x;
+
+	if (e < 0 || e >= n->nexprs || depth > 32)
+		return 0;
+	x = &n->expr[e];
+	switch (x->kind) {
+	case MP_X_CONST:
+		return 0;
+	case MP_X_LOAD:
+		return 1;
+	case MP_X_VAR:
+		return x->var >= 0 && n->var[x->var].kind != MP_VAR_PARAM;
+	default:
+		return varying(n, x->a, depth + 1) || varying(n, x->b, depth + 1);
+	}
+}
+
 static int find_candidate(az *z)
 {
 	const mp_nest *n = z->n;
@@ -595,11 +616,21 @@ static int find_candidate(az *z)
 			second = s;
 		count++;
 	}
-	if (count == 0)
+	if (count == 0) {
+		int x;
+
+		/* no product of two values that vary (loads, locals): not
+		   even a near miss (an init loop, `C[i][j] *= beta`) */
+		z->plan->no_contraction = 1;
+		for (x = 0; x < n->nexprs; x++)
+			if (n->expr[x].kind == MP_X_MUL && varying(n, n->expr[x].a, 0) &&
+			    varying(n, n->expr[x].b, 0))
+				z->plan->no_contraction = 0;
 		return refuse(z, loop_loc(n, 0),
 			      "no contraction found in the nest: expected 'acc = acc + a*b' "
 			      "or 'c[...] += a*b' with a and b loads of 8-bit integers, or of "
 			      "float/double (then also 'alpha*a*b')");
+	}
 	if (count > 1)
 		z->plan->ncontr = count;
 	if (count > 1)
@@ -987,6 +1018,44 @@ static int assign_roles(az *z, const int *chain, int d)
 	int loc = n->stmt[z->c.stmt].loc;
 	int i, k = -1, li = -1, lj = -1, nk = 0;
 
+	if (d > 3) {
+		/* loops above the innermost three that index the output run as
+		   written around one call each: the glue plans again from
+		   chain[d - 3] (a loop of the reduction up there cannot).  The
+		   output: the accumulator's array, or for a scalar accumulator
+		   any array the nest stores */
+		char names[MP_REASON_LEN] = "";
+		int ok = 1, bad = -1;
+
+		for (i = 0; i < d - 3 && ok; i++) {
+			int it = n->loop[chain[i]].iter, a;
+			size_t len = strlen(names);
+
+			if (fc)
+				ok = mp_aff_uses_var(fc, it);
+			else
+				for (a = 0, ok = 0; a < n->naccesses && !ok; a++)
+					ok = n->access[a].is_write && n->access[a].affine &&
+					     mp_aff_uses_var(&n->access[a].off, it);
+			snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
+				 ln(n, chain[i]));
+			if (!ok)
+				bad = chain[i];
+		}
+		if (bad >= 0)
+			return refuse(z, loop_loc(n, bad),
+				      "the contraction into '%s' is nested in %d loops and loop "
+				      "'%s', outside the innermost three, does not index the "
+				      "output; loops around a contraction (i, j, k) must be batch "
+				      "loops", acc_name(z), d, ln(n, bad));
+		if (ok) {
+			plan->descend = chain[d - 3];
+			snprintf(plan->descend_note, sizeof(plan->descend_note),
+				 "the loop%s %s around the contraction run%s as written, one "
+				 "call per iteration", d - 3 > 1 ? "s" : "", names,
+				 d - 3 > 1 ? "" : "s");
+		}
+	}
 	if (d > 3)
 		return refuse(z, loop_loc(n, chain[0]),
 			      "the contraction into '%s' is nested in %d loops; at most 3 "
@@ -2252,6 +2321,7 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 	plan->za_expr = plan->zb_expr = -1;
 	plan->acc_c = plan->acc_var = plan->acc_mem = -1;
 	plan->k_extent_static = -1;
+	plan->descend = -1;
 	plan->bound_static = -1;
 	plan->mode = MP_OUT_TILE;
 	plan->epi = MP_FUSE_STORE;

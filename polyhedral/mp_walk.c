@@ -107,7 +107,7 @@ static int trips(const mp_nest *n, const int *c, int from, int to, mp_aff *r)
 
 	mp_aff_const(r, 1);
 	for (u = from; u < to; u++)
-		if (trip(n, c[u], &t) < 0 || mp_aff_mul(n, r, r, &t) < 0)
+		if (trip(n, c[u], &t) < 0 || mp_aff_mul((mp_nest *)n, r, r, &t) < 0)
 			return -1;
 	return 0;
 }
@@ -131,7 +131,7 @@ static int add_count(const mp_nest *n, int root, int rpos, int I, int S,
 	/* completed iterations of each common loop */
 	for (t = 0; t < c; t++) {
 		if (trips(n, ci, t + 1, ni, &e) < 0 || done_iters(n, ci[t], &d) < 0 ||
-		    mp_aff_mul(n, &e, &e, amount) < 0 || mp_aff_mul(n, &term, &d, &e) < 0 ||
+		    mp_aff_mul((mp_nest *)n, &e, &e, amount) < 0 || mp_aff_mul((mp_nest *)n, &term, &d, &e) < 0 ||
 		    mp_aff_add(acc, acc, &term) < 0)
 			return -1;
 	}
@@ -141,7 +141,7 @@ static int add_count(const mp_nest *n, int root, int rpos, int I, int S,
 	if (c == 0 && root >= 0 && posI < rpos)
 		return 0;   /* before the reset: overwritten by it */
 	if (posI < posS) {
-		if (trips(n, ci, c, ni, &e) < 0 || mp_aff_mul(n, &e, &e, amount) < 0 ||
+		if (trips(n, ci, c, ni, &e) < 0 || mp_aff_mul((mp_nest *)n, &e, &e, amount) < 0 ||
 		    mp_aff_add(acc, acc, &e) < 0)
 			return -1;
 	}
@@ -338,7 +338,7 @@ int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta)
 			continue;   /* outside REGION */
 		if (st->ptr_array < 0 || array_var(n, st->ptr_array) != p)
 			return -1;  /* a reset inside */
-		if (trips(n, c, 0, k, &e) < 0 || mp_aff_mul(n, &e, &e, &st->ptr_off) < 0 ||
+		if (trips(n, c, 0, k, &e) < 0 || mp_aff_mul((mp_nest *)n, &e, &e, &st->ptr_off) < 0 ||
 		    mp_aff_add(delta, delta, &e) < 0)
 			return -1;
 	}

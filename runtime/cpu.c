@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mixprec.h"
+#include "mp_runtime.h"
 
 /* Whether this CPU (and OS) can run kernel family k.  Unknown k gives 0. */
 int mp_kernel_available(mp_kernel k)
@@ -64,11 +65,18 @@ static mp_kernel mp_kernel_select_uncached(void)
 	return MP_KERNEL_SCALAR;
 }
 
+static int cached = -2; /* -2: not computed yet */
+
+/* See mp_runtime.h. */
+void mp_kernel_select_reload(void)
+{
+	__atomic_store_n(&cached, -2, __ATOMIC_RELAXED);
+}
+
 /* The kernel family to use, computed once per process (a racing first call
  * computes the same value twice, which is harmless). */
 mp_kernel mp_kernel_select(void)
 {
-	static int cached = -2; /* -2: not computed yet */
 	int k = __atomic_load_n(&cached, __ATOMIC_RELAXED);
 	if (k == -2) {
 		k = (int)mp_kernel_select_uncached();

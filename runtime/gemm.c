@@ -1,19 +1,15 @@
 /* gemm.c -- mp_gemm_x8: argument checks, kernel choice and the blocked
  * driver shared by all kernel families (pack B panel, pack A block, run
  * tiles; see mp_gemm.h for the algebra and the layouts).
- * Workload: one thread, from single rows (M = 1) to large square GEMMs. */
+ * Workload: from single rows (M = 1) to large square GEMMs; a large one
+ * runs on an OpenMP team (mp_par.h), each thread on its own rectangle of
+ * the output as a contraction of its own (exact: the same bits whatever
+ * the split). */
 #include <stdlib.h>
 #include <string.h>
 #include "mp_gemm.h"
-
-/* Allocates n bytes aligned to 64 (n may be 0); never returns NULL. */
-static void *mp_alloc64(size_t n)
-{
-	void *p = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
+#include "mp_runtime.h"
+#include "mp_par.h"
 
 static long mp_round_up(long x, long m)
 {
@@ -27,7 +23,7 @@ static long mp_min(long a, long b)
 
 /* See mp_gemm.h.  Loop order: for each NC panel of B (packed once), for
  * each MC block of A (packed), for each NR sliver, for each MR sliver: one
- * tile over all of K.  Buffers are allocated per call and freed. */
+ * tile over all of K.  Buffers: the thread's scratch (mp_runtime.h). */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
 	if (k->direct && k->direct(g))
@@ -35,10 +31,10 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 	long kp = mp_round_up(g->K, k->kg);
 	long mcb = mp_min(mp_round_up(k->mc, k->mr), mp_round_up(g->M, k->mr));
 	long ncb = mp_min(mp_round_up(k->nc, k->nr), mp_round_up(g->N, k->nr));
-	char *ap = mp_alloc64((size_t)(mcb * kp * k->esz));
-	char *bp = mp_alloc64((size_t)(ncb * kp * k->esz));
-	int32_t *rcorr = mp_alloc64(sizeof(int32_t) * (size_t)mcb);
-	int32_t *ccorr = mp_alloc64(sizeof(int32_t) * (size_t)ncb);
+	char *ap = mp_scratch(MP_SCR_A, (size_t)(mcb * kp * k->esz));
+	char *bp = mp_scratch(MP_SCR_B, (size_t)(ncb * kp * k->esz));
+	int32_t *rcorr = mp_scratch(MP_SCR_RCORR, sizeof(int32_t) * (size_t)mcb);
+	int32_t *ccorr = mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncb);
 
 	for (long jc = 0; jc < g->N; jc += ncb) {
 		long nc = mp_min(ncb, g->N - jc);
@@ -57,10 +53,6 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 			}
 		}
 	}
-	free(ap);
-	free(bp);
-	free(rcorr);
-	free(ccorr);
 }
 
 /* See mp_gemm.h. */
@@ -141,6 +133,59 @@ static void mp_gemm_x8_run(const mp_gemm_kernel *k, const mp_gemm_args *g)
 	mp_gemm_x8_blocked(k, g);
 }
 
+/* One thread's part of mp_gemm_x8_par: rows [i0, i1) and columns
+ * [j0, j1) of the grid for the team's actual size n, as a contraction of
+ * its own on offset operands. */
+typedef struct mp_gemm_job {
+	const mp_gemm_kernel *k;
+	const mp_gemm_args *g;
+} mp_gemm_job;
+
+static void mp_gemm_x8_part(void *p, int t, int n)
+{
+	const mp_gemm_job *job = p;
+	const mp_gemm_args *g = job->g;
+	const mp_gemm_kernel *k = job->k;
+	int tm, tn;
+	long i0, i1, j0, j1;
+	mp_par_grid(n, g->M, g->N, k->mr, k->nr, 1.0, 1.0, &tm, &tn);
+	if (t >= tm * tn)
+		return;
+	mp_par_part(g->M, k->mr, t / tn, tm, &i0, &i1);
+	mp_par_part(g->N, k->nr, t % tn, tn, &j0, &j1);
+	if (i0 >= i1 || j0 >= j1)
+		return;
+	mp_gemm_args s = *g;
+	mp_epilogue e;
+	s.M = i1 - i0;
+	s.N = j1 - j0;
+	s.a = (const uint8_t *)g->a + i0 * g->a_si;
+	s.b = (const uint8_t *)g->b + j0 * g->b_sj;
+	if (g->ep) {
+		e = *g->ep;
+		size_t esz = e.out_dt == MP_DT_S32 ? 4 : 1;
+		e.out = (char *)e.out + (i0 * e.out_si + j0 * e.out_sj) * (ptrdiff_t)esz;
+		if (e.bias)
+			e.bias += i0 * e.bias_si + j0 * e.bias_sj;
+		s.ep = &e;
+	} else {
+		s.c = g->c + i0 * g->c_si + j0 * g->c_sj;
+	}
+	mp_gemm_x8_run(k, &s);
+}
+
+/* mp_gemm_x8_run on as many threads as the work is worth (mp_par.h). */
+static void mp_gemm_x8_par(const mp_gemm_kernel *k, const mp_gemm_args *g)
+{
+	int nt = mp_par_threads((double)g->M * (double)g->N * (double)(g->K > 0 ? g->K : 1));
+	if (nt <= 1) {
+		mp_gemm_x8_run(k, g);
+		return;
+	}
+	mp_gemm_job job = {k, g};
+	mp_par_run(nt, mp_gemm_x8_part, &job);
+}
+
 static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern)
 {
 	if (!mp_kernel_available(kern))
@@ -168,7 +213,7 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 			  c, c_si, c_sj, accumulate, NULL};
 	if (M <= 0 || N <= 0)
 		return;
-	mp_gemm_x8_run(mp_kernel_table(kern), &g);
+	mp_gemm_x8_par(mp_kernel_table(kern), &g);
 }
 
 /* See mixprec.h.  Same dispatch; every output goes through *ep. */
@@ -181,5 +226,5 @@ void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 			  NULL, 0, 0, 0, ep};
 	if (M <= 0 || N <= 0 || !ep)
 		return;
-	mp_gemm_x8_run(mp_kernel_table(kern), &g);
+	mp_gemm_x8_par(mp_kernel_table(kern), &g);
 }

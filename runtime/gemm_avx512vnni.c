@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_runtime.h"
 
 #ifndef MP_MR
 #define MP_MR 8 /* rows of the register tile */
@@ -628,7 +629,8 @@ mp_gemv_cols_run(const mp_gemm_args *g, const uint8_t *xv, uint32_t base, uint32
 /* The vector of an M == 1 problem, packed once for the paths that use B
  * raw: a' = a + alpha in the other signedness than B (zero-padded to a
  * multiple of 64 bytes, plus 64), p = alpha + za, and the constant part
- * base = K p q - q sum a' with q = zb.  Returns the buffer (free it). */
+ * base = K p q - q sum a' with q = zb.  Returns the buffer (the thread's
+ * scratch). */
 static uint8_t *mp_gemv_pack_vec(const mp_gemm_args *g, uint32_t *p_out, uint32_t *base_out)
 {
 	const long K = g->K;
@@ -638,9 +640,7 @@ static uint8_t *mp_gemv_pack_vec(const mp_gemm_args *g, uint32_t *p_out, uint32_
 	const uint32_t alpha = bu8 ? (au8 ? (uint32_t)-128 : 0u) : (au8 ? 0u : 128u);
 	const uint32_t p = alpha + (uint32_t)g->za, q = (uint32_t)g->zb;
 	long kp = (K + 63) / 64 * 64;
-	uint8_t *xv = aligned_alloc(64, (size_t)kp + 64);
-	if (!xv)
-		abort();
+	uint8_t *xv = mp_scratch(MP_SCR_VEC, (size_t)kp + 64);
 	const uint8_t *a = (const uint8_t *)g->a;
 	uint32_t suma = 0;
 	for (long k = 0; k < K; k++) {
@@ -669,7 +669,6 @@ static int mp_x8_gemv_cols__avx512vnni(const mp_gemm_args *g)
 		else
 			mp_gemv_cols_run(g, xv, base, p, 0, 0);
 	}
-	free(xv);
 	return 1;
 }
 
@@ -790,10 +789,8 @@ static int mp_x8_gemv_rows__avx512vnni(const mp_gemm_args *g)
 {
 	uint32_t p, base;
 	uint8_t *xv = mp_gemv_pack_vec(g, &p, &base);
-	int32_t *acc = aligned_alloc(64, 2 * sizeof(int32_t) * MP_GEMV_NB);
-	uint8_t *zrow = aligned_alloc(64, MP_GEMV_NB + 64);
-	if (!acc || !zrow)
-		abort();
+	int32_t *acc = mp_scratch(MP_SCR_T, 2 * sizeof(int32_t) * MP_GEMV_NB);
+	uint8_t *zrow = mp_scratch(MP_SCR_Z, MP_GEMV_NB + 64);
 	memset(zrow, 0, MP_GEMV_NB + 64);
 	int32_t *cs = acc + MP_GEMV_NB;
 	if (g->b_dt == MP_DT_U8) {
@@ -807,9 +804,6 @@ static int mp_x8_gemv_rows__avx512vnni(const mp_gemm_args *g)
 		else
 			mp_gemv_rows_run(g, xv, zrow, base, p, acc, cs, 0, 0);
 	}
-	free(xv);
-	free(acc);
-	free(zrow);
 	return 1;
 }
 
@@ -820,10 +814,8 @@ static int mp_x8_gemm_direct__avx512vnni(const mp_gemm_args *g)
 	if (g->M > 4 || g->b_sj != 1)
 		return 0;
 	long kp = (g->K + 3) / 4 * 4;
-	uint8_t *ap = aligned_alloc(64, (size_t)((kp * MP_MR + 63) / 64 * 64 + 64));
+	uint8_t *ap = mp_scratch(MP_SCR_A, (size_t)(kp * MP_MR));
 	int32_t rcorr[MP_MR];
-	if (!ap)
-		abort();
 	mp_x8_pack_a_c4__avx512vnni(g, 0, g->M, kp, ap, rcorr);
 	switch (g->M) {
 	case 4: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 4); break;
@@ -831,7 +823,6 @@ static int mp_x8_gemm_direct__avx512vnni(const mp_gemm_args *g)
 	case 2: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 2); break;
 	default: mp_x8_gemm_direct_rows__avx512vnni(g, ap, rcorr, 1); break;
 	}
-	free(ap);
 	return 1;
 }
 

@@ -27,16 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_runtime.h"
 #include "lp.h"
 #include "lp_int.h"
-
-static void *mp_lp_alloc(size_t n)
-{
-	void *p = aligned_alloc(64, (n + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
+#include "mp_par.h"
 
 int mp_lp_have_avx512bf16(void)
 {
@@ -124,9 +118,8 @@ mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, flo
 			all = m > all ? m : all;
 		}
 	} else {
-		uint32_t *m = calloc((size_t)R + 1, sizeof(uint32_t));
-		if (!m)
-			abort();
+		uint32_t *m = mp_scratch(MP_SCR_SCAN, sizeof(uint32_t) * ((size_t)R + 1));
+		memset(m, 0, sizeof(uint32_t) * ((size_t)R + 1));
 		for (long t = 0; t < T; t++) {
 			const float *q = p + t * st;
 			const uint32_t *w = (const uint32_t *)(const void *)q;
@@ -139,7 +132,6 @@ mp_lp_amax_f32_z(const float *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, flo
 			amax[r] = mp_f32_from_bits(m[r]);
 			all = m[r] > all ? m[r] : all;
 		}
-		free(m);
 	}
 	return all >= 0x7f800000u;
 }
@@ -175,9 +167,8 @@ mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, do
 			all = m > all ? m : all;
 		}
 	} else {
-		uint64_t *m = calloc((size_t)R + 1, sizeof(uint64_t));
-		if (!m)
-			abort();
+		uint64_t *m = mp_scratch(MP_SCR_SCAN, sizeof(uint64_t) * ((size_t)R + 1));
+		memset(m, 0, sizeof(uint64_t) * ((size_t)R + 1));
 		for (long t = 0; t < T; t++) {
 			const double *q = p + t * st;
 			for (long r = 0; r < R; r++) {
@@ -189,7 +180,6 @@ mp_lp_amax_f64_z(const double *p, long R, long T, ptrdiff_t sr, ptrdiff_t st, do
 			amax[r] = mp_f64_from_bits(m[r]);
 			all = m[r] > all ? m[r] : all;
 		}
-		free(m);
 	}
 	return all >= 0x7ff0000000000000ull;
 }
@@ -245,6 +235,67 @@ static int mp_lp_range(const void *p, int dbl, long R, long T, ptrdiff_t sr, ptr
 			}
 	}
 	return bad;
+}
+
+/* The scan of one operand (R rows, T elements each, strides sr / st in
+ * elements, offset z): UINT8's A its range (lo, hi), the others their
+ * absolute maxima (hi); rows [r0, r1) only.  Returns 1 on a non-finite
+ * value. */
+typedef struct mp_lp_scan {
+	const void *p;
+	long R, T;
+	ptrdiff_t sr, st;
+	double z;
+	double *lo, *hi;   /* lo NULL: absolute maxima into hi */
+} mp_lp_scan;
+
+static int mp_lp_scan_rows(const mp_lp_scan *s, int dbl, long r0, long r1)
+{
+	if (r0 >= r1)
+		return 0;
+	const char *p = (const char *)s->p + r0 * s->sr * (dbl ? 8 : 4);
+	if (s->lo)
+		return mp_lp_range(p, dbl, r1 - r0, s->T, s->sr, s->st, s->z, s->lo + r0, s->hi + r0);
+	return dbl ? mp_lp_amax_f64((const double *)p, r1 - r0, s->T, s->sr, s->st, s->z, s->hi + r0)
+		   : mp_lp_amax_f32((const float *)p, r1 - r0, s->T, s->sr, s->st, (float)s->z,
+				    s->hi + r0);
+}
+
+typedef struct mp_lp_scan_job {
+	const mp_lp_scan *sa, *sb;   /* NULL: that operand is not scanned */
+	int dbl;
+	int bad;
+} mp_lp_scan_job;
+
+/* Thread t's rows of both scans (16 at a time: whole vectors for the
+ * column-major walk). */
+static void mp_lp_scan_part(void *p, int t, int n)
+{
+	mp_lp_scan_job *j = p;
+	long lo, hi;
+	int bad = 0;
+	if (j->sa) {
+		mp_par_part(j->sa->R, 16, t, n, &lo, &hi);
+		bad |= mp_lp_scan_rows(j->sa, j->dbl, lo, hi);
+	}
+	if (j->sb) {
+		mp_par_part(j->sb->R, 16, t, n, &lo, &hi);
+		bad |= mp_lp_scan_rows(j->sb, j->dbl, lo, hi);
+	}
+	if (bad)
+		__atomic_or_fetch(&j->bad, 1, __ATOMIC_RELAXED);
+}
+
+/* Both scans, on a team when the operands are large (the maxima do not
+ * depend on the split).  Returns 1 on a non-finite value. */
+static int mp_lp_scan_both(const mp_lp_scan *sa, const mp_lp_scan *sb, int dbl)
+{
+	double elems = (sa ? (double)sa->R * (double)sa->T : 0) +
+		       (sb ? (double)sb->R * (double)sb->T : 0);
+	mp_lp_scan_job j = {sa, sb, dbl, 0};
+	/* a scanned element costs about eight multiply-adds of the kernels */
+	mp_par_run(mp_par_threads(8.0 * elems), mp_lp_scan_part, &j);
+	return j.bad;
 }
 
 /* ---------------------------------------------------------- scales */
@@ -372,8 +423,8 @@ static int mp_lp_scales_u8(int dbl, int dynamic, long R, const double *lo, const
 	return 0;
 }
 
-/* Scan + scales into the buffers of st (allocated here; free with
- * mp_lp_state_free).  Returns 0 or -1 (non-finite input or alpha, bad
+/* Scan + scales into the buffers of st (the calling thread's scratch,
+ * MP_SCR_PREP: valid until its next call; mp_lp_state_free frees nothing).  Returns 0 or -1 (non-finite input or alpha, bad
  * scale, or a result that could leave the accumulator's / output's range).
  * dyn_a / dyn_b: each operand's scale mode (mixprec.h, mp_lp_scales). */
 typedef struct mp_lp_state {
@@ -384,18 +435,10 @@ typedef struct mp_lp_state {
 	double ha, hb;     /* bounds of max |dequantized value| (range check) */
 } mp_lp_state;
 
+/* The state's arrays are the thread's scratch: nothing to free. */
 static void mp_lp_state_free(mp_lp_state *st)
 {
-	free(st->amax_a);
-	free(st->amax_b);
-	free(st->da);
-	free(st->db);
-	free(st->fad);
-	free(st->fbd);
-	free(st->lo_a);
-	free(st->faf);
-	free(st->fbf);
-	free(st->za);
+	(void)st;
 }
 
 /* ca / cb: an operand found in the cache of constant operands (NULL
@@ -419,21 +462,30 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 	const int all = !sc || sc->dynamic;
 	st->dyn_a = all || !sc->a_scale;
 	st->dyn_b = all || !sc->b_scale;
-	st->amax_a = malloc(sizeof(double) * (size_t)(M + 1));
-	st->amax_b = malloc(sizeof(double) * (size_t)(N + 1));
-	st->da = malloc(sizeof(double) * (size_t)(M + 1));
-	st->db = malloc(sizeof(double) * (size_t)(N + 1));
-	st->fad = malloc(sizeof(double) * (size_t)(M + 1));
-	st->fbd = malloc(sizeof(double) * (size_t)(N + 1));
-	st->lo_a = malloc(sizeof(double) * (size_t)(M + 1));
-	st->faf = malloc(sizeof(float) * (size_t)(M + 1));
-	st->fbf = malloc(sizeof(float) * (size_t)(N + 1));
-	st->za = malloc(sizeof(int32_t) * (size_t)(M + 1));
-	if (!st->amax_a || !st->amax_b || !st->da || !st->db || !st->fad || !st->fbd ||
-	    !st->lo_a || !st->faf || !st->fbf || !st->za)
-		abort();
+	/* the thread's scratch (mp_runtime.h): seven double, two float and one
+	 * int32 array of M + 1 or N + 1 elements, 64-byte aligned each */
+	size_t rm = ((size_t)M + 1 + 7) / 8 * 8, rn = ((size_t)N + 1 + 7) / 8 * 8;
+	char *buf = mp_scratch(MP_SCR_PREP, 8 * (5 * rm + 4 * rn) + 64 * 10);
+	char *q = buf;
+#define MP_LP_CARVE(ptr, type, n)                                                   \
+	do {                                                                        \
+		ptr = (type *)(void *)q;                                            \
+		q += ((sizeof(type) * (n)) + 63) / 64 * 64;                         \
+	} while (0)
+	MP_LP_CARVE(st->amax_a, double, rm);
+	MP_LP_CARVE(st->amax_b, double, rn);
+	MP_LP_CARVE(st->da, double, rm);
+	MP_LP_CARVE(st->db, double, rn);
+	MP_LP_CARVE(st->fad, double, rm);
+	MP_LP_CARVE(st->fbd, double, rn);
+	MP_LP_CARVE(st->lo_a, double, rm);
+	MP_LP_CARVE(st->faf, float, rm);
+	MP_LP_CARVE(st->fbf, float, rn);
+	MP_LP_CARVE(st->za, int32_t, rm);
+#undef MP_LP_CARVE
 	const int u8 = lp == MP_LP_UINT8;
-	int bad = 0;
+	mp_lp_scan sa = {a, M, K, a_si, a_sk, oa, u8 ? st->lo_a : NULL, st->amax_a};
+	mp_lp_scan sb = {b, N, K, b_sj, b_sk, ob, NULL, st->amax_b};
 	if (ca) {
 		memcpy(st->faf, ca->ff, sizeof(float) * (size_t)M);
 		memcpy(st->fad, ca->fd, sizeof(double) * (size_t)M);
@@ -441,21 +493,15 @@ static int mp_lp_prepare(mp_lp lp, int dbl, long M, long N, long K, const void *
 		if (ca->za)
 			memcpy(st->za, ca->za, sizeof(int32_t) * (size_t)M);
 		st->ha = ca->hat;
-	} else if (u8) { /* A: lo into lo_a, hi into amax_a */
-		bad = mp_lp_range(a, dbl, M, K, a_si, a_sk, oa, st->lo_a, st->amax_a);
-	} else {
-		bad = dbl ? mp_lp_amax_f64(a, M, K, a_si, a_sk, oa, st->amax_a)
-			  : mp_lp_amax_f32(a, M, K, a_si, a_sk, (float)oa, st->amax_a);
 	}
 	if (cb) {
 		memcpy(st->fbf, cb->ff, sizeof(float) * (size_t)N);
 		memcpy(st->fbd, cb->fd, sizeof(double) * (size_t)N);
 		memcpy(st->db, cb->d, sizeof(double) * (size_t)N);
 		st->hb = cb->hat;
-	} else {
-		bad |= dbl ? mp_lp_amax_f64(b, N, K, b_sj, b_sk, ob, st->amax_b)
-			   : mp_lp_amax_f32(b, N, K, b_sj, b_sk, (float)ob, st->amax_b);
 	}
+	/* A: UINT8's lo into lo_a, hi into amax_a; else maxima into amax_a */
+	int bad = mp_lp_scan_both(ca ? NULL : &sa, cb ? NULL : &sb, dbl);
 	if (bad)
 		return -1;
 	const float *ae = st->dyn_a ? NULL : sc->a_scale, *be = st->dyn_b ? NULL : sc->b_scale;
@@ -681,34 +727,45 @@ static mp_lp_packed *mp_lp_i8_fill(const mp_lp_ctx *x, mp_lp_packed *pk, int sid
 	return pk;
 }
 
-/* See lp_int.h.  For each K-chunk (int32 exactness), each NC panel of B
- * (quantized into the packed layout), each MC block of A (likewise), each
- * tile: the kernel family's tile into an int32 buffer, then the epilogue
- * (accumulating from the second chunk on).  UINT8: the tiles get zeros for
- * ccorr (A is packed as q itself, so they compute the raw sum qa qb) and
- * the epilogue subtracts za_i colsum_j, from the B packer's ccorr.  A
- * constant operand (x->pk_a / pk_b) runs from its cached blocks instead
- * of packing: the same packers made them, so the bits are the same. */
-void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn pa,
-		     mp_lp_pack_fn pb, mp_lp_epi_fn epi)
+/* The part [i0, i1) x [j0, j1) of the INT8 / UINT8 contraction (bounds
+ * multiples of k->mr / k->nr, or M / N): for each K-chunk (int32
+ * exactness), each NC panel of B meeting the part (quantized into the
+ * packed layout), each MC block of A (likewise), each tile: the kernel
+ * family's tile into an int32 buffer, then the epilogue (accumulating from
+ * the second chunk on).  UINT8: the tiles get zeros for ccorr (A is packed
+ * as q itself, so they compute the raw sum qa qb) and the epilogue
+ * subtracts za_i colsum_j, from the B packer's ccorr.  A constant operand
+ * (pka / pkb) runs from its cached blocks, from the part's first sliver
+ * in the block, instead of packing: the same packers made them, so the
+ * bits are the same.  The blocking is the one of the whole call. */
+typedef struct mp_lp_i8_job {
+	const mp_lp_ctx *x;
+	const mp_gemm_kernel *k;
+	mp_lp_pack_fn pa, pb;
+	mp_lp_epi_fn epi;
+	const mp_lp_packed *pka, *pkb;
+	long mcb, ncb;
+} mp_lp_i8_job;
+
+static void mp_lp_i8_range(const mp_lp_i8_job *jb_, long i0, long i1, long j0, long j1)
 {
-	mp_lp_ctx x = *x0;
+	mp_lp_ctx x = *jb_->x;
+	const mp_gemm_kernel *k = jb_->k;
+	const mp_lp_packed *pka = jb_->pka, *pkb = jb_->pkb;
+	const long mcb = jb_->mcb, ncb = jb_->ncb;
 	const int u8 = x.lp == MP_LP_UINT8;
 	const long KC = mp_lp_kc(x.lp);
-	long kcmax = mp_lp_round_up(mp_lp_min(x.K, KC), k->kg);
-	long kpm = mp_lp_round_up(kcmax, k->kg);
-	long mcb = mp_lp_min(mp_lp_round_up(k->mc, k->mr), mp_lp_round_up(x.M, k->mr));
-	long ncb = mp_lp_min(mp_lp_round_up(k->nc, k->nr), mp_lp_round_up(x.N, k->nr));
+	long kpm = mp_lp_round_up(mp_lp_min(x.K, KC), k->kg);
 	const long nib = (x.M + mcb - 1) / mcb, njb = (x.N + ncb - 1) / ncb;
-	const mp_lp_packed *pka = mp_lp_i8_fill(&x, x.pk_a, 0, k, pa, KC, mcb);
-	const mp_lp_packed *pkb = mp_lp_i8_fill(&x, x.pk_b, 1, k, pb, KC, ncb);
-	char *ap = pka ? NULL : mp_lp_alloc((size_t)(mcb * kpm * k->esz));
-	char *bp = pkb ? NULL : mp_lp_alloc((size_t)(ncb * kpm * k->esz));
-	int32_t *rcorr = pka ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)mcb);
-	int32_t *ccorr = pkb ? NULL : mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
-	int32_t *zc = mp_lp_alloc(sizeof(int32_t) * (size_t)ncb);
-	int32_t *t = mp_lp_alloc(sizeof(int32_t) * (size_t)(k->mr * k->nr));
-	memset(zc, 0, sizeof(int32_t) * (size_t)ncb);
+	const long mcp = mp_lp_min(mcb, mp_lp_round_up(i1 - i0, k->mr));
+	const long ncp = mp_lp_min(ncb, mp_lp_round_up(j1 - j0, k->nr));
+	char *ap = pka ? NULL : mp_scratch(MP_SCR_A, (size_t)(mcp * kpm * k->esz));
+	char *bp = pkb ? NULL : mp_scratch(MP_SCR_B, (size_t)(ncp * kpm * k->esz));
+	int32_t *rcorr = pka ? NULL : mp_scratch(MP_SCR_RCORR, sizeof(int32_t) * (size_t)mcp);
+	int32_t *ccorr = pkb ? NULL : mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncp);
+	int32_t *zc = mp_scratch(MP_SCR_Z, sizeof(int32_t) * (size_t)ncp);
+	int32_t *t = mp_scratch(MP_SCR_T, sizeof(int32_t) * (size_t)(k->mr * k->nr));
+	memset(zc, 0, sizeof(int32_t) * (size_t)ncp);
 	mp_gemm_args tg;
 	memset(&tg, 0, sizeof(tg));
 	tg.c = t;
@@ -720,15 +777,17 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 		tg.K = kc;
 		if (k0 > 0)
 			x.accumulate = 1;
-		for (long jc = 0, jb = 0; jc < x.N; jc += ncb, jb++) {
-			long nc = mp_lp_min(ncb, x.N - jc);
+		for (long jb = j0 / ncb; jb < njb && jb * ncb < j1; jb++) {
+			long jc = jb * ncb > j0 ? jb * ncb : j0;
+			long nc = mp_lp_min(mp_lp_min((jb + 1) * ncb, x.N), j1) - jc;
 			const char *bpan;
 			const int32_t *cc;
 			if (pkb) {
-				bpan = mp_lp_packed_blk(pkb, kci * njb + jb);
-				cc = mp_lp_packed_corr(pkb, kci * njb + jb);
+				bpan = (const char *)mp_lp_packed_blk(pkb, kci * njb + jb) +
+				       (jc - jb * ncb) * kp * k->esz;
+				cc = mp_lp_packed_corr(pkb, kci * njb + jb) + (jc - jb * ncb);
 			} else {
-				pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
+				jb_->pb(&x, k->nr, k->kg, k->esz, jc, nc, k0, kc, kp, bp, ccorr);
 				bpan = bp;
 				cc = ccorr;
 			}
@@ -737,15 +796,17 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 				x.csum = cc;
 				x.csum_j0 = jc;
 			}
-			for (long ic = 0, ib = 0; ic < x.M; ic += mcb, ib++) {
-				long mc = mp_lp_min(mcb, x.M - ic);
+			for (long ib = i0 / mcb; ib < nib && ib * mcb < i1; ib++) {
+				long ic = ib * mcb > i0 ? ib * mcb : i0;
+				long mc = mp_lp_min(mp_lp_min((ib + 1) * mcb, x.M), i1) - ic;
 				const char *ablk;
 				const int32_t *rc;
 				if (pka) {
-					ablk = mp_lp_packed_blk(pka, kci * nib + ib);
-					rc = mp_lp_packed_corr(pka, kci * nib + ib);
+					ablk = (const char *)mp_lp_packed_blk(pka, kci * nib + ib) +
+					       (ic - ib * mcb) * kp * k->esz;
+					rc = mp_lp_packed_corr(pka, kci * nib + ib) + (ic - ib * mcb);
 				} else {
-					pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
+					jb_->pa(&x, k->mr, k->kg, k->esz, ic, mc, k0, kc, kp, ap, rcorr);
 					ablk = ap;
 					rc = rcorr;
 				}
@@ -756,18 +817,56 @@ void mp_lp_i8_driver(const mp_lp_ctx *x0, const mp_gemm_kernel *k, mp_lp_pack_fn
 						int mr = (int)mp_lp_min(k->mr, mc - ir);
 						k->tile(&tg, kp / k->kg, ablk + ir * kp * k->esz, bs,
 							rc + ir, tcorr + jr, 0, 0, mr, ncols);
-						epi(&x, t, 1, k->nr, ic + ir, jc + jr, mr, ncols);
+						jb_->epi(&x, t, 1, k->nr, ic + ir, jc + jr, mr, ncols);
 					}
 				}
 			}
 		}
 	}
-	free(ap);
-	free(bp);
-	free(rcorr);
-	free(ccorr);
-	free(zc);
-	free(t);
+}
+
+/* See lp.h. */
+void mp_lp_par_part(const mp_lp_ctx *x, long mr, long nr, double a_cost, double b_cost, int t,
+		    int n, long *i0, long *i1, long *j0, long *j1)
+{
+	int tm, tn;
+	mp_par_grid(n, x->M, x->N, mr, nr, a_cost, b_cost, &tm, &tn);
+	*i0 = *i1 = *j0 = *j1 = 0;
+	if (t >= tm * tn)
+		return;
+	mp_par_part(x->M, mr, t / tn, tm, i0, i1);
+	mp_par_part(x->N, nr, t % tn, tn, j0, j1);
+}
+
+/* See lp.h. */
+int mp_lp_par_threads(const mp_lp_ctx *x)
+{
+	return mp_par_threads((double)x->M * (double)x->N * (double)x->K);
+}
+
+static void mp_lp_i8_part(void *p, int t, int n)
+{
+	const mp_lp_i8_job *job = p;
+	long i0, i1, j0, j1;
+	/* packing quantizes: a few times the cost of an int8 copy */
+	mp_lp_par_part(job->x, job->k->mr, job->k->nr, 4.0, 4.0, t, n, &i0, &i1, &j0, &j1);
+	if (i0 < i1 && j0 < j1)
+		mp_lp_i8_range(job, i0, i1, j0, j1);
+}
+
+/* See lp_int.h.  Constant operands missing from the cache are packed
+ * whole first (on the calling thread), then the output is split over the
+ * team (mp_par.h) in rectangles that each run the loops above. */
+void mp_lp_i8_driver(const mp_lp_ctx *x, const mp_gemm_kernel *k, mp_lp_pack_fn pa,
+		     mp_lp_pack_fn pb, mp_lp_epi_fn epi)
+{
+	const long KC = mp_lp_kc(x->lp);
+	long mcb = mp_lp_min(mp_lp_round_up(k->mc, k->mr), mp_lp_round_up(x->M, k->mr));
+	long ncb = mp_lp_min(mp_lp_round_up(k->nc, k->nr), mp_lp_round_up(x->N, k->nr));
+	mp_lp_i8_job job = {x, k, pa, pb, epi, NULL, NULL, mcb, ncb};
+	job.pka = mp_lp_i8_fill(x, x->pk_a, 0, k, pa, KC, mcb);
+	job.pkb = mp_lp_i8_fill(x, x->pk_b, 1, k, pb, KC, ncb);
+	mp_par_run(mp_lp_par_threads(x), mp_lp_i8_part, &job);
 }
 
 /* See lp.h. */
@@ -860,8 +959,8 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 			pkb->ready = 1;
 		}
 	}
-	float *arow = pka ? NULL : mp_lp_alloc(sizeof(float) * (size_t)kp);
-	float *bqb = pkb ? NULL : mp_lp_alloc(sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
+	float *arow = pka ? NULL : mp_scratch(MP_SCR_A, sizeof(float) * (size_t)kp);
+	float *bqb = pkb ? NULL : mp_scratch(MP_SCR_B, sizeof(float) * (size_t)(kp * MP_LP_REF_NB));
 	float t[MP_LP_REF_NB];
 	for (long jc = 0, jb = 0; jc < x->N; jc += MP_LP_REF_NB, jb++) {
 		int nc = (int)mp_lp_min(MP_LP_REF_NB, x->N - jc);
@@ -888,8 +987,6 @@ static void mp_lp_bf16_ref(const mp_lp_ctx *x)
 			mp_lp_epilogue_generic(x, t, 0, 0, i, jc, 1, nc);
 		}
 	}
-	free(arow);
-	free(bqb);
 }
 
 /* ------------------------------------------------------------- API */

@@ -442,6 +442,16 @@ typedef void (*mp_lp_block_pack_fn)(const mp_lp_ctx *x, long n0, long w, long kp
 mp_lp_packed *mp_lp_fill_blocks(const mp_lp_ctx *x, mp_lp_packed *pk, int side, long kp,
 				long bsz, long r, size_t esz, mp_lp_block_pack_fn pack);
 
+/* Threads (mp_par.h): how many the call x is worth, and the rectangle
+ * [i0, i1) x [j0, j1) of thread t of a team of n (empty when t has none;
+ * bounds multiples of mr / nr, or M / N).  a_cost / b_cost: the cost of
+ * packing one element of A / B, relative to a byte copied.  The drivers
+ * run every part with the blocking of the whole call, so that a constant
+ * operand's cached blocks serve every part. */
+int mp_lp_par_threads(const mp_lp_ctx *x);
+void mp_lp_par_part(const mp_lp_ctx *x, long mr, long nr, double a_cost, double b_cost, int t,
+		    int n, long *i0, long *i1, long *j0, long *j1);
+
 /* For the tests: the limit in bytes (-1: read MIXPREC_CACHE_MB again;
  * evicts down to it), and counters since the start. */
 void mp_lp_cache_set_limit(long long bytes);

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp.h"
+#include "mp_runtime.h"
+#include "mp_par.h"
 
 #define MP_LF_MR 6
 #define MP_LF_NRV 2
@@ -205,13 +207,6 @@ static __attribute__((noinline)) void mp_lf_block(const float *ap, const float *
 
 /* ----------------------------------------------------------- driver */
 
-static float *mp_lf_alloc(long n)
-{
-	float *p = aligned_alloc(64, ((size_t)n * sizeof(float) + 63) / 64 * 64 + 64);
-	if (!p)
-		abort();
-	return p;
-}
 
 /* The packers as mp_lp_block_pack_fn (constant operands, lp.c). */
 static void mp_lf_fill_blk_a(const mp_lp_ctx *x, long n0, long w, long kp, void *dst)
@@ -224,10 +219,62 @@ static void mp_lf_fill_blk_b(const mp_lp_ctx *x, long n0, long w, long kp, void 
 	mp_lf_pack_b(x, n0, w, kp, (float *)dst);
 }
 
-/* See lp.h.  For each NC panel of B (packed), each MC block of A (packed):
- * the block's accumulators (K-sliced tiles), then the shared epilogue.  A
- * constant operand runs from its cached blocks (the same packers made
- * them). */
+/* The part [i0, i1) x [j0, j1) of the call (bounds multiples of MP_LF_MR /
+ * MP_LF_NR, or M / N): for each NC panel of B meeting it (packed), each
+ * MC block of A (packed): the block's accumulators (K-sliced tiles), then
+ * the shared epilogue.  A constant operand runs from its cached blocks
+ * (the same packers made them), from the part's first sliver in the
+ * block. */
+typedef struct mp_lf_job {
+	const mp_lp_ctx *x;
+	const mp_lp_packed *pka, *pkb;
+	long kp, mcb, ncb;
+} mp_lf_job;
+
+static void mp_lf_range(const mp_lf_job *job, long i0, long i1, long j0, long j1)
+{
+	const mp_lp_ctx *x = job->x;
+	const mp_lp_packed *pka = job->pka, *pkb = job->pkb;
+	const long kp = job->kp, mcb = job->mcb, ncb = job->ncb;
+	const long nib = (x->M + mcb - 1) / mcb, njb = (x->N + ncb - 1) / ncb;
+	const long mcp = mp_lf_min(mcb, (i1 - i0 + MP_LF_MR - 1) / MP_LF_MR * MP_LF_MR);
+	const long ncp = mp_lf_min(ncb, (j1 - j0 + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR);
+	float *ap = pka ? NULL : mp_scratch(MP_SCR_A, sizeof(float) * (size_t)(mcp * kp));
+	float *bp = pkb ? NULL : mp_scratch(MP_SCR_B, sizeof(float) * (size_t)(ncp * kp));
+	float *t = mp_scratch(MP_SCR_T, sizeof(float) * (size_t)(mcp * ncp));
+	for (long jb = j0 / ncb; jb < njb && jb * ncb < j1; jb++) {
+		long jc = jb * ncb > j0 ? jb * ncb : j0;
+		long nc = mp_lf_min(mp_lf_min((jb + 1) * ncb, x->N), j1) - jc;
+		const float *bpan = bp;
+		if (pkb)
+			bpan = (const float *)mp_lp_packed_blk(pkb, jb) + (jc - jb * ncb) * kp;
+		else
+			mp_lf_pack_b(x, jc, nc, kp, bp);
+		for (long ib = i0 / mcb; ib < nib && ib * mcb < i1; ib++) {
+			long ic = ib * mcb > i0 ? ib * mcb : i0;
+			long mc = mp_lf_min(mp_lf_min((ib + 1) * mcb, x->M), i1) - ic;
+			const float *ablk = ap;
+			if (pka)
+				ablk = (const float *)mp_lp_packed_blk(pka, ib) + (ic - ib * mcb) * kp;
+			else
+				mp_lf_pack_a(x, ic, mc, kp, ap);
+			mp_lf_block(ablk, bpan, kp, mc, nc, t, ncp);
+			mp_lp_epilogue_generic(x, t, 0, ncp, ic, jc, (int)mc, (int)nc);
+		}
+	}
+}
+
+static void mp_lf_part(void *p, int t, int n)
+{
+	const mp_lf_job *job = p;
+	long i0, i1, j0, j1;
+	mp_lp_par_part(job->x, MP_LF_MR, MP_LF_NR, 4.0, 4.0, t, n, &i0, &i1, &j0, &j1);
+	if (i0 < i1 && j0 < j1)
+		mp_lf_range(job, i0, i1, j0, j1);
+}
+
+/* See lp.h.  Constant operands missing from the cache are packed whole
+ * first (calling thread), then the output is split over the team. */
 void mp_lp_bf16_run__avx2(const mp_lp_ctx *x)
 {
 	const long kp = (x->K + 1) & ~1L;
@@ -235,32 +282,10 @@ void mp_lp_bf16_run__avx2(const mp_lp_ctx *x)
 	long ncb = mp_lf_min(MP_LF_NC, (x->N + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR);
 	mcb = (mcb + MP_LF_MR - 1) / MP_LF_MR * MP_LF_MR;
 	ncb = (ncb + MP_LF_NR - 1) / MP_LF_NR * MP_LF_NR;
-	const mp_lp_packed *pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_LF_MR, sizeof(float),
-						   mp_lf_fill_blk_a);
-	const mp_lp_packed *pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_LF_NR, sizeof(float),
-						   mp_lf_fill_blk_b);
-	float *ap = pka ? NULL : mp_lf_alloc(mcb * kp);
-	float *bp = pkb ? NULL : mp_lf_alloc(ncb * kp);
-	float *t = mp_lf_alloc(mcb * ncb);
-	for (long jc = 0, jb = 0; jc < x->N; jc += ncb, jb++) {
-		long nc = mp_lf_min(ncb, x->N - jc);
-		const float *bpan = bp;
-		if (pkb)
-			bpan = mp_lp_packed_blk(pkb, jb);
-		else
-			mp_lf_pack_b(x, jc, nc, kp, bp);
-		for (long ic = 0, ib = 0; ic < x->M; ic += mcb, ib++) {
-			long mc = mp_lf_min(mcb, x->M - ic);
-			const float *ablk = ap;
-			if (pka)
-				ablk = mp_lp_packed_blk(pka, ib);
-			else
-				mp_lf_pack_a(x, ic, mc, kp, ap);
-			mp_lf_block(ablk, bpan, kp, mc, nc, t, ncb);
-			mp_lp_epilogue_generic(x, t, 0, ncb, ic, jc, (int)mc, (int)nc);
-		}
-	}
-	free(ap);
-	free(bp);
-	free(t);
+	mp_lf_job job = {x, NULL, NULL, kp, mcb, ncb};
+	job.pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_LF_MR, sizeof(float),
+				    mp_lf_fill_blk_a);
+	job.pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_LF_NR, sizeof(float),
+				    mp_lf_fill_blk_b);
+	mp_par_run(mp_lp_par_threads(x), mp_lf_part, &job);
 }

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp.h"
+#include "mp_runtime.h"
+#include "mp_par.h"
 
 #ifndef MP_BF_MR
 #define MP_BF_MR 8
@@ -345,36 +347,41 @@ static void mp_lp_bf_fill_blk_b(const mp_lp_ctx *x, long n0, long w, long kp, vo
 	mp_lp_bf_pack_b(x, n0, w, kp, (uint16_t *)dst);
 }
 
-/* See lp.h.  For each NC panel of B (packed), each MC block of A (packed),
- * each NR sliver, each MR sliver: one tile over all of K.  A constant
- * operand runs from its cached blocks (the same packers made them). */
-void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
+/* The part [i0, i1) x [j0, j1) of the call (bounds multiples of MP_BF_MR /
+ * MP_BF_NR, or M / N): for each NC panel of B meeting it (packed), each
+ * MC block of A (packed), each NR sliver, each MR sliver: one tile over
+ * all of K.  A constant operand runs from its cached blocks (the same
+ * packers made them), from the part's first sliver in the block. */
+typedef struct mp_lp_bf_job {
+	const mp_lp_ctx *x;
+	const mp_lp_packed *pka, *pkb;
+	long kp, mcb, ncb;
+} mp_lp_bf_job;
+
+static void mp_lp_bf_range(const mp_lp_bf_job *job, long i0, long i1, long j0, long j1)
 {
-	const long kp = (x->K + 1) & ~1L;
-	long mcb = mp_bf_min(MP_BF_MC, (x->M + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR);
-	long ncb = mp_bf_min(MP_BF_NC, (x->N + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
-	mcb = (mcb + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR;
-	ncb = (ncb + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR;
-	const mp_lp_packed *pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_BF_MR, sizeof(uint16_t),
-						   mp_lp_bf_fill_blk_a);
-	const mp_lp_packed *pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_BF_NR, sizeof(uint16_t),
-						   mp_lp_bf_fill_blk_b);
-	uint16_t *ap = pka ? NULL : aligned_alloc(64, (size_t)(mcb * kp * 2 + 64) / 64 * 64 + 64);
-	uint16_t *bp = pkb ? NULL : aligned_alloc(64, (size_t)(ncb * kp * 2 + 64) / 64 * 64 + 64);
-	if ((!pka && !ap) || (!pkb && !bp))
-		abort();
-	for (long jc = 0, jb = 0; jc < x->N; jc += ncb, jb++) {
-		long nc = mp_bf_min(ncb, x->N - jc);
+	const mp_lp_ctx *x = job->x;
+	const mp_lp_packed *pka = job->pka, *pkb = job->pkb;
+	const long kp = job->kp, mcb = job->mcb, ncb = job->ncb;
+	const long nib = (x->M + mcb - 1) / mcb, njb = (x->N + ncb - 1) / ncb;
+	const long mcp = mp_bf_min(mcb, (i1 - i0 + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR);
+	const long ncp = mp_bf_min(ncb, (j1 - j0 + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
+	uint16_t *ap = pka ? NULL : mp_scratch(MP_SCR_A, (size_t)(mcp * kp * 2 + 64));
+	uint16_t *bp = pkb ? NULL : mp_scratch(MP_SCR_B, (size_t)(ncp * kp * 2 + 64));
+	for (long jb = j0 / ncb; jb < njb && jb * ncb < j1; jb++) {
+		long jc = jb * ncb > j0 ? jb * ncb : j0;
+		long nc = mp_bf_min(mp_bf_min((jb + 1) * ncb, x->N), j1) - jc;
 		const uint16_t *bpan = bp;
 		if (pkb)
-			bpan = mp_lp_packed_blk(pkb, jb);
+			bpan = (const uint16_t *)mp_lp_packed_blk(pkb, jb) + (jc - jb * ncb) * kp;
 		else
 			mp_lp_bf_pack_b(x, jc, nc, kp, bp);
-		for (long ic = 0, ib = 0; ic < x->M; ic += mcb, ib++) {
-			long mc = mp_bf_min(mcb, x->M - ic);
+		for (long ib = i0 / mcb; ib < nib && ib * mcb < i1; ib++) {
+			long ic = ib * mcb > i0 ? ib * mcb : i0;
+			long mc = mp_bf_min(mp_bf_min((ib + 1) * mcb, x->M), i1) - ic;
 			const uint16_t *ablk = ap;
 			if (pka)
-				ablk = mp_lp_packed_blk(pka, ib);
+				ablk = (const uint16_t *)mp_lp_packed_blk(pka, ib) + (ic - ib * mcb) * kp;
 			else
 				mp_lp_bf_pack_a(x, ic, mc, kp, ap);
 			for (long jr = 0; jr < nc; jr += MP_BF_NR) {
@@ -385,6 +392,30 @@ void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
 			}
 		}
 	}
-	free(ap);
-	free(bp);
+}
+
+static void mp_lp_bf_part(void *p, int t, int n)
+{
+	const mp_lp_bf_job *job = p;
+	long i0, i1, j0, j1;
+	mp_lp_par_part(job->x, MP_BF_MR, MP_BF_NR, 4.0, 4.0, t, n, &i0, &i1, &j0, &j1);
+	if (i0 < i1 && j0 < j1)
+		mp_lp_bf_range(job, i0, i1, j0, j1);
+}
+
+/* See lp.h.  Constant operands missing from the cache are packed whole
+ * first (calling thread), then the output is split over the team. */
+void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x)
+{
+	const long kp = (x->K + 1) & ~1L;
+	long mcb = mp_bf_min(MP_BF_MC, (x->M + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR);
+	long ncb = mp_bf_min(MP_BF_NC, (x->N + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR);
+	mcb = (mcb + MP_BF_MR - 1) / MP_BF_MR * MP_BF_MR;
+	ncb = (ncb + MP_BF_NR - 1) / MP_BF_NR * MP_BF_NR;
+	mp_lp_bf_job job = {x, NULL, NULL, kp, mcb, ncb};
+	job.pka = mp_lp_fill_blocks(x, x->pk_a, 0, kp, mcb, MP_BF_MR, sizeof(uint16_t),
+				    mp_lp_bf_fill_blk_a);
+	job.pkb = mp_lp_fill_blocks(x, x->pk_b, 1, kp, ncb, MP_BF_NR, sizeof(uint16_t),
+				    mp_lp_bf_fill_blk_b);
+	mp_par_run(mp_lp_par_threads(x), mp_lp_bf_part, &job);
 }

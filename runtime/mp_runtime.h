@@ -7,4 +7,32 @@ void mp_stats_note(int fast, int kernel);
 /* Count one verification (verify mode): its worst |err| / bound, failed. */
 void mp_stats_note_verify(double worst, int failed);
 
+/* Forget the cached MIXPREC_TARGET selection (cpu.c; mp_env_reload). */
+void mp_kernel_select_reload(void);
+
+/* Per-thread scratch buffers (scratch.c): one per slot, 64-byte aligned,
+ * at least `bytes` long plus 64 bytes of slack, contents undefined; valid
+ * until the same thread asks for the same slot again.  A call uses each
+ * slot for one purpose at a time; never fails. */
+#include <stddef.h>
+enum {
+	MP_SCR_A,      /* packed block of A */
+	MP_SCR_B,      /* packed panel of B */
+	MP_SCR_RCORR,  /* row corrections */
+	MP_SCR_CCORR,  /* column corrections */
+	MP_SCR_T,      /* a tile, accumulators */
+	MP_SCR_Z,      /* zeros */
+	MP_SCR_VEC,    /* a packed vector */
+	MP_SCR_PREP,   /* mp_gemm_lp's scales */
+	MP_SCR_SCAN,   /* the scan's maxima */
+	MP_SCR_COUNT
+};
+void *mp_scratch(int slot, size_t bytes);
+
+/* The tiles of the TILE mode (nest.c): a 64-byte aligned block of at least
+ * `bytes`, NULL when out of memory; given back with mp_tile_give, which
+ * keeps the thread's largest for its next mp_tile_take. */
+void *mp_tile_take(size_t bytes);
+void mp_tile_give(void *tile);
+
 #endif

@@ -96,6 +96,7 @@
 #include <string.h>
 #include "mixprec.h"
 #include "mp_runtime.h"
+#include "mp_par.h"
 
 static char mp_direct_token;
 
@@ -128,10 +129,41 @@ static int64_t max_abs_minus(int dt, long z)
 	return x > y ? x : y;
 }
 
+/* The MIXPREC_* variables the entry points read, read once per process
+ * (mp_env_reload reads them again): no getenv on the path of a call.
+ * verify: 0 unset or empty, 1 "0", 2 "all", 3 anything else. */
+static struct {
+	int loaded, disable, target_set, verify;
+} mp_env;
+
+static void mp_env_load(void)
+{
+	const char *d = getenv("MIXPREC_DISABLE"), *t = getenv("MIXPREC_TARGET");
+	const char *v = getenv("MIXPREC_VERIFY");
+	mp_env.disable = d && *d && strcmp(d, "0") != 0;
+	mp_env.target_set = t != NULL;
+	mp_env.verify = !v || !*v ? 0 : !strcmp(v, "0") ? 1 : !strcmp(v, "all") ? 2 : 3;
+	__atomic_store_n(&mp_env.loaded, 1, __ATOMIC_RELEASE);
+}
+
+static inline void mp_env_get(void)
+{
+	if (!__atomic_load_n(&mp_env.loaded, __ATOMIC_ACQUIRE))
+		mp_env_load();
+}
+
+/* See mixprec.h. */
+void mp_env_reload(void)
+{
+	mp_env_load();
+	mp_kernel_select_reload();
+	mp_par_reload();
+}
+
 static int disabled(void)
 {
-	const char *e = getenv("MIXPREC_DISABLE");
-	return e && *e && strcmp(e, "0") != 0;
+	mp_env_get();
+	return mp_env.disable;
 }
 
 static void *fallback(void)
@@ -179,7 +211,8 @@ static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd,
 static mp_kernel pick_kernel(long target)
 {
 	mp_kernel kern = mp_kernel_select();
-	if (!getenv("MIXPREC_TARGET") && target != 0) {
+	mp_env_get();
+	if (!mp_env.target_set && target != 0) {
 		kern = target == 1 ? MP_KERNEL_SCALAR : target == 2 ? MP_KERNEL_AVX2
 		     : target == 3 ? MP_KERNEL_AVX512VNNI : MP_KERNEL_NONE;
 		if (kern != MP_KERNEL_NONE && !mp_kernel_available(kern))
@@ -284,7 +317,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
 		return fallback();
 	size_t bytes = (cells * 4 + 63) & ~(size_t)63;
-	int32_t *t = aligned_alloc(64, bytes);
+	int32_t *t = mp_tile_take(bytes);
 	if (!t)
 		return fallback();
 	if (M > 0 && N > 0)
@@ -301,18 +334,17 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
  * floating-point nest, =all every call, =0 none (even with the clause). */
 static int verify_wanted(long flags, const char *loc)
 {
-	const char *e = getenv("MIXPREC_VERIFY");
-	int all = e && !strcmp(e, "all");
 	static const char *seen[1024];
 	static int nseen;
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	int want = 0;
 
-	if (e && *e && !strcmp(e, "0"))
+	mp_env_get();
+	if (mp_env.verify == 1)
 		return 0;
-	if (all)
+	if (mp_env.verify == 2)
 		return 1;
-	if (!(flags & 1) && !(e && *e))
+	if (!(flags & 1) && mp_env.verify == 0)
 		return 0;
 	pthread_mutex_lock(&lock);
 	want = 1;
@@ -601,7 +633,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	if ((M > 0 && N > 0 && cells / (size_t)M != (size_t)N) || cells > SIZE_MAX / 8 - 64)
 		goto out;
 	size_t bytes = (cells * (size_t)esz + 63) & ~(size_t)63;
-	void *t = aligned_alloc(64, bytes);
+	void *t = mp_tile_take(bytes);
 	if (!t)
 		goto out;
 	if (M > 0 && N > 0 &&
@@ -609,7 +641,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 			   b, b_sk, b_sj, t, N, 1, 0, &sc, &opt) != 0 ||
 	     (verify && !lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk,
 				   b_sj, t, N, 1, NULL, 0, &sc, alpha, za, zb)))) {
-		free(t);
+		mp_tile_give(t);
 		goto out;
 	}
 	ret = t;
@@ -625,7 +657,7 @@ out:
 void __mixprec_release(void *tile)
 {
 	if (tile && tile != (void *)&mp_direct_token)
-		free(tile);
+		mp_tile_give(tile);
 }
 
 /* Called in place of a reduction loop k that encloses the rest of the

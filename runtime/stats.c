@@ -7,6 +7,7 @@
 #include <string.h>
 #include "mixprec.h"
 #include "mp_runtime.h"
+#include "mp_par.h"
 
 static long mp_n_fast, mp_n_fallback, mp_last_kernel = -1;
 static long mp_n_verified, mp_n_verify_failed;
@@ -70,5 +71,10 @@ __attribute__((destructor)) static void mp_stats_atexit(void)
 	if (s.verified)
 		fprintf(stderr, " verified=%ld verify_failed=%ld verify_worst=%.3g", s.verified,
 			s.verify_failed, s.verify_worst);
+	long teams, max_team;
+	const char *omp;
+	mp_par_stats(&teams, &max_team, &omp);
+	/* calls that ran on an OpenMP team, the largest, and whose runtime */
+	fprintf(stderr, " teams=%ld max_team=%ld openmp=%s", teams, max_team, omp ? omp : "none");
 	fputc('\n', stderr);
 }

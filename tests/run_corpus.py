@@ -41,6 +41,7 @@
 Expectation syntax (in the source file):
   // MIXPREC-TRANSFORMED: <n>        first 40 lines; nests to be transformed
   // MIXPREC-EXPECT-FALLBACK: 1      some call must take the fallback path
+  // MIXPREC-CFLAGS: -fopenmp        extra flags for every build of the file
   ... // expected-warning {{text}}   at the end of the line of the diagnostic
   ... // expected-error@+1 {{text}}  for the next line (@-N, @+N)
 
@@ -103,6 +104,7 @@ class Expectations:
         self.path = path
         self.transformed = None
         self.expect_fallback = False
+        self.cflags = []
         self.diags = []  # (line, kind, substring)
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().split("\n")
@@ -114,6 +116,9 @@ class Expectations:
                 m = re.search(r"MIXPREC-EXPECT-FALLBACK:\s*(\d+)", text)
                 if m:
                     self.expect_fallback = int(m.group(1)) != 0
+                m = re.search(r"MIXPREC-CFLAGS:\s*(.*?)\s*(?:\*/)?$", text)
+                if m:
+                    self.cflags = shlex.split(m.group(1))
             for m in EXPECT_RE.finditer(text):
                 line = no + int(m.group(2)) if m.group(2) else no
                 self.diags.append((line, m.group(1), m.group(3)))
@@ -353,6 +358,8 @@ class Builder:
         os.makedirs(self.work, exist_ok=True)
         self.cc = shlex.split(args.cc)
         self.inc = ["-I", CORPUS_DIR] + (["-I", args.include] if args.include else [])
+        # the file's own flags (// MIXPREC-CFLAGS:), on every compile and link
+        self.file_cflags = Expectations(src).cflags if os.path.exists(src) else []
         self.harness_obj = None
 
     def libs(self):
@@ -372,6 +379,7 @@ class Builder:
         return self.harness_obj
 
     def build(self, tag, cflags, plugin, link_plugin=False, defines=(), libs=None):
+        cflags = list(cflags) + self.file_cflags
         """Compile and link the corpus file -> (obj, exe, compile stderr)."""
         kind = "plugin" if plugin else "plain"
         stem = os.path.join(self.work, "%s.%s.%s" % (self.name, tag, kind))

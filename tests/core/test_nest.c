@@ -48,10 +48,31 @@ static void test_aff(void)
 	CHECK(mp_aff_mul(&n, &r, &t, &r) == 0, "(i+1)*(K-2)");
 	mp_aff_print(&n, &r, buf, sizeof(buf));
 	CHECK(strcmp(buf, "-2*i + K + i*K - 2") == 0, "product: %s", buf);
-	/* (i*K) * M: three variables */
+	/* (i*K) * M: three factors, the parameters folded into K*M */
 	mp_aff_mul(&n, &t, &i, &K);
 	mp_aff_var(&r, vM);
-	CHECK(mp_aff_mul(&n, &t, &t, &r) == -1, "i*K*M refused");
+	CHECK(mp_aff_mul(&n, &t, &t, &r) == 0, "i*K*M");
+	mp_aff_print(&n, &t, buf, sizeof(buf));
+	CHECK(strcmp(buf, "i*K*M") == 0, "i*K*M: %s", buf);
+	{
+		int pv = mp_nest_find_var(&n, "K*M");
+		mp_aff t2, km;
+
+		CHECK(pv >= 0 && n.var[pv].kind == MP_VAR_PARAM && n.var[pv].prod[0] == vK &&
+		      n.var[pv].prod[1] == vM, "product variable K*M");
+		/* M*(K*i): the same variable */
+		mp_aff_mul(&n, &t2, &K, &i);
+		mp_aff_mul(&n, &t2, &r, &t2);
+		CHECK(t2.n == 1 && t2.t[0].v2 == pv, "M*(K*i) reuses K*M");
+		/* (K*M) * K * M: parameters only, two factors a term */
+		mp_aff_mul(&n, &km, &K, &r);
+		mp_aff_mul(&n, &km, &km, &K);
+		mp_aff_mul(&n, &km, &km, &r);
+		CHECK(km.n == 1 && km.t[0].v1 >= 0 && km.t[0].v2 >= 0, "K*M*K*M: one term");
+		/* i * k * M: two iterators are still not affine */
+		mp_aff_mul(&n, &t2, &i, &r);
+		CHECK(mp_aff_mul(&n, &t2, &t2, &k) == -1, "i*M*k refused");
+	}
 	mp_aff_const(&t, 0);
 	mp_aff_print(&n, &t, buf, sizeof(buf));
 	CHECK(strcmp(buf, "0") == 0, "zero: %s", buf);

@@ -199,13 +199,13 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "p[0]:s8") ")\nstmt k : p = &p[1]\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 1, .mode = MP_OUT_FUSED, .a = "x", .b = "w", .li = "i", .lj = "j" },
-{ .name = "walking pointer: continuing across three loops is not affine",
+{ .name = "walking pointer: continuing across three loops (i*N*K + j*K + k) is a second reduction",
   .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "p[0]:s8") ")\nstmt k : p = &p[1]\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "read through pointer 'p'" },
+  .ok = 0, .reason = "operands 'x' and 'p' share the iterators 'i' and 'k'" },
 { .name = "walking pointer: conditional step is not followed",
   .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
@@ -1409,6 +1409,55 @@ static void unrolled_rows(void)
 	CHECK(mp_analyze_all(&n, &p, plans, 1) == 0, "unrolled rows: max 1 refuses");
 }
 
+/* Batch loops (issue 9): a contraction three loops deep inside a loop that
+ * indexes the output is refused with mp_plan.descend naming the loop to
+ * plan from; the inner nest, with b a parameter and b*M*K a product
+ * variable, is a plain matrix product.  A loop outside the innermost three
+ * that does not index the output is refused without descend. */
+static void batch_loops(void)
+{
+	static mp_nest n;
+	static mp_plan plans[4];
+	mp_pragma p;
+	int cnt, li;
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b iter s32\nvar s local s32\n"
+		"loop b lo=0 hi=B-1\nloop i parent=b lo=0 hi=M-1\n"
+		"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s " PROD("x[b*M*K+i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+		"stmt j : y[4*b*M*N+4*i*N+4*j]:s32 = s\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	li = 1;   /* loop ids in order of declaration: b 0, i 1 */
+	CHECK(cnt == 0 && plans[0].descend == li, "batch: descend to loop i (%d, %d: %s)", cnt,
+	      plans[0].descend, plans[0].reason);
+	CHECK(strstr(plans[0].descend_note, "loop 'b' around the contraction runs as written"),
+	      "batch: note '%s'", plans[0].descend_note);
+	/* the inner nest as the glue describes it: b a parameter */
+	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b param s32 outer_iter\n"
+		"var s local s32\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s " PROD("x[b*M*K+i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+		"stmt j : y[4*b*M*N+4*i*N+4*j]:s32 = s\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	CHECK(cnt == 1 && plans[0].ok, "batch inner: planned (%s)", plans[0].reason);
+	CHECK(mp_nest_find_var(&n, "b*M") >= 0 || mp_nest_find_var(&n, "M*b") >= 0 ||
+	      mp_nest_find_var(&n, "M*K") >= 0, "batch inner: a product variable");
+	/* b reduces (indexes both operands, not the output) */
+	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b iter s32\n"
+		"loop b lo=0 hi=B-1\nloop i parent=b lo=0 hi=M-1\n"
+		"loop j parent=i lo=0 hi=N-1\nloop k parent=j lo=0 hi=K-1\n"
+		"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 "
+		PROD("x[b*M*K+i*K+k]:s8", "w[b*K*N+k*N+j]:s8") ")\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	CHECK(cnt == 0 && plans[0].descend == -1 &&
+	      strstr(plans[0].reason, "loop 'b', outside the innermost three, does not index"),
+	      "batch reduction: refused (%s)", plans[0].reason);
+}
+
 int main(void)
 {
 	size_t i;
@@ -1419,6 +1468,7 @@ int main(void)
 	iterator_sanity();
 	isl_budget();
 	unrolled_rows();
+	batch_loops();
 	printf("%zu table rows + 6 loop orders\n", sizeof(cases) / sizeof(cases[0]));
 	CT_DONE("test_core_plan");
 }

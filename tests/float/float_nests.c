@@ -1205,6 +1205,7 @@ static void run_verify_env(void)
 	bnd x;
 
 	setenv("MIXPREC_VERIFY", "0", 1);
+	mp_env_reload();
 	v0 = verified_count();
 	before = fast_count();
 	memcpy(C, C0, mn * 8);
@@ -1214,6 +1215,7 @@ static void run_verify_env(void)
 	expect_count("MIXPREC_VERIFY=0: stats.fast growth", fast_count() - before, 2);
 
 	setenv("MIXPREC_VERIFY", "1", 1);
+	mp_env_reload();
 	v0 = verified_count();
 	memcpy(C, C0, mn * 8);
 	env_lp(M, N, K, A, B, C);
@@ -1234,6 +1236,7 @@ static void run_verify_env(void)
 		     verified_count() - v0, 0);
 
 	setenv("MIXPREC_VERIFY", "all", 1);
+	mp_env_reload();
 	v0 = verified_count();
 	before = fast_count();
 	env_lp(M, N, K, A, B, C);
@@ -1243,6 +1246,7 @@ static void run_verify_env(void)
 	expect_count("MIXPREC_VERIFY=all: stats.fast growth", fast_count() - before, 3);
 
 	unsetenv("MIXPREC_VERIFY");
+	mp_env_reload();
 	v0 = verified_count();
 	env_lp(M, N, K, A, B, C);
 	verify_lp(M, N, K, A, B, C);
@@ -1372,6 +1376,7 @@ int main(int argc, char **argv)
 	}
 	/* the verify checks set it themselves */
 	unsetenv("MIXPREC_VERIFY");
+	mp_env_reload();
 	srand(seed);
 	for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
 		run_shape(shapes[s][0], shapes[s][1], shapes[s][2]);

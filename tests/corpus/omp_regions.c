@@ -1,0 +1,97 @@
+// MIXPREC-TRANSFORMED: 3
+// MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
+/* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
+ * item 2), built with -fopenmp: each thread of a parallel region computes
+ * its own block of rows (the bounds from omp_get_thread_num), a nest in
+ * the body of a worksharing loop over batches, and a nest in a task.  The
+ * nests run on the kernels on the calling thread; each thread writes its
+ * own outputs, so the results do not depend on the thread count.  The
+ * parallel region's body, a CapturedStmt under clang, is searched too. */
+#include "harness.h"
+#include <mixprec.h>
+/* omp.h without depending on which OpenMP headers are installed (Debian
+   12 installs one libomp-N-dev at a time; clang 19 then links libomp 14
+   from /usr/lib/llvm-14/lib) */
+int omp_get_thread_num(void);
+int omp_get_num_threads(void);
+
+__attribute__((noinline)) void om_rows(int M, int N, int K, const int8_t *A, const int8_t *B,
+				       int32_t *C)
+{
+#pragma omp parallel
+	{
+		int t = omp_get_thread_num(), nt = omp_get_num_threads();
+		int lo = (int)((long)M * t / nt), hi = (int)((long)M * (t + 1) / nt);
+#pragma mixprec(int8, acc=int32)
+		for (int i = lo; i < hi; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[i * K + k] * B[k * N + j];
+				C[i * N + j] = s;
+			}
+	}
+}
+
+__attribute__((noinline)) void om_batches(int nb, int M, int N, int K, const int8_t *A,
+					  const int8_t *B, int32_t *C)
+{
+#pragma omp parallel for schedule(static, 1)
+	for (int b = 0; b < nb; b++) {
+		const int8_t *a = A + (size_t)b * M * K;
+		int32_t *c = C + (size_t)b * M * N;
+#pragma mixprec(int8, acc=int32)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = c[i * N + j];
+				for (int k = 0; k < K; k++)
+					s += a[i * K + k] * B[j * K + k];
+				c[i * N + j] = s;
+			}
+	}
+}
+
+__attribute__((noinline)) void om_task(int M, int K, const int8_t *A, const uint8_t *x,
+				       int32_t *y, int zx)
+{
+#pragma omp parallel
+#pragma omp single
+	{
+#pragma omp task
+		{
+#pragma mixprec(uint8, acc=int32)
+			for (int i = 0; i < M; i++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[i * K + k] * (x[k] - zx);
+				y[i] = s;
+			}
+		}
+#pragma omp taskwait
+	}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		int nb = 1 + sh % 4;
+		int8_t *A = harness_rand_s8((size_t)nb * M * K + 1);
+		int8_t *B = harness_rand_s8((size_t)K * N + 1);
+		uint8_t *x = harness_rand_u8((size_t)K + 1);
+		int32_t *C = harness_rand_s32((size_t)nb * M * N + 1, -100000, 100000);
+
+		om_rows(M, N, K, A, B, C);
+		harness_out_array(harness_name("rows %dx%dx%d", M, N, K), C, (size_t)M * N);
+		om_batches(nb, M, N, K, A, B, C);
+		harness_out_array(harness_name("batches %dx%dx%dx%d", nb, M, N, K), C,
+				  (size_t)nb * M * N);
+		om_task(M, K, A, x, C, harness_randint(0, 255));
+		harness_out_array(harness_name("task %dx%d", M, K), C, (size_t)M);
+		harness_free(A);
+		harness_free(B);
+		harness_free(x);
+		harness_free(C);
+	}
+}

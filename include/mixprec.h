@@ -18,6 +18,16 @@
  *
  * 3. The runtime the plugins call (libmixprec): int8 contraction kernels,
  *    CPU dispatch, and the entry points of generated code.
+ *
+ * __MIXPREC__ is defined by both plugins (GCC's and clang's) while they
+ * compile a file: the plugin's version as MAJOR*10000 + MINOR*100 + PATCH
+ * (100 for 0.1.0).  Under GCC also in -E output; under clang not under -E
+ * (clang creates no plugin action there).  Code may use it to tell that its
+ * pragmas are read:
+ *
+ *      #if defined(__MIXPREC__) && __MIXPREC__ >= 100
+ *
+ * Without a plugin it is undefined and the pragmas are ignored.
  */
 #ifndef MIXPREC_H
 #define MIXPREC_H
@@ -337,6 +347,10 @@ typedef struct mp_stats {
 	double verify_worst; /* the largest |err| / bound seen by verify */
 } mp_stats;
 void mp_stats_get(mp_stats *s);
+/* Resets the totals and the per-nest counters.  At exit, MIXPREC_STATS=1
+ * prints both (one line per nest: "file.c:LINE", calls, calls on the
+ * kernels, fallbacks by reason, kernel, time; each line with the pid);
+ * MIXPREC_STATS=NAME.json writes them as JSON ("%p" in NAME: the pid). */
 void mp_stats_reset(void);
 
 /* The MIXPREC_* environment variables (MIXPREC_DISABLE, MIXPREC_TARGET,
@@ -348,7 +362,7 @@ void mp_env_reload(void);
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c. */
-#define MP_NEST_ABI 2
+#define MP_NEST_ABI 3
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);

@@ -13,7 +13,7 @@
 #include "mp_nest.h"
 
 /* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
-#define MP_NEST_ABI_VERSION 2
+#define MP_NEST_ABI_VERSION 3
 
 /* One '#pragma mixprec' of the translation unit. */
 struct mp_pragma_rec {
@@ -49,6 +49,22 @@ void mp_error(clang::SourceLocation loc, const std::string &text);
 void mp_warning(clang::SourceLocation loc, const std::string &text);
 void mp_remark(clang::SourceLocation loc, const std::string &text);
 void mp_note(clang::SourceLocation loc, const std::string &text);
+void mp_report(clang::DiagnosticsEngine::Level lvl, unsigned builtin_id, clang::SourceLocation loc,
+	       const std::string &text);
+
+/* build.cc: __MIXPREC__, the dependency file, the optimisation record, the
+ * dump stream (stderr or -fplugin-arg-mixprec-dump=FILE); a transformed
+ * nest's remark (-Rpass=mixprec, split after a short first line when
+ * longer than MP_REMARK_SHORT, details under -Rpass-analysis=mixprec) and
+ * a refusal's (-Rpass-missed=mixprec; AT: where the reason is). */
+#define MP_REMARK_SHORT 200
+extern FILE *mp_dump_fp;
+extern std::string mp_cur_function;   /* the function being processed */
+bool mp_build_setup(clang::CompilerInstance &CI, const char *dump_file);
+std::string mp_remark_split(const std::string &text, std::string *details);
+void mp_report_passed(clang::SourceLocation loc, const std::string &text);
+void mp_report_missed(clang::SourceLocation loc, const std::string &reason,
+		      clang::SourceLocation at);
 
 /* core.cc: load libmixprec-core.so (once); false with a message. */
 bool mp_core_load(std::string &err);

@@ -1015,6 +1015,7 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
 	SourceManager &SM = mp_sema->getSourceManager();
 	if (at.isValid() && SM.getExpansionLineNumber(at) != SM.getExpansionLineNumber(loop_loc))
 		mp_note(at, "the reason is here");
+	mp_report_missed(loop_loc, reason, at);
 }
 
 /* Describes, plans and rewrites the nest of loop F for pragma R.  When the
@@ -1064,7 +1065,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		char *buf = (char *)malloc(len);
 		mp_nest_print(c.n, buf, len);
 		PresumedLoc pl = C.getSourceManager().getPresumedLoc(c.loop_loc);
-		fprintf(stderr, "mixprec: nest at %s:%u%s%s\n%s", pl.isValid() ? pl.getFilename() : "?",
+		fprintf(mp_dump_fp, "mixprec: nest at %s:%u%s%s\n%s", pl.isValid() ? pl.getFilename() : "?",
 			pl.isValid() ? pl.getLine() : 0, built ? "" : " (incomplete: ",
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
@@ -1076,9 +1077,9 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			inner = c.loops[plan->descend];
 			note = plan->descend_note;
 		} else if (r.region && plan->no_contraction) {
-			/* a region's init or element-wise loop: runs as written */
-			mp_remark(c.loop_loc, std::string("mixprec: loop nest not transformed: ") +
-				  plan->reason);
+			/* a region's init or element-wise loop: runs as written
+			   (a missed remark, no warning) */
+			mp_report_missed(c.loop_loc, plan->reason, SourceLocation());
 		} else {
 			report(r, c.loop_loc, plan->reason, mp_loc_of(plan->reason_loc),
 			       plan->reason_is_error);
@@ -1089,7 +1090,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		for (int q = 0; q < count && !note.empty(); q++)
 			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
 		for (int q = 0; mp_opt_dump && q < count; q++)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
+			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
 		/* inside an OpenMP region the rewrite reads only what the region
 		   captures (the variables of the nest are; a scale named in the
 		   pragma may not be) */
@@ -1114,7 +1115,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			for (int q = 0; q < count; q++) {
 				char text[2 * MP_REASON_LEN + 512];
 				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
-				mp_remark(c.loop_loc, text);
+				mp_report_passed(c.loop_loc, text);
 			}
 		} else {
 			report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);

@@ -19,9 +19,11 @@
  *
  * Diagnostics: refusals are warnings of -Wbackend-plugin (silenced by -w,
  * promoted by -Werror), transformed nests are remarks shown with
- * -Rpass=mixprec or -Rremark-backend-plugin.
+ * -Rpass=mixprec or -Rremark-backend-plugin; build.cc adds
+ * -Rpass-missed=mixprec, -Rpass-analysis=mixprec, the optimisation record,
+ * __MIXPREC__ and the dependency file.
  * Plugin arguments: -fplugin-arg-mixprec-dump (print each nest description
- * and plan to stderr); -fplugin-arg-mixprec-verify (every floating-point
+ * and plan to stderr; =FILE appends them to FILE); -fplugin-arg-mixprec-verify (every floating-point
  * nest of the translation unit runs in verify mode, as if its pragma had
  * the verify clause).  The driver passes them to the cc1 option
  * -plugin-arg-mixprec <arg>, which reaches MixprecAction::ParseArgs
@@ -57,8 +59,8 @@ SourceLocation mp_loc_of(int cookie)
 
 /* ------------------------------------------------------- diagnostics */
 
-static void report(DiagnosticsEngine::Level lvl, unsigned builtin_id, SourceLocation loc,
-		   const std::string &text)
+void mp_report(DiagnosticsEngine::Level lvl, unsigned builtin_id, SourceLocation loc,
+	       const std::string &text)
 {
 	if (!mp_diags)
 		return;
@@ -66,15 +68,15 @@ static void report(DiagnosticsEngine::Level lvl, unsigned builtin_id, SourceLoca
 	mp_diags->Report(loc, id) << text;
 }
 
-void mp_error(SourceLocation loc, const std::string &t) { report(DiagnosticsEngine::Error, 0, loc, t); }
-void mp_note(SourceLocation loc, const std::string &t) { report(DiagnosticsEngine::Note, 0, loc, t); }
+void mp_error(SourceLocation loc, const std::string &t) { mp_report(DiagnosticsEngine::Error, 0, loc, t); }
+void mp_note(SourceLocation loc, const std::string &t) { mp_report(DiagnosticsEngine::Note, 0, loc, t); }
 void mp_warning(SourceLocation loc, const std::string &t)
 {
-	report(DiagnosticsEngine::Warning, diag::warn_fe_backend_plugin, loc, t);
+	mp_report(DiagnosticsEngine::Warning, diag::warn_fe_backend_plugin, loc, t);
 }
 void mp_remark(SourceLocation loc, const std::string &t)
 {
-	report(DiagnosticsEngine::Remark, diag::remark_fe_backend_plugin, loc, t);
+	mp_report(DiagnosticsEngine::Remark, diag::remark_fe_backend_plugin, loc, t);
 }
 
 /* ------------------------------------------------------------ pragma */
@@ -323,8 +325,10 @@ struct MixprecConsumer : SemaConsumer {
 			return true;
 		for (Decl *d : g)
 			if (FunctionDecl *fd = dyn_cast<FunctionDecl>(d))
-				if (fd->doesThisDeclarationHaveABody())
+				if (fd->doesThisDeclarationHaveABody()) {
+					mp_cur_function = fd->getNameAsString();
 					mp_process_function(CI.getASTContext(), *mp_sema, fd);
+				}
 		return true;
 	}
 
@@ -332,9 +336,12 @@ struct MixprecConsumer : SemaConsumer {
 };
 
 struct MixprecAction : PluginASTAction {
+	std::string dump_file;
+
 	std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override
 	{
 		mp_diags = &CI.getDiagnostics();
+		mp_build_setup(CI, dump_file.c_str());
 		/* -Rpass=mixprec shows the remarks, as -Rremark-backend-plugin does */
 		if (CI.getCodeGenOpts().OptimizationRemark.patternMatches("mixprec"))
 			CI.getDiagnostics().setSeverity(diag::remark_fe_backend_plugin,
@@ -347,6 +354,8 @@ struct MixprecAction : PluginASTAction {
 		for (const std::string &a : args) {
 			if (a == "dump")
 				mp_opt_dump = true;
+			else if (a.compare(0, 5, "dump=") == 0)
+				mp_opt_dump = true, dump_file = a.substr(5);
 			else if (a == "verify")
 				mp_opt_verify = true;
 			else

@@ -90,6 +90,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
 
+/* build.cc: __MIXPREC__, the dependency file, -fopt-info merging, the dump
+ * stream (stderr or -fplugin-arg-mixprec-dump=FILE), long remarks split
+ * after a short first line. */
+extern FILE *mp_dump_fp;
+#define MP_REMARK_SHORT 200
+bool mp_build_init(struct plugin_name_args *info, opt_pass *pass, const char *dump_file);
+std::string mp_remark_split(const char *text);
+
 #define MP_RT_DECLS 4
 extern tree mp_rt_decls[MP_RT_DECLS];
 

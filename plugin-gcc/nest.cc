@@ -884,7 +884,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 		size_t len = 1 << 16;
 		char *buf = (char *)xmalloc(len);
 		mp_nest_print(c.n, buf, len);
-		fprintf(stderr, "mixprec: nest at %s:%d%s%s\n%s", LOCATION_FILE(c.loop_loc),
+		fprintf(mp_dump_fp, "mixprec: nest at %s:%d%s%s\n%s", LOCATION_FILE(c.loop_loc),
 			LOCATION_LINE(c.loop_loc), built ? "" : " (incomplete: ",
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
@@ -910,7 +910,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 		for (int q = 0; q < count && !note.empty(); q++)
 			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
 		for (int q = 0; mp_opt_dump && q < count; q++)
-			fprintf(stderr, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
+			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
 		if (mp_rewrite(c, plan, count)) {
 			*changed = true;
 			/* one remark per contraction */
@@ -919,7 +919,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),
-						"%s\n", text);
+						"%s\n", mp_remark_split(text).c_str());
 			}
 		} else {
 			report(r, c.fail_text.c_str(), c.fail_loc);

@@ -10,9 +10,12 @@
  *    statement; the loop's location is recorded for later diagnostics.
  * 3. A GIMPLE pass after "cfg" (mixprec.cc) finds each marker, analyses the
  *    nest that follows it and rewrites it, then deletes the marker.
+ * 4. build.cc: __MIXPREC__, the plugin in the dependency file (-MD), the
+ *    -fopt-info options merged for the pass, the dump file.
  *
  * Plugin arguments: -fplugin-arg-mixprec-dump (print each nest description
- * and plan to stderr, for debugging and bug reports); -fplugin-arg-mixprec-verify
+ * and plan to stderr, for debugging and bug reports; =FILE appends them to
+ * FILE); -fplugin-arg-mixprec-verify
  * (every floating-point nest of the translation unit runs in verify mode,
  * as if its pragma had the verify clause).
  */
@@ -650,9 +653,9 @@ struct mp_pass : gimple_opt_pass {
 }
 
 static struct plugin_info mp_info = {
-	"0.1.0",
+	MP_VERSION_STRING,
 	"mixprec: #pragma mixprec(int8, acc=int32) runs annotated loop nests on "
-	"low-precision kernels.  Arguments: dump (print nest descriptions and plans), "
+	"low-precision kernels.  Arguments: dump[=FILE] (print nest descriptions and plans), "
 	"verify (verify mode for every floating-point nest)."
 };
 
@@ -664,9 +667,10 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		      gcc_version.basever, version->basever);
 		return 1;
 	}
+	const char *dump_file = NULL;
 	for (int i = 0; i < info->argc; i++) {
 		if (!strcmp(info->argv[i].key, "dump"))
-			mp_opt_dump = true;
+			mp_opt_dump = true, dump_file = info->argv[i].value;
 		else if (!strcmp(info->argv[i].key, "verify"))
 			mp_opt_verify = true;
 		else
@@ -692,5 +696,5 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	pi.ref_pass_instance_number = 1;
 	pi.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pi);
-	return 0;
+	return mp_build_init(info, pi.pass, dump_file) ? 0 : 1;
 }

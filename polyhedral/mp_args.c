@@ -281,6 +281,7 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		for (i = 0; i < 8; i++)
 			cst(&v, 0);
 	}
+	push(&v, MP_ARG_LOC);   /* "FILE:LINE": per-nest statistics */
 
 	checks(&v, n, p);
 	if (v.n > max)

@@ -16,6 +16,7 @@
  *            bias, bias_si, bias_sj,      constant and bias(i,j) (int32, BYTES)
  *            scale_bits, qm, shift,       the helper's arguments (the float
  *            zp, qmin, qmax,              scale as its 32 bits); else zeros
+ *            loc,                         pointer: "FILE:LINE" or NULL
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -166,10 +167,20 @@ static int disabled(void)
 	return mp_env.disable;
 }
 
-static void *fallback(void)
+/* The original loop runs (NULL), for WHY; counted in total and for the
+ * nest at LOC (T0: when the call began). */
+static void *fallback(const char *loc, mp_fallback why, double t0)
 {
 	mp_stats_note(0, -1);
+	mp_stats_nest(loc, why, -1, mp_stats_now() - t0);
 	return NULL;
+}
+
+/* The kernels ran the call. */
+static void ran(const char *loc, mp_kernel kern, double t0)
+{
+	mp_stats_note(1, kern);
+	mp_stats_nest(loc, MP_FB_NONE, kern, mp_stats_now() - t0);
 }
 
 /* The overlap checks that end both argument lists: ncheck written ranges
@@ -225,9 +236,10 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 {
 	va_list ap;
 	int ok;
+	double t0 = mp_stats_now();
 
-	if (abi != MP_NEST_ABI || nargs < 31)
-		return fallback();
+	if (abi != MP_NEST_ABI || nargs < 32)
+		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
 	long M = va_arg(ap, long), N = va_arg(ap, long), K = va_arg(ap, long);
@@ -253,6 +265,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.zp = (int32_t)va_arg(ap, long);
 	ep.qmin = (int32_t)va_arg(ap, long);
 	ep.qmax = (int32_t)va_arg(ap, long);
+	const char *loc = va_arg(ap, const char *);
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
@@ -262,31 +275,35 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	rd[1] = span(b, K, b_sk, N, b_sj, 1);
 	mp_range ra = rd[0], rb = rd[1];
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 32, rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 33, rd, reads ? 2 : 0);
 	va_end(ap);
 	if (ok < 0)
-		return fallback();
+		return fallback(NULL, MP_FB_ABI, t0);
 
-	if (!ok || disabled() || za != (int32_t)za || zb != (int32_t)zb)
-		return fallback();
+	if (!ok)
+		return fallback(loc, MP_FB_OVERLAP, t0);
+	if (disabled())
+		return fallback(loc, MP_FB_DISABLED, t0);
+	if (za != (int32_t)za || zb != (int32_t)zb)
+		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
-		return fallback();
+		return fallback(loc, MP_FB_NO_KERNEL, t0);
 	/* the int32 bound of the contraction sum */
 	__int128 bound = (__int128)K * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
 	if (bound > INT32_MAX)
-		return fallback();
+		return fallback(loc, MP_FB_INT32_BOUND, t0);
 
 	if (mode == 2) {
 		int esz = ep.out_dt == MP_DT_S32 ? 4 : 1;
 		if (c_si % esz || c_sj % esz || bias_si % 4 || bias_sj % 4)
-			return fallback();
+			return fallback(loc, MP_FB_LAYOUT, t0);
 		if (M > 0 && N > 0) {
 			mp_range ro = span(c, M, c_si, N, c_sj, esz);
 			if (K > 0 && (overlap(ro, ra) || overlap(ro, rb)))
-				return fallback();
+				return fallback(loc, MP_FB_OVERLAP, t0);
 			if (ep.bias && overlap(ro, span(ep.bias, M, bias_si, N, bias_sj, 4)))
-				return fallback();
+				return fallback(loc, MP_FB_OVERLAP, t0);
 			ep.out = c;
 			ep.out_si = c_si / esz;
 			ep.out_sj = c_sj / esz;
@@ -295,35 +312,35 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 			mp_gemm_x8_epi(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 				       b, (int)b_dt, b_sk, b_sj, (int32_t)zb, &ep);
 		}
-		mp_stats_note(1, kern);
+		ran(loc, kern, t0);
 		return &mp_direct_token;
 	}
 	if (mode == 1) {
 		if (c_si % 4 || c_sj % 4)
-			return fallback();
+			return fallback(loc, MP_FB_LAYOUT, t0);
 		if (M > 0 && N > 0) {
 			mp_range rc = span(c, M, c_si, N, c_sj, 4);
 			if (K > 0 && (overlap(rc, ra) || overlap(rc, rb)))
-				return fallback();
+				return fallback(loc, MP_FB_OVERLAP, t0);
 			mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 				   b, (int)b_dt, b_sk, b_sj, (int32_t)zb,
 				   (int32_t *)c, c_si / 4, c_sj / 4, 1);
 		}
-		mp_stats_note(1, kern);
+		ran(loc, kern, t0);
 		return &mp_direct_token;
 	}
 
 	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
 	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
-		return fallback();
+		return fallback(loc, MP_FB_ALLOC, t0);
 	size_t bytes = (cells * 4 + 63) & ~(size_t)63;
 	int32_t *t = mp_tile_take(bytes);
 	if (!t)
-		return fallback();
+		return fallback(loc, MP_FB_ALLOC, t0);
 	if (M > 0 && N > 0)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
-	mp_stats_note(1, kern);
+	ran(loc, kern, t0);
 	return t;
 }
 
@@ -514,9 +531,10 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 {
 	va_list ap;
 	int ok;
+	double t0 = mp_stats_now();
 
 	if (abi != MP_NEST_ABI || nargs < 33)
-		return fallback();
+		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
 	long lp = va_arg(ap, long), is_double = va_arg(ap, long);
@@ -562,14 +580,18 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int reads = M > 0 && N > 0 && K > 0;
 	ok = range_checks(&ap, nargs, 33, rd, reads ? nrd : 0);
 	va_end(ap);
-	if (ok <= 0 || disabled() || (mode != 0 && mode != 1))
-		return fallback();
+	if (ok < 0 || (mode != 0 && mode != 1))
+		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);
+	if (!ok)
+		return fallback(loc, MP_FB_OVERLAP, t0);
+	if (disabled())
+		return fallback(loc, MP_FB_DISABLED, t0);
 	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
 	    c_si % esz || c_sj % esz)
-		return fallback();
+		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
-		return fallback();
+		return fallback(loc, MP_FB_NO_KERNEL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */
 	mp_lp_scales sc;
@@ -581,7 +603,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	    lp_scale(sb_mode, sb_bits, sb_ptr, sb_dt, N, &one_b, &conv_b, &sc.b_scale,
 		     &sc.b_scale_s)) {
 		free(conv_a), free(conv_b);
-		return fallback();
+		return fallback(loc, MP_FB_VALUES, t0);
 	}
 	mp_lp_opts opt;
 	memset(&opt, 0, sizeof opt);
@@ -593,6 +615,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	a_si /= esz, a_sk /= esz, b_sk /= esz, b_sj /= esz;
 	int verify = M > 0 && N > 0 && verify_wanted(flags, loc);
 	void *ret = NULL;
+	mp_fallback why = MP_FB_VALUES;   /* of a NULL ret */
 
 	if (mode == 1) {
 		ret = &mp_direct_token;
@@ -601,13 +624,17 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 			void *old = NULL;
 			ret = NULL;
 			for (int r = 0; K > 0 && r < nrd; r++)
-				if (overlap(rc, rd[r]))
+				if (overlap(rc, rd[r])) {
+					why = MP_FB_OVERLAP;
 					goto out;
+				}
 			if (verify) {
 				/* keep C as it was: the exact value and the fallback need it */
 				old = malloc((size_t)(rc.hi - rc.lo + 1));
-				if (!old)
+				if (!old) {
+					why = MP_FB_ALLOC;
 					goto out;
+				}
 				memcpy(old, (void *)rc.lo, (size_t)(rc.hi - rc.lo + 1));
 			}
 			if (mp_gemm_lp_ex(kern, (mp_lp)lp, is_double != 0, M, N, K,
@@ -621,6 +648,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 						       &sc, alpha, za, zb)) {
 						memcpy((void *)rc.lo, old, (size_t)(rc.hi - rc.lo + 1));
 						ret = NULL;
+						why = MP_FB_VERIFY;
 					}
 				}
 			}
@@ -630,17 +658,20 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	}
 
 	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
+	why = MP_FB_ALLOC;
 	if ((M > 0 && N > 0 && cells / (size_t)M != (size_t)N) || cells > SIZE_MAX / 8 - 64)
 		goto out;
 	size_t bytes = (cells * (size_t)esz + 63) & ~(size_t)63;
 	void *t = mp_tile_take(bytes);
 	if (!t)
 		goto out;
+	why = MP_FB_VALUES;
 	if (M > 0 && N > 0 &&
 	    (mp_gemm_lp_ex(kern, (mp_lp)lp, is_double != 0, M, N, K, a, a_si, a_sk,
 			   b, b_sk, b_sj, t, N, 1, 0, &sc, &opt) != 0 ||
-	     (verify && !lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk,
-				   b_sj, t, N, 1, NULL, 0, &sc, alpha, za, zb)))) {
+	     (verify && (why = MP_FB_VERIFY) &&
+	      !lp_verify(loc, lp, is_double != 0, M, N, K, a, a_si, a_sk, b, b_sk,
+			 b_sj, t, N, 1, NULL, 0, &sc, alpha, za, zb)))) {
 		mp_tile_give(t);
 		goto out;
 	}
@@ -649,8 +680,8 @@ out:
 	free(conv_a);
 	free(conv_b);
 	if (!ret)
-		return fallback();
-	mp_stats_note(1, kern);
+		return fallback(loc, why, t0);
+	ran(loc, kern, t0);
 	return ret;
 }
 

@@ -6,6 +6,11 @@
  * functions of mp_nest.h are defined here as forwarders through the table,
  * so the glue calls the core exactly as the GCC plugin does.  They are
  * hidden (-fvisibility=hidden): nothing outside the plugin sees them.
+ *
+ * Sanitizer builds (-DMIXPREC_SANITIZE=ON) load the core without
+ * RTLD_DEEPBIND, which AddressSanitizer refuses: the core's ISL calls then
+ * bind to the first ISL of the global scope, and the tests preload libisl
+ * ahead of libLLVM (MIXPREC_SAN_CC_ENV).  mp_core_load checks that binding.
  */
 #include <dlfcn.h>
 #include <string.h>
@@ -32,7 +37,23 @@ bool mp_core_load(std::string &err)
 		return true;
 	const char *env = getenv("MIXPREC_CORE_LIB");
 	std::string path = env && *env ? env : plugin_dir() + "libmixprec-core.so";
+#if defined(MP_SANITIZE_BUILD)
+	/* the global scope's ISL is the one the core will call: it must be
+	   libisl, never libLLVM's */
+	Dl_info isl_info;
+	void *isl_sym = dlsym(RTLD_DEFAULT, "isl_ctx_alloc");
+	if (isl_sym && (!dladdr(isl_sym, &isl_info) || !isl_info.dli_fname ||
+			!strstr(isl_info.dli_fname, "libisl"))) {
+		err = std::string("this sanitizer build of the plugin loads its core without "
+				  "RTLD_DEEPBIND, and ISL would bind to '") +
+		      (isl_sym && isl_info.dli_fname ? isl_info.dli_fname : "?") +
+		      "'; preload libisl after libasan (LD_PRELOAD=libasan.so:libisl.so)";
+		return false;
+	}
+	void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+#else
 	void *h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+#endif
 	if (!h) {
 		const char *e = dlerror();
 		err = "cannot load the mixprec core '" + path + "': " + (e ? e : "unknown error");

@@ -51,30 +51,47 @@ edge mp_loop_exit(class loop *l)
 	return NULL;
 }
 
-/* Tree operand walker: does T mention DECL? */
-static tree find_decl_r(tree *tp, int *walk_subtrees, void *data)
+/* Which of the decls CAND does a statement read?  One walk of each
+ * operand for all of them (a walk per decl and statement made a function
+ * holding many nests quadratic in its size, times the variables). */
+struct reads_data {
+	const std::vector<tree> *cand;
+	std::vector<char> *hit;
+	size_t left;            /* candidates not seen yet */
+};
+
+static tree mark_reads_r(tree *tp, int *walk_subtrees, void *data)
 {
-	if (*tp == (tree)data)
-		return *tp;
-	if (TYPE_P(*tp))
+	reads_data *d = (reads_data *)data;
+	if (TYPE_P(*tp)) {
 		*walk_subtrees = 0;
-	return NULL_TREE;
+		return NULL_TREE;
+	}
+	if (DECL_P(*tp))
+		for (size_t i = 0; i < d->cand->size(); i++)
+			if ((*d->cand)[i] == *tp && !(*d->hit)[i]) {
+				(*d->hit)[i] = 1;
+				d->left--;
+			}
+	return d->left == 0 ? *tp : NULL_TREE;
 }
 
-static bool stmt_reads(gimple *g, tree decl)
+/* Marks in d the candidates statement G reads: every operand but a plain
+ * write's destination (the left-hand side when it is a decl). */
+static void stmt_reads(gimple *g, reads_data *d)
 {
 	unsigned first = 0;
 	if (is_gimple_assign(g) || is_gimple_call(g)) {
 		tree lhs = gimple_get_lhs(g);
-		if (lhs == decl)
-			first = 1;   /* a plain write */
+		if (lhs && DECL_P(lhs))
+			first = 1;   /* a plain write (of that decl only) */
 	}
-	for (unsigned i = first; i < gimple_num_ops(g); i++) {
+	for (unsigned i = first; i < gimple_num_ops(g) && d->left > 0; i++) {
 		tree op = gimple_op(g, i);
-		if (op && walk_tree_without_duplicates(&op, find_decl_r, decl))
-			return true;
+		/* GIMPLE operands are shallow trees: no visited set needed */
+		if (op)
+			walk_tree(&op, mark_reads_r, d, NULL);
 	}
-	return false;
 }
 
 /* ------------------------------------------------------ loop control */
@@ -741,20 +758,32 @@ bool mp_build_nest(mp_ctx &c)
 		}
 	}
 
-	/* which iterators and locals are read after the nest */
+	/* which iterators and locals are read after the nest (anywhere
+	   outside it) */
+	std::vector<tree> cand;
+	std::vector<int> cand_var;
+	for (int v = 0; v < c.n->nvars; v++) {
+		tree t = c.var_tree[v];
+		if (c.n->var[v].kind != MP_VAR_PARAM && !c.n->var[v].used_after && t && DECL_P(t)) {
+			cand.push_back(t);
+			cand_var.push_back(v);
+		}
+	}
+	std::vector<char> hit(cand.size(), 0);
+	reads_data rd = { &cand, &hit, cand.size() };
 	basic_block bb;
 	FOR_EACH_BB_FN(bb, fn) {
+		if (rd.left == 0)
+			break;
 		if (c.in_nest(bb))
 			continue;
-		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
-			for (int v = 0; v < c.n->nvars; v++) {
-				if (c.n->var[v].kind == MP_VAR_PARAM || c.n->var[v].used_after)
-					continue;
-				tree t = c.var_tree[v];
-				if (t && DECL_P(t) && stmt_reads(gsi_stmt(g), t))
-					c.n->var[v].used_after = 1;
-			}
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g) && rd.left > 0;
+		     gsi_next(&g))
+			stmt_reads(gsi_stmt(g), &rd);
 	}
+	for (size_t i = 0; i < cand.size(); i++)
+		if (hit[i])
+			c.n->var[cand_var[i]].used_after = 1;
 	return !c.failed;
 }
 

@@ -90,6 +90,10 @@ static void token_text(enum cpp_ttype t, tree x, char *buf, size_t len)
 	case CPP_NUMBER:
 		if (x && TREE_CODE(x) == INTEGER_CST && tree_fits_shwi_p(x))
 			snprintf(buf, len, "%lld", (long long)tree_to_shwi(x));
+		else if (x && TREE_CODE(x) == INTEGER_CST && tree_fits_uhwi_p(x))
+			/* 2^63 .. 2^64 - 1 (an unsigned constant): its digits, as
+			   clang spells it */
+			snprintf(buf, len, "%llu", (unsigned long long)tree_to_uhwi(x));
 		else if (x && TREE_CODE(x) == REAL_CST)
 			real_text(x, buf, len);
 		else

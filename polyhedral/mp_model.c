@@ -8,6 +8,7 @@
  */
 #include "mp_model.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,10 +34,82 @@ struct mp_model {
 	int arr_row[MP_MAX_ARRAYS];              /* row param var, or -1 */
 	int whole[MP_MAX_ACCESSES];
 	isl_set *dom[MP_MAX_STMTS];
-	isl_map *acc[MP_MAX_ACCESSES];
-	isl_union_map *reads, *writes, *sched;
+	isl_set *ldom[MP_MAX_LOOPS];             /* loop_domain: L<l>[...] */
+	isl_map *acc[MP_MAX_ACCESSES];           /* acc_map, on demand */
+	char acc_built[MP_MAX_ACCESSES];
+	isl_union_map *reads, *writes, *sched;   /* build_flow, on demand */
+	int flow_built;
+	int over_budget;                         /* latched by note_budget */
 	char params[SB_LEN];
 };
+
+/* ------------------------------------------------------------- budget */
+
+static unsigned long mp_budget;   /* 0: not set yet (mp_model_budget) */
+
+void mp_model_set_budget(unsigned long ops)
+{
+	mp_budget = ops ? ops : mp_model_budget_env();
+}
+
+/* MIXPREC_ISL_BUDGET=N in the compiler's environment (a positive decimal
+ * number), else MP_MODEL_BUDGET_DEFAULT. */
+unsigned long mp_model_budget_env(void)
+{
+	const char *e = getenv("MIXPREC_ISL_BUDGET");
+	char *end;
+	unsigned long v;
+
+	if (!e || !*e)
+		return MP_MODEL_BUDGET_DEFAULT;
+	errno = 0;
+	v = strtoul(e, &end, 10);
+	if (errno || *end || v == 0 || e[0] == '-')
+		return MP_MODEL_BUDGET_DEFAULT;
+	return v;
+}
+
+unsigned long mp_model_budget(void)
+{
+	if (!mp_budget)
+		mp_budget = mp_model_budget_env();
+	return mp_budget;
+}
+
+/* Latch a quota error of m's context (a later error of another kind would
+ * replace ISL's last error). */
+static void note_budget(mp_model *m)
+{
+	if (m && m->ctx && isl_ctx_last_error(m->ctx) == isl_error_quota)
+		m->over_budget = 1;
+}
+
+/* Each query latches a quota error as it returns; in case an error of
+ * another kind hid one, a small question that needs a few hundred
+ * operations tells whether the budget is spent (ISL's count only grows). */
+int mp_model_over_budget(mp_model *m)
+{
+	isl_set *probe;
+
+	if (!m || !m->ctx)
+		return 0;
+	note_budget(m);
+	if (m->over_budget)
+		return 1;
+	probe = isl_set_read_from_str(m->ctx, "{ [x] : 0 <= x <= 1 }");
+	if (isl_set_is_empty(probe) < 0)
+		note_budget(m);
+	isl_set_free(probe);
+	return m->over_budget;
+}
+
+int mp_model_err_is_budget(const char *err)
+{
+	char budget[MP_REASON_LEN];
+
+	snprintf(budget, sizeof(budget), MP_MODEL_BUDGET_FMT, mp_model_budget());
+	return err && strcmp(err, budget) == 0;
+}
 
 /* -------------------------------------------------------- string builder */
 
@@ -261,6 +334,86 @@ static void emit_domain(mp_model *m, sb *b, char kind, int id,
 
 /* ------------------------------------------------------------- building */
 
+static int name_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+/* Does body hold name as a whole word? */
+static int names(const char *body, const char *name)
+{
+	size_t len = strlen(name);
+	const char *q;
+
+	for (q = body; (q = strstr(q, name)) != NULL; q += len)
+		if (!name_char(q[len]) && (q == body || !name_char(q[-1])))
+			return 1;
+	return 0;
+}
+
+/* ISL's parser takes time in proportion to the parameters a string
+ * declares: S ("[p_0, ...] -> { body }", writable) keeps only those the
+ * body names (ISL aligns the parameters of the objects it combines).
+ * Returns s. */
+static char *trim_params(char *s)
+{
+	char *arrow = strstr(s, "] -> {"), *body, *p, *end;
+	char head[SB_LEN], name[64];
+	size_t hl = 0, bl, len;
+
+	if (s[0] != '[' || !arrow)
+		return s;
+	body = arrow + 1;
+	head[hl++] = '[';
+	for (p = s + 1; p < arrow; p = end) {
+		while (p < arrow && (*p == ' ' || *p == ','))
+			p++;
+		for (end = p; end < arrow && *end != ',' && *end != ' '; end++)
+			;
+		len = (size_t)(end - p);
+		if (!len || len >= sizeof(name))
+			return s;
+		memcpy(name, p, len);
+		name[len] = 0;
+		if (!names(body, name))
+			continue;
+		if (hl > 1) {
+			head[hl++] = ',';
+			head[hl++] = ' ';
+		}
+		memcpy(head + hl, name, len);
+		hl += len;
+	}
+	head[hl++] = ']';
+	bl = strlen(body);
+	memmove(s + hl, body, bl + 1);
+	memcpy(s, head, hl);
+	return s;
+}
+
+
+/* The domain of loop l, L<l>[c...] over its enclosing loops and itself,
+ * read once (ISL's parser is the costliest part of building a model);
+ * owned by m.  NULL when ISL fails. */
+static isl_set *loop_domain(mp_model *m, int l)
+{
+	sb *b;
+
+	if (l < 0 || l >= m->n->nloops || m->ldepth[l] < 0)
+		return NULL;
+	if (m->ldom[l])
+		return m->ldom[l];
+	b = malloc(sizeof(sb));
+	if (!b)
+		return NULL;
+	sb_reset(b);
+	emit_domain(m, b, 'L', l, m->lchain[l], m->ldepth[l]);
+	m->ldom[l] = b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
+	free(b);
+	return m->ldom[l];
+}
+
 static void collect_q(const mp_nest *n, const mp_aff *a, char (*seen)[MP_MAX_VARS])
 {
 	int i;
@@ -356,7 +509,7 @@ static isl_map *build_access(mp_model *m, int id)
 	sbf(&b, " }");
 	if (b.over)
 		return NULL;
-	map = isl_map_read_from_str(m->ctx, b.s);
+	map = isl_map_read_from_str(m->ctx, trim_params(b.s));
 	return isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
 }
 
@@ -370,7 +523,7 @@ static isl_union_map *add_scalar(mp_model *m, isl_union_map *um, int s, int v)
 	sbf(&b, "%s -> { ", m->params);
 	emit_tuple(&b, 'S', s, m->chain[s], m->depth[s]);
 	sbf(&b, " -> V%d[] }", v);
-	map = isl_map_read_from_str(m->ctx, b.s);
+	map = isl_map_read_from_str(m->ctx, trim_params(b.s));
 	map = isl_map_intersect_domain(map, isl_set_copy(m->dom[s]));
 	return isl_union_map_add_map(um, map);
 }
@@ -429,61 +582,48 @@ static isl_map *build_schedule(mp_model *m, int s, int width)
 	for (k++; k < width; k++)
 		sbf(&b, ", 0");
 	sbf(&b, "] }");
-	return isl_map_read_from_str(m->ctx, b.s);
+	return isl_map_read_from_str(m->ctx, trim_params(b.s));
 }
 
-mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
+/* The access relation of access i (owned by m), read on the first
+ * question about it; NULL for an access outside every statement or when
+ * ISL fails. */
+static isl_map *acc_map(mp_model *m, int i)
 {
-	mp_model *m = calloc(1, sizeof(*m));
+	const mp_nest *n = m->n;
+
+	if (i < 0 || i >= n->naccesses)
+		return NULL;
+	if (!m->acc_built[i]) {
+		int s = n->access[i].stmt;
+
+		m->acc_built[i] = 1;
+		if (s >= 0 && s < n->nstmts)
+			m->acc[i] = build_access(m, i);
+		note_budget(m);
+	}
+	return m->acc[i];
+}
+
+/* The union of the reads, of the writes (arrays and scalars) and the
+ * schedule: what dependences are computed from, built on the first
+ * question that needs them.  0, or -1 when ISL fails. */
+static int build_flow(mp_model *m)
+{
+	const mp_nest *n = m->n;
 	int i, width;
-	sb *b = malloc(sizeof(sb));
 
-	if (!m || !b)
-		goto error;
-	m->n = n;
-	m->ctx = isl_ctx_alloc();
-	if (!m->ctx)
-		goto error;
-	isl_options_set_on_error(m->ctx, ISL_ON_ERROR_CONTINUE);
-	build_params(m);
-	for (i = 0; i < n->nloops; i++) {
-		m->lbounds_ok[i] = 1;
-		m->ldepth[i] = loop_chain(n, i, m->lchain[i]);
-	}
-	for (i = 0; i < n->narrays; i++)
-		m->arr_row[i] = find_row_param(n, i);
-	for (i = 0; i < n->nstmts; i++) {
-		int l = n->stmt[i].loop;
-
-		m->depth[i] = l == -1 ? 0 : loop_chain(n, l, m->chain[i]);
-		if (m->depth[i] < 0) {
-			snprintf(err, errlen, "statement %d has an invalid loop", i);
-			goto error;
-		}
-		sb_reset(b);
-		emit_domain(m, b, 'S', i, m->chain[i], m->depth[i]);
-		m->dom[i] = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
-		if (!m->dom[i]) {
-			snprintf(err, errlen, "ISL rejected the domain of statement %d", i);
-			goto error;
-		}
-	}
-	for (i = 0; i < n->nloops; i++)
-		if (m->ldepth[i] < 0) {
-			snprintf(err, errlen, "loop %d has an invalid parent", i);
-			goto error;
-		}
+	if (m->flow_built)
+		return m->reads && m->writes && m->sched ? 0 : -1;
+	m->flow_built = 1;
 	m->reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	m->writes = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	for (i = 0; i < n->naccesses; i++) {
-		int s = n->access[i].stmt;
-
-		if (s < 0 || s >= n->nstmts)
+		if (n->access[i].stmt < 0 || n->access[i].stmt >= n->nstmts)
 			continue;
-		m->acc[i] = build_access(m, i);
-		if (!m->acc[i]) {
-			snprintf(err, errlen, "ISL rejected access %d", i);
-			goto error;
+		if (!acc_map(m, i)) {   /* a missing access would hide dependences */
+			m->reads = isl_union_map_free(m->reads);
+			break;
 		}
 		if (n->access[i].is_write)
 			m->writes = isl_union_map_add_map(m->writes,
@@ -505,13 +645,75 @@ mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
 	m->sched = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	for (i = 0; i < n->nstmts; i++)
 		m->sched = isl_union_map_add_map(m->sched, build_schedule(m, i, width));
-	if (!m->reads || !m->writes || !m->sched) {
-		snprintf(err, errlen, "ISL failed to build the model");
+	note_budget(m);
+	return m->reads && m->writes && m->sched ? 0 : -1;
+}
+
+mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen)
+{
+	mp_model *m = calloc(1, sizeof(*m));
+	int i;
+	sb *b = malloc(sizeof(sb));
+
+	if (!m || !b)
+		goto error;
+	m->n = n;
+	m->ctx = isl_ctx_alloc();
+	if (!m->ctx)
+		goto error;
+	/* a failing ISL call returns an error (NULL, -1) to its caller, never
+	   aborts the compiler; past the budget every call fails */
+	isl_options_set_on_error(m->ctx, ISL_ON_ERROR_CONTINUE);
+	isl_ctx_set_max_operations(m->ctx, mp_model_budget());
+	build_params(m);
+	for (i = 0; i < n->nloops; i++) {
+		m->lbounds_ok[i] = 1;
+		m->ldepth[i] = loop_chain(n, i, m->lchain[i]);
+	}
+	for (i = 0; i < n->narrays; i++)
+		m->arr_row[i] = find_row_param(n, i);
+	for (i = 0; i < n->nstmts; i++) {
+		int l = n->stmt[i].loop;
+
+		m->depth[i] = l == -1 ? 0 : loop_chain(n, l, m->chain[i]);
+		if (m->depth[i] < 0) {
+			snprintf(err, errlen, "statement %d has an invalid loop", i);
+			goto error;
+		}
+		if (l == -1) {
+			sb_reset(b);
+			emit_domain(m, b, 'S', i, m->chain[i], m->depth[i]);
+			m->dom[i] = b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
+		} else {
+			/* the domain of its loop, named S<i> */
+			char name[24];
+			isl_set *ld = loop_domain(m, l);
+
+			snprintf(name, sizeof(name), "S%d", i);
+			m->dom[i] = ld ? isl_set_set_tuple_name(isl_set_copy(ld), name) : NULL;
+		}
+		if (!m->dom[i]) {
+			snprintf(err, errlen, "ISL rejected the domain of statement %d", i);
+			goto error;
+		}
+	}
+	for (i = 0; i < n->nloops; i++)
+		if (m->ldepth[i] < 0) {
+			snprintf(err, errlen, "loop %d has an invalid parent", i);
+			goto error;
+		}
+	/* the access relations (acc_map), the reads, writes and the schedule
+	   (build_flow): on demand; most questions need a few of them */
+	note_budget(m);
+	if (m->over_budget) {
+		snprintf(err, errlen, MP_MODEL_BUDGET_FMT, mp_model_budget());
 		goto error;
 	}
 	free(b);
 	return m;
 error:
+	if (err && errlen && mp_model_over_budget(m))
+		snprintf(err, errlen, MP_MODEL_BUDGET_FMT, mp_model_budget());
 	if (err && errlen && (!m || !m->ctx || !err[0]))
 		snprintf(err, errlen, "out of memory building the ISL model");
 	free(b);
@@ -527,6 +729,8 @@ void mp_model_free(mp_model *m)
 		return;
 	for (i = 0; i < MP_MAX_STMTS; i++)
 		isl_set_free(m->dom[i]);
+	for (i = 0; i < MP_MAX_LOOPS; i++)
+		isl_set_free(m->ldom[i]);
 	for (i = 0; i < MP_MAX_ACCESSES; i++)
 		isl_map_free(m->acc[i]);
 	isl_union_map_free(m->reads);
@@ -555,16 +759,17 @@ __isl_give isl_map *mp_model_access(mp_model *m, int access)
 {
 	if (!m || access < 0 || access >= m->n->naccesses)
 		return NULL;
-	return isl_map_copy(m->acc[access]);
+	return isl_map_copy(acc_map(m, access));
 }
 
 __isl_give isl_union_map *mp_model_schedule(mp_model *m)
 {
-	return m ? isl_union_map_copy(m->sched) : NULL;
+	return m && build_flow(m) == 0 ? isl_union_map_copy(m->sched) : NULL;
 }
 
 int mp_model_access_is_whole(mp_model *m, int access)
 {
+	acc_map(m, access);
 	return m->whole[access];
 }
 
@@ -593,7 +798,7 @@ __isl_give isl_union_map *mp_model_dependences(mp_model *m, int kinds)
 {
 	isl_union_map *before, *dep, *d;
 
-	if (!m)
+	if (!m || build_flow(m) < 0)
 		return NULL;
 	before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched),
 						isl_union_map_copy(m->sched));
@@ -613,7 +818,9 @@ __isl_give isl_union_map *mp_model_dependences(mp_model *m, int kinds)
 			isl_union_map_reverse(isl_union_map_copy(m->writes)));
 		dep = isl_union_map_union(dep, d);
 	}
-	return isl_union_map_intersect(dep, before);
+	dep = isl_union_map_intersect(dep, before);
+	note_budget(m);
+	return dep;
 }
 
 struct carried_data {
@@ -653,6 +860,7 @@ static isl_stat carried_one(__isl_take isl_map *map, void *user)
 	map = isl_map_order_lt(map, isl_dim_in, dl, isl_dim_out, dl);
 	empty = isl_map_is_empty(map);
 	isl_map_free(map);
+	note_budget(m);
 	if (empty < 0)
 		return isl_stat_error;
 	if (!empty) {
@@ -685,19 +893,25 @@ int mp_model_first_writer(mp_model *m, int acc, int except)
 	isl_set *fp;
 	int w;
 
-	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
 		return -2;
 	fp = isl_map_range(isl_map_copy(m->acc[acc]));
 	for (w = 0; w < n->naccesses; w++) {
 		isl_set *wr;
 		isl_bool disjoint;
 
-		if (w == except || !n->access[w].is_write || !m->acc[w] ||
-		    n->access[w].array != n->access[acc].array)
+		if (w == except || !n->access[w].is_write ||
+		    n->access[w].array != n->access[acc].array ||
+		    n->access[w].stmt < 0 || n->access[w].stmt >= n->nstmts)
 			continue;
+		if (!acc_map(m, w)) {
+			isl_set_free(fp);
+			return -2;
+		}
 		wr = isl_map_range(isl_map_copy(m->acc[w]));
 		disjoint = isl_set_is_disjoint(wr, fp);
 		isl_set_free(wr);
+		note_budget(m);
 		if (disjoint != isl_bool_true) {
 			isl_set_free(fp);
 			return disjoint < 0 ? -2 : w;
@@ -715,7 +929,7 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 	isl_bool r;
 	int s, d, i;
 
-	if (acc < 0 || acc >= n->naccesses || !m->acc[acc])
+	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
 		return isl_bool_error;
 	if (m->whole[acc])
 		return isl_bool_false;
@@ -733,7 +947,7 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 		if (emit_aff(&b, n, &n->access[acc].bidx[i], m->chain[s], m->depth[s]) < 0)
 			continue;
 		sbf(&b, " <= %" PRId64 " }", n->access[acc].bext[i] - 1);
-		if (b.over || !(in = isl_set_read_from_str(m->ctx, b.s)))
+		if (b.over || !(in = isl_set_read_from_str(m->ctx, trim_params(b.s))))
 			continue;
 		map = isl_map_intersect_domain(map, in);
 	}
@@ -749,6 +963,7 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 	if (r == isl_bool_true)
 		r = isl_map_is_injective(map);
 	isl_map_free(map);
+	note_budget(m);
 	return r;
 }
 
@@ -774,6 +989,7 @@ isl_bool mp_model_domain_is_box(mp_model *m, int stmt)
 	box = isl_set_set_tuple_id(box, isl_set_get_tuple_id(dom));
 	r = isl_set_is_subset(box, dom);
 	isl_set_free(box);
+	note_budget(m);
 	return r;
 }
 
@@ -782,21 +998,15 @@ int64_t mp_model_max_trip(mp_model *m, int loop)
 	isl_set *dom, *delta;
 	isl_map *pairs;
 	isl_val *v;
-	sb *b;
 	int np, d, i;
 	int64_t r = -1;
 
 	if (!m || loop < 0 || loop >= m->n->nloops)
 		return -1;
-	b = malloc(sizeof(sb));
-	if (!b)
-		return -1;
-	sb_reset(b);
-	emit_domain(m, b, 'L', loop, m->lchain[loop], m->ldepth[loop]);
-	dom = b->over ? NULL : isl_set_read_from_str(m->ctx, b->s);
-	free(b);
+	dom = loop_domain(m, loop);
 	if (!dom)
 		return -1;
+	dom = isl_set_copy(dom);
 	np = (int)isl_set_dim(dom, isl_dim_param);
 	dom = isl_set_move_dims(dom, isl_dim_set, 0, isl_dim_param, 0, (unsigned)np);
 	d = (int)isl_set_dim(dom, isl_dim_set);
@@ -813,5 +1023,6 @@ int64_t mp_model_max_trip(mp_model *m, int loop)
 	} else if (v && isl_val_is_nan(v))
 		r = 0; /* the loop never runs */
 	isl_val_free(v);
+	note_budget(m);
 	return r;
 }

@@ -43,8 +43,30 @@ enum { MP_DEP_RAW = 1, MP_DEP_WAR = 2, MP_DEP_WAW = 4, MP_DEP_ALL = 7 };
 
 /* Build the model of n.  Returns NULL (with a message in err) only when
  * ISL itself fails; parts it cannot model exactly are over-approximated
- * and flagged (mp_model_access_is_whole, mp_model_loop_bounds_affine). */
+ * and flagged (mp_model_access_is_whole, mp_model_loop_bounds_affine).
+ * A build that ran out of budget (below) says so in err
+ * (mp_model_err_is_budget). */
 mp_model *mp_model_build(const mp_nest *n, char *err, size_t errlen);
+
+/* The work budget of one model: its ISL context stops after this many ISL
+ * operations (isl_ctx_set_max_operations; ISL counts the steps of its
+ * simplex and of its other core algorithms) and every later ISL call of
+ * the model fails, so that no nest keeps the compiler busy for long; the
+ * core then refuses the nest with MP_MODEL_BUDGET_FMT.  The nests of the
+ * corpus and of the fuzz generator need 22000 at most (a few ms); 10^6 is
+ * about a quarter of a second.  The compiler's environment may set it:
+ * MIXPREC_ISL_BUDGET=N (mp_model_budget_env).  mp_model_set_budget(0)
+ * restores that default; tests set a small one. */
+#define MP_MODEL_BUDGET_DEFAULT 1000000UL
+#define MP_MODEL_BUDGET_FMT "the analysis of this nest exceeded its budget (%lu ISL operations)"
+void mp_model_set_budget(unsigned long ops);
+unsigned long mp_model_budget_env(void);
+unsigned long mp_model_budget(void);
+/* Has an ISL call of m run out of the budget?  Every answer the model gave
+ * since may be an error; the core refuses the nest. */
+int mp_model_over_budget(mp_model *m);
+/* Is err (from mp_model_build) the budget's message? */
+int mp_model_err_is_budget(const char *err);
 void mp_model_free(mp_model *m);
 isl_ctx *mp_model_ctx(mp_model *m);
 

@@ -1612,19 +1612,52 @@ static int check_walks(az *z)
 	return 0;
 }
 
-/* Only the reduction carries dependences on loop k (DIRECT: on any loop). */
+/* Does loop l enclose a statement other than the contraction, the
+ * statements forwarded into it, the steps of walking pointers and the
+ * other contractions of the nest with theirs (mp_analyze_all)?  A
+ * dependence carried by l joins two statements inside l; only such a
+ * statement can make check_dependences refuse. */
+static int loop_has_other(az *z, int l)
+{
+	const mp_nest *n = z->n;
+	int s, p, guard;
+
+	for (s = 0; s < n->nstmts; s++) {
+		if (s == z->c.stmt || z->c.fwd[s] || n->stmt[s].ivstep || z->others[s] ||
+		    z->others_fwd[s])
+			continue;
+		for (p = n->stmt[s].loop, guard = 0; p >= 0 && p < n->nloops &&
+		     guard <= MP_MAX_LOOPS; p = n->loop[p].parent, guard++)
+			if (p == l)
+				return 1;
+	}
+	return 0;
+}
+
+/* Only the reduction carries dependences on loop k (DIRECT: on any loop).
+ * The dependences (the costliest ISL question) are computed only when a
+ * loop to check holds a statement that could make a difference. */
 static int check_dependences(az *z)
 {
 	const mp_nest *n = z->n;
-	isl_union_map *deps = mp_model_dependences(z->m, MP_DEP_ALL);
-	int pairs[16][2], l, cnt, i, r = 0, red = z->c.stmt;
+	isl_union_map *deps = NULL;
+	int pairs[16][2], l, cnt, i, r = 0, red = z->c.stmt, need = 0;
 	char what[MP_NAME_LEN * 2];
 
+	for (l = 0; l < n->nloops; l++)
+		if ((l == z->plan->loop_k || z->plan->mode == MP_OUT_DIRECT) &&
+		    loop_has_other(z, l))
+			need = 1;
+	if (!need)
+		return 0;
+	deps = mp_model_dependences(z->m, MP_DEP_ALL);
 	if (!deps)
 		return refuse(z, loop_loc(n, 0), "internal error: ISL failed to "
 			      "compute the dependences");
 	for (l = 0; l < n->nloops && r == 0; l++) {
 		if (l != z->plan->loop_k && z->plan->mode != MP_OUT_DIRECT)
+			continue;
+		if (!loop_has_other(z, l))
 			continue;
 		cnt = mp_model_carried(z->m, deps, l, pairs, 16);
 		if (cnt < 0) {
@@ -2328,6 +2361,24 @@ static int check_iterators(az *z)
 	return 0;
 }
 
+/* The loops enclosing statement s, outermost first (as
+ * mp_model_stmt_loops); -1 on a broken parent chain. */
+static int stmt_chain(const mp_nest *n, int s, int *chain)
+{
+	int tmp[MP_MAX_LOOPS], d = 0, i, l;
+
+	if (s < 0 || s >= n->nstmts)
+		return -1;
+	for (l = n->stmt[s].loop; l != -1; l = n->loop[l].parent) {
+		if (l < 0 || l >= n->nloops || d >= MP_MAX_LOOPS)
+			return -1;
+		tmp[d++] = l;
+	}
+	for (i = 0; i < d; i++)
+		chain[i] = tmp[d - 1 - i];
+	return d;
+}
+
 static int analyze(az *z)
 {
 	const mp_nest *n = z->n;
@@ -2344,13 +2395,18 @@ static int analyze(az *z)
 	if (find_candidate(z) < 0 || check_source_and_pragma(z) < 0 ||
 	    check_types(z) < 0 || check_statements(z) < 0)
 		return -1;
+	/* what needs no ISL first: a nest refused for its shape costs no
+	   model (the loops around the contraction are those the model
+	   would give, mp_model_stmt_loops) */
+	d = stmt_chain(n, z->c.stmt, chain);
+	if (d >= 0 && (check_operand_subscripts(z, chain, d) < 0 ||
+		       assign_roles(z, chain, d) < 0 || check_scales(z) < 0))
+		return -1;
 	z->m = mp_model_build(n, err, sizeof(err));
 	if (!z->m)
-		return refuse(z, loop_loc(n, 0), "internal error: %s", err);
+		return refuse(z, loop_loc(n, 0), mp_model_err_is_budget(err) ? "%s"
+			      : "internal error: %s", err);
 	d = mp_model_stmt_loops(z->m, z->c.stmt, chain);
-	if (check_operand_subscripts(z, chain, d) < 0 || assign_roles(z, chain, d) < 0 ||
-	    check_scales(z) < 0)
-		return -1;
 	plan->red_stmt = z->c.stmt;
 	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
 	    check_walks(z) < 0 || check_writes(z) < 0 || check_dependences(z) < 0 ||
@@ -2457,6 +2513,8 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 		z.others[s] = 0;
 		z.nothers = count - 1;
 		analyze(&z);
+		if (z.m && mp_model_over_budget(z.m))   /* as in mp_analyze */
+			refuse(&z, loop_loc(n, 0), MP_MODEL_BUDGET_FMT, mp_model_budget());
 		mp_model_free(z.m);
 		if (!plans[i].ok) {
 			if (i)
@@ -2496,6 +2554,10 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	z.p = p;
 	z.plan = plan;
 	analyze(&z);
+	/* past its ISL budget any answer of the model may have been an error
+	   (each is read conservatively, but the nest is refused anyway) */
+	if (z.m && mp_model_over_budget(z.m))
+		refuse(&z, loop_loc(n, 0), MP_MODEL_BUDGET_FMT, mp_model_budget());
 	mp_model_free(z.m);
 	return plan->ok;
 }

@@ -9,4 +9,5 @@ BUILD=${BUILD:-build}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$BUILD" -j"$(nproc)"
 cd "$BUILD"
-ctest --output-on-failure -j"$(nproc)" "$@"
+# `long` tests (compile_time.o2, pragma_mutation.long): ctest -L long
+ctest --output-on-failure -j"$(nproc)" -LE long "$@"

@@ -45,6 +45,11 @@ Expectation syntax (in the source file):
   ... // expected-warning {{text}}   at the end of the line of the diagnostic
   ... // expected-error@+1 {{text}}  for the next line (@-N, @+N)
 
+Sanitizer builds (-DMIXPREC_SANITIZE=ON): --cc-env NAME=VALUE (repeatable)
+adds to the environment of every compiler and linker command (libasan
+preloaded into cc1 / clang), --run-env NAME=VALUE to that of every test
+program; a sanitizer report in a compiler's output counts as a crash.
+
 Exit status: 0 pass, 1 failure, 77 skipped (plugin file missing).
 Python 3.8+ standard library only.
 """
@@ -72,7 +77,10 @@ DIAG_RE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:(?P<col>\d+):)? "
     r"(?P<kind>fatal error|error|warning|note|optimized|missed|remark): (?P<msg>.*)$")
 ICE_MARKERS = ("internal compiler error", "Please submit a full bug report",
-               "Segmentation fault", "plugin ... was not compiled")
+               "Segmentation fault", "plugin ... was not compiled",
+               # sanitizer builds of the plugins (--cc-env)
+               "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", ": runtime error: ",
+               "SUMMARY: UndefinedBehaviorSanitizer")
 DIAG_FLAGS = ["-fdiagnostics-color=never", "-fno-diagnostics-show-caret"]
 CLANG_DIAG_FLAGS = ["-fdiagnostics-color=never", "-fno-caret-diagnostics"]
 WARN_FLAGS = ["-Wall", "-Wextra"]
@@ -81,6 +89,10 @@ TARGETS = [("scalar", []), ("avx2", ["avx2"]),
            ("avx512vnni", ["avx512f", "avx512bw", "avx512_vnni"])]
 RUN_TIMEOUT = 300
 COMPILE_TIMEOUT = 600
+# --cc-env / --run-env: extra environment of the compiler and linker
+# commands, and of the test programs (sanitizer builds).
+CC_ENV = {}
+RUN_ENV = {}
 
 
 # ------------------------------------------------------------ expectations
@@ -227,7 +239,7 @@ def lto_unavailable(cc, cflags, work):
         with open(src, "w") as f:
             f.write("int main(void) { return 0; }\n")
         exe = os.path.join(work, "lto-probe.exe")
-        rc, _, err = run_cmd(list(cc) + list(cflags) + [src, "-o", exe])
+        rc, _, err = run_cc(list(cc) + list(cflags) + [src, "-o", exe])
         lines = [l for l in err.splitlines() if "error" in l] or err.splitlines() or ["?"]
         _LTO[key] = None if rc == 0 else lines[0].strip()
     return _LTO[key]
@@ -251,6 +263,18 @@ def run_cmd(cmd, env=None, timeout=COMPILE_TIMEOUT, binary=False):
         return -999, e.stdout or b"", (e.stderr or b"").decode("utf-8", "replace") + "\n(timeout)"
     out = p.stdout if binary else p.stdout.decode("utf-8", "replace")
     return p.returncode, out, p.stderr.decode("utf-8", "replace")
+
+
+def run_cc(cmd, timeout=COMPILE_TIMEOUT):
+    """A compiler or linker command (environment: --cc-env)."""
+    return run_cmd(cmd, env=CC_ENV or None, timeout=timeout)
+
+
+def run_prog(cmd, env=None, timeout=RUN_TIMEOUT, binary=False):
+    """A test program (environment: --run-env, then env)."""
+    full = dict(RUN_ENV)
+    full.update(env or {})
+    return run_cmd(cmd, env=full or None, timeout=timeout, binary=binary)
 
 
 def cmdline(cmd):
@@ -309,7 +333,7 @@ def locate_byte(exe_ref, exe_test, seed, env):
     dump_env["MIXPREC_HARNESS_DUMP"] = "1"
     outs = []
     for exe in (exe_ref, exe_test):
-        rc, out, _ = run_cmd([exe, str(seed)], env=dump_env, timeout=RUN_TIMEOUT)
+        rc, out, _ = run_prog([exe, str(seed)], env=dump_env)
         outs.append(out)
     blocks = [re.findall(r"  dump (.*?):\n((?:  [0-9a-f]*\n)*)", o) for o in outs]
     for (name_a, hex_a), (_, hex_b) in zip(*blocks):
@@ -348,7 +372,7 @@ class Builder:
             obj = os.path.join(self.work, "harness.o")
             cmd = self.cc + ["-O2", "-g"] + diag_flags(self.cc) + self.inc + list(extra) + [
                 "-c", os.path.join(CORPUS_DIR, "harness.c"), "-o", obj]
-            rc, _, err = run_cmd(cmd)
+            rc, _, err = run_cc(cmd)
             if rc != 0:
                 raise BuildError("harness.c does not compile:\n  %s\n%s" % (cmdline(cmd), tail(err)))
             self.harness_obj = obj
@@ -364,7 +388,7 @@ class Builder:
         warn = WARN_FLAGS + ([] if plugin else ["-Wno-unknown-pragmas"])
         cmd = (self.cc + list(cflags) + warn + diag_flags(self.cc) + self.inc + list(defines) + pflags
                + ["-c", self.src, "-o", obj])
-        rc, _, err = run_cmd(cmd)
+        rc, _, err = run_cc(cmd)
         crash = crash_problem("compile (%s, %s)" % (tag, kind), rc, err)
         if crash:
             raise BuildError(crash + "\n  " + cmdline(cmd))
@@ -375,7 +399,7 @@ class Builder:
                   if plugin and link_plugin and not is_clang(self.cc) else [])
         link = (self.cc + list(cflags) + lflags + diag_flags(self.cc) + [obj, self.harness()]
                 + (self.libs() if libs is None else list(libs)) + ["-o", exe])
-        rc, _, lerr = run_cmd(link)
+        rc, _, lerr = run_cc(link)
         crash = crash_problem("link (%s, %s)" % (tag, kind), rc, lerr)
         if crash or rc != 0:
             raise BuildError((crash or "link (%s, %s) failed:" % (tag, kind))
@@ -383,7 +407,7 @@ class Builder:
         return obj, exe, err
 
     def run(self, exe, seed, env=None):
-        rc, out, err = run_cmd([exe, str(seed)], env=env, timeout=RUN_TIMEOUT, binary=True)
+        rc, out, err = run_prog([exe, str(seed)], env=env, binary=True)
         return rc, out, err
 
 
@@ -637,7 +661,7 @@ def diag_mode(args):
 
     def compile_(extra, what):
         cmd = base[:len(cc)] + list(extra) + base[len(cc):]
-        rc, _, err = run_cmd(cmd)
+        rc, _, err = run_cc(cmd)
         crash = crash_problem(what, rc, err)
         if crash:
             problems.append(crash + "\n  " + cmdline(cmd))
@@ -820,12 +844,22 @@ def main(argv=None):
     ap.add_argument("--diag-flags", default="", help="extra flags for diag mode")
     ap.add_argument("--skip-expect", action="store_true",
                     help="only compare outputs (debugging a partial plugin)")
+    ap.add_argument("--cc-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="environment of the compiler and linker commands (repeatable)")
+    ap.add_argument("--run-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="environment of the test programs (repeatable)")
     argv = list(sys.argv[1:] if argv is None else argv)
     for i, a in enumerate(argv[:-1]):  # "--opt -O2" would read as an option
         if a in ("--opt", "--diag-flags"):
             argv[i:i + 2] = [a + "=" + argv[i + 1]]
             break
     args = ap.parse_args(argv)
+    for opt, table in (("--cc-env", CC_ENV), ("--run-env", RUN_ENV)):
+        for kv in getattr(args, opt[2:].replace("-", "_")):
+            if "=" not in kv:
+                ap.error("%s wants NAME=VALUE, got %r" % (opt, kv))
+            name, value = kv.split("=", 1)
+            table[name] = value
     if args.self_test:
         return self_test(args)
     if not args.mode or not args.file:

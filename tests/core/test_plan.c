@@ -8,6 +8,7 @@
  * nest are generated.
  */
 #include "mp_nest.h"
+#include "mp_model.h"
 #include "core_test.h"
 
 #include <inttypes.h>
@@ -1319,6 +1320,66 @@ static void iterator_sanity(void)
 	      "iterator naming another loop: ok=%d %s", plan.ok, plan.reason);
 }
 
+/* The ISL budget (mp_model_set_budget, issue 14 item 4): under any
+ * budget every table nest gets the plan or the refusal it gets with the
+ * default budget, or the budget's refusal (at the outermost loop); never
+ * another answer.  The smallest budgets refuse every nest that reaches
+ * the model. */
+static void isl_budget(void)
+{
+	static const unsigned long budgets[] = { 1, 10, 100, 1000, 3000, 10000, 30000 };
+	static mp_nest n;
+	static mp_plan base, plan;
+	char budget_reason[MP_REASON_LEN];
+	size_t i, b;
+	int refused_small = 0, same_large = 0, modelled = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const pcase *c = &cases[i];
+		mp_pragma p;
+
+		memset(&p, 0, sizeof(p));
+		p.prec = c->prec ? c->prec : MP_PREC_INT8;
+		p.acc = c->acc;
+		p.scale = c->scale;
+		p.lp_capable = !c->nolp;
+		mp_model_set_budget(0);
+		if (mp_nest_parse(&n, c->text) != 0)
+			continue;
+		mp_analyze(&n, &p, &base);
+		for (b = 0; b < sizeof(budgets) / sizeof(budgets[0]); b++) {
+			mp_model_set_budget(budgets[b]);
+			snprintf(budget_reason, sizeof(budget_reason), MP_MODEL_BUDGET_FMT,
+				 budgets[b]);
+			CHECK(mp_nest_parse(&n, c->text) == 0, "%s: parse", c->name);
+			mp_analyze(&n, &p, &plan);
+			if (!plan.ok && !strcmp(plan.reason, budget_reason)) {
+				CHECK(plan.reason_loc == (n.nloops ? n.loop[0].loc : 0),
+				      "%s, budget %lu: reason_loc %d", c->name, budgets[b],
+				      plan.reason_loc);
+				refused_small += b == 0;
+				continue;
+			}
+			CHECK(plan.ok == base.ok && !strcmp(plan.reason, base.reason) &&
+			      plan.mode == base.mode && !strcmp(plan.what, base.what) &&
+			      plan.need_runtime_bound == base.need_runtime_bound &&
+			      plan.bound_static == base.bound_static,
+			      "%s, budget %lu: ok=%d '%s' / default budget: ok=%d '%s'", c->name,
+			      budgets[b], plan.ok, plan.reason, base.ok, base.reason);
+			same_large += b + 1 == sizeof(budgets) / sizeof(budgets[0]);
+		}
+		/* a nest that reaches the model: refused at budget 1 */
+		modelled += base.ok;
+	}
+	mp_model_set_budget(0);
+	CHECK(mp_model_budget() == mp_model_budget_env(), "default budget restored");
+	CHECK(refused_small >= modelled && modelled > 10,
+	      "budget 1 refuses every transformed nest: %d of %d", refused_small, modelled);
+	CHECK(same_large > 10, "budget 30000 gives the default answers: %d nests", same_large);
+	printf("ISL budget: %d nests refused at budget 1, %d answered as by default at 30000\n",
+	       refused_small, same_large);
+}
+
 /* Rows unrolled into two accumulators: mp_analyze_all plans both
  * contractions (tile mode, one reduction loop), the shared local b
  * forwarded into both. */
@@ -1405,6 +1466,7 @@ int main(void)
 		run_case(&cases[i]);
 	loop_orders();
 	iterator_sanity();
+	isl_budget();
 	unrolled_rows();
 	batch_loops();
 	printf("%zu table rows + 6 loop orders\n", sizeof(cases) / sizeof(cases[0]));

@@ -33,6 +33,11 @@ Counts printed at the end: programs, plugin builds, nests annotated,
 transformed (GCC 'optimized: mixprec' / clang 'remark: mixprec' lines),
 refused, kernel calls and fallbacks (MIXPREC_STATS), findings.
 
+Sanitizer builds (-DMIXPREC_SANITIZE=ON): --cc-env NAME=VALUE (repeatable)
+adds to the environment of every compiler command (libasan preloaded into
+cc1 / clang), --run-env NAME=VALUE to that of every program run; a
+sanitizer report counts as a crash.
+
 Exit status: 0 no finding, 1 findings (or a generator problem), 77 skipped
 (with --require-all: a compiler or plugin is missing).
 Python 3 standard library only.
@@ -63,7 +68,10 @@ REFUSAL_RE = re.compile(r"mixprec: loop nest not transformed")
 STATS_RE = re.compile(r"mixprec: fast=(\d+) fallback=(\d+)")
 ICE_MARKERS = ("internal compiler error", "Please submit a full bug report",
                "Segmentation fault", "PLEASE submit a bug report", "Stack dump:",
-               "Assertion", "terminate called", "Aborted")
+               "Assertion", "terminate called", "Aborted",
+               # sanitizer builds of the plugins (--cc-env)
+               "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", ": runtime error: ",
+               "SUMMARY: UndefinedBehaviorSanitizer")
 OPT_LEVELS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
 EXTRA_FLAGS = ["-g", "-march=native"]
 ENVS = [("default", {}), ("scalar", {"MIXPREC_TARGET": "scalar"}),
@@ -126,6 +134,19 @@ class Config:
         self.run_timeout = args.run_timeout
         self.keep = args.keep
         self.verbose = args.verbose
+        self.cc_env = env_pairs(args.cc_env)
+        self.run_env = env_pairs(args.run_env)
+
+
+def env_pairs(items):
+    """['NAME=VALUE', ...] (--cc-env, --run-env) -> dict."""
+    out = {}
+    for kv in items or []:
+        if "=" not in kv:
+            raise SystemExit("run.py: --cc-env / --run-env want NAME=VALUE, got %r" % kv)
+        name, value = kv.split("=", 1)
+        out[name] = value
+    return out
 
 
 # ------------------------------------------------------------ processes
@@ -222,11 +243,13 @@ class Probe:
         exe = os.path.join(self.wdir, "b%d.exe" % self.n)
         cc = comp_or_cc.cc if isinstance(comp_or_cc, Compiler) else comp_or_cc
         cmd = build_cmd(self.cfg, cc, src, exe, flags, comp_or_cc if plugin else None)
-        rc, _, err, secs = run_cmd(cmd, timeout=self.cfg.compile_timeout)
+        rc, _, err, secs = run_cmd(cmd, env=self.cfg.cc_env or None,
+                                   timeout=self.cfg.compile_timeout)
         return rc, exe, err, cmd
 
     def run(self, exe, env):
-        e = dict(env)
+        e = dict(self.cfg.run_env)
+        e.update(env)
         e["MIXPREC_STATS"] = "1"
         return run_cmd([exe], env=e, timeout=self.cfg.run_timeout)
 
@@ -470,6 +493,9 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
     else:
         shown = "plugin build exit %s:\n%s" % (prc, tail(perr, 40))
     envs = " ".join("%s=%s" % kv for kv in env.items())
+    # sanitizer builds: the compiler's and the programs' environment
+    cc_pre = "".join("%s=%s " % (k, shlex.quote(v)) for k, v in cfg.cc_env.items())
+    run_pre = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in cfg.run_env.items())
     plug = " ".join(shlex.quote(x) for x in comp.plugin_flags())
     fl = " ".join(rflags)
     lib, inc = cfg.lib, cfg.include
@@ -478,15 +504,17 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
               kind, comp.name, fl, (" with " + envs) if envs else "", seed),
           "# Builds repro.c without and with the plugin, runs both, shows the difference.",
           "cd \"$(dirname \"$0\")\"",
-          "CC=%s" % shlex.quote(comp.cc),
+          ("CC=%s" % shlex.quote("env %s%s" % (cc_pre, comp.cc))) if cc_pre
+          else "CC=%s" % shlex.quote(comp.cc),
           "INC=%s" % shlex.quote(inc),
           "LIB=%s" % shlex.quote(lib),
           "$CC %s -std=gnu11 -I\"$INC\" -Wno-unknown-pragmas repro.c -o plain.exe "
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % fl,
           "$CC %s -std=gnu11 -I\"$INC\" %s repro.c -o plugin.exe "
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % (fl, plug),
-          "./plain.exe > plain.out",
-          ("env %s ./plugin.exe > plugin.out" % envs) if envs else "./plugin.exe > plugin.out",
+          ("env %s ./plain.exe > plain.out" % run_pre) if run_pre else "./plain.exe > plain.out",
+          ("env %s ./plugin.exe > plugin.out" % " ".join(x for x in (run_pre, envs) if x))
+          if envs or run_pre else "./plugin.exe > plugin.out",
           "echo \"plain exit 0, plugin exit $?\"",
           "diff plain.out plugin.out && echo 'no difference'"]
     with open(os.path.join(d, "cmd.sh"), "w") as f:
@@ -594,6 +622,10 @@ def main():
                     help="exit 77 when a compiler or plugin is missing")
     ap.add_argument("--keep", action="store_true", help="keep every work folder")
     ap.add_argument("--summary", help="write the counts as JSON here")
+    ap.add_argument("--cc-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="environment of the compiler commands (repeatable)")
+    ap.add_argument("--run-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="environment of the programs (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per program")
     ap.add_argument("--self-test", action="store_true",
                     help="prove that a miscompile is found and minimised (fault_cc.py)")

@@ -232,6 +232,25 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, 
 K_KIJ(kij_lp, _Pragma("mixprec(bf16)"))
 K_KIJ(kij_ref, NOPRAGMA)
 
+/* (n) batch loop around a GEMM with linearised subscripts ((b*M + i)*K + k:
+ * three factors), int8 at dynamic scales: one call per batch (issue 9) */
+#define K_BATCH(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int nb, int M, int N, int K, const float *A, \
+		const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int b = 0; b < nb; b++) \
+		for (int i = 0; i < M; i++) \
+			for (int j = 0; j < N; j++) { \
+				float s = 0; \
+				for (int k = 0; k < K; k++) \
+					s += A[(b * M + i) * K + k] * B[(b * K + k) * N + j]; \
+				C[(b * M + i) * N + j] = s; \
+			} \
+}
+K_BATCH(batch_lp, _Pragma("mixprec(int8)"))
+K_BATCH(batch_ref, NOPRAGMA)
+
 /* (k) a division by a power of two is a scalar factor (both front ends) */
 #define K_DIV(NAME, PRAGMA) \
 __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
@@ -921,6 +940,34 @@ static void run_kij(int M, int N, int K)
 	free(A), free(B), free(C0), free(C), free(R);
 }
 
+/* (n) three batches of M x N x K at int8, each checked against the bound
+   of its own call */
+static void run_batch(int M, int N, int K)
+{
+	const int nb = 3;
+	size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+	float *A = fvec(nb * mk, 1, 0), *B = fvec(nb * kn, 2, 0);
+	float *C = fvec(nb * mn, 0, 0), *R = fvec(nb * mn, 0, 0);
+	long before;
+	bnd q;
+
+	before = fast_count();
+	batch_lp(nb, M, N, K, A, B, C);
+	if (M > 0 && N > 0)
+		check_fast("batch int8", before);
+	batch_ref(nb, M, N, K, A, B, R);
+	for (int b = 0; b < nb; b++) {
+		bnd_init(&q, MP_LP_INT8, 0, M, N, K, A + b * mk, K, 1, B + b * kn, N, 1, NULL,
+			 1.0, 2);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("batch int8", C[b * mn + i * N + j], R[b * mn + i * N + j],
+				       bnd_tol(&q, i, j, 0, 0), i, j);
+		bnd_free(&q);
+	}
+	free(A), free(B), free(C), free(R);
+}
+
 /* (k) s += A*B / 4, fp8_e4m3 */
 static void run_div(int M, int N, int K)
 {
@@ -1389,6 +1436,7 @@ int main(int argc, char **argv)
 		run_dense_const(M, N, K);
 		run_zp(M, N, K);
 		run_kij(M, N, K);
+		run_batch(M, N, K);
 		run_div(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);

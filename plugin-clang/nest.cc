@@ -1100,7 +1100,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			vs.push_back(r.scale_decl[0]);
 			vs.push_back(r.scale_decl[1]);
 			for (const VarDecl *vd : vs)
-				if (vd && vd->isLocalVarDeclOrParm() &&
+				if (vd && vd->hasLocalStorage() &&
 				    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()) &&
 				    !c.captured->capturesVariable(vd) && !uncaptured)
 					uncaptured = vd;

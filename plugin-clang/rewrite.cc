@@ -63,7 +63,7 @@ struct mp_build {
 		   reached through the region's capture (Sema, past the region,
 		   would not mark the reference so) */
 		VarDecl *vd = dyn_cast<VarDecl>(d);
-		if (c.captured && vd && vd->isLocalVarDeclOrParm() &&
+		if (c.captured && vd && vd->hasLocalStorage() &&
 		    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()))
 			return DeclRefExpr::Create(C, NestedNameSpecifierLoc(), SourceLocation(), vd,
 						   /*RefersToEnclosingVariableOrCapture=*/true, L,

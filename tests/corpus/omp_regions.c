@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 3
+// MIXPREC-TRANSFORMED: 4
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -71,6 +71,27 @@ __attribute__((noinline)) void om_task(int M, int K, const int8_t *A, const uint
 	}
 }
 
+/* a static local of the function read in a parallel region (no capture:
+   static storage) */
+__attribute__((noinline)) void om_static(int M, int K, const int8_t *A, const int8_t *x,
+					 int32_t *y)
+{
+	static int32_t init = 5;
+	init += 2;
+#pragma omp parallel
+	{
+		int t = omp_get_thread_num(), nt = omp_get_num_threads();
+		int lo = (int)((long)M * t / nt), hi = (int)((long)M * (t + 1) / nt);
+#pragma mixprec(int8, acc=int32)
+		for (int i = lo; i < hi; i++) {
+			int32_t s = init;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * x[k];
+			y[i] = s;
+		}
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -89,6 +110,8 @@ void corpus_main(void)
 				  (size_t)nb * M * N);
 		om_task(M, K, A, x, C, harness_randint(0, 255));
 		harness_out_array(harness_name("task %dx%d", M, K), C, (size_t)M);
+		om_static(M, K, A, B, C);
+		harness_out_array(harness_name("static %dx%d", M, K), C, (size_t)M);
 		harness_free(A);
 		harness_free(B);
 		harness_free(x);

@@ -731,12 +731,17 @@ def normalize(fn):
                     c["nests"][q][d] = v
 
 
-def make_program(seed, floats=True):
+def make_program(seed, floats=True, xforms=True):
     r = random.Random(seed)
     nf = wchoice(r, [(2, 15), (3, 30), (4, 30), (5, 20), (6, 5)])
     funcs = []
     for f in range(nf):
-        if r.random() < 0.12:
+        x = r.random()
+        if x < 0.16:
+            fn = gen_xfunc(r, f)
+            if xforms:
+                funcs.append(fn)
+        elif x < 0.16 + 0.12 * 0.84:
             fn = gen_ffunc(r, f)
             if floats:
                 funcs.append(fn)
@@ -909,9 +914,331 @@ def f_emit(fn):
     return "\n".join(L) + "\n"
 
 
+
+# ------------------------------------------------------ newer forms
+#
+# An "xform" function holds one of the forms the recogniser learned after
+# the nests above were written (README "What is recognised"):
+#   kstep      steps > 1 on i, j and / or k (k += 2, i += 3, ...);
+#   rows       2-4 rows per iteration into separate accumulators of one
+#              reduction loop, exit test `i + R-1 < M` or `i < M - (R-1)`,
+#              a plain remainder loop for the last rows (matvec or GEMM);
+#   batch      a contraction three loops deep inside 1-2 batch loops that
+#              index the output: (b*M + i)*K + k, b*M*K + i*K + k, a local
+#              `int bt = b*T + t;`, the second operand shared or per batch;
+#   batchnear  near miss: an outer loop that does not index the output
+#              (refused, the nest accumulates into C once per repetition);
+#   region     the pragma on a { } block: init loops, element-wise loops and
+#              two or three GEMM / GEMV nests (the second may read an int8
+#              copy of the first's result), with or without declarations;
+#   omp_rows   per-thread row ranges from omp_get_thread_num in
+#              `#pragma omp parallel`;
+#   omp_batch  a nest in the body of `#pragma omp parallel for
+#              schedule(static[, 1])` over batches;
+#   omp_task   a nest in a `#pragma omp task`;
+#   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
+#              for` (a warning; the loop runs as written).
+# The omp_* forms need -fopenmp: the program then carries the line
+# `/* FZ-OPENMP */` and run.py adds -fopenmp (and, under clang 19,
+# -L/usr/lib/llvm-14/lib).  Results do not depend on the thread count.
+
+XFORMS = [("kstep", 14), ("rows", 16), ("batch", 18), ("batchnear", 6), ("region", 16),
+          ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6)]
+X_PRAGMAS = ["#pragma mixprec({p}, acc=int32)", "#pragma mixprec({p})",
+             '_Pragma("mixprec({p}, acc=int32)")', "#pragma mixprec({p}, acc=int32, target=scalar)",
+             "#pragma mixprec({p}, target=avx2)"]
+X_SMALL = [0, 1, 2, 3, 5, 7]
+OMP_MARK = "/* FZ-OPENMP */"
+
+
+def x_is_omp(fn):
+    return fn["xf"]["form"].startswith("omp_")
+
+
+def gen_xfunc(r, f):
+    ew = [("int8_t", 50), ("uint8_t", 40), ("signed char", 5), ("unsigned char", 5)]
+    xf = {"form": wchoice(r, XFORMS), "ta": wchoice(r, ew), "tb": wchoice(r, ew),
+          "ptext": wchoice(r, [(0, 60), (1, 15), (2, 10), (3, 8), (4, 7)])}
+    xf["za"] = r.random() < 0.3
+    xf["init"] = wchoice(r, [("zero", 60), ("C", 25), ("bias", 15)])
+    xf["btr"] = r.random() < 0.5          # B read as B[j*K + k] (transposed)
+    xf["vec"] = r.random() < 0.3          # matrix-vector (rows, omp_task)
+    xf["si"] = r.choice([1, 1, 2, 3])
+    xf["sj"] = r.choice([1, 2, 3])
+    xf["sk"] = r.choice([1, 2, 2, 3])
+    if xf["si"] == xf["sj"] == xf["sk"] == 1:
+        xf["sk"] = 2
+    xf["R"] = r.choice([2, 3, 4])
+    xf["rexit"] = r.choice(["plus", "minus"])
+    xf["bcopy"] = r.random() < 0.5       # rows: `int32_t b = x[k];`
+    xf["bsub"] = wchoice(r, [("lin", 40), ("three", 35), ("bt", 25)])
+    xf["bshared"] = r.random() < 0.5     # batch: one B for every batch
+    xf["region"] = [wchoice(r, [("init", 20), ("scale", 20), ("gemm", 35), ("gemv", 25),
+                                ("chain", 15)]) for _ in range(r.randint(2, 5))]
+    if sum(1 for x in xf["region"] if x in ("gemm", "gemv", "chain")) < 2:
+        xf["region"] += ["gemm", "gemv"]
+    xf["rdecl"] = wchoice(r, [("none", 40), ("iters", 35), ("locals", 25)])
+    xf["sched"] = r.choice(["static", "static, 1"])
+    fn = {"id": f, "kind": "xform", "xf": xf}
+    calls = []
+    for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
+        M, N, K = pick_shape(r, allow_zero=r.random() < 0.4)
+        if xf["form"] in ("batch", "batchnear", "omp_batch", "region"):
+            M, N, K = max(M // 2, min(M, 1)), max(N // 2, min(N, 1)), max(K // 2, min(K, 1))
+        cl = {"M": M, "N": N, "K": K, "B": r.choice(X_SMALL), "T": r.choice([1, 2, 3, 4]),
+              "za": zp_value(r, "int32_t"),
+              "fa": wchoice(r, [(0, 70), (1, 15), (2, 10), (3, 5)]),
+              "fb": wchoice(r, [(0, 70), (1, 15), (2, 10), (3, 5)]), "f": r.randint(-5, 5)}
+        while cl["M"] * cl["N"] * cl["K"] * max(cl["B"], 1) * cl["T"] > MAX_WORK:
+            cl["K"] = max(1, cl["K"] // 2)
+            if cl["M"] > 8:
+                cl["M"] //= 2
+        calls.append(cl)
+    fn["calls"] = calls
+    return fn
+
+
+def xproblems(fn):
+    return [] if fn["calls"] else ["empty function"]
+
+
+def x_emit(fn):
+    """C text of an xform function and its driver."""
+    f = fn["id"]
+    xf = fn["xf"]
+    form = xf["form"]
+    ta, tb = xf["ta"], xf["tb"]
+    prec = "int8" if is_signed(ta) else "uint8"
+    pragma = X_PRAGMAS[xf["ptext"]].format(p=prec)
+    zA = " - za" if xf["za"] else ""
+
+    def a(row, k, ld="K"):
+        e = "A[(%s) * %s + %s]" % (row, ld, k)
+        return "(%s%s)" % (e, zA) if xf["za"] else e
+
+    def b(k, j, ld="N", kd="K"):
+        return "B[(%s) * %s + %s]" % (j, kd, k) if xf["btr"] else "B[(%s) * %s + %s]" % (k, ld, j)
+
+    def init(row, col):
+        return {"zero": "0", "C": "C[(%s) * N + %s]" % (row, col), "bias": "bias[%s]" % col}[
+            xf["init"]]
+
+    sig = ("(int M, int N, int K, int NB, int T, const %s *A, const %s *B, int32_t *C, "
+           "const int32_t *bias, int32_t za, int32_t f, int8_t *E, int32_t *y)" % (ta, tb))
+    L = []
+    if x_is_omp(fn):
+        L.append(OMP_MARK)
+        L.append("int omp_get_thread_num(void);")
+        L.append("int omp_get_num_threads(void);")
+    L.append("__attribute__((noinline)) void fz_f%d%s" % (f, sig))
+    L.append("{")
+    body = []
+    # sizes the driver allocates: a, b, c, y, e elements (computed in Python per call)
+    if form == "kstep":
+        body += [pragma,
+                 "\tfor (int i = 0; i < M; i += %d)" % xf["si"],
+                 "\t\tfor (int j = 0; j < N; j += %d) {" % xf["sj"],
+                 "\t\t\tint32_t s = %s;" % init("i", "j"),
+                 "\t\t\tfor (int k = 0; k < K; k += %d)" % xf["sk"],
+                 "\t\t\t\ts += %s * %s;" % (a("i", "k"), b("k", "j")),
+                 "\t\t\tC[i * N + j] = s;",
+                 "\t\t}"]
+    elif form == "rows":
+        R = xf["R"]
+        ex = "i + %d < M" % (R - 1) if xf["rexit"] == "plus" else "i < M - %d" % (R - 1)
+        accs = ", ".join("s%d = %s" % (u, init("i + %d" % u, "j") if not xf["vec"] else
+                                       ("0" if xf["init"] != "C" else "y[i + %d]" % u))
+                         for u in range(R))
+        bx = "x[k]" if xf["vec"] else b("k", "j")
+        bv = "bv" if xf["bcopy"] else bx
+        inner = ["for (int k = 0; k < K; k++) {"]
+        if xf["bcopy"]:
+            inner.append("\tint32_t bv = %s;" % bx)
+        inner += ["\ts%d += %s * %s;" % (u, a("i + %d" % u, "k"), bv) for u in range(R)]
+        inner.append("}")
+        if xf["vec"]:
+            stores = ["y[i + %d] = s%d;" % (u, u) for u in range(R)]
+            rem_init = "0" if xf["init"] != "C" else "y[i]"
+            rem = ["\tfor (; i < M; i++) {", "\t\tint32_t s = %s;" % rem_init,
+                   "\t\tfor (int k = 0; k < K; k++)",
+                   "\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\ty[i] = s;", "\t}"]
+            body += ["\tconst %s *x = B;" % tb, "\tint i;", pragma,
+                     "\tfor (i = 0; %s; i += %d) {" % (ex, R),
+                     "\t\tint32_t %s;" % accs] + ["\t\t" + x for x in inner] + \
+                    ["\t\t" + x for x in stores] + ["\t}"] + rem
+        else:
+            stores = ["C[(i + %d) * N + j] = s%d;" % (u, u) for u in range(R)]
+            rem = ["\tfor (; i < M; i++)", "\t\tfor (int j = 0; j < N; j++) {",
+                   "\t\t\tint32_t s = %s;" % init("i", "j"),
+                   "\t\t\tfor (int k = 0; k < K; k++)",
+                   "\t\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\t\tC[i * N + j] = s;",
+                   "\t\t}"]
+            body += ["\tint i = 0;", pragma,
+                     "\tfor (i = 0; %s; i += %d)" % (ex, R),
+                     "\t\tfor (int j = 0; j < N; j++) {",
+                     "\t\t\tint32_t %s;" % accs] + ["\t\t\t" + x for x in inner] + \
+                    ["\t\t\t" + x for x in stores] + ["\t\t}"] + rem
+    elif form in ("batch", "batchnear", "omp_batch"):
+        sub = xf["bsub"] if form != "omp_batch" else "lin"
+        near = form == "batchnear"
+        if sub == "bt" and not near:
+            outer = ["for (int b = 0; b < NB; b++)", "\tfor (int t = 0; t < T; t++) {",
+                     "\t\tint bt = b * T + t;"]
+            depth = 2
+            row = "bt * M + i"
+            arow = "(bt * M + i) * K + k"
+            crow = "(bt * M + i) * N + j"
+            bb = "bt"
+        else:
+            if form == "omp_batch":
+                outer = ["#pragma omp parallel for schedule(%s)" % xf["sched"],
+                         "for (int b = 0; b < NB; b++) {"]
+            else:
+                outer = ["for (int b = 0; b < NB; b++) {"]
+            depth = 1
+            if near:
+                arow, crow, bb = "i * K + k", "i * N + j", "0"
+            elif sub == "three":
+                arow, crow, bb = "b * M * K + i * K + k", "b * M * N + i * N + j", "b"
+            else:
+                arow, crow, bb = "(b * M + i) * K + k", "(b * M + i) * N + j", "b"
+        av = "A[%s]" % arow
+        if xf["za"]:
+            av = "(%s - za)" % av
+        if xf["bshared"] or near:
+            bv = "B[j * K + k]" if xf["btr"] else "B[k * N + j]"
+        elif sub == "three":
+            bv = ("B[%s * N * K + j * K + k]" if xf["btr"] else "B[%s * K * N + k * N + j]") % bb
+        else:
+            bv = ("B[(%s * N + j) * K + k]" if xf["btr"] else "B[(%s * K + k) * N + j]") % bb
+        ini = {"zero": "0", "C": "C[%s]" % crow, "bias": "bias[j]"}[xf["init"]]
+        if near and xf["init"] == "zero":
+            ini = "C[%s]" % crow        # accumulates once per repetition
+        nest = ["for (int i = 0; i < M; i++)", "\tfor (int j = 0; j < N; j++) {",
+                "\t\tint32_t s = %s;" % ini, "\t\tfor (int k = 0; k < K; k++)",
+                "\t\t\ts += %s * %s;" % (av, bv), "\t\tC[%s] = s;" % crow, "\t}"]
+        ind = "\t" * (depth + 1)
+        if form == "omp_batch":
+            body += ["\t" + x for x in outer] + [ind[:-1] + "\t" + pragma] + \
+                    [ind + x for x in nest] + ["\t}"]
+        else:
+            body += [pragma] + ["\t" + x for x in outer] + [ind + x for x in nest] + \
+                    ["\t" * depth + "}"]
+    elif form == "region":
+        decl = []
+        it = "" if xf["rdecl"] == "iters" else "int "
+        if xf["rdecl"] == "iters":
+            decl = ["\t\tint i, j, k, x;"]
+        elif xf["rdecl"] == "locals":
+            decl = ["\t\tint32_t f2 = f * 2 + 1;", "\t\tint MN = M * N;"]
+        fv = "f2" if xf["rdecl"] == "locals" else "f"
+        mn = "MN" if xf["rdecl"] == "locals" else "M * N"
+        parts = []
+        for q, p in enumerate(xf["region"]):
+            if p == "init":
+                parts += ["for (%sx = 0; x < %s; x++)" % (it, mn), "\tC[x] = %s;" % fv]
+            elif p == "scale":
+                parts += ["for (%sx = 0; x < M; x++)" % it, "\ty[x] = (y[x] >> 2) + %s;" % fv]
+            elif p == "gemm":
+                parts += ["for (%si = 0; i < M; i++)" % it,
+                          "\tfor (%sj = 0; j < N; j++) {" % it,
+                          "\t\tint32_t s = %s;" % init("i", "j"),
+                          "\t\tfor (%sk = 0; k < K; k++)" % it,
+                          "\t\t\ts += %s * %s;" % (a("i", "k"), b("k", "j")),
+                          "\t\tC[i * N + j] = s;", "\t}"]
+            elif p == "gemv":
+                parts += ["for (%si = 0; i < M; i++) {" % it,
+                          "\tint32_t s = y[i];",
+                          "\tfor (%sk = 0; k < K; k++)" % it,
+                          "\t\ts += %s * B[k];" % a("i", "k"),
+                          "\ty[i] = s;", "}"]
+            elif p == "chain":
+                # an int8 copy of C, then E * B (E is M x N, B read as N x ...)
+                parts += ["for (%sx = 0; x < %s; x++)" % (it, mn),
+                          "\tE[x] = (int8_t)(C[x] >> 7);",
+                          "for (%si = 0; i < M; i++) {" % it,
+                          "\tint32_t s = 0;",
+                          "\tfor (%sj = 0; j < N; j++)" % it,
+                          "\t\ts += E[i * N + j] * B[j];",
+                          "\ty[i] += s;", "}"]
+        body += [pragma, "\t{"] + decl + ["\t\t" + x for x in parts] + ["\t}"]
+    elif form == "omp_rows":
+        body += ["#pragma omp parallel", "\t{",
+                 "\t\tint t = omp_get_thread_num(), nt = omp_get_num_threads();",
+                 "\t\tint lo = (int)((long)M * t / nt), hi = (int)((long)M * (t + 1) / nt);",
+                 pragma,
+                 "\t\tfor (int i = lo; i < hi; i++)",
+                 "\t\t\tfor (int j = 0; j < N; j++) {",
+                 "\t\t\t\tint32_t s = %s;" % init("i", "j"),
+                 "\t\t\t\tfor (int k = 0; k < K; k++)",
+                 "\t\t\t\t\ts += %s * %s;" % (a("i", "k"), b("k", "j")),
+                 "\t\t\t\tC[i * N + j] = s;", "\t\t\t}", "\t}"]
+    elif form == "omp_task":
+        if xf["vec"]:
+            nest = ["for (int i = 0; i < M; i++) {", "\tint32_t s = %s;" %
+                    ("y[i]" if xf["init"] == "C" else "0"),
+                    "\tfor (int k = 0; k < K; k++)",
+                    "\t\ts += %s * B[k];" % a("i", "k"), "\ty[i] = s;", "}"]
+        else:
+            nest = ["for (int i = 0; i < M; i++)", "\tfor (int j = 0; j < N; j++) {",
+                    "\t\tint32_t s = %s;" % init("i", "j"), "\t\tfor (int k = 0; k < K; k++)",
+                    "\t\t\ts += %s * %s;" % (a("i", "k"), b("k", "j")),
+                    "\t\tC[i * N + j] = s;", "\t}"]
+        body += ["#pragma omp parallel", "#pragma omp single", "\t{", "#pragma omp task",
+                 "\t\t{", pragma] + ["\t\t\t" + x for x in nest] + \
+                ["\t\t}", "#pragma omp taskwait", "\t}"]
+    elif form == "omp_warn":
+        body += [pragma, "#pragma omp parallel for schedule(%s)" % xf["sched"],
+                 "\tfor (int i = 0; i < M; i++) {",
+                 "\t\tint32_t s = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
+                 "\t\tfor (int k = 0; k < K; k++)",
+                 "\t\t\ts += %s * B[k];" % a("i", "k"), "\t\ty[i] = s;", "\t}"]
+    L += body
+    L.append("\t(void)M; (void)N; (void)K; (void)NB; (void)T; (void)A; (void)B; (void)C;")
+    L.append("\t(void)bias; (void)za; (void)f; (void)E; (void)y;")
+    L.append("}")
+    L.append("")
+    # the driver
+    L.append("static void run_f%d(void)" % f)
+    L.append("{")
+    for c, cl in enumerate(fn["calls"]):
+        M, N, K, NB, T = cl["M"], cl["N"], cl["K"], cl["B"], cl["T"]
+        nb = max(NB, 1) * (T if (form == "batch" and xf["bsub"] == "bt") else 1)
+        na = nb * M * K + SLACK
+        nbb = nb * K * N + K + N + SLACK
+        ncc = nb * M * N + SLACK
+        ny = M + N + SLACK
+        L += ["\t{\t/* call %d */" % c,
+              "\t\tint M = %d, N = %d, K = %d, NB = %d, T = %d;" % (M, N, K, NB, T),
+              "\t\t%s *A = fz_alloc(%d);" % (ta, na),
+              "\t\t%s *B = fz_alloc(%d);" % (tb, nbb),
+              "\t\tint32_t *C = fz_alloc(%d * sizeof(int32_t));" % ncc,
+              "\t\tint32_t *y = fz_alloc(%d * sizeof(int32_t));" % ny,
+              "\t\tint32_t *bias = fz_alloc(%d * sizeof(int32_t));" % (N + 1),
+              "\t\tint8_t *E = fz_alloc(%d);" % ncc,
+              "\t\t%s(%sA, %d, %d);" % (fill_fn(ta), cast8(ta), na, cl["fa"]),
+              "\t\t%s(%sB, %d, %d);" % (fill_fn(tb), cast8(tb), nbb, cl["fb"]),
+              "\t\tfz_fill_s32(C, %d, -100000, 100000);" % ncc,
+              "\t\tfz_fill_s32(y, %d, -100000, 100000);" % ny,
+              "\t\tfz_fill_s32(bias, %d, -100000, 100000);" % (N + 1),
+              "\t\tfz_f%d(M, N, K, NB, T, A, B, C, bias, %s, %d, E, y);" % (f, lit(cl["za"]),
+                                                                            cl["f"]),
+              '\t\tfz_hash("f%d.c%d.C", C, %d * sizeof(int32_t));' % (f, c, ncc),
+              '\t\tfz_hash("f%d.c%d.y", y, %d * sizeof(int32_t));' % (f, c, ny),
+              '\t\tfz_hash("f%d.c%d.E", E, %d);' % (f, c, ncc),
+              "\t\tfree(A); free(B); free(C); free(y); free(bias); free(E);",
+              "\t}"]
+    L.append("}")
+    L.append("")
+    return "\n".join(L) + "\n"
+
+
 def program_problems(prog):
     p = []
     for fn in prog["funcs"]:
+        if fn.get("kind") == "xform":
+            p += xproblems(fn)
+            continue
         if fn.get("kind") == "float":
             if not fn["calls"]:
                 p.append("empty function")
@@ -2035,6 +2362,10 @@ def emit(prog):
             parts.append(f_emit(fn))
             pragmas += 1
             continue
+        if fn.get("kind") == "xform":
+            parts.append(x_emit(fn))
+            pragmas += 1
+            continue
         fe = FuncEmitter(fn)
         parts.append(fe.emit())
         pragmas += fe.pragmas
@@ -2044,7 +2375,8 @@ def emit(prog):
     parts.append('\tfz_live("side_sink", fz_side_sink);\n\treturn 0;\n}\n')
     meta = {"seed": prog["seed"], "functions": len(prog["funcs"]),
             "nests": sum(len(fn.get("nests", [None])) for fn in prog["funcs"]),
-            "pragmas": pragmas}
+            "pragmas": pragmas,
+            "openmp": any(fn.get("kind") == "xform" and x_is_omp(fn) for fn in prog["funcs"])}
     return "\n".join(parts), meta
 
 
@@ -2067,7 +2399,7 @@ def simplify(prog):
 
     def add(what, p):
         for fn in p["funcs"]:
-            if fn.get("kind") != "float":
+            if fn.get("kind") not in ("float", "xform"):
                 normalize(fn)
         key = json.dumps(p, sort_keys=True)
         if key != here and key not in seen and not program_problems(p):
@@ -2088,6 +2420,38 @@ def simplify(prog):
             del p["funcs"][i]
             add("drop function %d" % funcs[i]["id"], p)
     for fi, fn in enumerate(funcs):
+        if fn.get("kind") == "xform":
+            if len(fn["calls"]) > 1:
+                for ci in range(len(fn["calls"])):
+                    p = copy.deepcopy(prog)
+                    del p["funcs"][fi]["calls"][ci]
+                    add("f%d: drop call %d" % (fn["id"], ci), p)
+            for key, val in (("za", False), ("init", "zero"), ("ptext", 0), ("btr", False),
+                             ("bcopy", False), ("bshared", True), ("ta", "int8_t"),
+                             ("tb", "int8_t"), ("rdecl", "none")):
+                if fn["xf"][key] != val:
+                    p = copy.deepcopy(prog)
+                    p["funcs"][fi]["xf"][key] = val
+                    add("f%d: %s=%s" % (fn["id"], key, val), p)
+            reg = fn["xf"]["region"]
+            if fn["xf"]["form"] == "region" and len(reg) > 1:
+                for i in range(len(reg)):
+                    p = copy.deepcopy(prog)
+                    del p["funcs"][fi]["xf"]["region"][i]
+                    add("f%d: drop region part %d" % (fn["id"], i), p)
+            for ci, c in enumerate(fn["calls"]):
+                for key in ("fa", "fb"):
+                    if c[key]:
+                        p = copy.deepcopy(prog)
+                        p["funcs"][fi]["calls"][ci][key] = 0
+                        add("f%d c%d: %s=0" % (fn["id"], ci, key), p)
+                for d in ("M", "N", "K", "B", "T"):
+                    for nv in sorted({1, c[d] // 2, c[d] - 1}):
+                        if 0 < nv < c[d]:
+                            p = copy.deepcopy(prog)
+                            p["funcs"][fi]["calls"][ci][d] = nv
+                            add("f%d c%d: %s=%d" % (fn["id"], ci, d, nv), p)
+            continue
         if fn.get("kind") == "float":
             if len(fn["calls"]) > 1:
                 for ci in range(len(fn["calls"])):

@@ -169,8 +169,27 @@ def run_cmd(cmd, env=None, timeout=60, cwd=None):
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace"), time.time() - t0
 
 
+OMP_LIBDIR = "/usr/lib/llvm-14/lib"
+
+
+def omp_flags(cc, src):
+    """-fopenmp for programs holding OpenMP constructs (gen.OMP_MARK), and
+    under clang the folder of libomp 14 (Debian 12 installs only that one;
+    clang 19 does not find it by itself).  Nothing for the other programs."""
+    try:
+        with open(src) as f:
+            if gen.OMP_MARK not in f.read():
+                return []
+    except OSError:
+        return []
+    out = ["-fopenmp"]
+    if "clang" in os.path.basename(cc) and os.path.isdir(OMP_LIBDIR):
+        out.append("-L" + OMP_LIBDIR)
+    return out
+
+
 def build_cmd(cfg, cc, src, exe, flags, plugin=None):
-    cmd = [cc] + list(flags) + ["-std=gnu11", "-I", cfg.include]
+    cmd = [cc] + list(flags) + omp_flags(cc, src) + ["-std=gnu11", "-I", cfg.include]
     if plugin is not None:
         cmd += plugin.plugin_flags() + plugin.diag_flags()
     else:
@@ -497,7 +516,7 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
     cc_pre = "".join("%s=%s " % (k, shlex.quote(v)) for k, v in cfg.cc_env.items())
     run_pre = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in cfg.run_env.items())
     plug = " ".join(shlex.quote(x) for x in comp.plugin_flags())
-    fl = " ".join(rflags)
+    fl = " ".join(rflags + omp_flags(comp.cc, os.path.join(d, "repro.c")))
     lib, inc = cfg.lib, cfg.include
     sh = ["#!/bin/sh",
           "# mixprec fuzz finding: %s under %s %s%s (seed %d), reduced." % (

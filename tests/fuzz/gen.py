@@ -60,6 +60,17 @@ What varies (see gen_nest / gen_func):
   - floating-point functions (float / double sources at int8, uint8, bf16,
     fp8_e4m3, fp8_e5m2), each checked against its plain copy within a loose
     bound (see gen_ffunc).
+  - the newer forms ("xform" functions, see gen_xfunc): steps > 1 on i, j,
+    k; 2-4 rows per iteration into separate accumulators with a remainder
+    loop (`i + 1 < M`, `i < M - 3`); batch loops around a contraction
+    ((b*M + i)*K + k, b*M*K + i*K + k, `int bt = b*T + t;`) and the near
+    miss of an outer loop that does not index the output; regions (the
+    pragma on a { } block of init, element-wise, GEMM and GEMV loops, an
+    int8 copy of one product feeding the next, with or without
+    declarations); nests inside OpenMP constructs (per-thread row ranges,
+    the body of `parallel for schedule(static)`, a task) and the pragma
+    followed by `#pragma omp parallel for` (a warning).  Programs holding
+    OpenMP carry the line OMP_MARK; run.py then builds them with -fopenmp.
 No generated program has undefined behaviour: sums stay far inside int32
 (except the int32-bound nests, whose worst-case data is used only where it
 does not overflow), every access is inside its allocation.
@@ -731,11 +742,14 @@ def normalize(fn):
                     c["nests"][q][d] = v
 
 
-def make_program(seed, floats=True, xforms=True):
+def make_program(seed, floats=True, xforms=True, only_xforms=False):
     r = random.Random(seed)
     nf = wchoice(r, [(2, 15), (3, 30), (4, 30), (5, 20), (6, 5)])
     funcs = []
     for f in range(nf):
+        if only_xforms:         # run.py --xforms-only: a campaign on the newer forms
+            funcs.append(gen_xfunc(r, f))
+            continue
         x = r.random()
         if x < 0.16:
             fn = gen_xfunc(r, f)

@@ -15,6 +15,11 @@ with the same flags is built anyway; plain builds that disagree with the
 reference are counted as 'plain-differs': a generator or compiler problem,
 not a plugin one.)
 
+Programs holding OpenMP constructs (gen.OMP_MARK) are built with -fopenmp
+(under clang also -L/usr/lib/llvm-14/lib: Debian 12 has only libomp 14) and
+run with OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive; the others without.
+--xforms-only makes programs of the newer forms only (gen.gen_xfunc).
+
 Findings:
   ice            the plugin build crashed the compiler (ICE, signal);
   compile-error  the plugin build failed where the plain build compiles;
@@ -127,6 +132,7 @@ class Config:
         self.work = os.path.abspath(args.work)
         self.findings = os.path.abspath(args.findings)
         self.full = args.full
+        self.xforms_only = getattr(args, "xforms_only", False)
         self.reduce = not args.no_reduce
         self.reduce_budget = args.reduce_budget
         self.max_reduce = args.max_reduce
@@ -267,7 +273,10 @@ class Probe:
         return rc, exe, err, cmd
 
     def run(self, exe, env):
-        e = dict(self.cfg.run_env)
+        # OpenMP programs: two threads that sleep at once when idle (libomp
+        # spins 200 ms after each region by default: a loaded machine)
+        e = {"OMP_NUM_THREADS": "2", "OMP_WAIT_POLICY": "passive"}
+        e.update(self.cfg.run_env)
         e.update(env)
         e["MIXPREC_STATS"] = "1"
         return run_cmd([exe], env=e, timeout=self.cfg.run_timeout)
@@ -322,7 +331,7 @@ def process_seed(job):
     wdir = os.path.join(cfg.work, "seed%d" % seed)
     os.makedirs(wdir, exist_ok=True)
     probe = Probe(cfg, wdir)
-    prog = gen.make_program(seed)
+    prog = gen.make_program(seed, only_xforms=cfg.xforms_only)
     src, meta = probe.write(prog, "prog")
     with open(os.path.join(wdir, "prog.json"), "w") as f:
         json.dump(prog, f, indent=1, sort_keys=True)
@@ -631,6 +640,9 @@ def main():
     ap.add_argument("--findings", default=os.path.join(HERE, "findings"))
     ap.add_argument("--full", action="store_true",
                     help="always build the plain program with each compiler's flags too")
+    ap.add_argument("--xforms-only", action="store_true",
+                    help="programs made only of the newer forms (gen.py 'xform' functions: "
+                         "steps, unrolled rows, batch loops, regions, OpenMP)")
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--reduce-budget", type=int, default=600, help="seconds per finding")
     ap.add_argument("--max-reduce", type=int, default=20,

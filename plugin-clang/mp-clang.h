@@ -12,9 +12,6 @@
 #include "clang-compat.h"
 #include "mp_nest.h"
 
-/* must equal MP_NEST_ABI of include/mixprec.h (checked by the runtime) */
-#define MP_NEST_ABI_VERSION 3
-
 /* One '#pragma mixprec' of the translation unit. */
 struct mp_pragma_rec {
 	mp_pragma p;

@@ -282,6 +282,10 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 			cst(&v, 0);
 	}
 	push(&v, MP_ARG_LOC);   /* "FILE:LINE": per-nest statistics */
+	if (p->alpha_expr >= 0)   /* alpha*a*b: the runtime scales the tile */
+		expr(&v, MP_ARG_EXPR, p->alpha_expr, 1);
+	else
+		cst(&v, 1);
 
 	checks(&v, n, p);
 	if (v.n > max)

@@ -215,6 +215,20 @@ static int is_float_invariant(const mp_nest *n, int e)
 	       n->var[x->var].kind == MP_VAR_PARAM;
 }
 
+/* An integer factor that does not change in the nest: a constant or a
+ * parameter of an integer type (int alpha on 8-bit operands). */
+static int is_int_invariant(const mp_nest *n, int e)
+{
+	const mp_expr *t = ex(n, e), *x = ex(n, peel_casts(n, e));
+
+	if (!t || !x || !mp_scalar_is_int(t->type) || !mp_scalar_is_int(x->type))
+		return 0;
+	if (x->kind == MP_X_CONST)
+		return 1;
+	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
+	       n->var[x->var].kind == MP_VAR_PARAM && n->var[x->var].type != MP_TY_PTR;
+}
+
 static int fwd_def(const mp_nest *n, const cand *c, int t, int use);
 
 static void fwd_mark(cand *c, int d)
@@ -412,8 +426,25 @@ static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
 {
 	const mp_expr *m = ex(n, peel_casts(n, e));
 
-	if (!m || m->kind != MP_X_MUL || !is_float(m->type))
+	if (!m || m->kind != MP_X_MUL)
 		return 0;
+	if (!is_float(m->type)) {
+		/* integer: alpha*a with alpha an integer invariant (and a not
+		   one: a*b of two invariants is no operand) */
+		if (!mp_scalar_is_int(m->type))
+			return 0;
+		if (is_int_invariant(n, m->a) && !is_int_invariant(n, m->b)) {
+			*s_out = m->a;
+			*x_out = m->b;
+			return 1;
+		}
+		if (is_int_invariant(n, m->b) && !is_int_invariant(n, m->a)) {
+			*s_out = m->b;
+			*x_out = m->a;
+			return 1;
+		}
+		return 0;
+	}
 	if (is_float_invariant(n, m->a)) {
 		*s_out = m->a;
 		*x_out = m->b;
@@ -740,7 +771,9 @@ static int check_source_and_pragma(az *z)
 
 	if (is_float(z->c.f[0].load) || is_float(z->c.f[1].load))
 		return check_float_source(z);
-	if (z->c.alpha >= 0)
+	/* an integer factor (alpha*a*b, int alpha) scales the tile: exact,
+	   mod 2^32 as the source's int32 arithmetic; a float one is refused */
+	if (z->c.alpha >= 0 && (!ex(n, z->c.alpha) || !mp_scalar_is_int(ex(n, z->c.alpha)->type)))
 		return refuse(z, n->stmt[z->c.stmt].loc,
 			      "the product of '%s' and '%s' has a floating-point factor; on "
 			      "8-bit integer operands write the scaling in the epilogue "
@@ -1184,6 +1217,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	char what[MP_NAME_LEN * 2];
 
 	if (!z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
+	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
@@ -1867,6 +1901,8 @@ static int match_epi(az *z, int e, mp_scalar out)
  * plan untouched (returns 0) when anything does not fit. */
 static int try_fuse(az *z, const int *chain, int d)
 {
+	if (!z->fsrc && z->c.alpha >= 0)
+		return 0;   /* int alpha: the tile is scaled (tile mode) */
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	const mp_loop *lk;
@@ -2286,6 +2322,14 @@ static void fill_remarks(az *z)
 			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
 			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
 			 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
+		if (plan->alpha_expr >= 0) {
+			char e[64];
+			size_t pos = strlen(plan->what);
+
+			factor_str(n, plan->alpha_expr, e, sizeof(e));
+			snprintf(plan->what + pos, sizeof(plan->what) - pos,
+				 "; times the integer factor %s (int32, mod 2^32)", e);
+		}
 		snprintf(mode, sizeof(mode), "%s%s",
 			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
 			 plan->mode == MP_OUT_FUSED ? "fused epilogue" : "tile mode (epilogue kept)",
@@ -2423,7 +2467,7 @@ static int analyze(az *z)
 	plan->zsign_b = z->c.f[1].z >= 0 ? z->c.f[1].zsign : 0;
 	plan->src_float = z->fsrc;
 	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
-	plan->alpha_expr = z->fsrc ? z->c.alpha : -1;
+	plan->alpha_expr = z->c.alpha;   /* float: in double; int: the tile, mod 2^32 */
 	if (plan->loop_j < 0)
 		outer_hint(z);
 	fill_remarks(z);

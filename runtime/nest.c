@@ -17,6 +17,10 @@
  *            scale_bits, qm, shift,       the helper's arguments (the float
  *            zp, qmin, qmax,              scale as its 32 bits); else zeros
  *            loc,                         pointer: "FILE:LINE" or NULL
+ *            alpha,                       integer factor of every product
+ *                                         (alpha*a*b; 1 without): TILE only,
+ *                                         T = alpha*sum mod 2^32, as the
+ *                                         source's int32 arithmetic wraps
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -238,7 +242,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = mp_stats_now();
 
-	if (abi != MP_NEST_ABI || nargs < 32)
+	if (abi != MP_NEST_ABI || nargs < 33)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -266,6 +270,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.qmin = (int32_t)va_arg(ap, long);
 	ep.qmax = (int32_t)va_arg(ap, long);
 	const char *loc = va_arg(ap, const char *);
+	uint32_t alpha = (uint32_t)va_arg(ap, long);
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
@@ -275,9 +280,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	rd[1] = span(b, K, b_sk, N, b_sj, 1);
 	mp_range ra = rd[0], rb = rd[1];
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 33, rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 34, rd, reads ? 2 : 0);
 	va_end(ap);
-	if (ok < 0)
+	if (ok < 0 || (alpha != 1 && mode != 0))
 		return fallback(NULL, MP_FB_ABI, t0);
 
 	if (!ok)
@@ -340,6 +345,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (M > 0 && N > 0)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
+	if (alpha != 1)   /* sum of alpha*a*b in int32 = alpha*sum, mod 2^32 */
+		for (size_t e = 0; M > 0 && N > 0 && e < cells; e++)
+			t[e] = (int32_t)((uint32_t)t[e] * alpha);
 	ran(loc, kern, t0);
 	return t;
 }

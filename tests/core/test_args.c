@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 33 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 34 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -49,8 +49,9 @@ int main(void)
 	CHECK(a[27].kind == MP_ARG_CONST && a[28].kind == MP_ARG_CONST, "no qm/shift");
 	CHECK(a[29].kind == MP_ARG_EXPR_I32 && a[31].kind == MP_ARG_EXPR_I32, "zp..qmax");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string (per-nest statistics)");
-	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == ncheck, "ncheck");
-	CHECK(a[34 + 2 * ncheck].kind == MP_ARG_CONST && a[34 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "alpha 1 (no factor)");
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == ncheck, "ncheck");
+	CHECK(a[35 + 2 * ncheck].kind == MP_ARG_CONST && a[35 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* tile mode, an in-memory zero point protected at run time */
 	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
@@ -67,11 +68,24 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[34 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[35 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[36 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[35 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[36 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[37 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 37 + 2 * ncheck, "na %d", na);
+	CHECK(na == 38 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
+
+	/* an integer factor alpha*a*b: tile mode, alpha passed after the
+	   location for the runtime to scale the tile */
+	const char *alpha = DECLS "var s local s32\nvar al param s32\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s (* (* al (cast:s32 x[i*K+k]:s8)) (cast:s32 w[j*K+k]:s8)))\n"
+		"stmt j : y[4*i*N+4*j]:s32 = s\n";
+	CHECK(analyse(alpha, n, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	CHECK(p->mode == MP_OUT_TILE && p->alpha_expr >= 0, "alpha: tile mode %d", p->mode);
+	CHECK(a[32].kind == MP_ARG_LOC && a[33].kind == MP_ARG_EXPR && a[33].expr == p->alpha_expr,
+	      "alpha after the location");
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -40,13 +40,6 @@ void rf_trunc16(ARGS)
 		NEST(s += (int16_t)(a * b))
 }
 
-void rf_times2(ARGS)
-{
-#pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{no contraction found}}
-		NEST(s += a * b * 2)
-}
-
 void rf_square(ARGS)
 {
 	(void)B;

@@ -1,0 +1,120 @@
+// MIXPREC-TRANSFORMED: 5
+/* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
+ * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
+ * integer gemm form), the factor last, a constant factor, the ikj update
+ * C += alpha*A*B, uint8 with a zero point.  The kernels compute the exact
+ * int32 sum and the runtime multiplies the tile by alpha (the same value as
+ * the source's int32 arithmetic, mod 2^32).  Factors keep every product
+ * and sum inside int32 here (an overflowing source is undefined C).  Near
+ * miss: a float factor on integer operands is still refused. */
+#include "harness.h"
+#include <mixprec.h>
+
+__attribute__((noinline)) void ia_scalar(int M, int N, int K, int alpha, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += alpha * A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_last(int M, int N, int K, short alpha, const int8_t *A,
+				       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k] * alpha;
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_const(int M, int K, const int8_t *A, const int8_t *x,
+					int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += 3 * A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}
+
+__attribute__((noinline)) void ia_ikj(int M, int N, int K, int alpha, const int8_t *A,
+				      const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] += alpha * A[i * K + k] * B[k * N + j];
+}
+
+__attribute__((noinline)) void ia_zp(int M, int N, int K, int alpha, const uint8_t *X,
+				     const int8_t *W, int32_t *Y, int zx)
+{
+#pragma mixprec(uint8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += alpha * (X[i * K + k] - zx) * W[j * K + k];
+			Y[i * N + j] = s;
+		}
+}
+
+/* near miss: a float factor on integer operands */
+__attribute__((noinline)) void ia_float(int M, int N, int K, float f, const int8_t *A,
+					const int8_t *B, float *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{has a floating-point factor}}
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += f * A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		size_t mn = (size_t)M * N;
+		int8_t *A = harness_rand_s8((size_t)M * K + 1);
+		int8_t *B = harness_rand_s8((size_t)K * N + 1);
+		uint8_t *X = harness_rand_u8((size_t)M * K + 1);
+		int32_t *C = harness_rand_s32(mn + 1, -100000, 100000);
+		float *F = (float *)harness_alloc((mn + 1) * sizeof(float));
+		int alpha = harness_randint(-100, 100);
+
+		ia_scalar(M, N, K, alpha, A, B, C);
+		harness_out_array(harness_name("scalar %dx%dx%d a=%d", M, N, K, alpha), C, mn);
+		ia_last(M, N, K, (short)harness_randint(-100, 100), A, B, C);
+		harness_out_array(harness_name("last %dx%dx%d", M, N, K), C, mn);
+		ia_const(M, K, A, B, C);
+		harness_out_array(harness_name("const %dx%d", M, K), C, (size_t)M);
+		ia_ikj(M, N, K, harness_randint(-50, 50), A, B, C);
+		harness_out_array(harness_name("ikj %dx%dx%d", M, N, K), C, mn);
+		int az = harness_randint(-30, 30), zx = harness_randint(0, 255);
+		ia_zp(M, N, K, az, X, B, C, zx);
+		harness_out_array(harness_name("zp %dx%dx%d", M, N, K), C, mn);
+		ia_float(M, N, K, 0.5f, A, B, F);
+		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
+		harness_free(A);
+		harness_free(B);
+		harness_free(X);
+		harness_free(C);
+		harness_free(F);
+	}
+}

@@ -199,35 +199,26 @@ static int is_float(mp_scalar t)
 	return t == MP_TY_F32 || t == MP_TY_F64;
 }
 
-/* A loop-invariant float value: an expression of float type whose value
- * is a CONST or PARAM, through casts (a zero point written on a
- * floating-point operand: x - 0.5f, x - m, x - 1 with 1 converted; a
- * scalar factor of the product: alpha, 2.0f, (float)scale). */
-static int is_float_invariant(const mp_nest *n, int e)
+/* A loop-invariant value of the nest, through casts: a CONST or a PARAM
+ * (not a pointer).  FL: an expression of float type (a zero point written
+ * on a floating-point operand: x - 0.5f, x - m, x - 1 with 1 converted; a
+ * scalar factor of the product: alpha, 2.0f, (float)scale); else an
+ * integer one, integer all the way down (int alpha on 8-bit operands). */
+static int is_invariant_value(const mp_nest *n, int e, int fl)
 {
 	const mp_expr *t = ex(n, e), *x = ex(n, peel_casts(n, e));
 
-	if (!t || !x || !is_float(t->type))
-		return 0;
-	if (x->kind == MP_X_CONST)
-		return 1;
-	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
-	       n->var[x->var].kind == MP_VAR_PARAM;
-}
-
-/* An integer factor that does not change in the nest: a constant or a
- * parameter of an integer type (int alpha on 8-bit operands). */
-static int is_int_invariant(const mp_nest *n, int e)
-{
-	const mp_expr *t = ex(n, e), *x = ex(n, peel_casts(n, e));
-
-	if (!t || !x || !mp_scalar_is_int(t->type) || !mp_scalar_is_int(x->type))
+	if (!t || !x || (fl ? !is_float(t->type)
+			    : !mp_scalar_is_int(t->type) || !mp_scalar_is_int(x->type)))
 		return 0;
 	if (x->kind == MP_X_CONST)
 		return 1;
 	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
 	       n->var[x->var].kind == MP_VAR_PARAM && n->var[x->var].type != MP_TY_PTR;
 }
+
+static int is_float_invariant(const mp_nest *n, int e) { return is_invariant_value(n, e, 1); }
+static int is_int_invariant(const mp_nest *n, int e) { return is_invariant_value(n, e, 0); }
 
 static int fwd_def(const mp_nest *n, const cand *c, int t, int use);
 

@@ -89,6 +89,9 @@ struct mp_ctx {
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */
 	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */
+	/* remainder loops mp_reroll folded into the loop before them: they run
+	   only when the nest falls back */
+	std::vector<clang::Stmt *> absorbed;
 	std::map<const clang::VarDecl *, int> iter_var; /* iterator -> var id */
 	std::map<const clang::ValueDecl *, int> var_of;
 	std::vector<clang::VarDecl *> var_decl;         /* var id -> decl */
@@ -177,6 +180,15 @@ const clang::VarDecl *mp_var_of_ref(const clang::Expr *e);
 
 /* nest.cc */
 bool mp_build_nest(mp_ctx &c);
+
+/* `for (i = 0, p = a; ...)`: the init's part setting the iterator and the
+ * other parts (which the rewrite runs before the call); empty extra when
+ * the init is not such a comma. */
+struct mp_for_extra {
+	clang::Stmt *own = nullptr;
+	std::vector<clang::Stmt *> extra;
+};
+mp_for_extra mp_for_init_extra(clang::ForStmt *f);
 void mp_process_function(clang::ASTContext &C, clang::Sema &S, clang::FunctionDecl *fd);
 void mp_finish_unit(void);
 /* rewrite.cc */

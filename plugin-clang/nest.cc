@@ -271,7 +271,105 @@ struct loop_parts {
 	bool is_while = false;
 	bool inc_in_body = false;   /* the increment is the body's last statement
 	                               (while loops; `for` without an increment) */
+	/* `for (k = 0, p = a; k < K; k++, p++)`: the parts of a comma init or
+	   increment besides the iterator's own, which never mention it (they
+	   run before the loop, and after the body on every iteration) */
+	std::vector<Expr *> init_extra, inc_extra;
 };
+
+/* The operands of a comma expression, in order. */
+static void comma_parts(Expr *e, std::vector<Expr *> &out)
+{
+	BinaryOperator *bo = e ? dyn_cast<BinaryOperator>(e->IgnoreParens()) : nullptr;
+	if (bo && bo->getOpcode() == BO_Comma) {
+		comma_parts(bo->getLHS(), out);
+		comma_parts(bo->getRHS(), out);
+	} else if (e) {
+		out.push_back(e);
+	}
+}
+
+static bool mentions_var(const Stmt *s, const VarDecl *v)
+{
+	if (!s)
+		return false;
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(s))
+		if (r->getDecl() == v)
+			return true;
+	for (const Stmt *k : s->children())
+		if (mentions_var(k, v))
+			return true;
+	return false;
+}
+
+/* The variable E assigns or steps (`v++`, `v += x`, `v = x`), or null. */
+static const VarDecl *assigned_var(const Expr *e)
+{
+	e = e->IgnoreParens();
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+		return u->isIncrementDecrementOp() ? mp_var_of_ref(u->getSubExpr()) : nullptr;
+	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e))
+		return bo->isAssignmentOp() ? mp_var_of_ref(bo->getLHS()) : nullptr;
+	return nullptr;
+}
+
+/* A comma increment (`k++, p++`) whose one part steps a variable the test
+ * reads, the others not mentioning it: that part is the increment, the
+ * others go to inc_extra; a comma init likewise, the part assigning the
+ * same variable staying the init.  Anything else is left whole (and then
+ * refused as before). */
+static void split_commas(loop_parts &p, ForStmt *f)
+{
+	std::vector<Expr *> parts;
+	comma_parts(const_cast<Expr *>(p.inc), parts);
+	if (parts.size() < 2 || !p.cond)
+		return;
+	const VarDecl *v = nullptr;
+	Expr *step = nullptr;
+	for (Expr *e : parts) {
+		const VarDecl *d = assigned_var(e);
+		if (d && mentions_var(p.cond, d)) {
+			if (v)
+				return;   /* two counters tested: not ours */
+			v = d;
+			step = e;
+		}
+	}
+	if (!v)
+		return;
+	std::vector<Expr *> extra;
+	for (Expr *e : parts)
+		if (e != step) {
+			if (mentions_var(e, v))
+				return;
+			extra.push_back(e);
+		}
+	std::vector<Expr *> iparts, iextra;
+	Expr *ie = dyn_cast_or_null<Expr>(f->getInit());
+	comma_parts(ie, iparts);
+	Expr *iown = nullptr;
+	if (iparts.size() >= 2) {
+		for (Expr *e : iparts) {
+			if (assigned_var(e) == v && !iown)
+				iown = e;
+			else if (mentions_var(e, v) || !assigned_var(e))
+				return;
+			else
+				iextra.push_back(e);
+		}
+		/* the others may run first (the annotated loop's run before the
+		   call): the iterator's init must not read what they set */
+		if (!iown)
+			return;
+		for (Expr *e : iextra)
+			if (mentions_var(iown, assigned_var(e)))
+				return;
+		p.init = iown;
+		p.init_extra = iextra;
+	}
+	p.inc = step;
+	p.inc_extra = extra;
+}
 
 static loop_parts parts_of(Stmt *l)
 {
@@ -282,6 +380,7 @@ static loop_parts parts_of(Stmt *l)
 		p.init = f->getInit();
 		p.body = f->getBody();
 		p.kw = f->getForLoc();
+		split_commas(p, f);
 	} else if (WhileStmt *w = dyn_cast<WhileStmt>(l)) {
 		p.is_while = true;
 		p.cond = w->getCond();
@@ -298,6 +397,17 @@ static loop_parts parts_of(Stmt *l)
 		}
 	}
 	return p;
+}
+
+mp_for_extra mp_for_init_extra(ForStmt *f)
+{
+	loop_parts p = parts_of(f);
+	mp_for_extra r;
+	if (!p.init_extra.empty()) {
+		r.own = const_cast<Stmt *>(p.init);
+		r.extra.assign(p.init_extra.begin(), p.init_extra.end());
+	}
+	return r;
 }
 
 /* How a loop's iterator is tested and stepped (find_iter). */
@@ -404,8 +514,13 @@ static const VarDecl *stepped_early(mp_ctx &c, const loop_parts &lp)
 static void skip_while_parts(mp_ctx &c, CompoundStmt *cs)
 {
 	for (Stmt *k : cs->body()) {
-		WhileStmt *w = dyn_cast<WhileStmt>(k);
-		if (!w)
+		Stmt *w = k;
+		while (AttributedStmt *as = dyn_cast<AttributedStmt>(w))
+			w = as->getSubStmt();
+		/* `int k = 0; for (; k < K; k++)` too: k = 0 is that loop's
+		   init (as for GCC, where it is loop control) */
+		ForStmt *fs = dyn_cast<ForStmt>(w);
+		if (!isa<WhileStmt>(w) && !(fs && !fs->getInit()))
 			continue;
 		loop_parts lp = parts_of(w);
 		iter_form f;
@@ -422,6 +537,33 @@ static void skip_while_parts(mp_ctx &c, CompoundStmt *cs)
 		if (!f.cond_step)
 			c.skip.insert(lp.inc);
 	}
+}
+
+/* The loop of the nest on V just before L in their block (a label or a
+ * loop hint around either is looked through), or -1. */
+static int prev_sibling_loop(mp_ctx &c, Stmt *l, const VarDecl *v)
+{
+	auto it = c.parent->find(l);
+	Stmt *at = l;
+	while (it != c.parent->end() && isa<AttributedStmt>(it->second)) {
+		at = it->second;
+		it = c.parent->find(at);
+	}
+	const CompoundStmt *cs = it == c.parent->end() ? nullptr : dyn_cast<CompoundStmt>(it->second);
+	if (!cs)
+		return -1;
+	const Stmt *prev = nullptr;
+	for (const Stmt *k : cs->body()) {
+		if (k == at)
+			break;
+		prev = k;
+	}
+	while (const AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(prev))
+		prev = as->getSubStmt();
+	for (size_t i = 0; prev && i < c.loops.size(); i++)
+		if (c.loops[i] == prev)
+			return c.loop_iter[i] == v ? (int)i : -1;
+	return -1;
 }
 
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init)
@@ -495,7 +637,12 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		if (as->getOpcode() == BO_Assign && mp_var_of_ref(as->getLHS()) == v)
 			lo_e = as->getRHS();
 	}
-	if (!lo_e) {
+	/* `for (; k < K; k++)` straight after a loop on k: it continues that
+	   loop's iterator (the remainder of an unrolled reduction) */
+	int after = -1;
+	if (!lo_e && !init && !lp.is_while && parent >= 0)
+		after = prev_sibling_loop(c, l, v);
+	if (!lo_e && after < 0) {
 		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
 		return false;
 	}
@@ -519,7 +666,9 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	c.iter_var[vd] = iv;
 	c.n->var[iv].loop = id;
 	mp_aff lo, hi, one;
-	if (!c.aff_of(lo_e, &lo, 0)) {
+	if (after >= 0)
+		mp_aff_const(&lo, 0);   /* continues `after`: no value of its own */
+	else if (!c.aff_of(lo_e, &lo, 0)) {
 		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
 		return false;
 	}
@@ -591,11 +740,16 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
+	c.n->loop[lid].after = after;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
 	int kpos = 0;
 	bool cont = false;
 	describe_body(c, lp.body, lid, false, &kpos, &cont);
+	/* `k++, p++`: p++ runs after the body, a 'continue' included */
+	cont = false;
+	for (Expr *e : lp.inc_extra)
+		describe_body(c, e, lid, false, &kpos, &cont);
 	return !c.failed;
 }
 
@@ -845,6 +999,9 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			c.fail(f->getForLoc(), "a loop of the nest runs under a condition");
 			return;
 		}
+		/* `for (k = 0, p = a; ...)`: p = a runs before the loop */
+		for (Expr *e : parts_of(f).init_extra)
+			describe_body(c, e, lid, g, pos, cont);
 		describe_loop(c, f, lid, (*pos)++, nullptr);
 		return;
 	}
@@ -1070,9 +1227,22 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
 	}
+	if (built) {
+		count = mp_analyze_all(c.n, &r.p, plan, maxc);
+		/* the loops the core folded into the loop before them leave
+		   our list as they left the description (decreasing ids) */
+		std::vector<int> ids(c.n->absorbed, c.n->absorbed + c.n->nabsorbed);
+		std::sort(ids.rbegin(), ids.rend());
+		for (int id : ids)
+			if (id >= 0 && id < (int)c.loops.size()) {
+				c.absorbed.push_back(c.loops[id]);
+				c.loops.erase(c.loops.begin() + id);
+				c.loop_iter.erase(c.loop_iter.begin() + id);
+			}
+	}
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
-	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
+	} else if (!count) {
 		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
 			inner = c.loops[plan->descend];
 			note = plan->descend_note;

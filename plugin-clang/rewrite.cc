@@ -657,6 +657,25 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			outer.push_back(m.call(rel_fn, ra));
 		}
 	}
+	/* `for (i = 0, p = a, q = y; ...)` as the nest: p = a and q = y run
+	   before the call, which reads them (the glue checked that they do
+	   not mention i, nor i's init what they set); the loop keeps i = 0 */
+	/* remainder loops folded into loop k (mp_reroll): run only when a
+	   tile is missing */
+	std::vector<std::pair<Stmt *, Stmt *>> guards;   /* (loop, if) */
+	if (p.mode == MP_OUT_TILE)
+		for (Stmt *a : c.absorbed) {
+			Expr *none = m.bin(BO_EQ, m.ref(tiles[0]), m.lit(0));
+			for (size_t q = 1; q < tiles.size(); q++)
+				none = m.bin(BO_LOr, none, m.bin(BO_EQ, m.ref(tiles[q]), m.lit(0)));
+			guards.push_back({ a, mpc::if_stmt(C, m.L, none, a, nullptr) });
+		}
+	ForStmt *top_for = dyn_cast<ForStmt>(c.top);
+	mp_for_extra top_ex;
+	if (top_for) {
+		top_ex = mp_for_init_extra(top_for);
+		outer.insert(outer.begin(), top_ex.extra.begin(), top_ex.extra.end());
+	}
 	Stmt *block = mpc::compound(C, outer, m.L, m.L);
 
 	S.PopFunctionScopeInfo();
@@ -666,15 +685,31 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		return false;
 	}
 	/* 3. splice: nothing above changed the function */
+	for (size_t q = 0; q < guards.size(); q++)
+		if (!replace_child((*c.parent)[guards[q].first], guards[q].first, guards[q].second)) {
+			while (q-- > 0)
+				replace_child((*c.parent)[guards[q].first], guards[q].second,
+					      guards[q].first);
+			c.fail(c.loop_loc, "internal error: a remainder loop has no parent statement");
+			return false;
+		}
+	auto unguard = [&] {
+		for (auto &gq : guards)
+			replace_child((*c.parent)[gq.first], gq.second, gq.first);
+	};
 	if (k_new && !replace_child(k_parent, c.loops[lk], k_new)) {
+		unguard();
 		c.fail(c.loop_loc, "internal error: the reduction loop has no parent statement");
 		return false;
 	}
 	if (!replace_child(top_parent, c.top, block)) {
+		unguard();
 		if (k_new)
 			replace_child(k_parent, k_new, c.loops[lk]);
 		c.fail(c.loop_loc, "internal error: the nest has no parent statement");
 		return false;
 	}
+	if (!top_ex.extra.empty())
+		top_for->setInit(top_ex.own);
 	return true;
 }

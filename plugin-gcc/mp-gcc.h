@@ -19,6 +19,11 @@ struct mp_ctx {
 	std::vector<class loop *> loops;          /* loop id -> loop */
 	std::vector<gimple *> loop_init, loop_incr;
 	std::vector<tree> loop_iter;              /* loop id -> iterator decl */
+	/* (loop id, sibling) of loops continuing the sibling's iterator */
+	std::vector<std::pair<int, class loop *>> after_pending;
+	/* remainder loops mp_reroll folded into the loop before them: they run
+	   only when the nest falls back (mp_absorb_loops) */
+	std::vector<class loop *> absorbed;
 	std::map<tree, int> iter_var;             /* iterator decl -> var id */
 	std::map<tree, int> var_of;
 	std::vector<tree> var_tree;               /* var id -> decl / SSA name */

@@ -197,14 +197,39 @@ static bool is_increment(gimple *s, tree v, int64_t *step)
  * between it and the header.  An increment anywhere else (at the top of a
  * while body, `while (k < K) { k++; ... }`) gives the body another value
  * than the one the loop's range describes. */
-static bool increments_last(class loop *l, gimple *incr)
+static tree mentions_r(tree *tp, int *walk_subtrees, void *data)
+{
+	(void)walk_subtrees;
+	return *tp == (tree)data ? *tp : NULL_TREE;
+}
+
+/* G reads or writes the variable V (GIMPLE operands are shallow trees). */
+static bool mentions(gimple *g, tree v)
+{
+	for (unsigned i = 0; i < gimple_num_ops(g); i++) {
+		tree op = gimple_op(g, i);
+		if (op && walk_tree(&op, mentions_r, v, NULL))
+			return true;
+	}
+	return false;
+}
+
+/* INCR, the step of V, is the last thing the body does with V: whatever
+ * follows it on the way to the header is a plain assignment that neither
+ * reads nor writes V (`for (k = 0, p = a; k < K; k++, p++)` steps p after
+ * k), so that describing the step at the end of the body changes nothing. */
+static bool increments_last(class loop *l, gimple *incr, tree v)
 {
 	basic_block bb = gimple_bb(incr);
 	if (!l->latch || !dominated_by_p(CDI_DOMINATORS, l->latch, bb))
 		return false;
+	auto after_ok = [v](gimple *s) {
+		return is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL ||
+		       (is_gimple_assign(s) && !mentions(s, v));
+	};
 	gimple_stmt_iterator g = gsi_for_stmt(incr);
 	for (gsi_next(&g); !gsi_end_p(g); gsi_next(&g))
-		if (!is_gimple_debug(gsi_stmt(g)))
+		if (!after_ok(gsi_stmt(g)))
 			return false;
 	while (bb != l->header) {
 		if (!single_succ_p(bb))
@@ -213,7 +238,7 @@ static bool increments_last(class loop *l, gimple *incr)
 		if (bb == l->header)
 			break;
 		for (g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
-			if (!is_gimple_debug(gsi_stmt(g)) && gimple_code(gsi_stmt(g)) != GIMPLE_LABEL)
+			if (!after_ok(gsi_stmt(g)))
 				return false;
 	}
 	return true;
@@ -313,7 +338,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		}
 		if (as.size() == 1 && as[0] != hdr_step && hdr_step == NULL &&
 		    is_increment(as[0], v, &step)) {
-			if (!increments_last(l, as[0])) {
+			if (!increments_last(l, as[0], v)) {
 				c.fail(gimple_location(as[0]) != UNKNOWN_LOCATION
 				       ? gimple_location(as[0]) : lloc,
 				       "loop variable '%s' is stepped before the end of the loop "
@@ -349,19 +374,27 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	/* the initial value: last assignment before the entry edge */
 	edge en = mp_loop_entry(l);
 	gimple *init = NULL;
-	for (basic_block bb = en ? en->src : NULL; bb && !init; ) {
-		for (gimple_stmt_iterator g = gsi_last_bb(bb); !gsi_end_p(g); gsi_prev(&g)) {
+	basic_block ibb = en ? en->src : NULL;
+	for (; ibb && !init; ) {
+		for (gimple_stmt_iterator g = gsi_last_bb(ibb); !gsi_end_p(g); gsi_prev(&g)) {
 			gimple *s = gsi_stmt(g);
 			if (is_gimple_assign(s) && gimple_assign_lhs(s) == v) {
 				init = s;
 				break;
 			}
 		}
-		if (init || !single_pred_p(bb) || !gsi_end_p(gsi_start_nondebug_bb(bb)))
+		if (init || !single_pred_p(ibb) || !gsi_end_p(gsi_start_nondebug_bb(ibb)))
 			break;
-		bb = single_pred(bb);
+		ibb = single_pred(ibb);
 	}
-	if (!init) {
+	/* `for (; k < K; k++)` straight after the exit of a sibling loop: it
+	   continues that loop's iterator (the remainder of an unrolled
+	   reduction; mp_build_nest checks the sibling steps v) */
+	class loop *after = NULL;
+	if (!init && parent >= 0 && ibb && ibb->loop_father && ibb->loop_father != l &&
+	    ibb->loop_father->header == ibb && loop_outer(ibb->loop_father) == loop_outer(l))
+		after = ibb->loop_father;
+	if (!init && !after) {
 		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
 		return false;
 	}
@@ -389,7 +422,9 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.iter_var[v] = iv;
 	c.n->var[iv].loop = id;
 	mp_aff lo, hi, one;
-	if (!c.aff_of_def(init, &lo, 0)) {
+	if (after)
+		mp_aff_const(&lo, 0);   /* continues `after`: no value of its own */
+	else if (!c.aff_of_def(init, &lo, 0)) {
 		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
 		return false;
 	}
@@ -463,13 +498,16 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
+	if (after)
+		c.after_pending.push_back({ lid, after });
 	c.loops.push_back(l);
 	c.loop_init.push_back(init);
 	c.loop_incr.push_back(incr);
 	c.loop_iter.push_back(v);
 	c.control.insert(cond);
 	c.control.insert(incr);
-	c.control.insert(init);
+	if (init)
+		c.control.insert(init);
 	for (gimple *a : annot)
 		if (a)
 			c.control.insert(a);
@@ -654,6 +692,24 @@ static void find_outer_iters(mp_ctx &c)
 	}
 }
 
+/* The loops the core folded into the loop before them (mp_reroll) leave
+ * the glue's loop list as they left the description (decreasing ids keep
+ * the others' positions right); the rewrite skips them on the fast path. */
+static void absorb_loops(mp_ctx &c)
+{
+	std::vector<int> ids(c.n->absorbed, c.n->absorbed + c.n->nabsorbed);
+	std::sort(ids.rbegin(), ids.rend());
+	for (int id : ids) {
+		if (id < 0 || id >= (int)c.loops.size())
+			continue;
+		c.absorbed.push_back(c.loops[id]);
+		c.loops.erase(c.loops.begin() + id);
+		c.loop_init.erase(c.loop_init.begin() + id);
+		c.loop_incr.erase(c.loop_incr.begin() + id);
+		c.loop_iter.erase(c.loop_iter.begin() + id);
+	}
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
 	find_outer_iters(c);
@@ -706,6 +762,18 @@ bool mp_build_nest(mp_ctx &c)
 	if (!describe_loop(c, c.top, -1)) {
 		free(body);
 		return false;
+	}
+	/* loops continuing a sibling's iterator (siblings are not described
+	   in source order): the sibling must be a loop of the nest on v */
+	for (auto &pa : c.after_pending) {
+		int sib = loop_id(c, pa.second);
+		if (sib < 0 || c.loop_iter[sib] != c.loop_iter[pa.first]) {
+			c.fail(mp_loc_of(c.n->loop[pa.first].loc), "cannot find the initial value of '%s'",
+			       decl_name(c.loop_iter[pa.first]));
+			free(body);
+			return false;
+		}
+		c.n->loop[pa.first].after = sib;
 	}
 
 	/* statements, in reverse post-order (source order for C loops) */
@@ -889,9 +957,13 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 			built ? "" : (c.fail_text + ")").c_str(), buf);
 		free(buf);
 	}
+	if (built) {
+		count = mp_analyze_all(c.n, &r.p, plan, maxc);
+		absorb_loops(c);
+	}
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
-	} else if (!(count = mp_analyze_all(c.n, &r.p, plan, maxc))) {
+	} else if (!count) {
 		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
 			inner = c.loops[plan->descend];
 			note = plan->descend_note;

@@ -582,6 +582,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	g = gsi_last_bb(post);
 	gsi_insert_seq_after(&g, rel, GSI_CONTINUE_LINKING);
 
+	/* remainder loops folded into loop k (mp_reroll): skipped when the
+	   tile is there; first, so that k's exit reaches their test */
+	for (class loop *a : c.absorbed) {
+		edge ea = mp_loop_entry(a), xa = mp_loop_exit(a);
+		if (!ea || !xa)
+			return false;
+		branch_if_tile(block_on_edge(ea), tile, xa->dest);
+	}
 	class loop *kl = c.loops[lk];
 	edge ek = mp_loop_entry(kl), xk = mp_loop_exit(kl);
 	basic_block kcond = block_on_edge(ek);

@@ -127,6 +127,8 @@ int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos,
 	l->lo = *lo;
 	l->hi = *hi;
 	l->step = step;
+	l->after = -1;
+	l->orig = n->nloops;
 	n->var[iter].loop = n->nloops;
 	return n->nloops++;
 }
@@ -716,6 +718,8 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " loc=%d", l->loc);
 		if (l->ne_exit)
 			outf(&o, " ne_exit");
+		if (l->after >= 0)
+			outf(&o, " after=%s", loop_name(n, l->after));
 		outf(&o, "\n");
 	}
 	for (i = 0; i < n->nstmts; i++) {
@@ -1324,7 +1328,7 @@ static int parse_loop(parser *ps)
 	char name[MP_NAME_LEN];
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
-	int ne = 0;
+	int ne = 0, after = -1;
 	mp_aff lo, hi;
 
 	if (get_name(ps, name) < 0 || (iter = lookup_var(ps, name)) < 0)
@@ -1356,6 +1360,14 @@ static int parse_loop(parser *ps)
 				return -1;
 		} else if (accept(ps, "ne_exit")) {
 			ne = 1;
+		} else if (accept_key(ps, "after")) {
+			/* the loop of that iterator may come later (GCC lists
+			   sibling loops in reverse): resolved by mp_nest_parse */
+			char an[MP_NAME_LEN];
+
+			if (get_name(ps, an) < 0 || (after = lookup_var(ps, an)) < 0)
+				return -1;
+			after = -2 - after;
 		} else
 			return perr(ps, "unknown loop attribute at '%.12s'", ps->p);
 	}
@@ -1368,6 +1380,7 @@ static int parse_loop(parser *ps)
 		return perr(ps, "%s", ps->n->error);
 	ps->n->loop[id].loc = (int)loc;
 	ps->n->loop[id].ne_exit = ne;
+	ps->n->loop[id].after = after;
 	return 0;
 }
 
@@ -1510,5 +1523,13 @@ int mp_nest_parse(mp_nest *n, const char *text)
 		if (*ps.p == '\n')
 			ps.p++;
 	}
+	for (int l = 0; l < n->nloops && !ps.failed; l++)
+		if (n->loop[l].after <= -2) {
+			int v = -2 - n->loop[l].after;
+
+			if (n->var[v].loop < 0)
+				perr(&ps, "after=%s names no loop", n->var[v].name);
+			n->loop[l].after = n->var[v].loop;
+		}
 	return ps.failed ? -1 : 0;
 }

@@ -253,6 +253,14 @@ typedef struct mp_loop {
 	                          iterator starts at or below the bound (the
 	                          core checks it can tell) */
 	int loc;               /* glue location cookie */
+	int after;             /* the loop has no initial value of its own: it
+	                          continues the iterator of loop `after` (the
+	                          sibling just before it on the same variable:
+	                          `for (; k + 3 < K; k += 4) ...; for (; k < K;
+	                          k++) ...`); lo is then meaningless.  Only
+	                          mp_reroll's form is understood.  -1 otherwise */
+	int orig;              /* the loop's id as the glue added it (ids move
+	                          when mp_reroll removes a loop) */
 } mp_loop;
 
 /* --------------------------------------------------------------- nest */
@@ -265,6 +273,11 @@ typedef struct mp_nest {
 	mp_access access[MP_MAX_ACCESSES];
 	mp_expr expr[MP_MAX_EXPRS];
 	mp_stmt stmt[MP_MAX_STMTS];
+	/* loops mp_reroll folded into the loop before them, by their glue ids
+	   (mp_loop.orig): the glue drops them from its own loop list, in
+	   decreasing id order, and runs them only when the nest falls back */
+	int nabsorbed;
+	int absorbed[MP_MAX_LOOPS];
 	/* set by a builder when a table overflowed or an input was invalid;
 	   mp_analyze then refuses with this text */
 	char error[MP_REASON_LEN];
@@ -558,6 +571,14 @@ int mp_walk_resolve(mp_nest *n);
  * steps there times their runs); -1 when a reset of P lies inside REGION
  * or the product is not affine. */
 int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta);
+
+/* Unrolled reductions (issue 8): a reduction loop stepped by u whose u
+ * updates of one accumulator are the update of the remainder loop after
+ * it (mp_loop.after) at the offsets 0..u-1 becomes that one loop with step
+ * 1 and the remainder's bound; the remainder leaves the nest (absorbed).
+ * Called by mp_analyze after mp_walk_resolve; idempotent.  Returns how
+ * many loops it folded. */
+int mp_reroll(mp_nest *n);
 
 /* Analyse: resolve walking pointers (mp_walk_resolve, in place: the
  * glue's access ids stay valid and now hold the closed forms), build the

@@ -2425,6 +2425,14 @@ static int analyze(az *z)
 		return refuse(z, loop_loc(n, 0), "%s", n->error);
 	if (n->nloops == 0)
 		return refuse(z, 0, "'#pragma mixprec' is not followed by a loop nest");
+	for (d = 0; d < n->nloops; d++)
+		if (n->loop[d].after >= 0)
+			/* mp_reroll did not fold it */
+			return refuse(z, loop_loc(n, d), "loop '%s' has no initial value: it "
+				      "continues where the loop before it on '%s' stopped, which is "
+				      "understood only as the remainder loop of a reduction unrolled by "
+				      "that loop's step (the same update at the offsets 0 .. step-1 of "
+				      "'%s', nothing else in either loop)", ln(n, d), ln(n, d), ln(n, d));
 	if (check_iterators(z) < 0)
 		return -1;
 	if (find_candidate(z) < 0 || check_source_and_pragma(z) < 0 ||
@@ -2578,6 +2586,7 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	az z;
 
 	mp_walk_resolve(n);
+	mp_reroll(n);
 	if (!p) {
 		memset(&dflt, 0, sizeof(dflt));
 		dflt.prec = MP_PREC_INT8;

@@ -119,6 +119,38 @@ static const pcase cases[] = {
 	"stmt k2 : s = (+ s " PROD("x[i*K+k2]:s8", "w[j*K+k2]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 1, .mode = MP_OUT_TILE, .lk = "k2", .rif1 = 2 },
+/* Reductions unrolled along k with a remainder loop (mp_reroll, issue 8):
+ * one loop of step 1 when the unrolled updates are the remainder's at
+ * the offsets 0 .. step-1. */
+#define UNROLLED(HI4, BODY4) DECLS "var s local s32\nvar k4 iter s32 same_as k\n" \
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j pos=0 : s = 0\n" \
+	"loop k parent=j pos=2 lo=0 hi=K-1 after=k4\n" \
+	"stmt k pos=0 : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n" \
+	"loop k4 parent=j pos=1 lo=0 hi=" HI4 " step=4\n" BODY4 \
+	"stmt j pos=3 : y[4*i*N+4*j]:s32 = s\n"
+#define P4(O) PROD("x[i*K+k4" O "]:s8", "w[j*K+k4" O "]:s8")
+{ .name = "k unrolled by 4 in one update, remainder loop listed first (GCC's order)",
+  .text = UNROLLED("K-4", "stmt k4 pos=0 : s = (+ s (+ (+ (+ " P4("") " " P4("+1") ") " P4("+2")
+		   ") " P4("+3") "))\n"),
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k4", .a = "x", .b = "w" },
+{ .name = "k unrolled by 4 in four updates, offsets shuffled",
+  .text = UNROLLED("K-4", "stmt k4 pos=0 : s = (+ s " P4("+2") ")\n"
+		   "stmt k4 pos=1 : s = (+ s " P4("") ")\n"
+		   "stmt k4 pos=2 : s = (+ " P4("+3") " s)\n"
+		   "stmt k4 pos=3 : s = (+ s " P4("+1") ")\n"),
+  .ok = 1, .mode = MP_OUT_FUSED, .lk = "k4" },
+{ .name = "k unrolled by 4: offset 3 missing",
+  .text = UNROLLED("K-4", "stmt k4 pos=0 : s = (+ s (+ (+ " P4("") " " P4("+1") ") " P4("+2")
+		   "))\n"),
+  .ok = 0, .reason = "continues where the loop before it on 'k' stopped" },
+{ .name = "k unrolled by 4 may stop past the remainder's bound (k + 2 < K)",
+  .text = UNROLLED("K-3", "stmt k4 pos=0 : s = (+ s (+ (+ (+ " P4("") " " P4("+1") ") " P4("+2")
+		   ") " P4("+3") "))\n"),
+  .ok = 0, .reason = "understood only as the remainder loop" },
+{ .name = "k unrolled by 4: an update of another accumulator",
+  .text = UNROLLED("K-4", "stmt k4 pos=0 : s = (+ s (+ (+ " P4("") " " P4("+1") ") " P4("+2")
+		   "))\nstmt k4 pos=1 : y[0]:s32 = (+ y[0]:s32 " P4("+3") ")\n"),
+  .ok = 0, .reason = "continues where the loop before it" },
 { .name = "sibling j loops sharing one variable (PolyBench's int i, j, k)",
   .text = DECLS "var j2 iter s32 same_as j\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
@@ -1298,6 +1330,33 @@ static void loop_orders(void)
  * must get a refusal, not a plan indexing operands with k's entry value.
  * The text format cannot say it (its parser refuses such a loop): the nest
  * is altered after parsing. */
+/* mp_reroll's bookkeeping: the remainder loop leaves the description, its
+ * glue id in n.absorbed; the unrolled loop becomes step 1 to its bound. */
+static void reroll_ids(void)
+{
+	static mp_nest n;
+	mp_pragma p;
+	mp_plan plan;
+	char buf[64];
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, UNROLLED("K-4", "stmt k4 pos=0 : s = (+ s (+ (+ (+ " P4("") " "
+					 P4("+1") ") " P4("+2") ") " P4("+3") "))\n")) == 0,
+	      "parse: %s", n.error);
+	CHECK(n.nloops == 4 && n.loop[2].after == 3, "after resolved: %d", n.loop[2].after);
+	CHECK(mp_analyze(&n, &p, &plan) == 1, "reroll: %s", plan.reason);
+	CHECK(n.nloops == 3 && n.nabsorbed == 1 && n.absorbed[0] == 2,
+	      "absorbed: nloops %d nabsorbed %d [0]=%d", n.nloops, n.nabsorbed, n.absorbed[0]);
+	CHECK(n.loop[2].step == 1 && n.loop[2].orig == 3 && n.loop[2].after == -1,
+	      "folded loop: step %" PRId64 " orig %d", n.loop[2].step, n.loop[2].orig);
+	mp_aff_print(&n, &n.loop[2].hi, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "K - 1"), "folded bound %s", buf);
+	CHECK(n.nstmts == 3, "statements %d", n.nstmts);
+	/* idempotent */
+	CHECK(mp_reroll(&n) == 0 && n.nabsorbed == 1, "second reroll");
+}
+
 static void iterator_sanity(void)
 {
 	static mp_nest n;
@@ -1465,6 +1524,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	loop_orders();
+	reroll_ids();
 	iterator_sanity();
 	isl_budget();
 	unrolled_rows();

@@ -17,6 +17,8 @@ typedef enum mp_fallback {
 	MP_FB_ALLOC,         /* the tile (or a copy) could not be allocated */
 	MP_FB_VALUES,        /* floating-point: NaN/inf input, unusable scale, overflow */
 	MP_FB_VERIFY,        /* verify mode: an element beyond its bound */
+	MP_FB_SMALL,         /* too little work: the loop as written is faster
+	                        (nest.c's cost model; MIXPREC_SMALL=0 turns it off) */
 	MP_FB_COUNT
 } mp_fallback;
 

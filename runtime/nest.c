@@ -138,14 +138,21 @@ static int64_t max_abs_minus(int dt, long z)
  * (mp_env_reload reads them again): no getenv on the path of a call.
  * verify: 0 unset or empty, 1 "0", 2 "all", 3 anything else. */
 static struct {
-	int loaded, disable, target_set, verify;
+	int loaded, disable, target_set, verify, small, stats;
 } mp_env;
 
 static void mp_env_load(void)
 {
 	const char *d = getenv("MIXPREC_DISABLE"), *t = getenv("MIXPREC_TARGET");
-	const char *v = getenv("MIXPREC_VERIFY");
+	const char *v = getenv("MIXPREC_VERIFY"), *sm = getenv("MIXPREC_SMALL");
+	const char *st = getenv("MIXPREC_STATS");
 	mp_env.disable = d && *d && strcmp(d, "0") != 0;
+	/* MIXPREC_SMALL=0: no cost model, the kernels whenever they can */
+	mp_env.small = !(sm && !strcmp(sm, "0"));
+	/* the per-nest counters (stats.c) are printed only under MIXPREC_STATS:
+	 * without it a call spends no time on them (two clock reads and a
+	 * lock, about 60 ns, the plain loop's whole time on the smallest nests) */
+	mp_env.stats = st && *st && strcmp(st, "0") != 0;
 	mp_env.target_set = t != NULL;
 	mp_env.verify = !v || !*v ? 0 : !strcmp(v, "0") ? 1 : !strcmp(v, "all") ? 2 : 3;
 	__atomic_store_n(&mp_env.loaded, 1, __ATOMIC_RELEASE);
@@ -171,12 +178,20 @@ static int disabled(void)
 	return mp_env.disable;
 }
 
-/* The original loop runs (NULL), for WHY; counted in total and for the
- * nest at LOC (T0: when the call began). */
+/* When a call began, for the per-nest time: read only under MIXPREC_STATS. */
+static double call_start(void)
+{
+	mp_env_get();
+	return mp_env.stats ? mp_stats_now() : 0;
+}
+
+/* The original loop runs (NULL), for WHY; counted in total and, under
+ * MIXPREC_STATS, for the nest at LOC (T0: when the call began). */
 static void *fallback(const char *loc, mp_fallback why, double t0)
 {
 	mp_stats_note(0, -1);
-	mp_stats_nest(loc, why, -1, mp_stats_now() - t0);
+	if (mp_env.stats)
+		mp_stats_nest(loc, why, -1, mp_stats_now() - t0);
 	return NULL;
 }
 
@@ -184,7 +199,8 @@ static void *fallback(const char *loc, mp_fallback why, double t0)
 static void ran(const char *loc, mp_kernel kern, double t0)
 {
 	mp_stats_note(1, kern);
-	mp_stats_nest(loc, MP_FB_NONE, kern, mp_stats_now() - t0);
+	if (mp_env.stats)
+		mp_stats_nest(loc, MP_FB_NONE, kern, mp_stats_now() - t0);
 }
 
 /* The overlap checks that end both argument lists: ncheck written ranges
@@ -236,11 +252,106 @@ static mp_kernel pick_kernel(long target)
 	return kern;
 }
 
+/* ------------------------------------------------ small shapes: the cost model
+ *
+ * A call pays a fixed price (argument checks, packing, dispatch: about
+ * 0.1 us for an int8 nest, 0.3 us for a float one) that the loop as written
+ * does not, so on tiny extents (M = N = 2, K = 8; a depthwise K = 9; a
+ * matrix-vector product called from an outer loop) the kernels lose to the
+ * plain loop compiled at -O3.  The contract (never slower than the loop as
+ * written) wants the original loop then: the call returns NULL, counted as
+ * fallback reason `small`.  MIXPREC_SMALL=0 turns the model off (the
+ * kernels whenever they can: tests that want them exercised on awkward
+ * small shapes, and bench/bench_small's "kern" column).
+ *
+ * Two estimates in nanoseconds, both linear in a few shape terms:
+ *   loop:   M*N * (L_out + L_mac*K)
+ *           (per output element: its init, store, epilogue; per multiply-add)
+ *   kernel: c0 + k*K + pack*(M+N)*K + mac*M*N*K + out*M*N
+ *           + the path's own terms: the blocked driver (M > 1, N > 1)
+ *             row*M + tilek*ceil(M/8)*ceil(N/32)*ceil(K/4) (8x32 register
+ *             tiles, K in groups of 4: the padding of thin shapes);
+ *             the vector path for M == 1: vcol*N, + vk*K when B is not
+ *             contiguous in k (its rows are gathered); for N == 1
+ *             (transposed): vrow*M
+ * and the loop runs when the loop's estimate is below the kernel's (the
+ * loop's constants weigh the shapes near the crossover most).  What
+ * both paths pay (the call itself, the epilogue of a TILE nest, which runs
+ * either way) is in both estimates or in neither.
+ *
+ * The constants are least-squares fits (relative error) to bench/
+ * bench_small (MIXPREC_SMALL=0 for the kernels, MIXPREC_DISABLE=1 for the
+ * loop as the plugin build compiles it) on the development machine: AMD
+ * Zen 4, AVX512-VNNI and AVX512-BF16, gcc 12 -O3 -march=native, one
+ * thread, the grid M, N in {1..64}, K in {4..256} of its eight nests.  The
+ * loop's cost depends on its layout: an int8 dot product whose operands
+ * are both contiguous in k is vectorised by the compiler (cheap per
+ * multiply-add, dear per output element), a strided one is scalar; float
+ * loops are scalar either way (a float sum is not reassociated without
+ * -ffast-math), the dot-product form a little slower per multiply-add.  The kernel's side was measured for the avx512vnni family
+ * (int8) and avx512bf16 (bf16, fp8); on the avx2 and scalar families the
+ * kernels are slower and the model errs towards them, as the runtime did
+ * before it.  Shapes beyond the grid (M*N*K > 2^20) always take the
+ * kernels. */
+typedef struct mp_small_kern {
+	double c0, k, pack, mac, out, row, tilek, vrow, vcol, vk;
+} mp_small_kern;
+typedef struct mp_small_loop {
+	double out, mac;
+} mp_small_loop;
+
+/* int8 sources (__mixprec_i8_nest), mp_gemm_x8 on avx512vnni */
+static const mp_small_kern mp_small_k_i8 = {
+	75, 0.63, 0.0096, 0.0023, 0.166, 10.5, 5.6, 4.3, 2.44, 3.0};
+/* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel) */
+static const mp_small_kern mp_small_k_lp8 = {
+	360, 6.0, 0.197, 0.0, 1.34, 11.6, 3.7, 15.2, 3.9, 0.04};
+/* float sources at bf16 / fp8 (avx512bf16) */
+static const mp_small_kern mp_small_k_lp16 = {
+	269, 4.2, 0.134, 0.0188, 0.73, 13.7, 8.85, 19.1, 2.36, 1.10};
+static const mp_small_loop mp_small_l_i8_kcontig = {5.54, 0.044};
+static const mp_small_loop mp_small_l_i8_strided = {1.19, 0.678};
+static const mp_small_loop mp_small_l_f_kcontig = {1.19, 0.538};
+static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
+
+/* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
+ * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
+ * checked too: with N == 1, B[k*N + j] has a k stride of one element
+ * although the loop was compiled for any N. */
+static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
+{
+	return a_sk == esz && b_sk == esz && a_si != esz && b_sj != esz;
+}
+
+/* 1 when the loop as written is estimated faster than the kernels for an
+ * M x N x K contraction: kernel costs KC, loop costs LC; PACK_A / PACK_B 0
+ * when that operand is not packed on this call (constant=, cached);
+ * B_KCONTIG: B contiguous in k. */
+static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, long N,
+		     long K, int pack_a, int pack_b, int b_kcontig)
+{
+	double m = (double)M, n = (double)N, k = (double)K;
+	if (m * n * k > 1048576.0)
+		return 0;
+	double loop = m * n * (lc->out + lc->mac * k);
+	double kern = kc->c0 + kc->k * k + kc->pack * (m * pack_a + n * pack_b) * k +
+		      kc->mac * m * n * k + kc->out * m * n;
+	if (M == 1)
+		kern += kc->vcol * n + (b_kcontig ? 0 : kc->vk * k);
+	else if (N == 1)
+		kern += kc->vrow * m;
+	else
+		kern += kc->row * m +
+			kc->tilek * (double)((M + 7) / 8) * (double)((N + 31) / 32) *
+				(double)((K + 3) / 4);
+	return loop < kern;
+}
+
 void *__mixprec_i8_nest(long abi, long nargs, ...)
 {
 	va_list ap;
 	int ok;
-	double t0 = mp_stats_now();
+	double t0 = call_start();
 
 	if (abi != MP_NEST_ABI || nargs < 33)
 		return fallback(NULL, MP_FB_ABI, t0);
@@ -298,6 +409,14 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	__int128 bound = (__int128)K * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
 	if (bound > INT32_MAX)
 		return fallback(loc, MP_FB_INT32_BOUND, t0);
+	/* too little work for the kernels: the loop as written (see above);
+	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop */
+	if (mp_env.small &&
+	    too_small(&mp_small_k_i8,
+		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1) ? &mp_small_l_i8_kcontig
+							       : &mp_small_l_i8_strided,
+		      M, N, K, 1, 1, b_sk == 1))
+		return fallback(loc, MP_FB_SMALL, t0);
 
 	if (mode == 2) {
 		int esz = ep.out_dt == MP_DT_S32 ? 4 : 1;
@@ -539,7 +658,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 {
 	va_list ap;
 	int ok;
-	double t0 = mp_stats_now();
+	double t0 = call_start();
 
 	if (abi != MP_NEST_ABI || nargs < 33)
 		return fallback(NULL, MP_FB_ABI, t0);
@@ -600,6 +719,14 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
+	/* too little work for the kernels (the cost model above); an operand
+	 * declared constant= is not quantized again */
+	if (mp_env.small &&
+	    too_small(lp == MP_LP_INT8 || lp == MP_LP_UINT8 ? &mp_small_k_lp8 : &mp_small_k_lp16,
+		      k_contiguous(a_si, a_sk, b_sk, b_sj, esz) ? &mp_small_l_f_kcontig
+								 : &mp_small_l_f_strided,
+		      M, N, K, !(flags & 2), !(flags & 4), 1))
+		return fallback(loc, MP_FB_SMALL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */
 	mp_lp_scales sc;

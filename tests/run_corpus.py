@@ -271,8 +271,12 @@ def run_cc(cmd, timeout=COMPILE_TIMEOUT):
 
 
 def run_prog(cmd, env=None, timeout=RUN_TIMEOUT, binary=False):
-    """A test program (environment: --run-env, then env)."""
-    full = dict(RUN_ENV)
+    """A test program (environment: --run-env, then env).  MIXPREC_SMALL=0
+    unless they say otherwise: the corpus is differential, its nests must
+    run on the kernels however small their extents (the runtime's cost
+    model would run the original loop on the tiny ones)."""
+    full = {"MIXPREC_SMALL": "0"}
+    full.update(RUN_ENV)
     full.update(env or {})
     return run_cmd(cmd, env=full or None, timeout=timeout, binary=binary)
 

@@ -612,6 +612,9 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			/* each contraction's accumulator reads its tile */
 			const mp_plan &pq = plans[q];
 			Expr *idx = m.iteration(vi);
+			if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
+				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.paren(m.extent(pq.loop_g))),
+					    m.paren(m.iteration(n->loop[pq.loop_g].iter)));
 			if (vj >= 0)
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.ref(nvar)),
 					    m.paren(m.iteration(vj)));

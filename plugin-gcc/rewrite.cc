@@ -634,6 +634,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		/* each contraction's accumulator reads its tile */
 		const mp_plan &pq = plans[q];
 		tree idx = m.iteration(vi);
+		if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
+			idx = fold_build2(PLUS_EXPR, long_t(),
+					  fold_build2(MULT_EXPR, long_t(), idx, m.extent(pq.loop_g)),
+					  m.iteration(n->loop[pq.loop_g].iter));
 		if (vj >= 0)
 			idx = fold_build2(PLUS_EXPR, long_t(),
 					  fold_build2(MULT_EXPR, long_t(), idx, nvar), m.iteration(vj));

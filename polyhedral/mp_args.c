@@ -286,6 +286,18 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		expr(&v, MP_ARG_EXPR, p->alpha_expr, 1);
 	else
 		cst(&v, 1);
+	/* groups (TILE): their number and A's and B's byte strides per group */
+	if (p->loop_g >= 0) {
+		int vg = n->loop[p->loop_g].iter;
+
+		extent(&v, p->loop_g);
+		coef(&v, p->acc_a, vg);
+		coef(&v, p->acc_b, vg);
+	} else {
+		cst(&v, 1);
+		cst(&v, 0);
+		cst(&v, 0);
+	}
 
 	checks(&v, n, p);
 	if (v.n > max)

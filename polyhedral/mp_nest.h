@@ -454,6 +454,12 @@ typedef struct mp_plan {
 	int reason_loc;            /* location cookie the reason points at */
 
 	int loop_i, loop_j, loop_k;/* loop ids; loop_j == -1 for matrix-vector */
+	int loop_g;                /* TILE: a second reduction loop directly
+	                              around loop k (quantization groups: `for
+	                              (g...) { s = 0; for (k < GS) s += ...;
+	                              acc += s * scale[g]; }`): the tile holds
+	                              one sum per group, T[(i*G + g)*N + j],
+	                              G the iterations of loop_g; -1 without */
 	int red_stmt;              /* the reduction statement */
 	int red_iter_final;        /* TILE: the reduction loop's iterator is read
 	                              after that loop (later in the nest or after
@@ -633,7 +639,7 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 4   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_NEST_ABI_VERSION 5   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (40 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):

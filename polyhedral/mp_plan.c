@@ -1089,14 +1089,27 @@ static int assign_roles(az *z, const int *chain, int d)
 
 		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) &&
 		    !(fc && mp_aff_uses_var(fc, it))) {
-			if (nk++ == 0)
+			if (nk++ == 0) {
 				k = chain[i];
-			else
+			} else if (nk == 2 && n->loop[chain[i]].parent == k && i == d - 1 &&
+				   !z->fsrc && n->stmt[z->c.stmt].loop == chain[i]) {
+				/* two reduction loops, the outer one directly around
+				   the innermost holding the contraction: groups (an
+				   int32 sum per group, as block-quantized code
+				   writes it); tile mode, one sum per group */
+				plan->loop_g = k;
+				k = chain[i];
+			} else {
 				return refuse(z, loc,
 					      "operands '%s' and '%s' share the iterators '%s' "
-					      "and '%s'; only one reduction loop is supported",
+					      "and '%s'; only one reduction loop is supported%s",
 					      an(n, z->c.f[0].access), an(n, z->c.f[1].access),
-					      ln(n, k), ln(n, chain[i]));
+					      ln(n, plan->loop_g >= 0 ? plan->loop_g : k),
+					      ln(n, chain[i]),
+					      z->fsrc ? "" : " (or two for integer sources: the "
+					      "innermost, holding the contraction, directly inside "
+					      "the other)");
+			}
 		}
 	}
 	if (k < 0)
@@ -1108,7 +1121,7 @@ static int assign_roles(az *z, const int *chain, int d)
 		int l = chain[i], it = n->loop[l].iter;
 		int ua = mp_aff_uses_var(fa, it), ub = mp_aff_uses_var(fb, it);
 
-		if (l == k)
+		if (l == k || l == plan->loop_g)
 			continue;
 		if (ua && ub)
 			return refuse(z, loop_loc(n, l),
@@ -1207,7 +1220,8 @@ static int choose_mode(az *z, const int *chain, int d)
 	int k = plan->loop_k, s, l;
 	char what[MP_NAME_LEN * 2];
 
-	if (!z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
+	if (plan->loop_g < 0 &&   /* groups: a sum per group, in a tile */
+	    !z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
 	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
@@ -2321,6 +2335,13 @@ static void fill_remarks(az *z)
 			snprintf(plan->what + pos, sizeof(plan->what) - pos,
 				 "; times the integer factor %s (int32, mod 2^32)", e);
 		}
+		if (plan->loop_g >= 0) {
+			size_t pos = strlen(plan->what);
+
+			snprintf(plan->what + pos, sizeof(plan->what) - pos,
+				 ", one sum per group of loop '%s' (the code around the "
+				 "sums runs as written)", ln(n, plan->loop_g));
+		}
 		snprintf(mode, sizeof(mode), "%s%s",
 			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
 			 plan->mode == MP_OUT_FUSED ? "fused epilogue" : "tile mode (epilogue kept)",
@@ -2350,7 +2371,7 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 
 	memset(plan, 0, sizeof(*plan));
 	plan->reason_loc = n->nloops > 0 ? n->loop[0].loc : 0;
-	plan->loop_i = plan->loop_j = plan->loop_k = -1;
+	plan->loop_i = plan->loop_j = plan->loop_k = plan->loop_g = -1;
 	plan->red_stmt = plan->red_loop = -1;
 	plan->acc_a = plan->acc_b = -1;
 	plan->za_expr = plan->zb_expr = -1;

@@ -216,6 +216,28 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 	mp_gemm_x8_par(mp_kernel_table(kern), &g);
 }
 
+/* See mp_gemm.h.  The matrix-vector form with both operands contiguous
+ * in k (LLM runners' quantized matmul) has a kernel of its own on
+ * AVX512-VNNI; anything else is one mp_gemm_x8 per group into the tile's
+ * columns g*N .. g*N + N-1. */
+void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
+		       const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, ptrdiff_t a_sg,
+		       int32_t za, const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		       ptrdiff_t b_sg, int32_t zb, int32_t *t)
+{
+	if (M <= 0 || N <= 0 || G <= 0)
+		return;
+#if defined(__x86_64__)
+	if (kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern) && N == 1 && a_sk == 1 &&
+	    b_sk == 1 && za == 0 && zb == 0 && K > 0 &&
+	    mp_x8_dot_groups__avx512vnni(M, K, G, a, a_dt, a_si, a_sg, b, b_dt, b_sg, t))
+		return;
+#endif
+	for (long g = 0; g < G; g++)
+		mp_gemm_x8(kern, M, N, K, (const char *)a + g * a_sg, a_dt, a_si, a_sk, za,
+			   (const char *)b + g * b_sg, b_dt, b_sk, b_sj, zb, t + g * N, G * N, 1, 0);
+}
+
 /* See mixprec.h.  Same dispatch; every output goes through *ep. */
 void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 		    const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, int32_t za,

@@ -90,6 +90,20 @@ void mp_gemm_x8_ref(const mp_gemm_args *g);
  * header's helpers called per element. */
 void mp_gemm_x8_epi_ref(const mp_gemm_args *g);
 
+/* Groups (block-quantized sums): for g < G, the contraction of A and B
+ * advanced by g*a_sg / g*b_sg bytes, into t[(i*G + g)*N + j] (an int32
+ * tile of M rows of G*N).  Exact modulo 2^32, as mp_gemm_x8. */
+void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
+		       const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, ptrdiff_t a_sg,
+		       int32_t za, const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj,
+		       ptrdiff_t b_sg, int32_t zb, int32_t *t);
+/* Its matrix-vector path on AVX512-VNNI (groups_avx512vnni.c): N == 1,
+ * both operands contiguous in k, no zero points, not both unsigned;
+ * t[i*G + g].  Returns 0 (nothing done) when it declines. */
+int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt,
+				 ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
+				 ptrdiff_t b_sg, int32_t *t);
+
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
 

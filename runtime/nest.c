@@ -21,6 +21,11 @@
  *                                         (alpha*a*b; 1 without): TILE only,
  *                                         T = alpha*sum mod 2^32, as the
  *                                         source's int32 arithmetic wraps
+ *            G, a_sg, b_sg,               groups (TILE only; 1, 0, 0 without):
+ *                                         a second reduction loop around k,
+ *                                         one sum per group g < G, A and B
+ *                                         advancing a_sg / b_sg bytes per
+ *                                         group; T[(i*G + g)*N + j]
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -101,6 +106,7 @@
 #include <string.h>
 #include "mixprec.h"
 #include "mp_runtime.h"
+#include "mp_gemm.h"
 #include "mp_par.h"
 
 static char mp_direct_token;
@@ -117,6 +123,19 @@ static mp_range span(const void *base, long m, long si, long n, long sj, long el
 	mp_range r;
 	r.lo = b + (x1 < x2 ? x1 : x2) + (y1 < y2 ? y1 : y2);
 	r.hi = b + (x1 < x2 ? x2 : x1) + (y1 < y2 ? y2 : y1) + elem - 1;
+	return r;
+}
+
+/* The bytes of a three-index operand: span plus P steps of SP bytes. */
+static mp_range span3(const void *base, long m, long si, long n, long sj, long p, long sp,
+		      long elem)
+{
+	mp_range r = span(base, m, si, n, sj, elem);
+	intptr_t z = (intptr_t)(p - 1) * sp;
+	if (p > 1) {
+		r.lo += z < 0 ? z : 0;
+		r.hi += z > 0 ? z : 0;
+	}
 	return r;
 }
 
@@ -353,7 +372,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 33)
+	if (abi != MP_NEST_ABI || nargs < 36)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -382,18 +401,20 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.qmax = (int32_t)va_arg(ap, long);
 	const char *loc = va_arg(ap, const char *);
 	uint32_t alpha = (uint32_t)va_arg(ap, long);
+	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
+	G = G < 0 ? 0 : G;
 
 	mp_range rd[2];
-	rd[0] = span(a, M, a_si, K, a_sk, 1);
-	rd[1] = span(b, K, b_sk, N, b_sj, 1);
+	rd[0] = span3(a, M, a_si, K, a_sk, G, a_sg, 1);
+	rd[1] = span3(b, K, b_sk, N, b_sj, G, b_sg, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 34, rd, reads ? 2 : 0);
+	int reads = M > 0 && N > 0 && K > 0 && G > 0;
+	ok = range_checks(&ap, nargs, 37, rd, reads ? 2 : 0);
 	va_end(ap);
-	if (ok < 0 || (alpha != 1 && mode != 0))
+	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0))
 		return fallback(NULL, MP_FB_ABI, t0);
 
 	if (!ok)
@@ -410,12 +431,13 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (bound > INT32_MAX)
 		return fallback(loc, MP_FB_INT32_BOUND, t0);
 	/* too little work for the kernels: the loop as written (see above);
-	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop */
+	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
+	 * Groups: G sums of K each, estimated as one reduction over G*K */
 	if (mp_env.small &&
 	    too_small(&mp_small_k_i8,
 		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1) ? &mp_small_l_i8_kcontig
 							       : &mp_small_l_i8_strided,
-		      M, N, K, 1, 1, b_sk == 1))
+		      M, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	if (mode == 2) {
@@ -454,16 +476,22 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		return &mp_direct_token;
 	}
 
-	size_t cells = (size_t)(M > 0 ? M : 1) * (size_t)(N > 0 ? N : 1);
-	if (M > 0 && N > 0 && cells / (size_t)M != (size_t)N)
+	/* T[(i*G + g)*N + j]: G * N cells per row */
+	size_t gn = (size_t)(G > 0 ? G : 1) * (size_t)(N > 0 ? N : 1);
+	size_t cells = (size_t)(M > 0 ? M : 1) * gn;
+	if ((G > 0 && N > 0 && gn / (size_t)G != (size_t)N) ||
+	    (M > 0 && cells / (size_t)M != gn) || cells > SIZE_MAX / 8)
 		return fallback(loc, MP_FB_ALLOC, t0);
 	size_t bytes = (cells * 4 + 63) & ~(size_t)63;
 	int32_t *t = mp_tile_take(bytes);
 	if (!t)
 		return fallback(loc, MP_FB_ALLOC, t0);
-	if (M > 0 && N > 0)
+	if (M > 0 && N > 0 && G == 1)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
+	else if (M > 0 && N > 0 && G > 1)
+		mp_gemm_x8_groups(kern, M, N, K, G, a, (int)a_dt, a_si, a_sk, a_sg, (int32_t)za,
+				  b, (int)b_dt, b_sk, b_sj, b_sg, (int32_t)zb, t);
 	if (alpha != 1)   /* sum of alpha*a*b in int32 = alpha*sum, mod 2^32 */
 		for (size_t e = 0; M > 0 && N > 0 && e < cells; e++)
 			t[e] = (int32_t)((uint32_t)t[e] * alpha);

@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 34 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 37 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -50,8 +50,10 @@ int main(void)
 	CHECK(a[29].kind == MP_ARG_EXPR_I32 && a[31].kind == MP_ARG_EXPR_I32, "zp..qmax");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string (per-nest statistics)");
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "alpha 1 (no factor)");
-	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == ncheck, "ncheck");
-	CHECK(a[35 + 2 * ncheck].kind == MP_ARG_CONST && a[35 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1 && a[35].cst == 0 && a[36].cst == 0,
+	      "no groups: G 1, strides 0");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == ncheck, "ncheck");
+	CHECK(a[38 + 2 * ncheck].kind == MP_ARG_CONST && a[38 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* tile mode, an in-memory zero point protected at run time */
 	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
@@ -68,10 +70,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[35 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[36 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[37 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[38 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[39 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[40 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 38 + 2 * ncheck, "na %d", na);
+	CHECK(na == 41 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -86,6 +88,25 @@ int main(void)
 	CHECK(p->mode == MP_OUT_TILE && p->alpha_expr >= 0, "alpha: tile mode %d", p->mode);
 	CHECK(a[32].kind == MP_ARG_LOC && a[33].kind == MP_ARG_EXPR && a[33].expr == p->alpha_expr,
 	      "alpha after the location");
+
+	/* groups (block-quantized sums): G and the strides per group after
+	   alpha; the tile holds one sum per (row, group) */
+	const char *groups = DECLS "var s local s32\nvar acc local f32\nvar g iter s32\n"
+		"var sc param ptr\narray sc base=sc\n"
+		"loop i lo=0 hi=M-1\nstmt i : acc = 0.0:f32\nloop g parent=i lo=0 hi=N-32 step=32\n"
+		"stmt g : s = 0\nloop k parent=g lo=0 hi=31\n"
+		"stmt k : s = (+ s (* (cast:s32 x[g+k]:s8) (cast:s32 w[i*K+g+k]:s8)))\n"
+		"stmt g : acc = (+ acc (* (cast:f32 s) sc[?]:f32))\n"
+		"stmt i : y[4*i]:f32 = acc\n";
+	CHECK(analyse(groups, n, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	CHECK(p->mode == MP_OUT_TILE && p->loop_g == 1 && p->loop_k == 2, "groups: mode %d g %d",
+	      p->mode, p->loop_g);
+	CHECK(a[34].kind == MP_ARG_EXTENT && a[34].loop == p->loop_g, "G: the group loop's extent");
+	CHECK(a[35].kind == MP_ARG_COEF && a[35].access == p->acc_a &&
+	      a[35].var == n->loop[p->loop_g].iter, "A's stride per group");
+	CHECK(a[36].kind == MP_ARG_COEF && a[36].access == p->acc_b &&
+	      a[36].var == n->loop[p->loop_g].iter, "B's stride per group");
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

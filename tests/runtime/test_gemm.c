@@ -126,6 +126,46 @@ static void mp_check_random(mp_kernel kern, long M, long N, long K)
 		 (int)mp_rand_below(L_ZERO1), (int)mp_rand_below(2), fa, fb, 0);
 }
 
+/* Groups (mp_gemm_x8_groups): G contractions of A and B advanced by a_sg /
+ * b_sg bytes, into t[(i*G + g)*N + j], against mp_gemm_x8_ref per group.
+ * Row-major A with a row of G groups (a_si >= G*K, padded or not), b the
+ * vector of G groups (N == 1: the VNNI dot-product path when both are
+ * contiguous and there is no zero point) or a K x N block per group;
+ * extreme fills (all -128 / 255) and wrapping sums. */
+static void mp_check_groups(mp_kernel kern, long M, long N, long K, long G, int a_dt, int b_dt,
+			    int32_t za, int32_t zb, int pad, int fill)
+{
+	long a_sg = K + (pad ? 3 : 0), a_si = G * a_sg + (pad ? 5 : 0);
+	long b_sg = K * N + (pad ? 7 : 0);
+	size_t abytes = (size_t)(M * a_si + 64), bbytes = (size_t)(G * b_sg + 64);
+	unsigned char *a = malloc(abytes), *b = malloc(bbytes);
+	size_t cells = (size_t)(M * G * N) + 1;
+	int32_t *want = calloc(cells + 2, 4), *got = calloc(cells + 2, 4);
+	for (size_t i = 0; i < abytes; i++)
+		a[i] = fill == 1 ? 0x80 : fill == 2 ? 0xff : (unsigned char)mp_rand();
+	for (size_t i = 0; i < bbytes; i++)
+		b[i] = fill == 1 ? 0x80 : fill == 2 ? 0xff : (unsigned char)mp_rand();
+	for (size_t i = 0; i < cells + 2; i++)
+		want[i] = got[i] = (int32_t)(uint32_t)mp_rand();
+	for (long g = 0; g < G; g++) {
+		/* b per group: K x N, row-major (k stride N, j stride 1) */
+		mp_gemm_args ga = {M, N, K, a + g * a_sg, a_dt, a_si, 1, za, b + g * b_sg, b_dt,
+				   N, 1, zb, want + 1 + g * N, G * N, 1, 0, NULL};
+		if (M > 0 && N > 0)
+			mp_gemm_x8_ref(&ga);
+	}
+	mp_gemm_x8_groups(kern, M, N, K, G, a, a_dt, a_si, 1, a_sg, za, b, b_dt, N, 1, b_sg, zb,
+			  got + 1);
+	long bad = mp_compare(want, got, cells + 2, 1);
+	if (bad)
+		printf("FAIL groups %s M=%ld N=%ld K=%ld G=%ld a=%s b=%s za=%d zb=%d pad=%d "
+		       "fill=%d: %ld words differ\n", mp_kernel_name(kern), M, N, K, G,
+		       a_dt ? "u8" : "s8", b_dt ? "u8" : "s8", za, zb, pad, fill, bad);
+	mp_cases++;
+	mp_failures += bad != 0;
+	free(a), free(b), free(want), free(got);
+}
+
 int main(int argc, char **argv)
 {
 	mp_kernel kern;
@@ -172,7 +212,25 @@ int main(int argc, char **argv)
 				mp_check(kern, 9, 37, 1031 + z, t & 1, t >> 1, zps[z], zps[(z + f) % 7],
 					 L_ROW, L_ROW, L_ROW, z & 1, f, 1 + (f + t) % 4, 0);
 
-	/* 4. the checker can fail */
+	/* 4. groups: every type pair, matrix-vector (the dot-product path) and
+	   a few columns, awkward K and G, padded strides, extreme data */
+	static const long gk[] = {1, 3, 4, 16, 31, 32, 33, 63, 64, 65, 100, 128, 130};
+	for (int t = 0; t < 4; t++)
+		for (int q = 0; q < (int)(sizeof gk / sizeof gk[0]); q++) {
+			long M = (long)mp_rand_below(11), G = 1 + (long)mp_rand_below(6);
+			mp_check_groups(kern, M, 1, gk[q], G, t & 1, t >> 1, 0, 0, q & 1,
+					q % 5 == 4 ? 1 + (int)mp_rand_below(2) : 0);
+			mp_check_groups(kern, M, 1 + (long)mp_rand_below(4), gk[q], G, t & 1, t >> 1,
+					q & 2 ? mp_rand_zp() : 0, q & 4 ? mp_rand_zp() : 0, q & 1, 0);
+		}
+	for (int t = 0; t < 4; t++)   /* groups of 32 back to back: two per load */
+		for (int f = 0; f < 3; f++)
+			mp_check_groups(kern, 4 * t + 5 + f, 1, 32, 2 * t + f + 1, t & 1, t >> 1, 0, 0,
+					0, f);
+	mp_check_groups(kern, 4096 / 64, 1, 32, 128, MP_DT_S8, MP_DT_S8, 0, 0, 0, 1);
+	mp_check_groups(kern, 37, 1, 1031, 3, MP_DT_S8, MP_DT_S8, 0, 0, 1, 1);
+
+	/* 5. the checker can fail */
 	int inj_fail = mp_failures;
 	mp_check(kern, 17, 33, 65, MP_DT_S8, MP_DT_S8, 3, -5, L_ROW, L_ROW, L_ROW_PAD, 0, 0, 0, 1);
 	if (mp_failures != inj_fail)

@@ -70,11 +70,12 @@ static void calls(void)
 				  .out_dt = MP_DT_S8, .out = o8, .out_si = N, .out_sj = 1};
 		mp_gemm_x8_epi(k, M, N, K, a, MP_DT_S8, K, 1, 0, b, MP_DT_S8, N, 1, 0, &ep);
 		/* TILE mode, no range checks (ncheck = nprot = 0) */
-		/* MP_NEST_ABI 4: loc ("FILE:LINE", here none) and alpha (1) before the ranges */
-		void *t = __mixprec_i8_nest(MP_NEST_ABI, 34L, 0L, 0L, M, N, K, (void *)a, K, 1L,
+		/* MP_NEST_ABI 5: loc ("FILE:LINE", here none), alpha (1) and the
+		   groups (1, 0, 0) before the ranges */
+		void *t = __mixprec_i8_nest(MP_NEST_ABI, 37L, 0L, 0L, M, N, K, (void *)a, K, 1L,
 					    (long)MP_DT_S8, 0L, (void *)b, N, 1L, (long)MP_DT_S8, 0L,
 					    (void *)0, 0L, 0L, 0L, 0L, 0L, (void *)0, 0L, 0L, 0L, 0L,
-					    0L, 0L, 0L, 0L, (const char *)0, 1L, 0L, 0L);
+					    0L, 0L, 0L, 0L, (const char *)0, 1L, 1L, 0L, 0L, 0L, 0L);
 		if (!t) {
 			printf("FAIL: __mixprec_i8_nest refused %ldx%ldx%ld\n", M, N, K);
 			exit(1);

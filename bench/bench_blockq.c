@@ -1,0 +1,75 @@
+/* bench_blockq.c -- block-quantized matrix-vector product (issue 9's
+ * benchmark: 4096 x 4096, groups of 32, llama2.c's runq.c matmul as
+ * written), the plain build against the plugin build, one thread, both
+ * -O3 -march=native; the plugin build's results must equal the plain
+ * build's bit for bit (the group sums are exact, the float code around
+ * them runs as written).  Prints median times and the ratio.
+ *
+ * Usage: bench_blockq [reps [d n]]   (default 21, 4096 4096) */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench_util.h"
+
+#define GS 32
+typedef struct {
+	int8_t *q;
+	float *s;
+} QuantizedTensor;
+
+void matmul_plain(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+void matmul_mixprec(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+
+typedef void (*mm_fn)(float *, QuantizedTensor *, QuantizedTensor *, int, int);
+
+static double run(mm_fn f, float *out, QuantizedTensor *x, QuantizedTensor *w, int n, int d,
+		  int reps)
+{
+	double *t = malloc(sizeof(double) * (size_t)reps);
+	f(out, x, w, n, d);   /* warm up (and page in) */
+	for (int r = 0; r < reps; r++) {
+		double t0 = mp_now();
+		f(out, x, w, n, d);
+		t[r] = mp_now() - t0;
+	}
+	double m = mp_median(t, reps);
+	free(t);
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	int reps = argc > 1 ? atoi(argv[1]) : 21;
+	int d = argc > 3 ? atoi(argv[2]) : 4096, n = argc > 3 ? atoi(argv[3]) : 4096;
+	if (reps < 1 || d < 1 || n < GS || n % GS) {
+		fprintf(stderr, "usage: %s [reps [d n]] (n a multiple of %d)\n", argv[0], GS);
+		return 2;
+	}
+	QuantizedTensor x, w;
+	x.q = malloc((size_t)n);
+	x.s = malloc(sizeof(float) * (size_t)(n / GS));
+	w.q = malloc((size_t)n * (size_t)d);
+	w.s = malloc(sizeof(float) * (size_t)n * (size_t)d / GS);
+	for (int i = 0; i < n; i++)
+		x.q[i] = (int8_t)(mp_frand() * 127.5f);
+	for (size_t i = 0; i < (size_t)n * (size_t)d; i++)
+		w.q[i] = (int8_t)(mp_frand() * 127.5f);
+	for (int i = 0; i < n / GS; i++)
+		x.s[i] = mp_frand() * 0.01f;
+	for (size_t i = 0; i < (size_t)n * (size_t)d / GS; i++)
+		w.s[i] = mp_frand() * 0.01f;
+	float *o1 = malloc(sizeof(float) * (size_t)d), *o2 = malloc(sizeof(float) * (size_t)d);
+	double tp = run(matmul_plain, o1, &x, &w, n, d, reps);
+	double tm = run(matmul_mixprec, o2, &x, &w, n, d, reps);
+	int same = !memcmp(o1, o2, sizeof(float) * (size_t)d);
+	double bytes = (double)n * d * (1.0 + 4.0 / GS);
+	printf("blockq matmul %dx%d GS %d (llama2.c runq.c, one thread), median of %d:\n", d, n,
+	       GS, reps);
+	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tp * 1e3, bytes / tp * 1e-9);
+	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tm * 1e3, bytes / tm * 1e-9);
+	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tp / tm,
+	       same ? "bit-identical" : "DIFFER");
+	free(x.q), free(x.s), free(w.q), free(w.s), free(o1), free(o2);
+	return same ? 0 : 1;
+}

@@ -10,7 +10,8 @@
 #   sh scripts/fuzz.sh N            N programs (default 100)
 #   BUILD=dir JOBS=n SEED=s sh scripts/fuzz.sh N
 #   extra arguments after N go to run.py (e.g. --full, --compilers gcc,
-#   --xforms-only: only steps, unrolled rows, batch loops, regions, OpenMP)
+#   --xforms-only: only steps, unrolled rows, batch loops, regions, OpenMP,
+#   reductions unrolled along k, block-quantized group sums)
 set -eu
 cd "$(dirname "$0")/.."
 N=${1:-100}

@@ -951,13 +951,24 @@ def f_emit(fn):
 #              schedule(static[, 1])` over batches;
 #   omp_task   a nest in a `#pragma omp task`;
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
-#              for` (a warning; the loop runs as written).
+#              for` (a warning; the loop runs as written);
+#   kunroll    the reduction unrolled by 2-8 (one update of U products, or U
+#              updates in shuffled order; `k + U-1 < K`, `k <= K - U`,
+#              `k + U <= K`) and its remainder `for (; k < K; k++)`, a
+#              scalar or memory accumulator, k declared in the body or at the
+#              top; near misses: an offset missing, an unrolled loop that
+#              may pass K - 1 (`k + U-2 < K`);
+#   groups     block-quantized sums: a group loop (`g < NG`, or `j <= n - GS;
+#              j += GS` with the sum reset after the group) around a loop of
+#              GS, each group's int32 sum scaled by an integer per group into
+#              an int64 accumulator (matvec or GEMM).
 # The omp_* forms need -fopenmp: the program then carries the line
 # `/* FZ-OPENMP */` and run.py adds -fopenmp (and, under clang 19,
 # -L/usr/lib/llvm-14/lib).  Results do not depend on the thread count.
 
 XFORMS = [("kstep", 14), ("rows", 16), ("batch", 18), ("batchnear", 6), ("region", 16),
-          ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6)]
+          ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6),
+          ("kunroll", 16), ("groups", 14)]
 X_PRAGMAS = ["#pragma mixprec({p}, acc=int32)", "#pragma mixprec({p})",
              '_Pragma("mixprec({p}, acc=int32)")', "#pragma mixprec({p}, acc=int32, target=scalar)",
              "#pragma mixprec({p}, target=avx2)"]
@@ -993,6 +1004,15 @@ def gen_xfunc(r, f):
         xf["region"] += ["gemm", "gemv"]
     xf["rdecl"] = wchoice(r, [("none", 40), ("iters", 35), ("locals", 25)])
     xf["sched"] = r.choice(["static", "static, 1"])
+    xf["U"] = r.choice([2, 3, 4, 4, 8])
+    xf["ustmts"] = r.random() < 0.5      # kunroll: U updates (else one of U products)
+    xf["uorder"] = r.sample(range(xf["U"]), xf["U"])
+    xf["uexit"] = r.choice(["plus", "le", "plus_le"])
+    xf["unear"] = wchoice(r, [("none", 80), ("gap", 10), ("past", 10)])
+    xf["umem"] = r.random() < 0.3        # kunroll: C[i*N + j] += ... in both loops
+    xf["utop"] = r.random() < 0.4        # kunroll: `int k;` at the top of the function
+    xf["GS"] = r.choice([4, 8, 16, 32, 32])
+    xf["gstride"] = r.random() < 0.5     # groups: j <= n - GS; j += GS (else g < NG)
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
@@ -1201,6 +1221,66 @@ def x_emit(fn):
         body += ["#pragma omp parallel", "#pragma omp single", "\t{", "#pragma omp task",
                  "\t\t{", pragma] + ["\t\t\t" + x for x in nest] + \
                 ["\t\t}", "#pragma omp taskwait", "\t}"]
+    elif form == "kunroll":
+        U = xf["U"]
+        ex = {"plus": "k + %d < K" % (U - 1), "le": "k <= K - %d" % U,
+              "plus_le": "k + %d <= K" % U}[xf["uexit"]]
+        offs = list(xf["uorder"])
+        if xf["unear"] == "gap":
+            offs = [o for o in offs if o != U - 1]
+        elif xf["unear"] == "past":
+            ex = "k + %d < K" % max(U - 2, 0)
+        kk = lambda o: "k" if o == 0 else "k + %d" % o
+        bx = (lambda o: "B[%s]" % kk(o)) if xf["vec"] else (lambda o: b(kk(o), "j"))
+        prod = lambda o: "%s * %s" % (a("i", kk(o)), bx(o))
+        mem = xf["umem"] and not xf["vec"]
+        tgt = "C[i * N + j]" if mem else "s"
+        if xf["ustmts"]:
+            upd = ["%s += %s;" % (tgt, prod(o)) for o in offs]
+        else:
+            upd = ["%s += %s;" % (tgt, " + ".join(prod(o) for o in offs))]
+        rem = ["for (; k < K; k++)", "	%s += %s;" % (tgt, prod(0))]
+        kdecl = [] if xf["utop"] else ["int k = 0;"]
+        khead = "for (k = 0; %s; k += %d) {" % (ex, U) if xf["utop"] else \
+            "for (; %s; k += %d) {" % (ex, U)
+        inner = kdecl + [khead] + ["\t" + x for x in upd] + ["}"] + rem
+        if xf["vec"]:
+            ini = "y[i]" if xf["init"] == "C" else "0"
+            nest = ["for (int i = 0; i < M; i++) {", "\tint32_t s = %s;" % ini] + \
+                   ["\t" + x for x in inner] + ["\ty[i] = s;", "}"]
+        elif mem:
+            nest = ["for (int i = 0; i < M; i++)", "\tfor (int j = 0; j < N; j++) {"] + \
+                   ["\t\t" + x for x in inner] + ["\t}"]
+        else:
+            nest = ["for (int i = 0; i < M; i++)", "\tfor (int j = 0; j < N; j++) {",
+                    "\t\tint32_t s = %s;" % init("i", "j")] + ["\t\t" + x for x in inner] + \
+                   ["\t\tC[i * N + j] = s;", "\t}"]
+        body += (["\tint k;"] if xf["utop"] else []) + [pragma] + ["\t" + x for x in nest]
+    elif form == "groups":
+        GS = xf["GS"]
+        kk = "g * %d + k" % GS if not xf["gstride"] else "j0 + k"
+        bx = ("B[%s]" % kk) if xf["vec"] else ("B[(j) * K * %d + %s]" % (GS, kk))
+        prod = "%s * %s" % (a("i", kk, ld="K * %d" % GS), bx)
+        if xf["gstride"]:
+            grp = ["int32_t s = 0;",
+                   "for (int j0 = 0; j0 <= K * %d - %d; j0 += %d) {" % (GS, GS, GS),
+                   "\tfor (int k = 0; k < %d; k++)" % GS,
+                   "\t\ts += %s;" % prod,
+                   "\tacc += (int64_t)s * (j0 / %d + f);" % GS,
+                   "\ts = 0;", "}"]
+        else:
+            grp = ["for (int g = 0; g < K; g++) {", "\tint32_t s = 0;",
+                   "\tfor (int k = 0; k < %d; k++)" % GS,
+                   "\t\ts += %s;" % prod,
+                   "\tacc += (int64_t)s * (g + f);", "}"]
+        if xf["vec"]:
+            nest = ["for (int i = 0; i < M; i++) {", "\tint64_t acc = y[i];"] + \
+                   ["\t" + x for x in grp] + ["\ty[i] = (int32_t)acc;", "}"]
+        else:
+            nest = ["for (int i = 0; i < M; i++)", "\tfor (int j = 0; j < N; j++) {",
+                    "\t\tint64_t acc = %s;" % init("i", "j")] + ["\t\t" + x for x in grp] + \
+                   ["\t\tC[i * N + j] = (int32_t)acc;", "\t}"]
+        body += [pragma] + ["\t" + x for x in nest]
     elif form == "omp_warn":
         body += [pragma, "#pragma omp parallel for schedule(%s)" % xf["sched"],
                  "\tfor (int i = 0; i < M; i++) {",
@@ -1218,8 +1298,9 @@ def x_emit(fn):
     for c, cl in enumerate(fn["calls"]):
         M, N, K, NB, T = cl["M"], cl["N"], cl["K"], cl["B"], cl["T"]
         nb = max(NB, 1) * (T if (form == "batch" and xf["bsub"] == "bt") else 1)
-        na = nb * M * K + SLACK
-        nbb = nb * K * N + K + N + SLACK
+        kx = K * xf["GS"] if form == "groups" else K
+        na = nb * M * kx + SLACK
+        nbb = nb * kx * N + kx + N + SLACK
         ncc = nb * M * N + SLACK
         ny = M + N + SLACK
         L += ["\t{\t/* call %d */" % c,

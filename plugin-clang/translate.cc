@@ -364,17 +364,45 @@ int64_t mp_ctx::pointee_size(QualType t) const
 	return C.getTypeSizeInChars(e).getQuantity();
 }
 
-/* sizeof(T) as an affine form (VLA rows: their size expressions). */
+/* sizeof(T) as an affine form.  A variable-length array type's size is
+ * the one computed when the type was formed (at its declaration; for a
+ * parameter, when the function starts), whatever its length expression's
+ * variables hold later (`int8_t B[][ld]`, then `ld--`): the description
+ * reads `sizeof (T)` of the very same type object, which evaluates to that
+ * saved size (as GCC's description reads the temporary the gimplifier saved
+ * it in), never the length expression again. */
 bool mp_ctx::size_of(QualType t, mp_aff *r, int depth)
 {
 	if (depth > 40)
 		return false;
 	if (const VariableArrayType *v = C.getAsVariableArrayType(t)) {
-		mp_aff n_, el;
-		if (!v->getSizeExpr() || !aff_of(v->getSizeExpr(), &n_, depth + 1) ||
-		    !size_of(v->getElementType(), &el, depth + 1))
-			return false;
-		return mp_aff_mul(n, r, &n_, &el) == 0;
+		auto it = vla_size.find(v);
+		int sv = it != vla_size.end() ? it->second : -1;
+		if (sv < 0) {
+			std::string key = "sizeof(" + t.getAsString(C.getPrintingPolicy()) + ")";
+			char name[MP_NAME_LEN];
+			snprintf(name, sizeof name, "%s", key.c_str());
+			if (mp_nest_find_var(n, name) >= 0) {
+				char b2[MP_NAME_LEN];
+				snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
+				snprintf(name, sizeof name, "%s", b2);
+			}
+			sv = mp_nest_add_var(n, name, MP_VAR_PARAM, mp_scalar_of_type(C, C.getSizeType()));
+			if (sv < 0) {
+				fail(loop_loc, "the nest has too many variables");
+				return false;
+			}
+			if ((int)var_decl.size() <= sv)
+				var_decl.resize(sv + 1);
+			var_decl[sv] = nullptr;
+			SourceLocation l = v->getSizeExpr() ? v->getSizeExpr()->getExprLoc() : loop_loc;
+			var_value[sv] = new (C) UnaryExprOrTypeTraitExpr(
+				UETT_SizeOf, C.getTrivialTypeSourceInfo(t, l), C.getSizeType(), l, l);
+			vla_size[v] = sv;
+		}
+		mp_aff_var(r, sv);
+		(void)depth;
+		return true;
 	}
 	if (t->isIncompleteType() || t->isFunctionType() || t->isVoidType())
 		return false;

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 2
+// MIXPREC-TRANSFORMED: 5
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -7,7 +7,12 @@
  *    nest always fell back);
  *  - a global zero point that the epilogue stores to through an aliasing
  *    pointer: the run-time check must protect the global's bytes and run
- *    the original loop. */
+ *    the original loop;
+ *  - a variable-length array parameter `B[][ld]` whose length variable the
+ *    function changes after the type is formed (directly between two
+ *    nests, and through an escaped pointer inside the first): the rows
+ *    stay sizeof(*B) apart, the size saved at entry; clang's description
+ *    read `ld` again before each nest (fuzz seed 154021106831). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -40,6 +45,37 @@ __attribute__((noinline)) void rg_aliased_zp(int M, int N, int K, const int8_t *
 		}
 }
 
+__attribute__((noinline)) void rg_vla_len(int M, int N, int K, int ld, const int8_t *A,
+					  const int8_t B[][ld], int32_t *C, int **slot)
+{
+	*slot = &ld;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k][j];
+			C[i * N + j] = s;
+			if (**slot > N)
+				**slot -= 1;   /* ld, through the escaped pointer */
+		}
+	ld = N;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k][j];
+			C[i * N + j] = s;
+		}
+	ld = 1;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				C[i * N + j] += A[i * K + k] * B[k][j];
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -56,6 +92,13 @@ void corpus_main(void)
 		rg_aliased_zp(M, N, K, A, B, C, &rg_gzp);
 		harness_out_array(harness_name("aliased_zp %dx%dx%d", M, N, K), C, mn);
 		harness_out_long("aliased_zp.gzp", rg_gzp);
+		{
+			int ld = N + 7, *slot;
+			int8_t *Bv = harness_rand_s8((size_t)K * ld + 1);
+			rg_vla_len(M, N, K, ld, A, (const int8_t(*)[ld])Bv, C, &slot);
+			harness_out_array(harness_name("vla_len %dx%dx%d", M, N, K), C, mn);
+			harness_free(Bv);
+		}
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

@@ -543,8 +543,10 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
           "$CC %s -std=gnu11 -I\"$INC\" %s repro.c -o plugin.exe "
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % (fl, plug),
           ("env %s ./plain.exe > plain.out" % run_pre) if run_pre else "./plain.exe > plain.out",
-          ("env %s ./plugin.exe > plugin.out" % " ".join(x for x in (run_pre, envs) if x))
-          if envs or run_pre else "./plugin.exe > plugin.out",
+          # the differential runs set MIXPREC_SMALL=0 (run_cmd): the kernels
+          # however small the shape, as the finding was made
+          "env %s ./plugin.exe > plugin.out" % " ".join(
+              x for x in (run_pre, "MIXPREC_SMALL=0", envs) if x),
           "echo \"plain exit 0, plugin exit $?\"",
           "diff plain.out plugin.out && echo 'no difference'"]
     with open(os.path.join(d, "cmd.sh"), "w") as f:

@@ -1043,41 +1043,43 @@ static int assign_roles(az *z, const int *chain, int d)
 	int i, k = -1, li = -1, lj = -1, nk = 0;
 
 	if (d > 3) {
-		/* loops above the innermost three that index the output run as
-		   written around one call each: the glue plans again from
-		   chain[d - 3] (a loop of the reduction up there cannot).  The
-		   output: the accumulator's array, or for a scalar accumulator
-		   any array the nest stores */
+		/* The contraction is the innermost two or three loops: its i and j
+		   loops index the output (the accumulator's array, or for a
+		   scalar accumulator any array the nest stores), k is innermost.
+		   The glue plans again from the outermost of them as if the
+		   pragma stood there: the loops around run as written, one call
+		   per iteration (batch loops, a loop reducing into the output
+		   call after call, a loop around a temporary such as doitgen's
+		   sum[p]): transforming an inner nest on each iteration is what
+		   the pragma on that nest would do. */
 		char names[MP_REASON_LEN] = "";
-		int ok = 1, bad = -1;
+		int from = d, x, red = 0;
 
-		for (i = 0; i < d - 3 && ok; i++) {
-			int it = n->loop[chain[i]].iter, a;
-			size_t len = strlen(names);
+		for (x = d - 1; x >= d - 3; x--) {
+			int it = n->loop[chain[x]].iter, a, ok = 0;
 
 			if (fc)
 				ok = mp_aff_uses_var(fc, it);
 			else
-				for (a = 0, ok = 0; a < n->naccesses && !ok; a++)
+				for (a = 0; a < n->naccesses && !ok; a++)
 					ok = n->access[a].is_write && n->access[a].affine &&
 					     mp_aff_uses_var(&n->access[a].off, it);
-			snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
-				 ln(n, chain[i]));
-			if (!ok)
-				bad = chain[i];
+			if (!ok && red++)
+				break;   /* one reduction loop (k) among them */
+			from = x;
 		}
-		if (bad >= 0)
-			return refuse(z, loop_loc(n, bad),
-				      "the contraction into '%s' is nested in %d loops and loop "
-				      "'%s', outside the innermost three, does not index the "
-				      "output; loops around a contraction (i, j, k) must be batch "
-				      "loops", acc_name(z), d, ln(n, bad));
-		if (ok) {
-			plan->descend = chain[d - 3];
+		if (red && from < d - 1) {
+			for (i = 0; i < from; i++) {
+				size_t len = strlen(names);
+
+				snprintf(names + len, sizeof(names) - len, "%s'%s'", i ? ", " : "",
+					 ln(n, chain[i]));
+			}
+			plan->descend = chain[from];
 			snprintf(plan->descend_note, sizeof(plan->descend_note),
 				 "the loop%s %s around the contraction run%s as written, one "
-				 "call per iteration", d - 3 > 1 ? "s" : "", names,
-				 d - 3 > 1 ? "" : "s");
+				 "call per iteration", from > 1 ? "s" : "", names,
+				 from > 1 ? "" : "s");
 		}
 	}
 	if (d > 3)

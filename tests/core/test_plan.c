@@ -1471,8 +1471,10 @@ static void unrolled_rows(void)
 /* Batch loops (issue 9): a contraction three loops deep inside a loop that
  * indexes the output is refused with mp_plan.descend naming the loop to
  * plan from; the inner nest, with b a parameter and b*M*K a product
- * variable, is a plain matrix product.  A loop outside the innermost three
- * that does not index the output is refused without descend. */
+ * variable, is a plain matrix product.  A loop outside the contraction that
+ * does not index the output runs as written too (one call per iteration);
+ * the contraction is then the innermost loops that index the output, and
+ * k. */
 static void batch_loops(void)
 {
 	static mp_nest n;
@@ -1512,9 +1514,25 @@ static void batch_loops(void)
 		"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 "
 		PROD("x[b*M*K+i*K+k]:s8", "w[b*K*N+k*N+j]:s8") ")\n") == 0, "parse: %s", n.error);
 	cnt = mp_analyze_all(&n, &p, plans, 4);
-	CHECK(cnt == 0 && plans[0].descend == -1 &&
-	      strstr(plans[0].reason, "loop 'b', outside the innermost three, does not index"),
-	      "batch reduction: refused (%s)", plans[0].reason);
+	CHECK(cnt == 0 && plans[0].descend == li &&
+	      strstr(plans[0].descend_note, "loop 'b' around the contraction runs as written"),
+	      "batch reduction: one call per b from loop i (%d: %s)", plans[0].descend,
+	      plans[0].reason);
+	/* doitgen: r and q index neither the temporary sum[p] nor anything
+	   the contraction writes; the contraction is the innermost two loops
+	   (p, s), planned per (r, q) */
+	CHECK(mp_nest_parse(&n, DECLS "var R param s32\nvar Q param s32\nvar r iter s32\n"
+		"var q iter s32\nvar P param s32\n"
+		"loop r lo=0 hi=R-1\nloop q parent=r lo=0 hi=Q-1\n"
+		"loop i parent=q lo=0 hi=P-1\nstmt i : y[4*i]:s32 = 0\n"
+		"loop k parent=i lo=0 hi=P-1\n"
+		"stmt k : y[4*i]:s32 = (+ y[4*i]:s32 "
+		PROD("x[r*Q*P+q*P+k]:s8", "w[k*P+i]:s8") ")\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	CHECK(cnt == 0 && plans[0].descend == 2 &&
+	      strstr(plans[0].descend_note, "loops 'r', 'q' around the contraction run as written"),
+	      "doitgen: descend to loop i (%d: %s / %s)", plans[0].descend, plans[0].reason,
+	      plans[0].descend_note);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 9
 /* batch_loops.c -- contractions inside batch loops, as inference code
  * writes them (issue 9, item 1): attention scores per head with
  * linearised subscripts ((h*N + i)*D + k: a product of three factors),
@@ -7,9 +7,10 @@
  * before its GEMM, a matrix product per batch in ikj order, a batch index
  * passed as a parameter (b*T*C + t*C + i with b fixed), a VLA-typed batch
  * of matrices, and float data at int8.  Each batch loop runs as written
- * around one call per iteration.  Near misses: a reduction loop outside
- * the innermost three (refused: nested in 4 loops), a batch loop that
- * does not index the output (refused). */
+ * around one call per iteration; so does a loop around the contraction
+ * that does not index the output (a reduction over b: one call per b
+ * accumulating into C), or PolyBench's doitgen whose r and q loops
+ * index only a temporary (one call per (r, q)). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -119,17 +120,37 @@ __attribute__((noinline)) void bl_zp(int B, int M, int N, int K, const uint8_t *
 			}
 }
 
-/* near miss: the reduction over the batch loop b (outside the innermost
-   three): not a batch loop */
+/* the reduction over the loop b (outside the innermost three, not
+   indexing the output): one call per b accumulating into C */
 __attribute__((noinline)) void bl_reduce_outer(int B, int M, int N, int K, const int8_t *A,
 					       const int8_t *W, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int b = 0; b < B; b++) // expected-warning {{loop 'b', outside the innermost three, does not index the output}}
+	for (int b = 0; b < B; b++)
 		for (int i = 0; i < M; i++)
 			for (int j = 0; j < N; j++)
 				for (int k = 0; k < K; k++)
 					C[i * N + j] += A[(b * M + i) * K + k] * W[(b * K + k) * N + j];
+}
+
+/* PolyBench's doitgen as written but out of place (int8 data): r and q
+   index neither the temporary sum[p] nor anything the contraction writes;
+   the contraction is the innermost two loops, one call per (r, q) */
+__attribute__((noinline)) void bl_doitgen(int nr, int nq, int np, const int8_t *A,
+					  const int8_t *C4, int32_t *sum, int32_t *O)
+{
+	int r, q, p, s;
+#pragma mixprec(int8, acc=int32)
+	for (r = 0; r < nr; r++)
+		for (q = 0; q < nq; q++) {
+			for (p = 0; p < np; p++) {
+				sum[p] = 0;
+				for (s = 0; s < np; s++)
+					sum[p] += A[(r * nq + q) * np + s] * C4[s * np + p];
+			}
+			for (p = 0; p < np; p++)
+				O[(r * nq + q) * np + p] = sum[p];
+		}
 }
 
 void corpus_main(void)
@@ -166,6 +187,20 @@ void corpus_main(void)
 		harness_out_array(harness_name("zp %dx%dx%dx%d", B, M, N, K), C, mn);
 		bl_reduce_outer(B, M, N, K, A, W, C);
 		harness_out_array(harness_name("reduce_outer %dx%dx%dx%d", B, M, N, K), C, mn);
+		{
+			int np = K < 40 ? K : 40, nq = M < 5 ? M : 5;
+			int8_t *Ad = harness_rand_s8((size_t)B * nq * np + 1);
+			int8_t *C4 = harness_rand_s8((size_t)np * np + 1);
+			int32_t *sum = harness_rand_s32((size_t)np + 1, -100, 100);
+			int32_t *O = harness_rand_s32((size_t)B * nq * np + 1, -100, 100);
+			bl_doitgen(B, nq, np, Ad, C4, sum, O);
+			harness_out_array(harness_name("doitgen %dx%dx%d", B, nq, np), O,
+					  (size_t)B * nq * np);
+			harness_free(Ad);
+			harness_free(C4);
+			harness_free(sum);
+			harness_free(O);
+		}
 		harness_free(A);
 		harness_free(W);
 		harness_free(X);

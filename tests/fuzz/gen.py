@@ -940,8 +940,9 @@ def f_emit(fn):
 #   batch      a contraction three loops deep inside 1-2 batch loops that
 #              index the output: (b*M + i)*K + k, b*M*K + i*K + k, a local
 #              `int bt = b*T + t;`, the second operand shared or per batch;
-#   batchnear  near miss: an outer loop that does not index the output
-#              (refused, the nest accumulates into C once per repetition);
+#   batchnear  an outer loop that does not index the output (the nest
+#              accumulates into C once per repetition: one call per
+#              repetition since the descent takes such loops too);
 #   region     the pragma on a { } block: init loops, element-wise loops and
 #              two or three GEMM / GEMV nests (the second may read an int8
 #              copy of the first's result), with or without declarations;

@@ -748,12 +748,18 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
 	/* too little work for the kernels (the cost model above); an operand
-	 * declared constant= is not quantized again */
+	 * declared constant= is not quantized again.  A matrix-vector product
+	 * whose matrix is not constant= never pays: the loop reads each element
+	 * once for one multiply-add, the kernels read it, convert it and read
+	 * it again (measured: a 128 x 128 double matrix-vector product at bf16,
+	 * PolyBench's doitgen per (r, q), 74 us per call against the loop's
+	 * 6.4 us); the loop runs, whatever the size */
 	if (mp_env.small &&
-	    too_small(lp == MP_LP_INT8 || lp == MP_LP_UINT8 ? &mp_small_k_lp8 : &mp_small_k_lp16,
-		      k_contiguous(a_si, a_sk, b_sk, b_sj, esz) ? &mp_small_l_f_kcontig
-								 : &mp_small_l_f_strided,
-		      M, N, K, !(flags & 2), !(flags & 4), 1))
+	    ((N == 1 && M > 1 && !(flags & 2)) || (M == 1 && N > 1 && !(flags & 4)) ||
+	     too_small(lp == MP_LP_INT8 || lp == MP_LP_UINT8 ? &mp_small_k_lp8 : &mp_small_k_lp16,
+		       k_contiguous(a_si, a_sk, b_sk, b_sj, esz) ? &mp_small_l_f_kcontig
+								  : &mp_small_l_f_strided,
+		       M, N, K, !(flags & 2), !(flags & 4), 1)))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */

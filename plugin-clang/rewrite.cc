@@ -580,6 +580,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			if (n->loop[l].parent == lk)
 				k_outer = true;
 		std::vector<Stmt *> fs;
+		/* `for (k = 0, p = row; ...)`: p = row is a statement before the
+		   loop (the description's), which the fast path must run too */
+		if (ForStmt *kf = dyn_cast<ForStmt>(kl)) {
+			mp_for_extra kx = mp_for_init_extra(kf);
+			fs.insert(fs.end(), kx.extra.begin(), kx.extra.end());
+		}
 		if (k_outer) {
 			std::vector<char> below(n->nvars, 0);
 			for (int l = 0; l < n->nloops; l++)
@@ -637,12 +643,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			fs.push_back(m.bin(BO_Assign, m.ref(c.loop_iter[lk]),
 					   m.cast(c.loop_iter[lk]->getType(), final_iter(m, lk))));
 		/* walking pointers the replaced loop would have advanced:
-		   p = (T *)((char *)p + by) */
+		   p = (T *)((char *)p + iterations * by) (0 for an empty loop) */
 		for (int a = 0; a < p.nadvance; a++) {
 			VarDecl *v = c.var_decl[p.advance_var[a]];
 			QualType cp = C.getPointerType(C.CharTy);
 			Expr *sum = m.bin(BO_Add, m.cast(cp, m.ref(v)),
-					  m.paren(m.aff(&p.advance_by[a], false)));
+					  m.bin(BO_Mul, m.paren(m.extent(p.red_loop)),
+						m.paren(m.aff(&p.advance_by[a], false))));
 			fs.push_back(m.bin(BO_Assign, m.ref(v), m.cast(v->getType(), sum)));
 		}
 		k_parent = (*c.parent)[kl];

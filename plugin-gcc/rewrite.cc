@@ -667,7 +667,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	/* walking pointers the replaced loop would have advanced */
 	for (int a = 0; a < p.nadvance; a++) {
 		tree v = c.var_tree[p.advance_var[a]];
-		tree by = fold_convert(sizetype, m.aff(&p.advance_by[a], false));
+		/* per iteration, times the iterations (0 for an empty loop) */
+		tree by = fold_convert(sizetype,
+				       fold_build2(MULT_EXPR, long_t(), m.extent(p.red_loop),
+						   fold_convert(long_t(), m.aff(&p.advance_by[a], false))));
 		tree nv = gval(fold_build_pointer_plus(v, by), &fs);
 		gimple_seq_add_stmt(&fs, gimple_build_assign(v, nv));
 	}

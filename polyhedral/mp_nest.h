@@ -467,8 +467,9 @@ typedef struct mp_plan {
 	                              value next to the tile read */
 	/* TILE: walking pointers stepped inside the reduction loop and read
 	   after it: on the fast path, next to the tile read, the glue adds
-	   advance_by[i] bytes to pointer var advance_var[i] (what the loop's
-	   steps add) */
+	   advance_by[i] bytes times the iteration count of red_loop (its
+	   extent, never below 0) to pointer var advance_var[i]: what the
+	   loop's steps add (advance_by is their sum per iteration) */
 	int nadvance;
 	int advance_var[8];
 	mp_aff advance_by[8];

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 8
 /* unrolled_k.c -- reductions unrolled along k with a remainder loop, and
  * loops stepping two variables, as hand-optimised C writes them (issue 8,
  * items 3 and 4):
@@ -132,6 +132,22 @@ __attribute__((noinline)) void uk_two_ivs(int M, int K, const int8_t *A, const i
 	}
 }
 
+/* tile mode: the pointer set in the loop's init and read after the loop
+   (the fast path runs the init's p = ... and advances p as the loop would) */
+__attribute__((noinline)) void uk_two_ivs_after(int M, int K, const int8_t *A, const int8_t *x,
+						int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		const int8_t *p;
+		int k;
+		int32_t s = 0;
+		for (k = 1, p = A + i * K + 1; k < K; k++, p++)
+			s += *p * x[k];
+		y[i] = s / 3 + (int32_t)(p - A);
+	}
+}
+
 /* the annotated loop sets both walking pointers and steps the output one */
 __attribute__((noinline)) void uk_two_ivs_top(int M, int K, const int8_t *A, const int8_t *x,
 					      int32_t *y)
@@ -221,6 +237,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("tile %dx%dx%d", M, N, K), C, mn);
 		uk_two_ivs(M, K, A, B, C);
 		harness_out_array(harness_name("two_ivs %dx%d", M, K), C, (size_t)M);
+		uk_two_ivs_after(M, K, A, B, C);
+		harness_out_array(harness_name("two_ivs_after %dx%d", M, K), C, (size_t)M);
 		uk_two_ivs_top(M, K, A, B, C);
 		harness_out_array(harness_name("two_ivs_top %dx%d", M, K), C, (size_t)M);
 		uk_gap(M, K, A, B, C);

@@ -1042,6 +1042,8 @@ static int assign_roles(az *z, const int *chain, int d)
 	int loc = n->stmt[z->c.stmt].loc;
 	int i, k = -1, li = -1, lj = -1, nk = 0;
 
+	char idx_out[MP_MAX_LOOPS];
+
 	if (d > 3) {
 		/* The contraction is the innermost two or three loops: its i and j
 		   loops index the output (the accumulator's array, or for a
@@ -1053,9 +1055,9 @@ static int assign_roles(az *z, const int *chain, int d)
 		   sum[p]): transforming an inner nest on each iteration is what
 		   the pragma on that nest would do. */
 		char names[MP_REASON_LEN] = "";
-		int from = d, x, red = 0;
+		int from = d, x, red = 0, nout = 0, outer_ok = 1;
 
-		for (x = d - 1; x >= d - 3; x--) {
+		for (x = 0; x < d; x++) {
 			int it = n->loop[chain[x]].iter, a, ok = 0;
 
 			if (fc)
@@ -1064,11 +1066,25 @@ static int assign_roles(az *z, const int *chain, int d)
 				for (a = 0; a < n->naccesses && !ok; a++)
 					ok = n->access[a].is_write && n->access[a].affine &&
 					     mp_aff_uses_var(&n->access[a].off, it);
-			if (!ok && red++)
-				break;   /* one reduction loop (k) among them */
+			idx_out[x] = (char)ok;
+			if (x < d - 3)
+				outer_ok &= ok;
+		}
+		for (x = d - 1; x >= d - 3; x--) {
+			/* one reduction loop (k) among them, or two for integer
+			   sources when the second directly encloses k (groups) */
+			if (!idx_out[x] && red && !(red == 1 && x == d - 2 && !z->fsrc))
+				break;
+			red += !idx_out[x];
+			nout += idx_out[x];
 			from = x;
 		}
-		if (red && from < d - 1) {
+		/* at least one loop of the contraction indexes its output; else
+		   the innermost three, when the loops around all index it (a
+		   batch: the plan from there says what is wrong inside) */
+		if (!(red && nout && from < d - 1))
+			from = outer_ok ? d - 3 : d;
+		if (from < d) {
 			for (i = 0; i < from; i++) {
 				size_t len = strlen(names);
 

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 5
 /* block_quant.c -- block-quantized matrix-vector products as LLM runners in
  * C write them (issue 9 item 4): an int32 sum over each group of GS
  * elements, scaled by the group's scales into a float accumulator.
@@ -8,8 +8,8 @@
  *   - a group loop counting groups (`g < n / gs`, any gs) with the sum
  *     declared inside it, the scales multiplied in the other order;
  *   - uint8 activations against int8 weights;
- *   - a GEMM over groups (a batch of vectors): one call per row of the
- *     batch (the pragma on the batch loop).
+ *   - a GEMM over groups (a batch of vectors): one call per vector, the
+ *     pragma on the row loop or on the batch loop.
  * The group sums come from the kernels (exact); everything around them,
  * the float scaling included, runs as written, so the float results are
  * the plain build's bit for bit.  Near misses: three reduction loops (the
@@ -107,6 +107,27 @@ __attribute__((noinline)) void bq_gemm(float *out, const int8_t *wq, const float
 	}
 }
 
+/* the same with the pragma on the batch loop: it runs as written around
+   one call per vector */
+__attribute__((noinline)) void bq_gemm_outer(float *out, const int8_t *wq, const float *ws,
+					     const int8_t *xq, const float *xs, int batch, int rows,
+					     int n)
+{
+	int ng = n / GS;
+#pragma mixprec(int8, acc=int32)
+	for (int b = 0; b < batch; b++)
+		for (int r = 0; r < rows; r++) {
+			float acc = 0.0f;
+			for (int g = 0; g < ng; g++) {
+				int32_t sum = 0;
+				for (int k = 0; k < GS; k++)
+					sum += wq[r * n + g * GS + k] * xq[b * n + g * GS + k];
+				acc += (float)sum * ws[r * ng + g] * xs[b * ng + g];
+			}
+			out[b * rows + r] = acc;
+		}
+}
+
 /* near miss: three reduction loops (the group loop split in two halves) */
 __attribute__((noinline)) void bq_three(float *out, const int8_t *wq, const float *ws,
 					const int8_t *xq, int rows, int n)
@@ -167,6 +188,9 @@ void corpus_main(void)
 		harness_out_array(harness_name("u8 %dx%d", M, n), out, (size_t)M);
 		bq_gemm(out, wq, ws, xq, xs, batch, M, n);
 		harness_out_array(harness_name("gemm %dx%dx%d", batch, M, n), out,
+				  (size_t)batch * M);
+		bq_gemm_outer(out, wq, ws, xq, xs, batch, M, n);
+		harness_out_array(harness_name("gemm_outer %dx%dx%d", batch, M, n), out,
 				  (size_t)batch * M);
 		bq_three(out, wq, ws, xq, M, n);
 		harness_out_array(harness_name("three %dx%d", M, n), out, (size_t)M);

@@ -83,6 +83,16 @@ typedef struct pcase {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n" \
 	"stmt j : " STORE "\n"
 
+/* i { j { s = 0; k { s += XA*WB }; y[i,j] = s } } with the bounds of i
+ * and j given ("lo=.. hi=.."), j at loc 2 */
+#define TRI_SCALAR(BI, BJ, XA, WB) DECLS "var s local s32\n" \
+	"loop i " BI " loc=1\n" \
+	"loop j parent=i " BJ " loc=2\n" \
+	"stmt j loc=3 : s = 0\n" \
+	"loop k parent=j lo=0 hi=K-1 loc=4\n" \
+	"stmt k loc=5 : s = (+ s " PROD(XA, WB) ")\n" \
+	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n"
+
 static const pcase cases[] = {
 /* Iterators read outside their own loop (issue 14): the TILE rewrite must
  * give the reduction iterator its final value. */
@@ -730,14 +740,111 @@ static const pcase cases[] = {
   .text = TILE_SCALAR("x[?]:s8@8", "w[j*K+k]:s8"),
   .ok = 0, .reason = "subscript of 'x' is not affine in the loop iterators", .reason_loc = 8 },
 
-{ .name = "triangular bound",
+/* ------------------------------------------- triangular nests (issue 9) */
+
+{ .name = "triangular j <= i (SYRK): tile over the bounding box, never fused",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=0 hi=i", "x[i*K+k]:s8", "x[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k", .acc_var = "s",
+  .what = "triangular, tile over the box 0 <= i <= M - 1, 0 <= j <= M - 1" },
+
+{ .name = "triangular j < i: the box starts at i = 1",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=0 hi=i-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 1 <= i <= M - 1, 0 <= j <= M - 2" },
+
+{ .name = "triangular j >= i (upper triangle)",
+  .text = TRI_SCALAR("lo=0 hi=N-1", "lo=i hi=N-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular j > i, offset bounds",
+  .text = TRI_SCALAR("lo=2 hi=N+1", "lo=i+1 hi=N+1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 2 <= i <= N, 3 <= j <= N + 1" },
+
+{ .name = "triangular with j outside: i's bounds name j",
   .text = DECLS "var s local s32\n"
-	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=i loc=2\nstmt j : s = 0\n"
+	"loop j lo=0 hi=N-1\nloop i parent=j lo=j hi=N-1\nstmt i : s = 0\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt i : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j",
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular perfect nest C += A*B: tile mode, not direct",
+  .text = DECLS "loop i lo=0 hi=N-1\nloop j parent=i lo=0 hi=i\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE, .what = "triangular, tile over the box" },
+
+{ .name = "triangular ikj (PolyBench syrk): tile mode, a row per i",
+  .text = DECLS "var j2 iter s32 same_as j\nloop i lo=0 hi=N-1\nloop j2 parent=i lo=0 hi=i\n"
+	"stmt j2 : y[4*i*N+4*j2]:s32 = (* y[4*i*N+4*j2]:s32 3)\n"
+	"loop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=i\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular kij: refused (k around both i and j)",
+  .text = DECLS "loop k lo=0 hi=K-1 loc=4\nloop i parent=k lo=0 hi=N-1\n"
+	"loop j parent=i lo=0 hi=i\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 0, .reason_loc = 4,
+  .reason = "the reduction loop 'k' encloses both loops 'i' and 'j', whose bounds depend on "
+	"each other" },
+
+{ .name = "triangular fused form: tile mode",
+  .text = DECLS "var s local s32\nvar b param ptr\narray b base=b\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=i\nstmt j : s = b[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .what = "triangular" },
+
+{ .name = "triangular float source: tile mode",
+  .text = DECLS "var s local f32\n"
+	"loop i lo=0 hi=N-1\nloop j parent=i lo=0 hi=i\nstmt j : s = 0.0:f32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* x[4*i*K+4*k]:f32 x[4*j*K+4*k]:f32))\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
+
+{ .name = "triangular float perfect nest: tile mode, not direct",
+  .text = DECLS "loop i lo=0 hi=N-1\nloop j parent=i lo=i hi=N-1\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
+  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
+
+{ .name = "triangular reduction (TRMM's k < i): refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=i-1 loc=4\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason_loc = 4,
+  .reason = "the bounds of the reduction loop 'k' depend on 'i': the range of the sum "
+	"changes from one output element to the next (a triangular reduction" },
+
+{ .name = "triangular reduction, j's bounds name k (ikj): refused",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"loop j parent=k lo=k hi=N-1 loc=3\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason_loc = 3,
+  .reason = "the bounds of loop 'j' depend on the reduction loop's iterator 'k'" },
+
+{ .name = "triangular with a piecewise box (i < M, i <= j < N): refused",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=i hi=N-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 0, .reason_loc = 2,
+  .reason = "the range of 'i' or 'j' over the nest is not one interval with affine bounds" },
+
+{ .name = "triangular with a step: refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1 step=2\nloop j parent=i lo=0 hi=i loc=2\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "bounds of loop 'j' depend on 'i' (triangular nests are not supported yet)",
-  .reason_loc = 2 },
+  .ok = 0, .reason_loc = 2,
+  .reason = "the bounds of loop 'j' depend on 'i' and loop 'i' steps by 2" },
 
 { .name = "opaque statement",
   .text = DECLS "var s local s32\n"

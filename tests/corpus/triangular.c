@@ -231,8 +231,9 @@ void corpus_main(void)
 		lower_down(n, m, A, Bt, C);
 		harness_out_array(harness_name("lower_down %dx%d", n, m), C, nn);
 		harness_fill_s32(C, nn, -1000, 1000);
-		kernel_syrk(n, m, harness_randint(-3, 3), harness_randint(-2, 2),
-			    (int32_t (*)[n])C, (int8_t (*)[m])A);
+		int alpha = harness_randint(-3, 3);
+		int beta = harness_randint(-2, 2);
+		kernel_syrk(n, m, alpha, beta, (int32_t (*)[n])C, (int8_t (*)[m])A);
 		harness_out_array(harness_name("kernel_syrk %dx%d", n, m), C, nn);
 		syrk_columns_kij(n, m, B, C);
 		harness_out_array(harness_name("syrk_columns_kij %dx%d", n, m), C, nn);

@@ -1382,6 +1382,59 @@ static void run_case(const pcase *c)
 		CHECK(strstr(plan.layout, c->layout), "%s: layout '%s'", c->name, plan.layout);
 }
 
+/* Triangular nests: the written ranges (plan.range_lo / range_hi) of a
+ * loop whose bounds name an iterator take that iterator's range; the box
+ * of the tile. */
+static void triangular_ranges(void)
+{
+	static mp_nest n;
+	mp_pragma p;
+	mp_plan plan;
+	char b[4][64];
+	/* PolyBench syrk: C *= beta over j2 <= i, then k { j <= i { C += } } */
+	const char *syrk = DECLS "var j2 iter s32 same_as j\n"
+		"loop i lo=0 hi=N-1\nloop j2 parent=i lo=0 hi=i\n"
+		"stmt j2 : y[4*i*N+4*j2]:s32 = (* y[4*i*N+4*j2]:s32 3)\n"
+		"loop k parent=i lo=0 hi=K-1\nloop j parent=k lo=i+1 hi=N-1\n"
+		"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 "
+		PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n";
+	/* a rectangular contraction beside a triangular loop that writes y */
+	const char *side = DECLS "var s local s32\nvar j2 iter s32 same_as j\n"
+		"loop i lo=0 hi=M-1\nloop j2 parent=i lo=i-2 hi=2*i+1\n"
+		"stmt j2 : y[4*i*N+4*j2]:s32 = 0\n"
+		"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+		"stmt j : y[4*i*N+4*j]:s32 = s\n";
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, syrk) == 0, "syrk parse: %s", n.error);
+	mp_analyze(&n, &p, &plan);
+	CHECK(plan.ok && plan.tri && plan.mode == MP_OUT_TILE, "syrk: ok %d tri %d (%s)",
+	      plan.ok, plan.tri, plan.reason);
+	mp_aff_print(&n, &plan.range_lo[1], b[0], 64);
+	mp_aff_print(&n, &plan.range_hi[1], b[1], 64);
+	mp_aff_print(&n, &plan.range_lo[3], b[2], 64);
+	mp_aff_print(&n, &plan.range_hi[3], b[3], 64);
+	CHECK(!strcmp(b[0], "0") && !strcmp(b[1], "N - 1") && !strcmp(b[2], "1") &&
+	      !strcmp(b[3], "N - 1"), "syrk ranges j2 %s..%s, j %s..%s", b[0], b[1], b[2], b[3]);
+	/* the tile: the strict triangle j > i, rows 0..N-2, columns 1..N-1 */
+	mp_aff_print(&n, &plan.box_lo[0], b[0], 64);
+	mp_aff_print(&n, &plan.box_hi[0], b[1], 64);
+	mp_aff_print(&n, &plan.box_lo[1], b[2], 64);
+	mp_aff_print(&n, &plan.box_hi[1], b[3], 64);
+	CHECK(!strcmp(b[0], "0") && !strcmp(b[1], "N - 2") && !strcmp(b[2], "1") &&
+	      !strcmp(b[3], "N - 1"), "syrk box i %s..%s, j %s..%s", b[0], b[1], b[2], b[3]);
+
+	CHECK(mp_nest_parse(&n, side) == 0, "side parse: %s", n.error);
+	mp_analyze(&n, &p, &plan);
+	CHECK(plan.ok && !plan.tri, "side: ok %d tri %d (%s)", plan.ok, plan.tri, plan.reason);
+	mp_aff_print(&n, &plan.range_lo[1], b[0], 64);
+	mp_aff_print(&n, &plan.range_hi[1], b[1], 64);
+	CHECK(!strcmp(b[0], "-2") && !strcmp(b[1], "2*M - 1"), "side range j2 %s..%s", b[0],
+	      b[1]);
+}
+
 /* The six orders of a perfect i/j/k nest into y[i,j]: all DIRECT. */
 static void loop_orders(void)
 {
@@ -1631,6 +1684,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	loop_orders();
+	triangular_ranges();
 	reroll_ids();
 	iterator_sanity();
 	isl_budget();

@@ -1503,20 +1503,20 @@ static int check_tri(az *z, const int *chain, int d)
 					lv = n->var[v].loop;
 					if (red_l)
 						return refuse(z, lp->loc,
-							      "the bounds of the reduction loop '%s' "
-							      "depend on '%s': the range of the sum "
-							      "changes from one output element to the "
-							      "next (a triangular reduction, as TRMM "
+							      "the bounds of loop '%s' depend on '%s' "
+							      "and '%s' is a reduction loop: the range "
+							      "of the sum is not the same at every "
+							      "point (a triangular reduction, as TRMM "
 							      "and TRSV write it), which is not "
-							      "supported", ln(n, l), vn(n, v));
+							      "supported", ln(n, l), vn(n, v), ln(n, l));
 					if (lv == plan->loop_k || lv == plan->loop_g)
 						return refuse(z, lp->loc,
-							      "the bounds of loop '%s' depend on the "
-							      "reduction loop's iterator '%s': the "
-							      "range of the sum changes from one "
-							      "output element to the next (a "
-							      "triangular reduction), which is not "
-							      "supported", ln(n, l), vn(n, v));
+							      "the bounds of loop '%s' depend on '%s', "
+							      "the iterator of a reduction loop: the "
+							      "range of the sum is not the same at "
+							      "every point (a triangular reduction), "
+							      "which is not supported", ln(n, l),
+							      vn(n, v));
 					other = l == plan->loop_i ? plan->loop_j
 					      : l == plan->loop_j ? plan->loop_i : -1;
 					if (a->t[t].v2 >= 0 || other < 0 || lv != other)

@@ -822,15 +822,15 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason_loc = 4,
-  .reason = "the bounds of the reduction loop 'k' depend on 'i': the range of the sum "
-	"changes from one output element to the next (a triangular reduction" },
+  .reason = "the bounds of loop 'k' depend on 'i' and 'k' is a reduction loop: the range "
+	"of the sum is not the same at every point (a triangular reduction" },
 
 { .name = "triangular reduction, j's bounds name k (ikj): refused",
   .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
 	"loop j parent=k lo=k hi=N-1 loc=3\n"
 	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
   .ok = 0, .reason_loc = 3,
-  .reason = "the bounds of loop 'j' depend on the reduction loop's iterator 'k'" },
+  .reason = "the bounds of loop 'j' depend on 'k', the iterator of a reduction loop" },
 
 { .name = "triangular with a piecewise box (i < M, i <= j < N): refused",
   .text = TRI_SCALAR("lo=0 hi=M-1", "lo=i hi=N-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),

@@ -45,6 +45,18 @@ struct mp_build {
 	bool bad = false;
 	/* when set, only the ITERs marked here are taken at their lower bound */
 	const std::vector<char> *lo_only = nullptr;
+	/* the plan whose boxes stand for loop bounds: a triangular nest's
+	   loops i and j take their tile box's (plan.tri), written ranges the
+	   nest-wide ranges (plan.range_lo/hi); null: the loops' own bounds */
+	const mp_plan *bx = nullptr;
+
+	/* 0 / 1 when loop L is the loop i / j of a triangular plan, else -1 */
+	int role(int l)
+	{
+		return bx && bx->tri ? (l == bx->loop_i ? 0 : l == bx->loop_j ? 1 : -1) : -1;
+	}
+	const mp_aff *lo_of(int l) { return role(l) >= 0 ? &bx->box_lo[role(l)] : &c.n->loop[l].lo; }
+	const mp_aff *hi_of(int l) { return role(l) >= 0 ? &bx->box_hi[role(l)] : &c.n->loop[l].hi; }
 
 	explicit mp_build(mp_ctx &cc) : c(cc), C(cc.C), S(cc.S), L(cc.loop_loc) {}
 
@@ -107,7 +119,7 @@ struct mp_build {
 	{
 		const mp_var &mv = c.n->var[v];
 		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
-			return paren(aff(&c.n->loop[mv.loop].lo, true));
+			return paren(aff(lo_of(mv.loop), true));
 		return lng(value(v));
 	}
 
@@ -147,8 +159,8 @@ struct mp_build {
 		if (l < 0)
 			return lit(1);
 		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
-		Expr *e = max([&] { return bin(BO_Add, bin(BO_Sub, aff(&c.n->loop[l].hi, true),
-							    paren(aff(&c.n->loop[l].lo, true))), lit(s)); },
+		Expr *e = max([&] { return bin(BO_Add, bin(BO_Sub, aff(hi_of(l), true),
+							    paren(aff(lo_of(l), true))), lit(s)); },
 			      [&] { return lit(0); });
 		return s > 1 ? paren(bin(BO_Div, e, lit(s))) : e;
 	}
@@ -180,7 +192,7 @@ struct mp_build {
 	}
 
 	/* Byte range [lo, hi] (as longs) that access ACC touches over the
-	   rectangular box of the loops. */
+	   box of the loops (each iterator over its range in the nest). */
 	void range(int acc, Expr **lo, Expr **hi)
 	{
 		const mp_access &x = c.n->access[acc];
@@ -207,9 +219,11 @@ struct mp_build {
 				h = [this, h0, f] { return bin(BO_Add, h0(), f()); };
 				continue;
 			}
-			const mp_loop *lp = &c.n->loop[c.n->var[it].loop];
-			auto x1 = [this, f, lp] { return bin(BO_Mul, f(), paren(aff(&lp->lo, true))); };
-			auto x2 = [this, f, lp] { return bin(BO_Mul, f(), paren(aff(&lp->hi, true))); };
+			int lid = c.n->var[it].loop;
+			const mp_aff *rl = bx ? &bx->range_lo[lid] : &c.n->loop[lid].lo;
+			const mp_aff *rh = bx ? &bx->range_hi[lid] : &c.n->loop[lid].hi;
+			auto x1 = [this, f, rl] { return bin(BO_Mul, f(), paren(aff(rl, true))); };
+			auto x2 = [this, f, rh] { return bin(BO_Mul, f(), paren(aff(rh, true))); };
 			auto l0 = l, h0 = h;
 			l = [this, l0, x1, x2] { return bin(BO_Add, l0(), min(x1, x2)); };
 			h = [this, h0, x1, x2] { return bin(BO_Add, h0(), max(x1, x2)); };
@@ -364,6 +378,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 {
 	const mp_plan &p = plans[0];
 	mp_build m(c);
+	m.bx = &p;
 	ASTContext &C = c.C;
 	Sema &S = c.S;
 	mp_nest *n = c.n;
@@ -452,6 +467,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		c.fail(c.loop_loc, "the run-time call would have too many arguments");
 		return false;
 	}
+	m.bx = &plans[q];
 	for (int i = 0; i < na; i++) {
 		const mp_arg &a = recipe[i];
 		switch (a.kind) {
@@ -495,7 +511,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 				P(nullp());
 				break;
 			}
-			P(m.bin(BO_Add, m.ref(sv), m.paren(m.aff(&n->loop[a.loop].lo, true))));
+			P(m.bin(BO_Add, m.ref(sv), m.paren(m.aff(m.lo_of(a.loop), true))));
 			break;
 		}
 		case MP_ARG_LOC: {
@@ -533,6 +549,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		}
 	}
 	tiles.push_back(m.local("__mixprec_tile", vp, m.call(nest_fn, args)));
+	m.bx = &p;
 	}
 	VarDecl *tile = tiles[0];
 
@@ -609,8 +626,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			a2.push_back(m.cast(vp, ms.addr(p.acc_mem, true)));
 			L2(m.coef(&Co.off, vi));
 			L2(vj >= 0 ? m.coef(&Co.off, vj) : m.lit(0));
-			L2(below[vi] ? m.ref(mvar) : m.lit(1));
-			L2(vj >= 0 && below[vj] ? m.ref(nvar) : m.lit(1));
+			/* a triangular nest: the loop below k runs over its own
+			   range for the current outer iterators (ms: its own
+			   bounds), a row or column of the tile's box */
+			L2(below[vi] ? (p.tri ? ms.extent(li) : m.ref(mvar)) : m.lit(1));
+			L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : m.ref(nvar)) : m.lit(1));
 			/* dt: the tile's (and the output's) element type */
 			L2(m.lit(!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 			fs.push_back(m.call(add_fn, a2));

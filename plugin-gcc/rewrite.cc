@@ -73,14 +73,26 @@ struct mp_mat {
 	mp_ctx &c;
 	/* when set, only the ITERs marked here are taken at their lower bound */
 	const std::vector<char> *lo_only = NULL;
+	/* the plan whose boxes stand for loop bounds: a triangular nest's
+	   loops i and j take their tile box's (plan.tri), written ranges the
+	   nest-wide ranges (plan.range_lo/hi); NULL: the loops' own bounds */
+	const mp_plan *bx = NULL;
 	explicit mp_mat(mp_ctx &cc) : c(cc) {}
+
+	/* 0 / 1 when loop L is the loop i / j of a triangular plan, else -1 */
+	int role(int l)
+	{
+		return bx && bx->tri ? (l == bx->loop_i ? 0 : l == bx->loop_j ? 1 : -1) : -1;
+	}
+	const mp_aff *lo_of(int l) { return role(l) >= 0 ? &bx->box_lo[role(l)] : &c.n->loop[l].lo; }
+	const mp_aff *hi_of(int l) { return role(l) >= 0 ? &bx->box_hi[role(l)] : &c.n->loop[l].hi; }
 
 	/* Value of variable V as a long; ITERs at their lower bound if AT_LO. */
 	tree var(int v, bool at_lo)
 	{
 		const mp_var &mv = c.n->var[v];
 		if (mv.kind == MP_VAR_ITER && at_lo && (!lo_only || (*lo_only)[v]))
-			return aff(&c.n->loop[mv.loop].lo, true);
+			return aff(lo_of(mv.loop), true);
 		return fold_convert(long_t(), value_of(c, v));
 	}
 
@@ -122,7 +134,7 @@ struct mp_mat {
 		if (l < 0)
 			return build_int_cst(long_t(), 1);
 		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
-		tree lo = aff(&c.n->loop[l].lo, true), hi = aff(&c.n->loop[l].hi, true);
+		tree lo = aff(lo_of(l), true), hi = aff(hi_of(l), true);
 		tree e = fold_build2(PLUS_EXPR, long_t(), fold_build2(MINUS_EXPR, long_t(), hi, lo),
 				     build_int_cst(long_t(), s));
 		e = fold_build2(MAX_EXPR, long_t(), e, build_int_cst(long_t(), 0));
@@ -156,7 +168,7 @@ struct mp_mat {
 	}
 
 	/* Byte range [lo, hi] (as longs) that access ACC touches over the
-	   rectangular box of the loops. */
+	   box of the loops (each iterator over its range in the nest). */
 	void range(int acc, tree *lo, tree *hi)
 	{
 		const mp_access &x = c.n->access[acc];
@@ -177,9 +189,11 @@ struct mp_mat {
 				h = fold_build2(PLUS_EXPR, long_t(), h, f);
 				continue;
 			}
-			const mp_loop &lp = c.n->loop[c.n->var[it].loop];
-			tree x1 = fold_build2(MULT_EXPR, long_t(), f, aff(&lp.lo, true));
-			tree x2 = fold_build2(MULT_EXPR, long_t(), f, aff(&lp.hi, true));
+			int lid = c.n->var[it].loop;
+			const mp_aff *rl = bx ? &bx->range_lo[lid] : &c.n->loop[lid].lo;
+			const mp_aff *rh = bx ? &bx->range_hi[lid] : &c.n->loop[lid].hi;
+			tree x1 = fold_build2(MULT_EXPR, long_t(), f, aff(rl, true));
+			tree x2 = fold_build2(MULT_EXPR, long_t(), f, aff(rh, true));
 			l = fold_build2(PLUS_EXPR, long_t(), l, fold_build2(MIN_EXPR, long_t(), x1, x2));
 			h = fold_build2(PLUS_EXPR, long_t(), h, fold_build2(MAX_EXPR, long_t(), x1, x2));
 		}
@@ -290,7 +304,7 @@ struct mp_mat {
 		if (l >= 0 && l < c.n->nloops) {
 			int64_t esz = TYPE_SIZE_UNIT(et) && tree_fits_shwi_p(TYPE_SIZE_UNIT(et))
 				      ? tree_to_shwi(TYPE_SIZE_UNIT(et)) : 0;
-			tree off = fold_build2(MULT_EXPR, long_t(), aff(&c.n->loop[l].lo, true),
+			tree off = fold_build2(MULT_EXPR, long_t(), aff(lo_of(l), true),
 					       build_int_cst(long_t(), esz));
 			p = fold_build_pointer_plus(p, fold_convert(sizetype, off));
 		}
@@ -467,6 +481,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 {
 	const mp_plan &p = plans[0];
 	mp_mat m(c);
+	m.bx = &p;
 	const mp_nest *n = c.n;
 	tree ptr = ptr_type_node;
 	tree vt = build_varargs_function_type_list(ptr, long_t(), long_t(), NULL_TREE);
@@ -516,8 +531,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			c.fail(c.loop_loc, "the run-time call would have too many arguments");
 			return false;
 		}
+		m.bx = &plans[q];
 		for (int i = 0; i < na; i++)
 			m.arg(recipe[i], &seq, &args);
+		m.bx = &p;
 		tree t = create_tmp_var(ptr, "mp_tile");
 		gcall *call = gimple_build_call_vec(nest_fn, args);
 		args.release();
@@ -622,8 +639,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		a2.safe_push(gval(fold_convert(ptr, ms.addr(p.acc_mem, true)), &fs));
 		L2(m.coef(&C.off, vi));
 		L2(vj >= 0 ? m.coef(&C.off, vj) : zero);
-		L2(below[vi] ? tree(mvar) : build_int_cst(long_t(), 1));
-		L2(vj >= 0 && below[vj] ? tree(nvar) : build_int_cst(long_t(), 1));
+		/* a triangular nest: the loop below k runs over its own range
+		   for the current outer iterators (ms: its own bounds), a row
+		   or column of the tile's box */
+		L2(below[vi] ? (p.tri ? ms.extent(li) : tree(mvar)) : build_int_cst(long_t(), 1));
+		L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : tree(nvar))
+					: build_int_cst(long_t(), 1));
 		/* dt: what the tile and C hold (0 int32, 1 float, 2 double) */
 		L2(build_int_cst(long_t(), !p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 		gcall *ac = gimple_build_call_vec(add_fn, a2);

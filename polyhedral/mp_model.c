@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/options.h>
 #include <isl/val.h>
 #include <isl/space.h>
@@ -989,6 +990,161 @@ isl_bool mp_model_domain_is_box(mp_model *m, int stmt)
 	box = isl_set_set_tuple_id(box, isl_set_get_tuple_id(dom));
 	r = isl_set_is_subset(box, dom);
 	isl_set_free(box);
+	note_budget(m);
+	return r;
+}
+
+static isl_stat first_piece(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user)
+{
+	isl_aff **out = user;
+
+	isl_set_free(set);
+	if (*out) {
+		isl_aff_free(aff);
+		return isl_stat_error;
+	}
+	*out = aff;
+	return isl_stat_ok;
+}
+
+/* An isl_aff over the parameters as an mp_aff (p_<v>, q_<a>_<b>); -1 when
+ * it has a division, a non-integer or too large coefficient, or a name
+ * the model did not make. */
+static int aff_to_mp(const mp_nest *n, __isl_keep isl_aff *aff, mp_aff *r)
+{
+	isl_val *v;
+	int np, nd, i, bad = 0;
+
+	mp_aff_const(r, 0);
+	nd = (int)isl_aff_dim(aff, isl_dim_div);
+	for (i = 0; i < nd && !bad; i++) {
+		v = isl_aff_get_coefficient_val(aff, isl_dim_div, i);
+		bad = !v || !isl_val_is_zero(v);
+		isl_val_free(v);
+	}
+	if (isl_aff_dim(aff, isl_dim_in) > 0)
+		bad = 1;
+	v = isl_aff_get_constant_val(aff);
+	if (!v || !isl_val_is_int(v))
+		bad = 1;
+	else
+		r->cst = isl_val_get_num_si(v);
+	isl_val_free(v);
+	np = (int)isl_aff_dim(aff, isl_dim_param);
+	for (i = 0; i < np && !bad; i++) {
+		const char *name = isl_aff_get_dim_name(aff, isl_dim_param, i);
+		int a = -1, b = -1;
+		long c;
+
+		v = isl_aff_get_coefficient_val(aff, isl_dim_param, i);
+		if (!v || !isl_val_is_int(v)) {
+			isl_val_free(v);
+			bad = 1;
+			break;
+		}
+		c = isl_val_get_num_si(v);
+		isl_val_free(v);
+		if (c == 0)
+			continue;
+		if (!name || (sscanf(name, "q_%d_%d", &a, &b) != 2 &&
+			      sscanf(name, "p_%d", &a) != 1) ||
+		    a < 0 || a >= n->nvars || b >= n->nvars || c > INT32_MAX || c < -INT32_MAX) {
+			bad = 1;
+			break;
+		}
+		if (r->n >= MP_MAX_TERMS) {
+			bad = 1;
+			break;
+		}
+		r->t[r->n].coef = c;
+		r->t[r->n].v1 = a;
+		r->t[r->n].v2 = b;
+		r->n++;
+	}
+	return bad ? -1 : 0;
+}
+
+int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi)
+{
+	int saved[MP_MAX_LOOPS], t, e, r = 0, k;
+	isl_set *dom;
+	sb *b;
+
+	if (!m || nl <= 0 || nl > MP_MAX_LOOPS)
+		return -1;
+	b = malloc(sizeof(sb));
+	if (!b)
+		return -1;
+	/* the domain of the listed loops alone (emit_domain marks a bound it
+	   cannot write; here that means "no box") */
+	memcpy(saved, m->lbounds_ok, sizeof(saved));
+	sb_reset(b);
+	emit_domain(m, b, 'B', 0, loops, nl);
+	for (k = 0; k < MP_MAX_LOOPS; k++)
+		if (saved[k] != m->lbounds_ok[k])
+			r = 1;
+	memcpy(m->lbounds_ok, saved, sizeof(saved));
+	dom = r || b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
+	if (!dom) {
+		free(b);
+		note_budget(m);
+		return r ? 1 : -1;
+	}
+	dom = isl_set_reset_tuple_id(dom);
+	for (t = 0; t < nl && r == 0; t++) {
+		isl_set *proj = isl_set_copy(dom), *want;
+		isl_pw_aff *pa[2];
+		isl_bool eq;
+
+		proj = isl_set_project_out(proj, isl_dim_set, (unsigned)(t + 1),
+					   (unsigned)(nl - t - 1));
+		proj = isl_set_project_out(proj, isl_dim_set, 0, (unsigned)t);
+		pa[0] = isl_set_dim_min(isl_set_copy(proj), 0);
+		pa[1] = isl_set_dim_max(isl_set_copy(proj), 0);
+		for (e = 0; e < 2 && r == 0; e++) {
+			isl_aff *aff = NULL;
+
+			if (!pa[e])
+				r = -1;
+			else if (isl_pw_aff_n_piece(pa[e]) != 1 ||
+				 isl_pw_aff_foreach_piece(pa[e], first_piece, &aff) < 0 ||
+				 !aff || aff_to_mp(m->n, aff, e ? &hi[t] : &lo[t]) < 0)
+				r = 1;
+			isl_aff_free(aff);
+		}
+		isl_pw_aff_free(pa[0]);
+		isl_pw_aff_free(pa[1]);
+		if (r) {
+			isl_set_free(proj);
+			break;
+		}
+		/* the projection is the whole interval, for every parameter
+		   value (empty exactly where lo > hi) */
+		sb_reset(b);
+		sbf(b, "%s -> { [c] : ", m->params);
+		if (emit_aff(b, m->n, &lo[t], loops, 0) < 0) {
+			r = 1;
+		} else {
+			sbf(b, " <= c <= ");
+			if (emit_aff(b, m->n, &hi[t], loops, 0) < 0)
+				r = 1;
+		}
+		sbf(b, " }");
+		want = r || b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
+		if (!want) {
+			isl_set_free(proj);
+			r = r ? r : -1;
+			break;
+		}
+		proj = isl_set_reset_tuple_id(proj);
+		eq = isl_set_is_equal(proj, want);
+		isl_set_free(proj);
+		isl_set_free(want);
+		if (eq != isl_bool_true)
+			r = eq < 0 ? -1 : 1;
+	}
+	isl_set_free(dom);
+	free(b);
 	note_budget(m);
 	return r;
 }

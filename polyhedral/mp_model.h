@@ -107,6 +107,17 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 /* Is the domain of stmt a box (bounds depend on parameters only)? */
 isl_bool mp_model_domain_is_box(mp_model *m, int stmt);
 
+/* The bounding box of the iterations of loops[0..nl) (outermost first;
+ * their bounds name parameters and earlier loops of the list only, steps
+ * 1 or -1): for each loops[t], lo[t] and hi[t] affine forms over PARAMs
+ * such that the projection of { [c...] : the loops' bounds } onto that
+ * loop is exactly { c : lo[t] <= c <= hi[t] } for every value of the
+ * parameters (so lo[t] > hi[t] wherever there is no iteration).  Returns
+ * 0; 1 when no such forms exist (the minimum or maximum has several
+ * pieces, a division or a non-integer coefficient, the projection has
+ * holes, or the loops never run); -1 on error. */
+int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi);
+
 /* Largest trip count of loop over all parameter values and outer
  * iterations when it is a constant; -1 when unbounded or on error. */
 int64_t mp_model_max_trip(mp_model *m, int loop);

@@ -461,6 +461,25 @@ typedef struct mp_plan {
 	                              one sum per group, T[(i*G + g)*N + j],
 	                              G the iterations of loop_g; -1 without */
 	int red_stmt;              /* the reduction statement */
+	/* TILE with triangular bounds (issue 9: SYRK's `for (j = 0; j <= i;
+	   j++)`): the bounds of loop_i or loop_j depend on the other's
+	   iterator.  The tile covers the bounding box of the (i, j) points
+	   the loops visit, box_lo[0] <= i <= box_hi[0] and box_lo[1] <= j <=
+	   box_hi[1], affine forms over PARAMs equal to the exact projections
+	   of those points (so that the kernels read only rows of A and
+	   columns of B the loops read).  The glues use the box in place of
+	   loop_i's and loop_j's own bounds wherever the call wants "the
+	   loop's lower bound / extent" (the extents M and N, the operands'
+	   lower corners, the tile's indices, per-channel scales); the nest
+	   reads the tile only at the points its loops visit.  0 otherwise */
+	int tri;
+	mp_aff box_lo[2], box_hi[2];
+	/* Every loop l of the nest (ok plans): the range its iterator takes
+	   over the whole nest, range_lo[l] <= iter <= range_hi[l], affine
+	   forms over PARAMs (the loop's own bounds when they name no
+	   iterator; otherwise an over-approximation from its parents'
+	   ranges).  The glues' written ranges (MP_ARG_RANGE_LO/HI) use it */
+	mp_aff range_lo[MP_MAX_LOOPS], range_hi[MP_MAX_LOOPS];
 	int red_iter_final;        /* TILE: the reduction loop's iterator is read
 	                              after that loop (later in the nest or after
 	                              it): the glue assigns it the loop's final
@@ -611,16 +630,18 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
 typedef enum mp_arg_kind {
 	MP_ARG_CONST,      /* cst */
 	MP_ARG_NULL,       /* pointer: NULL */
-	MP_ARG_EXTENT,     /* max(hi - lo + 1, 0) of loop `loop`; 1 when loop < 0 */
+	MP_ARG_EXTENT,     /* max(hi - lo + 1, 0) of loop `loop`; 1 when loop < 0
+	                      (loop_i / loop_j of a plan.tri: of its box) */
 	MP_ARG_ADDR,       /* pointer: address of access `access` with every
-	                      iterator at its lower bound */
+	                      iterator at its lower bound (plan.tri: loop_i's
+	                      and loop_j's at their box's) */
 	MP_ARG_COEF,       /* coefficient in bytes of ITER var `var` in the offset
 	                      of access `access`; 0 when var < 0 */
 	MP_ARG_EXPR,       /* loop-invariant expression `expr` times cst */
 	MP_ARG_EXPR_I32,   /* (int32_t) expression `expr` (a helper's int argument) */
 	MP_ARG_EXPR_F32,   /* the 32 bits of (float) expression `expr` */
 	MP_ARG_RANGE_LO,   /* first byte access `access` touches over the box of
-	                      its loops */
+	                      its loops (plan.range_lo / range_hi) */
 	MP_ARG_RANGE_HI,   /* last byte of the same */
 	MP_ARG_VAR_LO,     /* address of in-memory PARAM var `var` */
 	MP_ARG_VAR_HI,     /* its last byte */

@@ -85,6 +85,8 @@ typedef struct az {
 	unsigned char others[MP_MAX_STMTS];
 	unsigned char others_fwd[MP_MAX_STMTS];
 	int nothers;
+	int tri;          /* loop_i's or loop_j's bounds name the other's
+	                     iterator (check_tri): tile mode over a box */
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -1239,6 +1241,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	char what[MP_NAME_LEN * 2];
 
 	if (plan->loop_g < 0 &&   /* groups: a sum per group, in a tile */
+	    !z->tri &&            /* triangular: the kernels would write the box */
 	    !z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
 	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
@@ -1489,10 +1492,138 @@ static int check_scales(az *z)
 	return 0;
 }
 
+/* Step 5c: bounds that name an iterator (issue 9).  Only the output's
+ * loops i and j may bound each other (triangular nests: SYRK's `for (j =
+ * 0; j <= i; j++)`, `j < i`, `j >= i`, i's bounds naming j when j is
+ * outside): the plan is then tile mode over the bounding box (tri_box).
+ * A reduction range that depends on the output point (TRMM's `k < i`,
+ * TRSV's `k <= i`, a j loop bounded by k inside it) is refused.  No ISL. */
+static int check_tri(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	int c, b, t, u;
+
+	for (c = 0; c < d; c++) {
+		int l = chain[c];
+		const mp_loop *lp = &n->loop[l];
+		int red_l = l == plan->loop_k || l == plan->loop_g;
+
+		for (b = 0; b < 2; b++) {
+			const mp_aff *a = b ? &lp->hi : &lp->lo;
+
+			for (t = 0; t < a->n; t++) {
+				for (u = 0; u < 2; u++) {
+					int v = u ? a->t[t].v2 : a->t[t].v1, lv, other;
+
+					if (v < 0 || v >= n->nvars || n->var[v].kind != MP_VAR_ITER)
+						continue;
+					lv = n->var[v].loop;
+					if (red_l)
+						return refuse(z, lp->loc,
+							      "the bounds of loop '%s' depend on '%s' "
+							      "and '%s' is a reduction loop: the range "
+							      "of the sum is not the same at every "
+							      "point (a triangular reduction, as TRMM "
+							      "and TRSV write it), which is not "
+							      "supported", ln(n, l), vn(n, v), ln(n, l));
+					if (lv == plan->loop_k || lv == plan->loop_g)
+						return refuse(z, lp->loc,
+							      "the bounds of loop '%s' depend on '%s', "
+							      "the iterator of a reduction loop: the "
+							      "range of the sum is not the same at "
+							      "every point (a triangular reduction), "
+							      "which is not supported", ln(n, l),
+							      vn(n, v));
+					other = l == plan->loop_i ? plan->loop_j
+					      : l == plan->loop_j ? plan->loop_i : -1;
+					if (a->t[t].v2 >= 0 || other < 0 || lv != other)
+						continue;   /* not affine: check_loops */
+					if (plan->loop_g >= 0)
+						return refuse(z, lp->loc,
+							      "the bounds of loop '%s' depend on '%s' "
+							      "and the reduction is split in groups "
+							      "(loop '%s'); triangular nests are "
+							      "supported without groups", ln(n, l),
+							      vn(n, v), ln(n, plan->loop_g));
+					if (lp->step > 1 || n->loop[lv].step > 1)
+						return refuse(z, lp->loc,
+							      "the bounds of loop '%s' depend on '%s' "
+							      "and loop '%s' steps by %" PRId64 "; "
+							      "triangular nests need steps of 1 (or -1)",
+							      ln(n, l), vn(n, v),
+							      ln(n, lp->step > 1 ? l : lv),
+							      lp->step > 1 ? lp->step : n->loop[lv].step);
+					z->tri = 1;
+				}
+			}
+		}
+	}
+	/* k around both i and j (kij order): the tile add would need a
+	   range of j per row */
+	if (z->tri && within(n, plan->loop_i, plan->loop_k) &&
+	    within(n, plan->loop_j, plan->loop_k))
+		return refuse(z, loop_loc(n, plan->loop_k),
+			      "the reduction loop '%s' encloses both loops '%s' and '%s', "
+			      "whose bounds depend on each other; put loop '%s' inside "
+			      "one of them (ijk or ikj order)", ln(n, plan->loop_k),
+			      ln(n, plan->loop_i), ln(n, plan->loop_j), ln(n, plan->loop_k));
+	return 0;
+}
+
+/* The tile of a triangular nest (z->tri): the bounding box of the (i, j)
+ * points the loops visit, from ISL (mp_model_box over loops i and j
+ * alone: k's bounds name neither, check_tri).  The kernels compute the
+ * contraction at every point of the box and read A(i, k) for i in the
+ * box's i range and B(k, j) for j in its j range, k over its whole
+ * (rectangular) range.  The box's ranges are exactly the projections of
+ * the visited points onto i and onto j (mp_model_box proves it, for
+ * every parameter value), and k's range is the same at every point: each
+ * row of A and column of B the kernels read is read by the loops as
+ * written (at some point of that row or column), so the kernels touch
+ * nothing the original loop does not.  The box's other points are
+ * computed but never read: the nest keeps its loops and reads the tile
+ * only where they run (tile mode, never DIRECT or FUSED). */
+static int tri_box(az *z, const int *chain, int d)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	int loops[2], c, nl = 0, r;
+	mp_aff lo[2], hi[2];
+
+	for (c = 0; c < d; c++)
+		if (chain[c] == plan->loop_i || chain[c] == plan->loop_j)
+			loops[nl++] = chain[c];
+	if (nl != 2 || plan->mode != MP_OUT_TILE)
+		return refuse(z, loop_loc(n, chain[0]), "internal error: a triangular "
+			      "nest without loops i and j in tile mode");
+	r = mp_model_box(z->m, loops, 2, lo, hi);
+	if (r < 0)
+		return refuse(z, loop_loc(n, chain[0]), "internal error: ISL failed on "
+			      "the bounding box of loops '%s' and '%s'", ln(n, loops[0]),
+			      ln(n, loops[1]));
+	if (r > 0)
+		return refuse(z, loop_loc(n, loops[1]),
+			      "the bounds of loops '%s' and '%s' depend on each other and "
+			      "the range of '%s' or '%s' over the nest is not one interval "
+			      "with affine bounds (a minimum or maximum of several bounds, "
+			      "or holes); triangular nests need ranges such as 0 <= j <= i "
+			      "< n", ln(n, loops[0]), ln(n, loops[1]), ln(n, loops[0]),
+			      ln(n, loops[1]));
+	for (c = 0; c < 2; c++) {
+		int role = loops[c] == plan->loop_i ? 0 : 1;
+
+		plan->box_lo[role] = lo[c];
+		plan->box_hi[role] = hi[c];
+	}
+	plan->tri = 1;
+	return 0;
+}
+
 static int check_loops(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
-	int i, b, t, bad;
+	int i, b, bad;
 	isl_bool box;
 
 	for (i = 0; i < d; i++) {
@@ -1518,20 +1649,9 @@ static int check_loops(az *z, const int *chain, int d)
 		for (b = 0; b < 2; b++) {
 			const mp_aff *a = b ? &l->hi : &l->lo;
 
-			for (t = 0; t < a->n; t++) {
-				int v = a->t[t].v1, w = a->t[t].v2;
-
-				if (v >= 0 && v < n->nvars && n->var[v].kind == MP_VAR_ITER)
-					return refuse(z, l->loc,
-						      "bounds of loop '%s' depend on '%s' "
-						      "(triangular nests are not supported yet)",
-						      ln(n, chain[i]), vn(n, v));
-				if (w >= 0 && w < n->nvars && n->var[w].kind == MP_VAR_ITER)
-					return refuse(z, l->loc,
-						      "bounds of loop '%s' depend on '%s' "
-						      "(triangular nests are not supported yet)",
-						      ln(n, chain[i]), vn(n, w));
-			}
+			/* iterators in bounds: check_tri (only i and j, of each
+			   other; what it let through and the model cannot write
+			   is "not affine" below) */
 			if (!aff_in_scope(n, a, chain, i, &bad))
 				return refuse(z, l->loc,
 					      "bounds of loop '%s' depend on '%s', which the "
@@ -1546,6 +1666,8 @@ static int check_loops(az *z, const int *chain, int d)
 				      n->var[l->iter].used_after ? "used after the nest"
 				      : "read after its loop, inside the nest");
 	}
+	if (z->tri)
+		return tri_box(z, chain, d);
 	box = mp_model_domain_is_box(z->m, z->c.stmt);
 	if (box != isl_bool_true)
 		return refuse(z, loop_loc(n, chain[0]),
@@ -1960,6 +2082,8 @@ static int try_fuse(az *z, const int *chain, int d)
 
 	if (plan->nadvance || walked_after(n) || z->nothers)
 		return 0;   /* the fused rewrite drops the whole nest */
+	if (z->tri)
+		return 0;   /* the kernels would store every point of the box */
 	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
 	    chain[d - 1] != k || n->nloops != d ||
 	    n->nstmts - fwd_in(z, k) - n_ivsteps(n) != 3 ||
@@ -2388,6 +2512,18 @@ static void fill_remarks(az *z)
 			 plan->const_a || plan->const_b ?
 			 ", constant= not used for 8-bit integer operands (packing them is cheap)" : "");
 	}
+	if (plan->tri) {
+		char b[4][96];
+		size_t pos = strlen(plan->what);
+
+		mp_aff_print(n, &plan->box_lo[0], b[0], sizeof(b[0]));
+		mp_aff_print(n, &plan->box_hi[0], b[1], sizeof(b[1]));
+		mp_aff_print(n, &plan->box_lo[1], b[2], sizeof(b[2]));
+		mp_aff_print(n, &plan->box_hi[1], b[3], sizeof(b[3]));
+		snprintf(plan->what + pos, sizeof(plan->what) - pos,
+			 "; triangular, tile over the box %s <= %s <= %s, %s <= %s <= %s", b[0],
+			 ln(n, plan->loop_i), b[1], b[2], ln(n, plan->loop_j), b[3]);
+	}
 	snprintf(plan->layout, sizeof(plan->layout),
 		 "A=%s (%s), B=%s (%s), %s%s%s",
 		 an(n, A->access),
@@ -2475,6 +2611,83 @@ static int stmt_chain(const mp_nest *n, int s, int *chain)
 	return d;
 }
 
+/* plan.range_lo / range_hi: the range of every loop's iterator over the
+ * nest, as forms over PARAMs, for the written ranges the runtime checks.
+ * A bound naming iterators takes their ranges (their loops enclose it,
+ * so they come first): the low end of c*i is c*range_lo(i) for c > 0,
+ * c*range_hi(i) for c < 0 (a superset of the values the loop takes). */
+static int loop_ranges(az *z)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	unsigned char done[MP_MAX_LOOPS] = { 0 };
+	int pass, l, b, t, left = n->nloops;
+
+	for (pass = 0; pass < MP_MAX_LOOPS + 1 && left; pass++)
+		for (l = 0; l < n->nloops; l++) {
+			const mp_loop *lp = &n->loop[l];
+			int ready = 1, bad = 0;
+
+			if (done[l])
+				continue;
+			for (b = 0; b < 2; b++) {
+				const mp_aff *a = b ? &lp->hi : &lp->lo;
+
+				for (t = 0; t < a->n; t++) {
+					int v = a->t[t].v1, w = a->t[t].v2;
+					int iv = v >= 0 && v < n->nvars && n->var[v].kind == MP_VAR_ITER;
+					int iw = w >= 0 && w < n->nvars && n->var[w].kind == MP_VAR_ITER;
+
+					if (iw || (iv && w >= 0))
+						bad = 1;   /* an iterator times a variable */
+					else if (iv && (!within(n, l, n->var[v].loop) ||
+							n->var[v].loop == l))
+						bad = 1;
+					else if (iv && !done[n->var[v].loop])
+						ready = 0;
+				}
+			}
+			if (bad)
+				return refuse(z, lp->loc, "the bounds of loop '%s' are not "
+					      "affine in the parameters and the iterators of the "
+					      "loops around it", ln(n, l));
+			if (!ready)
+				continue;
+			for (b = 0; b < 2; b++) {
+				const mp_aff *a = b ? &lp->hi : &lp->lo;
+				mp_aff *r = b ? &plan->range_hi[l] : &plan->range_lo[l];
+
+				mp_aff_const(r, a->cst);
+				for (t = 0; t < a->n && !bad; t++) {
+					const mp_term *tm = &a->t[t];
+					mp_aff one;
+
+					if (n->var[tm->v1].kind == MP_VAR_ITER) {
+						int lv = n->var[tm->v1].loop;
+						int use_hi = (tm->coef > 0) == (b == 1);
+
+						bad = mp_aff_scale(&one, use_hi ? &plan->range_hi[lv]
+								   : &plan->range_lo[lv], tm->coef) < 0;
+					} else {
+						one.cst = 0;
+						one.n = 1;
+						one.t[0] = *tm;
+					}
+					bad = bad || mp_aff_add(r, r, &one) < 0;
+				}
+			}
+			if (bad)
+				return refuse(z, lp->loc, "the range of loop '%s' over the nest "
+					      "has too many terms", ln(n, l));
+			done[l] = 1;
+			left--;
+		}
+	if (left)
+		return refuse(z, loop_loc(n, 0), "internal error: loops whose bounds "
+			      "name each other");
+	return 0;
+}
+
 static int analyze(az *z)
 {
 	const mp_nest *n = z->n;
@@ -2504,7 +2717,8 @@ static int analyze(az *z)
 	   would give, mp_model_stmt_loops) */
 	d = stmt_chain(n, z->c.stmt, chain);
 	if (d >= 0 && (check_operand_subscripts(z, chain, d) < 0 ||
-		       assign_roles(z, chain, d) < 0 || check_scales(z) < 0))
+		       assign_roles(z, chain, d) < 0 || check_tri(z, chain, d) < 0 ||
+		       check_scales(z) < 0))
 		return -1;
 	z->m = mp_model_build(n, err, sizeof(err));
 	if (!z->m)
@@ -2528,6 +2742,8 @@ static int analyze(az *z)
 	plan->src_float = z->fsrc;
 	plan->src_type = z->fsrc ? z->ftype : MP_TY_OTHER;
 	plan->alpha_expr = z->c.alpha;   /* float: in double; int: the tile, mod 2^32 */
+	if (loop_ranges(z) < 0)
+		return -1;
 	if (plan->loop_j < 0)
 		outer_hint(z);
 	fill_remarks(z);

@@ -1,5 +1,5 @@
 /* remarks.c -- one nest the plugins transform (line 13) and one they
- * refuse (line 22, a triangular bound), for the remark, record, dump and
+ * refuse (line 22, a triangular reduction: k <= i), for the remark, record, dump and
  * statistics tests (remarks.sh). */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,8 +20,8 @@ __attribute__((noinline)) static void tri(int N, const int8_t *A, const int8_t *
 {
 #pragma mixprec(int8)
 	for (int i = 0; i < N; i++)
-		for (int j = 0; j <= i; j++)
-			for (int k = 0; k < N; k++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k <= i; k++)
 				C[i * N + j] += A[i * N + k] * B[j * N + k];
 }
 

@@ -136,6 +136,30 @@ static void test_shapes(void)
 		      "y[4*j] over (i,j) not injective");
 		mp_model_free(m);
 	}
+	/* the bounding box of triangles (mp_model_box): exact projections,
+	   empty (lo > hi) where the loops do not run; none when a bound is a
+	   minimum of two */
+	m = build("var M param s32\nvar N param s32\nvar i iter s32\nvar j iter s32\nvar j2 iter s32\n"
+		  "var y param ptr\narray y base=y\nloop i lo=0 hi=M-1\n"
+		  "loop j parent=i lo=0 hi=i-1\nloop j2 parent=i lo=i hi=N-1\n"
+		  "stmt j : y[4*j]:s32 = 0\nstmt j2 : y[4*j2]:s32 = 0\n");
+	if (m) {
+		mp_aff lo[2], hi[2];
+		char b[4][64];
+		int l[2] = { 0, 1 }, l2[2] = { 0, 2 };
+
+		CHECK(mp_model_box(m, l, 2, lo, hi) == 0, "box of j < i");
+		mp_aff_print(&n, &lo[0], b[0], 64);
+		mp_aff_print(&n, &hi[0], b[1], 64);
+		mp_aff_print(&n, &lo[1], b[2], 64);
+		mp_aff_print(&n, &hi[1], b[3], 64);
+		CHECK(!strcmp(b[0], "1") && !strcmp(b[1], "M - 1") && !strcmp(b[2], "0") &&
+		      !strcmp(b[3], "M - 2"), "box of j < i: %s..%s, %s..%s", b[0], b[1], b[2],
+		      b[3]);
+		/* i < M and i <= j < N: i's range ends at min(M, N) - 1 */
+		CHECK(mp_model_box(m, l2, 2, lo, hi) == 1, "no box for i <= j < N, i < M");
+		mp_model_free(m);
+	}
 	/* sliding window of constant length: trip 16; constant loop: 64 */
 	m = build("var M param s32\nvar i iter s32\nvar k iter s32\nvar t iter s32\n"
 		  "var y param ptr\narray y base=y\n"

@@ -83,6 +83,16 @@ typedef struct pcase {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n" \
 	"stmt j : " STORE "\n"
 
+/* i { j { s = 0; k { s += XA*WB }; y[i,j] = s } } with the bounds of i
+ * and j given ("lo=.. hi=.."), j at loc 2 */
+#define TRI_SCALAR(BI, BJ, XA, WB) DECLS "var s local s32\n" \
+	"loop i " BI " loc=1\n" \
+	"loop j parent=i " BJ " loc=2\n" \
+	"stmt j loc=3 : s = 0\n" \
+	"loop k parent=j lo=0 hi=K-1 loc=4\n" \
+	"stmt k loc=5 : s = (+ s " PROD(XA, WB) ")\n" \
+	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n"
+
 static const pcase cases[] = {
 /* Iterators read outside their own loop (issue 14): the TILE rewrite must
  * give the reduction iterator its final value. */
@@ -730,14 +740,111 @@ static const pcase cases[] = {
   .text = TILE_SCALAR("x[?]:s8@8", "w[j*K+k]:s8"),
   .ok = 0, .reason = "subscript of 'x' is not affine in the loop iterators", .reason_loc = 8 },
 
-{ .name = "triangular bound",
+/* ------------------------------------------- triangular nests (issue 9) */
+
+{ .name = "triangular j <= i (SYRK): tile over the bounding box, never fused",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=0 hi=i", "x[i*K+k]:s8", "x[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k", .acc_var = "s",
+  .what = "triangular, tile over the box 0 <= i <= M - 1, 0 <= j <= M - 1" },
+
+{ .name = "triangular j < i: the box starts at i = 1",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=0 hi=i-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 1 <= i <= M - 1, 0 <= j <= M - 2" },
+
+{ .name = "triangular j >= i (upper triangle)",
+  .text = TRI_SCALAR("lo=0 hi=N-1", "lo=i hi=N-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular j > i, offset bounds",
+  .text = TRI_SCALAR("lo=2 hi=N+1", "lo=i+1 hi=N+1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 1, .mode = MP_OUT_TILE,
+  .what = "triangular, tile over the box 2 <= i <= N, 3 <= j <= N + 1" },
+
+{ .name = "triangular with j outside: i's bounds name j",
   .text = DECLS "var s local s32\n"
-	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=i loc=2\nstmt j : s = 0\n"
+	"loop j lo=0 hi=N-1\nloop i parent=j lo=j hi=N-1\nstmt i : s = 0\n"
+	"loop k parent=i lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt i : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j",
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular perfect nest C += A*B: tile mode, not direct",
+  .text = DECLS "loop i lo=0 hi=N-1\nloop j parent=i lo=0 hi=i\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE, .what = "triangular, tile over the box" },
+
+{ .name = "triangular ikj (PolyBench syrk): tile mode, a row per i",
+  .text = DECLS "var j2 iter s32 same_as j\nloop i lo=0 hi=N-1\nloop j2 parent=i lo=0 hi=i\n"
+	"stmt j2 : y[4*i*N+4*j2]:s32 = (* y[4*i*N+4*j2]:s32 3)\n"
+	"loop k parent=i lo=0 hi=K-1\nloop j parent=k lo=0 hi=i\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE, .li = "i", .lj = "j", .lk = "k",
+  .what = "triangular, tile over the box 0 <= i <= N - 1, 0 <= j <= N - 1" },
+
+{ .name = "triangular kij: refused (k around both i and j)",
+  .text = DECLS "loop k lo=0 hi=K-1 loc=4\nloop i parent=k lo=0 hi=N-1\n"
+	"loop j parent=i lo=0 hi=i\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n",
+  .ok = 0, .reason_loc = 4,
+  .reason = "the reduction loop 'k' encloses both loops 'i' and 'j', whose bounds depend on "
+	"each other" },
+
+{ .name = "triangular fused form: tile mode",
+  .text = DECLS "var s local s32\nvar b param ptr\narray b base=b\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=i\nstmt j : s = b[4*j]:s32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[i*N+j]:s8 = (cast:s8 (call:s32 \"mp_clamp_i32\" s -128 127))\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .what = "triangular" },
+
+{ .name = "triangular float source: tile mode",
+  .text = DECLS "var s local f32\n"
+	"loop i lo=0 hi=N-1\nloop j parent=i lo=0 hi=i\nstmt j : s = 0.0:f32\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s (* x[4*i*K+4*k]:f32 x[4*j*K+4*k]:f32))\n"
+	"stmt j : y[4*i*N+4*j]:f32 = s\n",
+  .prec = MP_PREC_BF16, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
+
+{ .name = "triangular float perfect nest: tile mode, not direct",
+  .text = DECLS "loop i lo=0 hi=N-1\nloop j parent=i lo=i hi=N-1\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
+  .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
+
+{ .name = "triangular reduction (TRMM's k < i): refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=i-1 loc=4\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason_loc = 4,
+  .reason = "the bounds of loop 'k' depend on 'i' and 'k' is a reduction loop: the range "
+	"of the sum is not the same at every point (a triangular reduction" },
+
+{ .name = "triangular reduction, j's bounds name k (ikj): refused",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"loop j parent=k lo=k hi=N-1 loc=3\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason_loc = 3,
+  .reason = "the bounds of loop 'j' depend on 'k', the iterator of a reduction loop" },
+
+{ .name = "triangular with a piecewise box (i < M, i <= j < N): refused",
+  .text = TRI_SCALAR("lo=0 hi=M-1", "lo=i hi=N-1", "x[i*K+k]:s8", "w[j*K+k]:s8"),
+  .ok = 0, .reason_loc = 2,
+  .reason = "the range of 'i' or 'j' over the nest is not one interval with affine bounds" },
+
+{ .name = "triangular with a step: refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1 step=2\nloop j parent=i lo=0 hi=i loc=2\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "bounds of loop 'j' depend on 'i' (triangular nests are not supported yet)",
-  .reason_loc = 2 },
+  .ok = 0, .reason_loc = 2,
+  .reason = "the bounds of loop 'j' depend on 'i' and loop 'i' steps by 2" },
 
 { .name = "opaque statement",
   .text = DECLS "var s local s32\n"
@@ -1277,6 +1384,59 @@ static void run_case(const pcase *c)
 		CHECK(strstr(plan.layout, c->layout), "%s: layout '%s'", c->name, plan.layout);
 }
 
+/* Triangular nests: the written ranges (plan.range_lo / range_hi) of a
+ * loop whose bounds name an iterator take that iterator's range; the box
+ * of the tile. */
+static void triangular_ranges(void)
+{
+	static mp_nest n;
+	mp_pragma p;
+	mp_plan plan;
+	char b[4][64];
+	/* PolyBench syrk: C *= beta over j2 <= i, then k { j <= i { C += } } */
+	const char *syrk = DECLS "var j2 iter s32 same_as j\n"
+		"loop i lo=0 hi=N-1\nloop j2 parent=i lo=0 hi=i\n"
+		"stmt j2 : y[4*i*N+4*j2]:s32 = (* y[4*i*N+4*j2]:s32 3)\n"
+		"loop k parent=i lo=0 hi=K-1\nloop j parent=k lo=i+1 hi=N-1\n"
+		"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 "
+		PROD("x[i*K+k]:s8", "x[j*K+k]:s8") ")\n";
+	/* a rectangular contraction beside a triangular loop that writes y */
+	const char *side = DECLS "var s local s32\nvar j2 iter s32 same_as j\n"
+		"loop i lo=0 hi=M-1\nloop j2 parent=i lo=i-2 hi=2*i+1\n"
+		"stmt j2 : y[4*i*N+4*j2]:s32 = 0\n"
+		"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\nloop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+		"stmt j : y[4*i*N+4*j]:s32 = s\n";
+
+	memset(&p, 0, sizeof(p));
+	p.prec = MP_PREC_INT8;
+	CHECK(mp_nest_parse(&n, syrk) == 0, "syrk parse: %s", n.error);
+	mp_analyze(&n, &p, &plan);
+	CHECK(plan.ok && plan.tri && plan.mode == MP_OUT_TILE, "syrk: ok %d tri %d (%s)",
+	      plan.ok, plan.tri, plan.reason);
+	mp_aff_print(&n, &plan.range_lo[1], b[0], 64);
+	mp_aff_print(&n, &plan.range_hi[1], b[1], 64);
+	mp_aff_print(&n, &plan.range_lo[3], b[2], 64);
+	mp_aff_print(&n, &plan.range_hi[3], b[3], 64);
+	CHECK(!strcmp(b[0], "0") && !strcmp(b[1], "N - 1") && !strcmp(b[2], "1") &&
+	      !strcmp(b[3], "N - 1"), "syrk ranges j2 %s..%s, j %s..%s", b[0], b[1], b[2], b[3]);
+	/* the tile: the strict triangle j > i, rows 0..N-2, columns 1..N-1 */
+	mp_aff_print(&n, &plan.box_lo[0], b[0], 64);
+	mp_aff_print(&n, &plan.box_hi[0], b[1], 64);
+	mp_aff_print(&n, &plan.box_lo[1], b[2], 64);
+	mp_aff_print(&n, &plan.box_hi[1], b[3], 64);
+	CHECK(!strcmp(b[0], "0") && !strcmp(b[1], "N - 2") && !strcmp(b[2], "1") &&
+	      !strcmp(b[3], "N - 1"), "syrk box i %s..%s, j %s..%s", b[0], b[1], b[2], b[3]);
+
+	CHECK(mp_nest_parse(&n, side) == 0, "side parse: %s", n.error);
+	mp_analyze(&n, &p, &plan);
+	CHECK(plan.ok && !plan.tri, "side: ok %d tri %d (%s)", plan.ok, plan.tri, plan.reason);
+	mp_aff_print(&n, &plan.range_lo[1], b[0], 64);
+	mp_aff_print(&n, &plan.range_hi[1], b[1], 64);
+	CHECK(!strcmp(b[0], "-2") && !strcmp(b[1], "2*M - 1"), "side range j2 %s..%s", b[0],
+	      b[1]);
+}
+
 /* The six orders of a perfect i/j/k nest into y[i,j]: all DIRECT. */
 static void loop_orders(void)
 {
@@ -1544,6 +1704,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	loop_orders();
+	triangular_ranges();
 	reroll_ids();
 	iterator_sanity();
 	isl_budget();

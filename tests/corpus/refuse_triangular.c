@@ -1,6 +1,9 @@
 // MIXPREC-TRANSFORMED: 0
 /* refuse_triangular.c -- a reduction whose extent depends on an outer
- * iterator (k < i): not a rectangular contraction. */
+ * iterator (k < i, as TRMM writes it): the range of the sum changes from
+ * one output element to the next, which stays refused.  (Triangular
+ * output loops, j <= i with a rectangular k, are transformed:
+ * triangular.c.) */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -8,7 +11,7 @@ __attribute__((noinline)) void tri_k_lt_i(int M, int N, const int8_t *A, const i
 					  int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{triangular}}
+	for (int i = 0; i < M; i++) // expected-warning {{triangular reduction}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < i; k++)

@@ -33,7 +33,7 @@ void rf_nonaffine(int M, int N, int K, const int8_t *A, const int *idx, const in
 void rf_triangular(int M, int N, const int8_t *A, const int8_t *B, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{triangular}}
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{triangular reduction}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
 			for (int k = 0; k < i; k++)

@@ -289,6 +289,46 @@ K_IKJ(ikj_ref, NOPRAGMA, float)
 K_IKJ(ikj_bf16_d_lp, _Pragma("mixprec(bf16)"), double)
 K_IKJ(ikj_d_ref, NOPRAGMA, double)
 
+/* (t) triangular nests (issue 9): the tile covers the triangle's bounding
+ * box, the loops read it where they run.
+ * t1: the lower triangle, j <= i, scalar accumulator (C = A A^T), float */
+#define K_TRI(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int N, int K, const float *A, float *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < N; i++) \
+		for (int j = 0; j <= i; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * A[j * K + k]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_TRI(tri_i8_lp, _Pragma("mixprec(int8)"))
+K_TRI(tri_bf16_lp, _Pragma("mixprec(bf16)"))
+K_TRI(tri_ref, NOPRAGMA)
+
+/* t2: PolyBench/C 4.2.1's syrk (ikj order: the beta loop, then k
+ * enclosing j <= i; __mixprec_tile_add adds the row's j range), double,
+ * bf16, alpha on the left, the strict lower triangle (j < i) */
+#define K_SYRK(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int N, int K, double alpha, double beta, \
+		double C[N][N], const double A[N][K]) \
+{ \
+	int i, j, k; \
+	PRAGMA \
+	for (i = 0; i < N; i++) { \
+		for (j = 0; j < i; j++) \
+			C[i][j] *= beta; \
+		for (k = 0; k < K; k++) { \
+			for (j = 0; j < i; j++) \
+				C[i][j] += alpha * A[i][k] * A[j][k]; \
+		} \
+	} \
+}
+K_SYRK(syrk_bf16_lp, _Pragma("mixprec(bf16)"))
+K_SYRK(syrk_ref, NOPRAGMA)
+
 /* (d) explicit scales.
  * d1: int8, float, scale=(sx, sw[j]): one scale for A (a float parameter),
  * one per column of B (a pointer parameter); j starts at jlo (the runtime
@@ -1038,6 +1078,65 @@ static void run_ikj(int M, int N, int K)
 	free(A), free(B), free(C), free(R), free(Ad), free(Bd), free(Cd), free(Rd);
 }
 
+/* (t) triangular nests: n = M rows; the other triangle stays as it was */
+static void run_tri(int M, int K)
+{
+	int N = M;
+	size_t nk = (size_t)N * K, nn = (size_t)N * N;
+	float *A = fvec(nk, 1, 0), *C = fvec(nn, 5, 0), *R = malloc(nn * 4 + 4);
+	double *Ad = dvec(nk, 3), *C0 = dvec(nn, 20), *Cd = dvec(nn, 0), *Rd = dvec(nn, 0);
+	double alpha = 0.5 + fabs(rnd()), beta = rnd();
+	long before;
+	bnd x;
+
+	memcpy(R, C, nn * 4);
+	before = fast_count();
+	tri_i8_lp(N, K, A, C);
+	check_fast("triangular int8", before);
+	tri_ref(N, K, A, R);
+	/* B(k, j) = A[j*K + k] */
+	bnd_init(&x, MP_LP_INT8, 0, N, N, K, A, K, 1, A, 1, K, NULL, 1, 2);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			expect("triangular int8", C[i * N + j], R[i * N + j],
+			       j <= i ? bnd_tol(&x, i, j, 0, 0) : 0, i, j);
+	bnd_free(&x);
+
+	before = fast_count();
+	tri_bf16_lp(N, K, A, C);
+	check_fast("triangular bf16", before);
+	bnd_init(&x, MP_LP_BF16, 0, N, N, K, A, K, 1, A, 1, K, NULL, 1, 2);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			expect("triangular bf16", C[i * N + j], R[i * N + j],
+			       j <= i ? bnd_tol(&x, i, j, 0, 0) : 0, i, j);
+	bnd_free(&x);
+
+	memcpy(Cd, C0, nn * 8);
+	memcpy(Rd, C0, nn * 8);
+	before = fast_count();
+	syrk_bf16_lp(N, K, alpha, beta, (void *)Cd, (const void *)Ad);
+	if (N > 1)   /* the strict triangle of one row is empty: no call */
+		check_fast("syrk bf16 double", before);
+	syrk_ref(N, K, alpha, beta, (void *)Rd, (const void *)Ad);
+	bnd_init(&x, MP_LP_BF16, 1, N, N, K, Ad, K, 1, Ad, 1, K, NULL, alpha, 3);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < N; j++)
+			expect("syrk bf16 double", Cd[i * N + j], Rd[i * N + j],
+			       j < i ? bnd_tol(&x, i, j, C0[i * N + j] * beta, 0) : 0, i, j);
+	bnd_free(&x);
+
+	if (nk > 0) {
+		A[nk / 2] = NAN;
+		before = fallback_count();
+		tri_i8_lp(N, K, A, C);
+		check_fallback("triangular int8 NaN", before);
+		tri_ref(N, K, A, R);
+		expect_same("triangular int8 NaN", C, R, nn * 4);
+	}
+	free(A), free(C), free(R), free(Ad), free(C0), free(Cd), free(Rd);
+}
+
 /* (d) explicit scales */
 static void run_scales(int M, int N, int K)
 {
@@ -1432,6 +1531,7 @@ int main(int argc, char **argv)
 		run_scaled(M, N, K);
 		run_alpha(M, N, K);
 		run_ikj(M, N, K);
+		run_tri(M, K);
 		run_netlib(M, N, K);
 		run_dense_const(M, N, K);
 		run_zp(M, N, K);

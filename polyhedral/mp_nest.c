@@ -274,6 +274,15 @@ int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b)
 	return 0;
 }
 
+int mp_aff_equal(const mp_aff *a, const mp_aff *b)
+{
+	mp_aff neg, d;
+
+	if (mp_aff_scale(&neg, b, -1) < 0 || mp_aff_add(&d, a, &neg) < 0)
+		return 0;
+	return d.n == 0 && d.cst == 0;
+}
+
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c)
 {
 	mp_aff s;

@@ -303,6 +303,7 @@ void mp_aff_const(mp_aff *r, int64_t c);
 void mp_aff_var(mp_aff *r, int var);
 int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b);      /* r = a + b */
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c);           /* r = a * c */
+int mp_aff_equal(const mp_aff *a, const mp_aff *b);                /* a - b == 0 */
 /* r = a * b when the product is quasi-affine: at most one iterator in
  * each term.  Terms of three or more factors keep the iterator (if any)
  * and one parameter: the other parameters are folded into product

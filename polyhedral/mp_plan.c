@@ -381,15 +381,6 @@ static int match_operand_(const mp_nest *n, cand *c, int e, operand *o, int use)
 	return match_load(n, c, e, o, use);
 }
 
-static int same_aff(const mp_aff *a, const mp_aff *b)
-{
-	mp_aff neg, d;
-
-	if (mp_aff_scale(&neg, b, -1) < 0 || mp_aff_add(&d, a, &neg) < 0)
-		return 0;
-	return d.n == 0 && d.cst == 0;
-}
-
 /* Is expr e (through casts) a read of the accumulator of stmt s? */
 static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 {
@@ -405,7 +396,7 @@ static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 		const mp_access *w = &n->access[s->lhs_access];
 
 		if (r->array == w->array && r->affine && w->affine &&
-		    r->elem == w->elem && same_aff(&r->off, &w->off)) {
+		    r->elem == w->elem && mp_aff_equal(&r->off, &w->off)) {
 			*acc_read = x->access;
 			return 1;
 		}

@@ -92,15 +92,6 @@ static void rename_var(mp_aff *a, int from, int to)
 	*a = r;
 }
 
-static int aff_equal(const mp_aff *a, const mp_aff *b)
-{
-	mp_aff nb, d;
-	int64_t c;
-
-	return mp_aff_scale(&nb, b, -1) == 0 && mp_aff_add(&d, a, &nb) == 0 &&
-	       mp_aff_is_const(&d, &c) && c == 0;
-}
-
 typedef struct rr {
 	mp_nest *n;
 	int k1, k2, kv1, kv2;
@@ -141,7 +132,7 @@ static int same_shifted(rr *r, int e1, int e2, int64_t c)
 		    x->elem_size != y->elem_size || !x->affine || !y->affine || x->is_write ||
 		    y->is_write || x->via >= 0 || y->via >= 0 || r->npair >= MP_MAX_ACCESSES ||
 		    aff_shift(&y->off, r->kv2, r->kv1, c * x->elem_size, &sh) < 0 ||
-		    !aff_equal(&sh, &x->off))
+		    !mp_aff_equal(&sh, &x->off))
 			return 0;
 		r->pair[r->npair][0] = a->access;
 		r->pair[r->npair][1] = b->access;
@@ -184,7 +175,7 @@ static int is_acc_read(const mp_nest *n, const accum *ac, int e)
 	if (ac->var >= 0)
 		return x->kind == MP_X_VAR && x->var == ac->var;
 	return x->kind == MP_X_LOAD && x->access >= 0 && n->access[x->access].array == ac->array &&
-	       n->access[x->access].affine && aff_equal(&n->access[x->access].off, &ac->off);
+	       n->access[x->access].affine && mp_aff_equal(&n->access[x->access].off, &ac->off);
 }
 
 /* The terms of E, a sum (ADD nodes of the accumulator's type) holding one
@@ -238,7 +229,7 @@ static int stmt_accum(const mp_nest *n, int s, accum *ac)
 static int same_accum(const accum *a, const accum *b)
 {
 	return a->var == b->var && a->array == b->array && a->type == b->type &&
-	       (a->var >= 0 || aff_equal(&a->off, &b->off));
+	       (a->var >= 0 || mp_aff_equal(&a->off, &b->off));
 }
 
 /* Remove statement S from the table (nothing refers to it any more: its

@@ -702,7 +702,7 @@ def main():
     t0 = time.time()
     tot = {"programs": 0, "builds": 0, "nests": 0, "pragmas": 0, "transformed": 0,
            "refused": 0, "fast": 0, "fallback": 0, "findings": [], "plain_differs": [],
-           "gen_errors": [], "diverge": 0}
+           "gen_errors": [], "diverge": 0, "diverge_seeds": []}
     jobs = [(cfg, s) for s in seeds]
     if args.jobs > 1:
         pool = multiprocessing.Pool(args.jobs)
@@ -717,7 +717,11 @@ def main():
                       "fallback"):
                 tot[k] += res[k]
             tot["findings"] += res["findings"]
-            tot["diverge"] += 1 if res.get("diverge") else 0
+            if res.get("diverge"):
+                tot["diverge"] += 1
+                tot["diverge_seeds"].append("seed %d: %s" % (res["seed"], ", ".join(
+                    "%s %s" % (c, v.get("transformed")) for c, v in
+                    sorted(res["per_comp"].items()))))
             tot["plain_differs"] += ["seed %d: %s" % (res["seed"], x)
                                      for x in res["plain_differs"]]
             if res["gen_error"]:
@@ -747,6 +751,8 @@ def main():
              len(tot["findings"]), len(tot["plain_differs"]), len(tot["gen_errors"])))
     print("fuzz: %d program(s) where the compilers transform different numbers of nests "
           "(not a finding: one plugin refuses what another transforms)" % tot["diverge"])
+    for x in tot["diverge_seeds"]:
+        print("  transformed nests per compiler differ: " + x)
     for x in tot["plain_differs"]:
         print("  plain builds disagree: " + x)
     if args.summary:

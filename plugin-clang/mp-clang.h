@@ -158,6 +158,7 @@ struct mp_ctx {
 	std::vector<const clang::Expr *> array_value;   /* array id -> base value */
 	bool invariant(const clang::Expr *e, int depth);
 	int derived_var(const clang::Expr *value);
+	int value_var(const std::string &name, const clang::Expr *value);
 	/* variable-length array type -> the PARAM var of its size in bytes
 	   (`sizeof (T)` of that type object: the size saved when it was formed) */
 	std::map<const clang::VariableArrayType *, int> vla_size;

@@ -225,19 +225,12 @@ bool mp_ctx::invariant(const Expr *e, int depth)
 	return true;
 }
 
-/* The PARAM var standing for invariant value E (one per rendering); a
- * read of memory is a variable in memory (its lvalue's bytes protected). */
-int mp_ctx::derived_var(const Expr *e)
+/* A new PARAM var named NAME (made unique) whose value, evaluated before
+ * the nest, is E; -1 when the nest is full. */
+int mp_ctx::value_var(const std::string &name_in, const Expr *e)
 {
-	std::string key;
-	llvm::raw_string_ostream os(key);
-	e->printPretty(os, nullptr, C.getPrintingPolicy());
-	os.flush();
-	auto it = derived.find(key);
-	if (it != derived.end())
-		return it->second;
 	char name[MP_NAME_LEN];
-	snprintf(name, sizeof name, "%s", key.c_str());
+	snprintf(name, sizeof name, "%s", name_in.c_str());
 	if (mp_nest_find_var(n, name) >= 0) {
 		char b2[MP_NAME_LEN];
 		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
@@ -252,6 +245,23 @@ int mp_ctx::derived_var(const Expr *e)
 		var_decl.resize(v + 1);
 	var_decl[v] = nullptr;
 	var_value[v] = e;
+	return v;
+}
+
+/* The PARAM var standing for invariant value E (one per rendering); a
+ * read of memory is a variable in memory (its lvalue's bytes protected). */
+int mp_ctx::derived_var(const Expr *e)
+{
+	std::string key;
+	llvm::raw_string_ostream os(key);
+	e->printPretty(os, nullptr, C.getPrintingPolicy());
+	os.flush();
+	auto it = derived.find(key);
+	if (it != derived.end())
+		return it->second;
+	int v = value_var(key, e);
+	if (v < 0)
+		return -1;
 	derived[key] = v;
 	const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(e->IgnoreParens());
 	if (ic && ic->getCastKind() == CK_LValueToRValue &&
@@ -379,29 +389,15 @@ bool mp_ctx::size_of(QualType t, mp_aff *r, int depth)
 		auto it = vla_size.find(v);
 		int sv = it != vla_size.end() ? it->second : -1;
 		if (sv < 0) {
-			std::string key = "sizeof(" + t.getAsString(C.getPrintingPolicy()) + ")";
-			char name[MP_NAME_LEN];
-			snprintf(name, sizeof name, "%s", key.c_str());
-			if (mp_nest_find_var(n, name) >= 0) {
-				char b2[MP_NAME_LEN];
-				snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);
-				snprintf(name, sizeof name, "%s", b2);
-			}
-			sv = mp_nest_add_var(n, name, MP_VAR_PARAM, mp_scalar_of_type(C, C.getSizeType()));
-			if (sv < 0) {
-				fail(loop_loc, "the nest has too many variables");
-				return false;
-			}
-			if ((int)var_decl.size() <= sv)
-				var_decl.resize(sv + 1);
-			var_decl[sv] = nullptr;
 			SourceLocation l = v->getSizeExpr() ? v->getSizeExpr()->getExprLoc() : loop_loc;
-			var_value[sv] = new (C) UnaryExprOrTypeTraitExpr(
+			Expr *size = new (C) UnaryExprOrTypeTraitExpr(
 				UETT_SizeOf, C.getTrivialTypeSourceInfo(t, l), C.getSizeType(), l, l);
+			if ((sv = value_var("sizeof(" + t.getAsString(C.getPrintingPolicy()) + ")",
+					    size)) < 0)
+				return false;
 			vla_size[v] = sv;
 		}
 		mp_aff_var(r, sv);
-		(void)depth;
 		return true;
 	}
 	if (t->isIncompleteType() || t->isFunctionType() || t->isVoidType())

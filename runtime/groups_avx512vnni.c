@@ -22,6 +22,24 @@ static inline __mmask64 mp_mask(long left)
 	return left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
 }
 
+/* Four rows' dword sums s0..s3 reduced within each 128-bit lane: lane L
+ * of the result holds (row 0, row 1, row 2, row 3), each the sum of that
+ * row's four dwords of lane L (pairwise adds, no horizontal instruction). */
+static inline __m512i mp_rows4(__m512i s0, __m512i s1, __m512i s2, __m512i s3)
+{
+	__m512i p01 = _mm512_add_epi32(_mm512_unpacklo_epi32(s0, s1),
+				       _mm512_unpackhi_epi32(s0, s1));
+	__m512i p23 = _mm512_add_epi32(_mm512_unpacklo_epi32(s2, s3),
+				       _mm512_unpackhi_epi32(s2, s3));
+	return _mm512_add_epi32(_mm512_unpacklo_epi64(p01, p23), _mm512_unpackhi_epi64(p01, p23));
+}
+
+/* The sum of two 128-bit lanes of a 256-bit half. */
+static inline __m128i mp_lanes2(__m256i h)
+{
+	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
 int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt,
 				 ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
 				 ptrdiff_t b_sg, int32_t *t)
@@ -72,19 +90,11 @@ int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt
 				__m512i s1 = _mm512_dpbusd_epi32(z, v1, vb);
 				__m512i s2 = _mm512_dpbusd_epi32(z, v2, vb);
 				__m512i s3 = _mm512_dpbusd_epi32(z, v3, vb);
-				__m512i p01 = _mm512_add_epi32(_mm512_unpacklo_epi32(s0, s1),
-							       _mm512_unpackhi_epi32(s0, s1));
-				__m512i p23 = _mm512_add_epi32(_mm512_unpacklo_epi32(s2, s3),
-							       _mm512_unpackhi_epi32(s2, s3));
-				__m512i q = _mm512_add_epi32(_mm512_unpacklo_epi64(p01, p23),
-							     _mm512_unpackhi_epi64(p01, p23));
 				/* 128-bit lanes 0-1: group g, 2-3: group g + 1; in each
 				   the rows 0..3 */
-				__m256i lo = _mm512_castsi512_si256(q), hi = _mm512_extracti64x4_epi64(q, 1);
-				__m128i r_g = _mm_add_epi32(_mm256_castsi256_si128(lo),
-							    _mm256_extracti128_si256(lo, 1));
-				__m128i r_h = _mm_add_epi32(_mm256_castsi256_si128(hi),
-							    _mm256_extracti128_si256(hi, 1));
+				__m512i q = mp_rows4(s0, s1, s2, s3);
+				__m128i r_g = mp_lanes2(_mm512_castsi512_si256(q));
+				__m128i r_h = mp_lanes2(_mm512_extracti64x4_epi64(q, 1));
 				if (flip) {
 					r_g = _mm_sub_epi32(r_g, _mm_set1_epi32(corr[g]));
 					r_h = _mm_sub_epi32(r_h, _mm_set1_epi32(corr[g + 1]));
@@ -143,19 +153,10 @@ int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt
 					s3 = _mm512_dpbusd_epi32(s3, v3, vb);
 				}
 			}
-			/* the four sums at once: pairwise adds down to one 128-bit
-			   lane per row, then across */
-			__m512i p01 = _mm512_add_epi32(_mm512_unpacklo_epi32(s0, s1),
-						       _mm512_unpackhi_epi32(s0, s1));
-			__m512i p23 = _mm512_add_epi32(_mm512_unpacklo_epi32(s2, s3),
-						       _mm512_unpackhi_epi32(s2, s3));
-			__m512i q = _mm512_add_epi32(_mm512_unpacklo_epi64(p01, p23),
-						     _mm512_unpackhi_epi64(p01, p23));
-			/* q: per 128-bit lane, (row0, row1, row2, row3) partial sums */
-			__m256i h = _mm256_add_epi32(_mm512_castsi512_si256(q),
-						     _mm512_extracti64x4_epi64(q, 1));
-			__m128i r = _mm_add_epi32(_mm256_castsi256_si128(h),
-						  _mm256_extracti128_si256(h, 1));
+			/* the four sums at once: the four lanes of each row added */
+			__m512i q = mp_rows4(s0, s1, s2, s3);
+			__m128i r = mp_lanes2(_mm256_add_epi32(_mm512_castsi512_si256(q),
+							       _mm512_extracti64x4_epi64(q, 1)));
 			int32_t out[4];
 			_mm_storeu_si128((__m128i *)out, r);
 			int32_t c = flip ? corr[g] : 0;

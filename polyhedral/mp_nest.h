@@ -594,9 +594,9 @@ typedef struct mp_plan {
  * glue described it (and is refused where it matters, naming p).  Called
  * by mp_analyze; idempotent.  Returns how many accesses it rewrote. */
 int mp_walk_resolve(mp_nest *n);
-/* The bytes walking pointer P advances in one run of loop REGION (its
- * steps there times their runs); -1 when a reset of P lies inside REGION
- * or the product is not affine. */
+/* The bytes walking pointer P advances in one iteration of loop REGION
+ * (its steps there times their runs per iteration); -1 when a reset of P
+ * lies inside REGION or the product is not affine. */
 int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta);
 
 /* Unrolled reductions (issue 8): a reduction loop stepped by u whose u

@@ -1774,31 +1774,12 @@ static int check_walks(az *z)
 		   would have, by its steps per iteration times the loop's
 		   iteration count, which the glue computes (never below 0: an
 		   empty loop `for (k = 1; k < K; ...)` with K == 0 leaves the
-		   pointer where it is; hi - lo + 1 would be -1) */
-		{
-			mp_aff per, tmp;
-			int ok = z->plan->nadvance < 8;
-
-			mp_aff_const(&per, 0);
-			for (s = 0; s < n->nstmts && ok; s++) {
-				const mp_stmt *st = &n->stmt[s];
-
-				if (!st->ivstep || st->lhs_var != p || !within(n, st->loop, region))
-					continue;
-				/* steps directly in the loop (a reset or a deeper
-				   loop inside it: not followed here) */
-				ok = st->loop == region && st->ptr_array >= 0 &&
-				     n->array[st->ptr_array].base_var == p &&
-				     mp_aff_add(&tmp, &per, &st->ptr_off) == 0;
-				if (ok)
-					per = tmp;
-			}
-			if (!ok)
-				return refuse(z, read > 0 ? read : loop_loc(n, 0), "pointer '%s' is "
-					      "advanced inside reduction loop '%s' and read after it",
-					      vn(n, p), ln(n, region));
-			z->plan->advance_by[z->plan->nadvance] = per;
-		}
+		   pointer where it is) */
+		if (z->plan->nadvance >= 8 ||
+		    mp_walk_region_delta(n, p, region, &z->plan->advance_by[z->plan->nadvance]) < 0)
+			return refuse(z, read > 0 ? read : loop_loc(n, 0), "pointer '%s' is "
+				      "advanced inside reduction loop '%s' and read after it",
+				      vn(n, p), ln(n, region));
 		z->plan->advance_var[z->plan->nadvance++] = p;
 	}
 	return 0;

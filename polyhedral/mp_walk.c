@@ -318,10 +318,13 @@ int mp_walk_resolve(mp_nest *n)
 	return done;
 }
 
-/* The bytes walking pointer P advances during one run of loop REGION: the
- * sum over its steps inside REGION of the amount times the runs per run of
- * REGION (the trip counts from REGION down to the step's loop).  -1 when a
- * reset of P lies inside REGION or a product is not affine. */
+/* The bytes walking pointer P advances during one iteration of loop
+ * REGION: the sum over its steps inside REGION of the amount times the runs
+ * per iteration of REGION (the trip counts of the loops between REGION and
+ * the step's loop).  The caller multiplies by REGION's iteration count,
+ * which it can clamp at 0 (hi - lo + 1 is negative for an empty loop that
+ * starts above its bound).  -1 when a reset of P lies inside REGION or a
+ * product is not affine. */
 int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta)
 {
 	int s, c[MP_MAX_LOOPS], k;
@@ -338,7 +341,7 @@ int mp_walk_region_delta(const mp_nest *n, int p, int region, mp_aff *delta)
 			continue;   /* outside REGION */
 		if (st->ptr_array < 0 || array_var(n, st->ptr_array) != p)
 			return -1;  /* a reset inside */
-		if (trips(n, c, 0, k, &e) < 0 || mp_aff_mul((mp_nest *)n, &e, &e, &st->ptr_off) < 0 ||
+		if (trips(n, c, 1, k, &e) < 0 || mp_aff_mul((mp_nest *)n, &e, &e, &st->ptr_off) < 0 ||
 		    mp_aff_add(delta, delta, &e) < 0)
 			return -1;
 	}

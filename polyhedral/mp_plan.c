@@ -2034,6 +2034,55 @@ static int match_epi(az *z, int e, mp_scalar out)
 	return 1;
 }
 
+/* Is access A a read of the element access OUT writes (same array, same
+ * subscripts, same type)? */
+static int same_element(const mp_nest *n, int a, int out)
+{
+	const mp_access *r, *w;
+
+	if (a < 0 || a >= n->naccesses || out < 0 || out >= n->naccesses)
+		return 0;
+	r = &n->access[a];
+	w = &n->access[out];
+	return r->array == w->array && r->affine && w->affine && r->elem == w->elem &&
+	       r->elem_size == w->elem_size && mp_aff_equal(&r->off, &w->off);
+}
+
+/* The int32 output accumulated through the scalar, as C code writes
+ * C += A*B one element at a time:
+ *   acc = out[i,j]; for k acc += P; out[i,j] = acc;     or
+ *   acc = 0;        for k acc += P; out[i,j] += acc;
+ * (INIT: statement init, matched as BIAS + CST; the store is STORE). */
+static int accumulates(az *z, int init, int store, int bias, int64_t cst, int out)
+{
+	const mp_nest *n = z->n;
+	const mp_expr *x, *p, *q;
+
+	(void)init;
+	if (z->plan->loop_g >= 0 || cst != 0 || n->access[out].elem != MP_TY_S32 ||
+	    n->access[out].elem_size != 4)
+		return 0;
+	x = ex(n, peel_s32(n, n->stmt[store].rhs));
+	if (!x || x->type != MP_TY_S32)
+		return 0;
+	if (bias >= 0)   /* acc = out[i,j]; ...; out[i,j] = acc */
+		return same_element(n, bias, out) && x->kind == MP_X_VAR &&
+		       x->var == z->c.acc_var;
+	if (x->kind != MP_X_ADD)   /* acc = 0; ...; out[i,j] = out[i,j] + acc */
+		return 0;
+	p = ex(n, peel_s32(n, x->a));
+	q = ex(n, peel_s32(n, x->b));
+	if (!p || !q)
+		return 0;
+	if (p->kind == MP_X_VAR) {
+		const mp_expr *t = p;
+		p = q;
+		q = t;
+	}
+	return q->kind == MP_X_VAR && q->var == z->c.acc_var && p->kind == MP_X_LOAD &&
+	       p->type == MP_TY_S32 && same_element(n, p->access, out);
+}
+
 /* TILE with a scalar accumulator: is the whole nest
  *   for i for j { acc = INIT; for k acc += P; out[i,j] = EPI(acc); } ?
  * Fills the epi_* fields and switches to MP_OUT_FUSED; leaves the TILE
@@ -2105,6 +2154,16 @@ static int try_fuse(az *z, const int *chain, int d)
 	if (!((ot == MP_TY_S8 || ot == MP_TY_U8) && n->access[out].elem_size == 1) &&
 	    !(ot == MP_TY_S32 && n->access[out].elem_size == 4))
 		return 0;
+	if (accumulates(z, init, store, bias, cst, out)) {
+		/* C[i,j] + sum in int32, wrapping: what direct mode computes */
+		inj = mp_model_access_injective(z->m, out, ij, nij);
+		if (inj != isl_bool_true)
+			return 0;
+		plan->mode = MP_OUT_DIRECT;
+		plan->acc_c = out;
+		plan->red_loop = chain[0];
+		return 1;
+	}
 	if (bias >= 0) {
 		const mp_array *ba = &n->array[n->access[bias].array];
 		const mp_array *oa = &n->array[n->access[out].array];

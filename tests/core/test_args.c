@@ -55,6 +55,41 @@ int main(void)
 	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == ncheck, "ncheck");
 	CHECK(a[38 + 2 * ncheck].kind == MP_ARG_CONST && a[38 + 2 * ncheck].cst == 0, "nprot 0");
 
+	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
+	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
+	   direct mode, the output itself the accumulator (an int32 sum in
+	   any order, wrapping, is the same) */
+	const char *acc_forms[2][2] = {
+		{ "stmt j : s = 0\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n" },
+		{ "stmt j : s = C[i*N+j]:s32\n", "stmt j : C[i*N+j]:s32 = s\n" },
+	};
+	for (int f = 0; f < 2; f++) {
+		char text[2048];
+		snprintf(text, sizeof text, DECLS "var s local s32\nvar C param ptr\narray C base=C\n"
+			 "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n%s"
+			 "loop k parent=j lo=0 hi=K-1\n"
+			 "stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (cast:s32 w[k*N+j]:s8)))\n%s",
+			 acc_forms[f][0], acc_forms[f][1]);
+		CHECK(analyse(text, n, p), "form %d: %s", f, p->reason);
+		CHECK(p->mode == MP_OUT_DIRECT, "form %d: mode %d", f, p->mode);
+		CHECK(p->acc_c >= 0 && n->access[p->acc_c].is_write, "form %d: C is the output", f);
+	}
+	/* near misses keep the tile: another element of C, a non-zero start */
+	const char *near[2][2] = {
+		{ "stmt j : s = C[i*N+j+1]:s32\n", "stmt j : C[i*N+j]:s32 = s\n" },
+		{ "stmt j : s = 5\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n" },
+	};
+	for (int f = 0; f < 2; f++) {
+		char text[2048];
+		snprintf(text, sizeof text, DECLS "var s local s32\nvar C param ptr\narray C base=C\n"
+			 "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n%s"
+			 "loop k parent=j lo=0 hi=K-1\n"
+			 "stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (cast:s32 w[k*N+j]:s8)))\n%s",
+			 near[f][0], near[f][1]);
+		CHECK(analyse(text, n, p), "near %d: %s", f, p->reason);
+		CHECK(p->mode == MP_OUT_TILE, "near %d: mode %d", f, p->mode);
+	}
+
 	/* tile mode, an in-memory zero point protected at run time */
 	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
 		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"

@@ -367,6 +367,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);
 void *__mixprec_tile_add(long abi, long nargs, ...);
+/* The thread count of the OpenMP loop directive on the nest the next call
+ * replaces (num_threads, 1 for a false if clause); 0 after the call. */
+void __mixprec_omp_threads(long n);
 
 #ifdef __cplusplus
 }

@@ -75,6 +75,12 @@ struct mp_ctx {
 	clang::FunctionDecl *fn;
 	clang::Stmt *top;                  /* the annotated for or while loop */
 	clang::Stmt *top_init = nullptr;   /* `i = 0;` before `for (; ...)`, or null */
+	/* an OpenMP loop directive on the nest (`#pragma omp parallel for`):
+	   the call goes before it and the directive, untouched, is the
+	   fallback; omp_threads / omp_if: its num_threads and if clauses' expressions
+	   (or null) */
+	clang::Stmt *omp = nullptr;
+	clang::Expr *omp_threads = nullptr, *omp_if = nullptr;
 	mp_nest *n;
 	mp_pragma_rec *pr;
 	clang::SourceLocation loop_loc;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <functional>
 #include "mp-clang.h"
+#include <clang/AST/DeclOpenMP.h>
 
 using namespace clang;
 
@@ -1154,7 +1155,12 @@ bool mp_build_nest(mp_ctx &c)
 	}
 	if (!describe_loop(c, c.top, -1, 0, c.top_init))
 		return false;
-	mark_used_after(c, c.fn->getBody());
+	/* under an OpenMP loop directive the iterators and the private
+	   variables the nest writes are the threads' own copies: the
+	   construct leaves the originals as they were (and a shared scalar
+	   written by every thread is a race of the program) */
+	if (!c.omp)
+		mark_used_after(c, c.fn->getBody());
 	return !c.failed;
 }
 
@@ -1182,7 +1188,8 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
  * returns nullptr. */
 static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
 			  const std::set<const Stmt *> &annotated, mp_pragma_rec &r, Stmt *f,
-			  Stmt *init, SourceLocation kw, std::string &note)
+			  Stmt *init, SourceLocation kw, std::string &note, Stmt *omp, Expr *omp_threads,
+			  Expr *omp_if)
 {
 	Stmt *inner = nullptr;
 	if ((r.p.target == MP_TARGET_AVXVNNI || r.p.target == MP_TARGET_AVX512BF16) &&
@@ -1202,7 +1209,14 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	c.loop_loc = kw;
 	c.parent = &pm;
 	c.annotated = &annotated;
-	for (Stmt *p = pm.count(f) ? pm[f] : nullptr; p && !c.captured; p = pm.count(p) ? pm[p] : nullptr)
+	c.omp = omp;
+	c.omp_threads = omp_threads;
+	c.omp_if = omp_if;
+	/* the region the rewrite's code lands in: around the nest, or around
+	   the OpenMP directive on it (the call goes before the directive) */
+	Stmt *from = omp ? omp : f;
+	for (Stmt *p = pm.count(from) ? pm[from] : nullptr; p && !c.captured;
+	     p = pm.count(p) ? pm[p] : nullptr)
 		c.captured = dyn_cast<CapturedStmt>(p);
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
 	const int maxc = 4;   /* contractions planned together (rows unrolled) */
@@ -1243,7 +1257,11 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 	} else if (!count) {
-		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size() &&
+		    c.omp) {
+			/* as plugin-gcc/nest.cc: whole nests only under a directive */
+			report(r, c.loop_loc, MP_MSG_OMP_DESCEND, SourceLocation());
+		} else if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
 			inner = c.loops[plan->descend];
 			note = plan->descend_note;
 		} else if (r.region && plan->no_contraction) {
@@ -1259,6 +1277,8 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		   pragma stands where the user put it: no hint to move it) */
 		for (int q = 0; q < count && !note.empty(); q++)
 			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
+		for (int q = 0; q < count && c.omp; q++)
+			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", MP_MSG_OMP_REMARK);
 		for (int q = 0; mp_opt_dump && q < count; q++)
 			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
 		/* inside an OpenMP region the rewrite reads only what the region
@@ -1312,6 +1332,83 @@ static bool stmt_position(const Stmt *p, const Stmt *k)
 	return false;
 }
 
+/* E without the capture clang may wrap a clause's expression in (a
+ * reference to an OMPCapturedExprDecl initialised with it). */
+static Expr *omp_uncaptured(Expr *e)
+{
+	for (int hops = 0; e && hops < 8; hops++) {
+		Expr *x = e->IgnoreImpCasts();
+		DeclRefExpr *r = dyn_cast<DeclRefExpr>(x);
+		OMPCapturedExprDecl *cd = r ? dyn_cast<OMPCapturedExprDecl>(r->getDecl()) : nullptr;
+		if (!cd || !cd->getInit())
+			return e;
+		e = cd->getInit();
+	}
+	return e;
+}
+
+/* The loop an OpenMP directive D carries, when mixprec can replace the
+ * whole construct by one call (`parallel for`, `parallel for simd`,
+ * `simd`, with clauses that do not change what the loop computes); else
+ * null and WHY says what stops it.  *THREADS, *IF_COND: the expressions of
+ * its num_threads and (parallel) if clauses, or null.
+ * As plugin-gcc/plugin.cc (omp_twin), clause by clause. */
+static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why, Expr **threads,
+		      Expr **if_cond)
+{
+	*threads = *if_cond = nullptr;
+	if (!isa<OMPParallelForDirective>(d) && !isa<OMPParallelForSimdDirective>(d) &&
+	    !isa<OMPSimdDirective>(d)) {
+		why = MP_MSG_OMP_LOOP;
+		return nullptr;
+	}
+	Expr *nt = nullptr, *cond = nullptr;
+	for (OMPClause *cl : d->clauses()) {
+		if (!cl)
+			continue;
+		switch (cl->getClauseKind()) {
+		case llvm::omp::OMPC_private: case llvm::omp::OMPC_firstprivate:
+		case llvm::omp::OMPC_shared: case llvm::omp::OMPC_default:
+		case llvm::omp::OMPC_schedule: case llvm::omp::OMPC_collapse:
+		case llvm::omp::OMPC_proc_bind: case llvm::omp::OMPC_safelen:
+		case llvm::omp::OMPC_simdlen: case llvm::omp::OMPC_aligned:
+			break;
+		case llvm::omp::OMPC_num_threads:
+			nt = omp_uncaptured(cast<OMPNumThreadsClause>(cl)->getNumThreads());
+			break;
+		case llvm::omp::OMPC_if: {
+			OMPIfClause *ic = cast<OMPIfClause>(cl);
+			if (ic->getNameModifier() == llvm::omp::OMPD_unknown ||
+			    ic->getNameModifier() == llvm::omp::OMPD_parallel)
+				cond = omp_uncaptured(ic->getCondition());
+			break;
+		}
+		default:
+			why = std::string("the OpenMP directive on the loop has a '") +
+			      getOpenMPClauseName(cl->getClauseKind()).str() +
+			      "' clause, which mixprec does not model: " MP_MSG_OMP_CLAUSE;
+			return nullptr;
+		}
+	}
+	for (Expr *e : { nt, cond })
+		if (e && e->HasSideEffects(C)) {
+			why = "an expression of the OpenMP directive's clauses has side effects (the "
+			      "call that replaces the loop would evaluate it a second time)";
+			return nullptr;
+		}
+	*threads = nt;
+	*if_cond = cond;
+	Stmt *s = d->getInnermostCapturedStmt() ? d->getInnermostCapturedStmt()->getCapturedStmt()
+						 : nullptr;
+	while (AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(s))
+		s = as->getSubStmt();
+	if (!isa_and_nonnull<ForStmt>(s)) {
+		why = MP_MSG_OMP_LOOP;
+		return nullptr;
+	}
+	return s;
+}
+
 void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 {
 	Stmt *body = fd->getBody();
@@ -1342,6 +1439,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 
 	std::vector<std::pair<int, std::pair<Stmt *, Stmt *>>> nests;
 	std::set<const Stmt *> annotated;
+	/* loop -> its OpenMP directive, num_threads and if expressions */
+	std::map<const Stmt *, std::pair<Stmt *, std::pair<Expr *, Expr *>>> omp_of;
 	for (size_t m = 0; m < mine.size(); m++) {
 		mp_pragma_rec &r = mp_pragmas[mine[m]];
 		r.done = true;
@@ -1372,9 +1471,18 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 					omp = p;
 			}
 		if (omp) {
-			mp_warning(omp->getBeginLoc(),
-				   std::string("mixprec: loop nest not transformed: ") + MP_MSG_OMP_LOOP);
-			r.bad = true;
+			std::string why;
+			Expr *nt = nullptr, *ic = nullptr;
+			Stmt *lf = omp_loop(C, cast<OMPExecutableDirective>(omp), why, &nt, &ic);
+			if (!lf) {
+				mp_warning(omp->getBeginLoc(),
+					   std::string("mixprec: loop nest not transformed: ") + why);
+				r.bad = true;
+				continue;
+			}
+			annotated.insert(lf);
+			omp_of[lf] = { omp, { nt, ic } };
+			nests.push_back({ mine[m], { lf, nullptr } });
 			continue;
 		}
 		/* a block of several loops (a region, as `#pragma scop` marks
@@ -1442,9 +1550,12 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		std::string note;   /* the batch loops kept around the call */
 		Stmt *f = x.second.first, *init = x.second.second;
 		SourceLocation kw = parts_of(f).kw;
-		for (int attempt = 0; attempt < 2 && f; attempt++, init = nullptr)
+		std::pair<Stmt *, std::pair<Expr *, Expr *>> od = {};
+		if (omp_of.count(f))
+			od = omp_of[f];
+		for (int attempt = 0; attempt < 2 && f; attempt++, init = nullptr, od = {})
 			f = process_nest(C, S, fd, pm, annotated, mp_pragmas[x.first], f, init, kw,
-					 note);
+					 note, od.first, od.second.first, od.second.second);
 	}
 }
 

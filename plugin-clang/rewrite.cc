@@ -400,6 +400,16 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return false;
 		}
 	}
+	if (c.omp && p.mode == MP_OUT_TILE) {
+		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
+		return false;
+	}
+	if (c.omp && ((c.top_init != nullptr) ||
+		      (isa<ForStmt>(c.top) && !mp_for_init_extra(cast<ForStmt>(c.top)).extra.empty()))) {
+		c.fail(c.loop_loc, "the loop under the OpenMP directive initialises more than its "
+		       "iterator");
+		return false;
+	}
 	DiagnosticsEngine &D = S.getDiagnostics();
 	bool suppressed = D.getSuppressAllDiagnostics();
 	D.setSuppressAllDiagnostics(true);   /* nothing the user wrote is checked here */
@@ -555,13 +565,30 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 
 	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };
 	outer.insert(outer.end(), pre.begin(), pre.end());
+	/* the thread count of the OpenMP directive the call replaces:
+	   __mixprec_omp_threads(if ? num_threads : 1) around the call */
+	FunctionDecl *thr_fn = nullptr;
+	if (c.omp && (c.omp_threads || c.omp_if)) {
+		thr_fn = m.runtime_fn("__mixprec_omp_threads", C.VoidTy, { lt }, false);
+		Expr *n = c.omp_threads ? m.lng(m.paren(c.omp_threads)) : m.lit(0);
+		if (c.omp_if)
+			n = m.cond(m.paren(c.omp_if), n, m.lit(1));
+		std::vector<Expr *> ta = { n };
+		outer.push_back(m.call(thr_fn, ta));
+	}
 	for (VarDecl *t : tiles)
 		outer.push_back(m.decl_stmt(t));
+	if (thr_fn) {
+		std::vector<Expr *> ta = { m.lit(0) };
+		outer.push_back(m.call(thr_fn, ta));
+	}
 	/* all or nothing: every tile non-null */
 	Expr *all = m.bin(BO_NE, m.ref(tiles[0]), m.lit(0));
 	for (size_t q = 1; q < tiles.size(); q++)
 		all = m.bin(BO_LAnd, all, m.bin(BO_NE, m.ref(tiles[q]), m.lit(0)));
-	Stmt *top_parent = (*c.parent)[c.top];
+	/* under an OpenMP directive, the directive is what the call replaces */
+	Stmt *top = c.omp ? c.omp : c.top;
+	Stmt *top_parent = (*c.parent)[top];
 	Stmt *k_parent = nullptr, *k_new = nullptr;
 
 	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
@@ -588,7 +615,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			fin.push_back(mpc::if_stmt(C, m.L, ne, set, nullptr));
 		}
 		Stmt *els = fin.empty() ? nullptr : mpc::compound(C, fin, m.L, m.L);
-		outer.push_back(mpc::if_stmt(C, m.L, m.bin(BO_EQ, m.ref(tile), m.lit(0)), c.top, els));
+		outer.push_back(mpc::if_stmt(C, m.L, m.bin(BO_EQ, m.ref(tile), m.lit(0)), top, els));
 	} else {
 		/* 2b. TILE: tile read in place of loop k, release after the nest */
 		Stmt *kl = c.loops[lk];
@@ -732,7 +759,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		c.fail(c.loop_loc, "internal error: the reduction loop has no parent statement");
 		return false;
 	}
-	if (!replace_child(top_parent, c.top, block)) {
+	if (!replace_child(top_parent, top, block)) {
 		unguard();
 		if (k_new)
 			replace_child(k_parent, k_new, c.loops[lk]);

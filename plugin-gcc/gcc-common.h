@@ -75,6 +75,11 @@ struct mp_pragma_rec {
 	   to where the pragma stands (NULL_TREE: dynamic, a number, or not a
 	   usable variable).  Also kept alive by mp_scale_roots (plugin.cc). */
 	tree scale_decl[2];
+	/* on a construct of an OpenMP loop directive (omp.cc): the variable
+	   that runs the construct (set to "the call fell back"), and the one
+	   holding the thread count it asks for (NULL_TREE: none asked) */
+	tree omp_go;
+	tree omp_threads;
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;
@@ -83,6 +88,16 @@ extern std::vector<mp_pragma_rec> mp_pragmas;
  * compiler-neutral core. */
 int mp_loc_cookie(location_t loc);
 location_t mp_loc_of(int cookie);
+
+/* Keeps tree T alive across garbage collections (a GC root list). */
+void mp_keep_tree(tree t);
+
+/* `#pragma mixprec` (marker at MI of LIST) on an OpenMP loop construct (at
+ * XI): replaces the construct by a block holding a plain copy of its loops
+ * for the pass to rewrite and the construct as the fallback (omp.cc).
+ * False with WHY when the construct is not one mixprec replaces. */
+bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id,
+		 const char **why);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */
 unsigned int mp_process_function(function *fn);

@@ -910,14 +910,36 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		report(r, why, UNKNOWN_LOCATION);
 		return;
 	}
+	/* on an OpenMP construct (omp.cc): the marker heads the copy of its
+	   loops, under "if (twin)", true once the copy is rewritten into the
+	   call, false otherwise (the construct runs as written) */
+	gcond *twin = NULL;
+	if (r.omp_go) {
+		basic_block mb = gimple_bb(m);
+		gimple *last = single_pred_p(mb) ? last_stmt(single_pred(mb)) : NULL;
+		twin = last ? dyn_cast<gcond *>(last) : NULL;
+		if (!twin)
+			return;   /* never run: the test stays false */
+	}
+	bool done = false;
 	class loop *top = loop_after_marker(m);
 	if (!top) {
 		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
-		return;
+	} else {
+		std::string note;   /* the batch loops kept around the call (descent) */
+		for (int attempt = 0; attempt < 2 && top; attempt++)
+			top = plan_nest(fn, r, top, note, &done);
 	}
-	std::string note;   /* the batch loops kept around the call (descent) */
-	for (int attempt = 0; attempt < 2 && top; attempt++)
-		top = plan_nest(fn, r, top, note, changed);
+	if (twin) {
+		if (done)
+			gimple_cond_make_true(twin);
+		else
+			gimple_cond_make_false(twin);
+		update_stmt(twin);
+		done = true;
+	}
+	if (done)
+		*changed = true;
 }
 
 /* Describes, plans and rewrites the nest of loop TOP for pragma R.  When
@@ -964,7 +986,11 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
 	} else if (!count) {
-		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size() &&
+		    r.omp_go) {
+			/* the call would sit inside the copy of the OpenMP loop */
+			report(r, MP_MSG_OMP_DESCEND, UNKNOWN_LOCATION);
+		} else if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
 			inner = c.loops[plan->descend];
 			note = plan->descend_note;
 		} else if (r.region && plan->no_contraction) {
@@ -981,6 +1007,8 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 		   pragma stands where the user put it: no hint to move it) */
 		for (int q = 0; q < count && !note.empty(); q++)
 			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", note.c_str());
+		for (int q = 0; q < count && r.omp_go; q++)
+			snprintf(plan[q].hint, sizeof(plan[q].hint), "%s", MP_MSG_OMP_REMARK);
 		for (int q = 0; mp_opt_dump && q < count; q++)
 			fprintf(mp_dump_fp, "mixprec: plan: %s; %s\n", plan[q].what, plan[q].layout);
 		if (mp_rewrite(c, plan, count)) {

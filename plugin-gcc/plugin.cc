@@ -35,6 +35,11 @@ bool mp_opt_verify;
  * collections between the pragma and the pass that rewrites its nest. */
 static tree mp_scale_roots;
 
+void mp_keep_tree(tree t)
+{
+	mp_scale_roots = tree_cons(NULL_TREE, t, mp_scale_roots);
+}
+
 int mp_loc_cookie(location_t loc)
 {
 	mp_cookies.push_back(loc);
@@ -286,6 +291,7 @@ static void handle_pragma(cpp_reader *)
 	rec.brace_loc = UNKNOWN_LOCATION;
 	rec.tok_locs = locs;
 	rec.scale_decl[0] = rec.scale_decl[1] = NULL_TREE;
+	rec.omp_go = rec.omp_threads = NULL_TREE;
 
 	char err[MP_REASON_LEN];
 	int err_tok = 0;
@@ -656,12 +662,15 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		}
 		if (!f && !tsi_end_p(n) && omp_construct(tsi_stmt(n))) {
 			/* `#pragma mixprec` then `#pragma omp parallel for`: the
-			   OpenMP loop runs as written */
+			   construct is replaced whole (omp.cc), or runs as written */
 			location_t at = EXPR_LOCATION(tsi_stmt(n));
 			if (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || at == UNKNOWN_LOCATION)
 				at = omp_location(tsi_stmt(n));
+			const char *why = NULL;
+			if (mp_omp_twin(t, i, n, id, &why))
+				continue;
 			warning_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, OPT_Wpragmas,
-				   "mixprec: loop nest not transformed: " MP_MSG_OMP_LOOP);
+				   "mixprec: loop nest not transformed: %s", why);
 			r.bad = true;
 			continue;
 		}

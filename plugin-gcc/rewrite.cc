@@ -380,7 +380,7 @@ struct mp_mat {
 /* The runtime's entry points, built once per compilation; they live across
    functions, so they are GC roots (plugin.cc). */
 tree mp_rt_decls[MP_RT_DECLS];
-enum { RT_I8_NEST, RT_LP_NEST, RT_RELEASE, RT_TILE_ADD };
+enum { RT_I8_NEST, RT_LP_NEST, RT_RELEASE, RT_TILE_ADD, RT_OMP_THREADS };
 
 static tree runtime_fn(tree *slot, const char *name, tree type)
 {
@@ -509,6 +509,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		       "type (%s)", p.src_type == MP_TY_F64 ? "double" : "float");
 		return false;
 	}
+	if (c.pr->omp_go && p.mode == MP_OUT_TILE) {
+		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
+		return false;
+	}
 	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
 	int vi = n->loop[li].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
@@ -516,6 +520,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	gimple_seq seq = NULL;
 	vec<tree> args = vNULL;
 	tree zero = build_int_cst(long_t(), 0);
+	/* the thread count of the OpenMP directive the call replaces
+	   (omp.cc): __mixprec_omp_threads(n) around the call */
+	tree thr_fn = NULL_TREE;
+	if (c.pr->omp_go && c.pr->omp_threads) {
+		thr_fn = runtime_fn(&mp_rt_decls[RT_OMP_THREADS], "__mixprec_omp_threads",
+				    build_function_type_list(void_type_node, long_t(), NULL_TREE));
+		gimple_seq_add_stmt(&seq, gimple_build_call(thr_fn, 1, c.pr->omp_threads));
+	}
 
 	tree mvar = create_tmp_var(long_t(), "mp_M");
 	tree nvar = create_tmp_var(long_t(), "mp_N");
@@ -543,6 +555,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		gimple_seq_add_stmt(&seq, call);
 		tiles.push_back(t);
 	}
+	if (thr_fn)
+		gimple_seq_add_stmt(&seq, gimple_build_call(thr_fn, 1, zero));
 	tree tile = tiles[0];
 	if (count > 1) {
 		/* all or nothing: tile = every tile non-null ? tiles[0] : 0 */
@@ -554,6 +568,17 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		assign(&seq, tile, fold_build3(COND_EXPR, ptr, ok, tiles[0], null_pointer_node));
 	}
 
+	if (c.pr->omp_go) {
+		/* the copy of an OpenMP construct (omp.cc): the construct runs
+		   when the call falls back (go = tile == 0); the copy never */
+		assign(&seq, c.pr->omp_go, fold_build2(EQ_EXPR, integer_type_node, tile,
+							null_pointer_node));
+		basic_block pre = block_on_edge(e0);
+		gimple_stmt_iterator g = gsi_last_bb(pre);
+		gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
+		redirect_edge_and_branch(single_succ_edge(pre), ex->dest);
+		return true;
+	}
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);

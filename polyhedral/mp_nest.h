@@ -50,10 +50,28 @@ extern "C" {
 	"the bound of loop '%s' is read from memory and the nest calls '%s', which " \
 	"may write it; copy the bound to a local variable before the nest"
 #define MP_MSG_OMP_LOOP \
-	"the loop carries an OpenMP directive, which divides its " \
-	"iterations among threads: put '#pragma mixprec' on the loop inside the OpenMP " \
-	"construct's body (a nest there runs on the kernels on each thread), or remove the " \
-	"OpenMP directive (the kernels use OpenMP threads themselves)"
+	"the loop carries an OpenMP directive other than 'parallel for', 'parallel for simd' " \
+	"or 'simd' (mixprec replaces those constructs whole, the kernels using the " \
+	"directive's thread count): put '#pragma mixprec' on a loop inside the construct's " \
+	"body (a nest there runs on the kernels on each thread)"
+#define MP_MSG_OMP_CLAUSE \
+	"the OpenMP loop runs as written (mixprec replaces 'parallel for' constructs whose " \
+	"clauses are private, firstprivate, shared, default, schedule, collapse, num_threads, " \
+	"if, proc_bind, safelen, simdlen or aligned)"
+#define MP_MSG_OMP_REMARK \
+	"the OpenMP construct on the loop is replaced by the call, its kernels on the " \
+	"construct's threads (num_threads, else OMP_NUM_THREADS); the construct runs as " \
+	"written when the call falls back"
+#define MP_MSG_OMP_DESCEND \
+	"the contraction is inside loops the nest keeps around the call, and the outermost " \
+	"carries an OpenMP loop directive: mixprec replaces only whole nests under an OpenMP " \
+	"directive; put '#pragma mixprec' on the contraction's loop inside the OpenMP loop " \
+	"(it then runs on the kernels on each thread)"
+#define MP_MSG_OMP_TILE \
+	"the nest carries an OpenMP loop directive and its plan keeps the loops, reading the " \
+	"kernels' results inside them (%s), which the OpenMP region cannot reach; mixprec " \
+	"replaces only whole nests under an OpenMP directive (remove the directive: the " \
+	"kernels use OpenMP threads themselves)"
 
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \

@@ -25,7 +25,9 @@
  *     the calling thread, no nested team), or when no OpenMP runtime can
  *     be found;
  *   else min(work / MP_PAR_MIN_WORK, MIXPREC_THREADS if set, otherwise the
- *     OpenMP runtime's omp_get_max_threads(): OMP_NUM_THREADS,
+ *     thread count of the OpenMP loop directive the call replaces
+ *     (__mixprec_omp_threads: num_threads, 1 for a false if clause),
+ *     otherwise the OpenMP runtime's omp_get_max_threads(): OMP_NUM_THREADS,
  *     omp_set_num_threads). */
 int mp_par_threads(double work);
 

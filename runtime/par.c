@@ -42,6 +42,10 @@ static int mp_par_busy;          /* a team of ours is running */
 static long mp_par_teams, mp_par_max_team;
 static int mp_par_forked;        /* a child forked after teams ran */
 static double mp_par_min_work = MP_PAR_MIN_WORK;
+/* The thread count an OpenMP loop directive on the nest asks for
+ * (__mixprec_omp_threads): 0 none, else its num_threads (1 for a false
+ * if clause).  Per thread: set and cleared around one call. */
+static __thread int mp_par_req;
 
 /* Binds the entry points from handle h; 1 when all were found. */
 static int mp_omp_bind(void *h)
@@ -119,7 +123,7 @@ int mp_par_threads(double work)
 	pthread_once(&mp_omp_once, mp_omp_load);
 	if (!__atomic_load_n(&mp_omp.parallel, __ATOMIC_ACQUIRE) || mp_omp.level() > 0)
 		return 1;
-	long n = env ? env : mp_omp.max_threads();
+	long n = env ? env : mp_par_req > 0 ? mp_par_req : mp_omp.max_threads();
 	double cap = work / mp_par_min_work;
 	if ((double)n > cap)
 		n = (long)cap;
@@ -186,6 +190,14 @@ void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi)
 	long u0 = units * t / p, u1 = units * (t + 1) / p;
 	*lo = u0 * unit < len ? u0 * unit : len;
 	*hi = u1 * unit < len ? u1 * unit : len;
+}
+
+/* See mixprec.h: set by the plugins' code around the call that replaces a
+ * loop nest carrying `#pragma omp parallel for num_threads(n)` (n <= 0:
+ * none). */
+void __mixprec_omp_threads(long n)
+{
+	mp_par_req = n <= 0 ? 0 : n > 1024 ? 1024 : (int)n;
 }
 
 /* See mp_par.h. */

@@ -498,9 +498,17 @@ def check_variant(args, b, exp, tag, cflags, lto, seed, with_env):
         problems += check_diagnostics(exp.diags, diags, b.src, kinds=("error", "warning"),
                                       only_mixprec=True)
         plain = {(d.line, d.msg) for d in parse_diagnostics(ref_err) if d.kind == "warning"}
+        # the optimizer's own warnings about a loop it was asked to vectorise
+        # (`#pragma omp simd` kept as the fallback) may move to the OpenMP
+        # directive's line: as many as the plain build has, at any line or
+        # none, count as its own
+        novec = ref_err.count("warning: loop not vectorized")   # with or without a line
         extra = []
         for d in diags:
             if d.kind == "warning" and "mixprec" not in d.msg and (d.line, d.msg) not in plain:
+                if d.msg.startswith("loop not vectorized") and novec > 0:
+                    novec -= 1
+                    continue
                 if str(d) not in extra:
                     extra.append(str(d))
         if extra:

@@ -1,30 +1,21 @@
 // MIXPREC-CFLAGS: -fopenmp
 /* omp_loops.c -- '#pragma mixprec' followed by an OpenMP directive on the
- * same loop (issue 10, item 2): a warning at the directive under the three
- * compilers (it was an error: "must be followed by a 'for' or 'while'
- * loop"), the OpenMP loop compiled as written.  The other order, the
- * OpenMP directive first, is a syntax error of GCC's own parser ("for
- * statement expected before '#pragma'"); clang gives the same warning. */
+ * same loop (issue 10, item 2).  `parallel for`, `parallel for simd` and
+ * `simd` constructs whose clauses do not change what the loop computes are
+ * replaced whole (tests/corpus/omp_loops.c); the rest is a warning under
+ * the three compilers, and the OpenMP loop is compiled as written.  The
+ * other order, the OpenMP directive first, is a syntax error of GCC's own
+ * parser ("for statement expected before '#pragma'"); clang accepts it. */
 #include <mixprec.h>
 
-void ol_parallel_for(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
-{
-#pragma mixprec(int8, acc=int32)
-#pragma omp parallel for // expected-warning {{the loop carries an OpenMP directive}}
-	for (int i = 0; i < M; i++) {
-		int32_t s = 0;
-		for (int k = 0; k < K; k++)
-			s += A[i * K + k] * x[k];
-		y[i] = s;
-	}
-}
-
+/* a worksharing loop of an enclosing region: every thread of the team
+   would make the call */
 void ol_for_in_region(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
 {
 #pragma omp parallel
 	{
 #pragma mixprec(int8, acc=int32)
-#pragma omp for schedule(static) // expected-warning {{the loop carries an OpenMP directive}}
+#pragma omp for schedule(static) // expected-warning {{OpenMP directive other than 'parallel for'}}
 		for (int i = 0; i < M; i++) {
 			int32_t s = 0;
 			for (int k = 0; k < K; k++)
@@ -34,14 +25,82 @@ void ol_for_in_region(int M, int K, const int8_t *A, const int8_t *x, int32_t *y
 	}
 }
 
-void ol_simd(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+/* a reduction clause: the threads' partial sums are combined by OpenMP */
+int32_t ol_reduction(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	int32_t total = 0;
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for reduction(+ : total) // expected-warning {{has a 'reduction' clause}}
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+		total += s;
+	}
+	return total;
+}
+
+int ol_next_count(void);
+
+/* num_threads(f()): the call would evaluate it a second time */
+void ol_side_effects(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
 {
 #pragma mixprec(int8, acc=int32)
-#pragma omp simd // expected-warning {{the loop carries an OpenMP directive}}
+#pragma omp parallel for num_threads(ol_next_count()) // expected-warning {{has side effects}}
 	for (int i = 0; i < M; i++) {
 		int32_t s = 0;
 		for (int k = 0; k < K; k++)
 			s += A[i * K + k] * x[k];
 		y[i] = s;
 	}
+}
+
+/* llama2.c's runq.c matmul as published: the group sums are read inside
+   the loops (tile mode), which the OpenMP region cannot reach */
+#define GS 32
+typedef struct {
+	int8_t *q;  /* quantized values */
+	float *s;   /* scaling factors */
+} QuantizedTensor;
+
+void matmul(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d)
+{
+	int i;
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for private(i)
+	for (i = 0; i < d; i++) { // expected-warning {{OpenMP region cannot reach}}
+
+		float val = 0.0f;
+		int32_t ival = 0;
+		int in = i * n;
+
+		// do the matmul in groups of GS
+		int j;
+		for (j = 0; j <= n - GS; j += GS) {
+			for (int k = 0; k < GS; k++) {
+				ival += ((int32_t)x->q[j + k]) * ((int32_t)w->q[in + j + k]);
+			}
+			val += ((float)ival) * w->s[(in + j) / GS] * x->s[j / GS];
+			ival = 0;
+		}
+
+		xout[i] = val;
+	}
+}
+
+/* a batch loop around the contraction: the call would be inside the
+   OpenMP loop; the pragma belongs on the inner nest */
+void ol_batch(int nb, int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int b = 0; b < nb; b++) // expected-warning {{replaces only whole nests under an OpenMP}}
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[(b * M + i) * K + k] * B[k * N + j];
+				C[(b * M + i) * N + j] = s;
+			}
 }

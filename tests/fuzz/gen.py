@@ -86,6 +86,7 @@ Python 3 standard library only.
 import argparse
 import copy
 import json
+import os
 import random
 import re
 import sys
@@ -952,7 +953,10 @@ def f_emit(fn):
 #              schedule(static[, 1])` over batches;
 #   omp_task   a nest in a `#pragma omp task`;
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
-#              for` (a warning; the loop runs as written);
+#              for` (schedule(static) with num_threads(2) and an if clause,
+#              or schedule(static, 1)): the construct is replaced whole by
+#              the call, its threads the clause's, the construct the
+#              fallback;
 #   kunroll    the reduction unrolled by 2-8 (one update of U products, or U
 #              updates in shuffled order; `k + U-1 < K`, `k <= K - U`,
 #              `k + U <= K`) and its remainder `for (; k < K; k++)`, a
@@ -983,7 +987,11 @@ def x_is_omp(fn):
 
 def gen_xfunc(r, f):
     ew = [("int8_t", 50), ("uint8_t", 40), ("signed char", 5), ("unsigned char", 5)]
-    xf = {"form": wchoice(r, XFORMS), "ta": wchoice(r, ew), "tb": wchoice(r, ew),
+    form = wchoice(r, XFORMS)
+    # FZ_XFORM=NAME: every such function takes form NAME (a campaign aimed
+    # at one form); the draws stay those of the seed otherwise
+    form = os.environ.get("FZ_XFORM") or form
+    xf = {"form": form, "ta": wchoice(r, ew), "tb": wchoice(r, ew),
           "ptext": wchoice(r, [(0, 60), (1, 15), (2, 10), (3, 8), (4, 7)])}
     xf["za"] = r.random() < 0.3
     xf["init"] = wchoice(r, [("zero", 60), ("C", 25), ("bias", 15)])
@@ -1283,7 +1291,8 @@ def x_emit(fn):
                    ["\t\tC[i * N + j] = (int32_t)acc;", "\t}"]
         body += [pragma] + ["\t" + x for x in nest]
     elif form == "omp_warn":
-        body += [pragma, "#pragma omp parallel for schedule(%s)" % xf["sched"],
+        clauses = " num_threads(2) if (M > 2)" if xf["sched"] == "static" else ""
+        body += [pragma, "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses),
                  "\tfor (int i = 0; i < M; i++) {",
                  "\t\tint32_t s = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
                  "\t\tfor (int k = 0; k < K; k++)",

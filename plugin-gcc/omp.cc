@@ -1,0 +1,322 @@
+/* omp.cc -- `#pragma mixprec` on a loop that carries an OpenMP loop
+ * directive (`#pragma omp parallel for`, `parallel for simd`, `simd`).
+ *
+ * mixprec replaces such a construct whole: one call into the runtime, whose
+ * kernels run on the OpenMP threads the directive asks for (its num_threads
+ * and if clauses, else the program's OpenMP setting), and the construct as
+ * written is the fallback.  By the time the pass runs (after "cfg"), the
+ * construct is lowered (its variables remapped into the region's data
+ * record), so the nest is described on a plain copy of its loops made here,
+ * before genericization (PLUGIN_PRE_GENERICIZE):
+ *
+ *     marker(id);                       {   go = 1;  [nt = if ? num_threads : 1;]
+ *     #pragma omp parallel for ...   ->     if (twin) { marker(id); for (i' ...) BODY' }
+ *     for (i = lo; i < hi; i++) BODY        if (go) #pragma omp parallel for ...
+ *                                                   for (i = lo; i < hi; i++) BODY }
+ *
+ * BODY' is BODY copied with the declarations inside it, the iterators and
+ * the variables the clauses make private (the threads' own) remapped to new
+ * ones: the construct leaves the originals as they were, and so does the
+ * copy.  twin is 0: without the pass the copy never runs.  The pass
+ * (nest.cc, rewrite.cc) finds the marker in the copy and either rewrites it
+ * into `tile = call(); go = (tile == 0);` skipping the copy, making the
+ * test of twin true, or refuses it, making that test false.  Only the clauses
+ * that do not change what the loop computes are accepted (as
+ * plugin-clang/nest.cc, omp_loop).
+ */
+#include "gcc-common.h"
+#include "mp-gcc.h"
+#include "tree-inline.h"
+
+/* The directive's loop node (OMP_FOR / OMP_SIMD holding the loop headers)
+ * inside construct X, collecting the clause chains met on the way; NULL
+ * with WHY when X is not a construct mixprec replaces. */
+static tree omp_loop_node(tree x, std::vector<tree> &clauses, const char **why)
+{
+	bool parallel = false;
+	for (int hops = 0; x && hops < 8; hops++) {
+		switch (TREE_CODE(x)) {
+		case BIND_EXPR:
+			x = BIND_EXPR_BODY(x);
+			continue;
+		case STATEMENT_LIST: {
+			tree only = NULL_TREE;
+			for (tree_stmt_iterator i = tsi_start(x); !tsi_end_p(i); tsi_next(&i)) {
+				tree e = tsi_stmt(i);
+				if (TREE_CODE(e) == DECL_EXPR || TREE_CODE(e) == DEBUG_BEGIN_STMT)
+					continue;
+				if (only)
+					return NULL_TREE;
+				only = e;
+			}
+			x = only;
+			continue;
+		}
+		case OMP_PARALLEL:
+			if (parallel || !OMP_PARALLEL_COMBINED(x)) {
+				*why = MP_MSG_OMP_LOOP;
+				return NULL_TREE;
+			}
+			parallel = true;
+			clauses.push_back(OMP_PARALLEL_CLAUSES(x));
+			x = OMP_PARALLEL_BODY(x);
+			continue;
+		case OMP_FOR:
+		case OMP_SIMD:
+			if (TREE_CODE(x) == OMP_FOR && !parallel) {
+				/* a worksharing loop of an enclosing region: every
+				   thread of the team would make the call */
+				*why = MP_MSG_OMP_LOOP;
+				return NULL_TREE;
+			}
+			clauses.push_back(OMP_FOR_CLAUSES(x));
+			if (OMP_FOR_INIT(x))
+				return x;
+			x = OMP_FOR_BODY(x);   /* `for simd`: the headers are the simd's */
+			continue;
+		default:
+			*why = MP_MSG_OMP_LOOP;
+			return NULL_TREE;
+		}
+	}
+	*why = MP_MSG_OMP_LOOP;
+	return NULL_TREE;
+}
+
+struct collect_data {
+	std::set<tree> inner;     /* declared inside the copied trees */
+	std::set<tree> used;      /* locals referenced */
+};
+
+static tree collect_r(tree *tp, int *walk_subtrees, void *data)
+{
+	collect_data *d = (collect_data *)data;
+	tree t = *tp;
+	if (TYPE_P(t)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	if (TREE_CODE(t) == BIND_EXPR)
+		for (tree v = BIND_EXPR_VARS(t); v; v = DECL_CHAIN(v))
+			d->inner.insert(v);
+	else if (TREE_CODE(t) == DECL_EXPR)
+		d->inner.insert(DECL_EXPR_DECL(t));
+	else if (TREE_CODE(t) == LABEL_EXPR)
+		d->inner.insert(LABEL_EXPR_LABEL(t));
+	else if (VAR_P(t) || TREE_CODE(t) == PARM_DECL || TREE_CODE(t) == RESULT_DECL ||
+		 TREE_CODE(t) == LABEL_DECL)
+		d->used.insert(t);
+	return NULL_TREE;
+}
+
+/* A copy of T, through ID (its decl map says what is remapped). */
+static tree copy_through(tree t, copy_body_data *id)
+{
+	if (!t)
+		return NULL_TREE;
+	tree c = t;
+	walk_tree(&c, copy_tree_body_r, id, NULL);
+	return c;
+}
+
+bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id,
+		 const char **why)
+{
+	tree fndecl = current_function_decl;
+	tree x = tsi_stmt(xi), marker = tsi_stmt(mi);
+	std::vector<tree> clauses;
+	*why = MP_MSG_OMP_LOOP;
+	tree l = omp_loop_node(x, clauses, why);
+	if (!l)
+		return false;
+	static char buf[512];
+	tree nt = NULL_TREE, cond = NULL_TREE;
+	std::set<tree> priv;   /* the threads' own variables */
+	std::set<tree> fpriv;  /* ... that start with the original's value */
+	for (tree cl : clauses)
+		for (tree c = cl; c; c = OMP_CLAUSE_CHAIN(c)) {
+			switch (OMP_CLAUSE_CODE(c)) {
+			case OMP_CLAUSE_PRIVATE:
+			case OMP_CLAUSE_FIRSTPRIVATE:
+				if (DECL_P(OMP_CLAUSE_DECL(c)))
+					priv.insert(OMP_CLAUSE_DECL(c));
+				if (OMP_CLAUSE_CODE(c) == OMP_CLAUSE_FIRSTPRIVATE &&
+				    DECL_P(OMP_CLAUSE_DECL(c)))
+					fpriv.insert(OMP_CLAUSE_DECL(c));
+				break;
+			case OMP_CLAUSE_SHARED: case OMP_CLAUSE_DEFAULT: case OMP_CLAUSE_SCHEDULE:
+			case OMP_CLAUSE_COLLAPSE: case OMP_CLAUSE_PROC_BIND: case OMP_CLAUSE_SAFELEN:
+			case OMP_CLAUSE_SIMDLEN: case OMP_CLAUSE_ALIGNED: case OMP_CLAUSE_NOWAIT:
+				break;
+			case OMP_CLAUSE_NUM_THREADS:
+				nt = OMP_CLAUSE_NUM_THREADS_EXPR(c);
+				break;
+			case OMP_CLAUSE_IF:
+				if (OMP_CLAUSE_IF_MODIFIER(c) == ERROR_MARK ||
+				    OMP_CLAUSE_IF_MODIFIER(c) == OMP_PARALLEL)
+					cond = OMP_CLAUSE_IF_EXPR(c);
+				break;
+			default:
+				snprintf(buf, sizeof buf, "the OpenMP directive on the loop has a '%s' "
+					 "clause, which mixprec does not model: " MP_MSG_OMP_CLAUSE,
+					 omp_clause_code_name[OMP_CLAUSE_CODE(c)]);
+				*why = buf;
+				return false;
+			}
+		}
+	if ((nt && TREE_SIDE_EFFECTS(nt)) || (cond && TREE_SIDE_EFFECTS(cond))) {
+		*why = "an expression of the OpenMP directive's clauses has side effects (the "
+		       "call that replaces the loop would evaluate it a second time)";
+		return false;
+	}
+	tree pre = OMP_FOR_PRE_BODY(l);
+	if (pre && TREE_CODE(pre) == STATEMENT_LIST) {
+		for (tree_stmt_iterator i = tsi_start(pre); !tsi_end_p(i); tsi_next(&i))
+			if (TREE_CODE(tsi_stmt(i)) != DECL_EXPR &&
+			    TREE_CODE(tsi_stmt(i)) != DEBUG_BEGIN_STMT)
+				pre = error_mark_node;
+	} else if (pre && TREE_CODE(pre) != DECL_EXPR) {
+		pre = error_mark_node;
+	}
+	if (pre == error_mark_node) {
+		*why = "the OpenMP loop computes values before its first iteration (its "
+		       "pre-body), which the copy mixprec analyses would not have";
+		return false;
+	}
+	int depth = TREE_VEC_LENGTH(OMP_FOR_INIT(l));
+	/* the directive's own location is the pragma's; its first loop's
+	   init is on the line of the `for` (where clang puts the nest) */
+	location_t loc = EXPR_LOCATION(TREE_VEC_ELT(OMP_FOR_INIT(l), 0));
+	if (loc == UNKNOWN_LOCATION)
+		loc = EXPR_LOCATION(l);
+
+	/* what the copy remaps: the declarations inside it, the iterators
+	   and the private variables; every other local stays itself */
+	collect_data cd;
+	tree body = OMP_FOR_BODY(l);
+	walk_tree_without_duplicates(&body, collect_r, &cd);
+	for (int d = 0; d < depth; d++) {
+		tree parts[3] = { TREE_VEC_ELT(OMP_FOR_INIT(l), d), TREE_VEC_ELT(OMP_FOR_COND(l), d),
+				  TREE_VEC_ELT(OMP_FOR_INCR(l), d) };
+		for (tree &p : parts)
+			walk_tree_without_duplicates(&p, collect_r, &cd);
+		tree init = TREE_VEC_ELT(OMP_FOR_INIT(l), d);
+		if (!init || TREE_CODE(init) != MODIFY_EXPR || !VAR_P(TREE_OPERAND(init, 0))) {
+			*why = MP_MSG_OMP_LOOP;
+			return false;
+		}
+		priv.insert(TREE_OPERAND(init, 0));
+	}
+	copy_body_data idd;
+	memset(&idd, 0, sizeof idd);
+	hash_map<tree, tree> dmap;
+	idd.src_fn = fndecl;
+	idd.dst_fn = fndecl;
+	idd.src_cfun = DECL_STRUCT_FUNCTION(fndecl);
+	idd.decl_map = &dmap;
+	idd.copy_decl = copy_decl_no_change;
+	idd.transform_call_graph_edges = CB_CGE_DUPLICATE;
+	idd.transform_new_cfg = false;
+	idd.transform_return_to_modify = false;
+	idd.transform_parameter = true;
+	for (tree v : cd.used)
+		if (!cd.inner.count(v) && !priv.count(v))
+			dmap.put(v, v);
+	/* the new variables of the copy: the private ones (and iterators),
+	   declared in the block that replaces the construct */
+	tree vars = NULL_TREE;
+	std::vector<std::pair<tree, tree>> firstpriv;
+	for (tree v : priv) {
+		if (!VAR_P(v) && TREE_CODE(v) != PARM_DECL)
+			continue;
+		tree nv = build_decl(DECL_SOURCE_LOCATION(v), VAR_DECL, DECL_NAME(v), TREE_TYPE(v));
+		DECL_CONTEXT(nv) = fndecl;
+		DECL_ARTIFICIAL(nv) = 1;
+		DECL_IGNORED_P(nv) = 1;
+		TREE_USED(nv) = 1;
+		DECL_CHAIN(nv) = vars;
+		vars = nv;
+		dmap.put(v, nv);
+		if (fpriv.count(v))
+			firstpriv.push_back({ nv, v });
+	}
+	/* the loops: for (init; cond; incr) per collapsed level, BODY' inside */
+	tree loop = copy_through(body, &idd);
+	for (int d = depth - 1; d >= 0; d--) {
+		tree f = make_node(FOR_STMT);
+		TREE_TYPE(f) = void_type_node;
+		SET_EXPR_LOCATION(f, loc);
+		FOR_INIT_STMT(f) = copy_through(TREE_VEC_ELT(OMP_FOR_INIT(l), d), &idd);
+		FOR_COND(f) = copy_through(TREE_VEC_ELT(OMP_FOR_COND(l), d), &idd);
+		FOR_EXPR(f) = copy_through(TREE_VEC_ELT(OMP_FOR_INCR(l), d), &idd);
+		FOR_BODY(f) = loop;
+		loop = f;
+	}
+	/* a function of the same body: no abstract origins (those are for
+	   inlined copies) */
+	for (hash_map<tree, tree>::iterator it = dmap.begin(); it != dmap.end(); ++it) {
+		tree from = (*it).first, to = (*it).second;
+		if (from == to)
+			continue;
+		if (TREE_CODE(to) == BLOCK)
+			BLOCK_ABSTRACT_ORIGIN(to) = NULL_TREE;
+		else if (DECL_P(to))
+			DECL_ABSTRACT_ORIGIN(to) = NULL_TREE;
+	}
+
+	tree go = build_decl(loc, VAR_DECL, get_identifier("__mixprec_go"), integer_type_node);
+	tree twin = build_decl(loc, VAR_DECL, get_identifier("__mixprec_twin"), integer_type_node);
+	tree ntv = build_decl(loc, VAR_DECL, get_identifier("__mixprec_nt"), long_integer_type_node);
+	for (tree v : { go, twin, ntv }) {
+		DECL_CONTEXT(v) = fndecl;
+		DECL_ARTIFICIAL(v) = 1;
+		DECL_IGNORED_P(v) = 1;
+		TREE_USED(v) = 1;
+		DECL_CHAIN(v) = vars;
+		vars = v;
+	}
+	tree stmts = alloc_stmt_list();
+	tree_stmt_iterator si = tsi_start(stmts);
+	auto add = [&](tree s) { tsi_link_after(&si, s, TSI_CONTINUE_LINKING); };
+	auto set = [&](tree v, tree val) {
+		add(build2(MODIFY_EXPR, TREE_TYPE(v), v, fold_convert(TREE_TYPE(v), val)));
+	};
+	set(go, integer_one_node);
+	set(twin, integer_zero_node);
+	/* the thread count the directive asks for (0: its default) */
+	tree n = nt ? fold_convert(long_integer_type_node, unshare_expr(nt))
+		    : build_int_cst(long_integer_type_node, 0);
+	if (cond)
+		n = build3(COND_EXPR, long_integer_type_node,
+			   fold_build2(NE_EXPR, boolean_type_node, unshare_expr(cond),
+				       fold_convert(TREE_TYPE(cond), integer_zero_node)),
+			   n, build_int_cst(long_integer_type_node, 1));
+	set(ntv, n);
+	/* the copy: the firstprivate values, then the marker right before
+	   the loops */
+	tree then = alloc_stmt_list();
+	tree_stmt_iterator ti = tsi_start(then);
+	for (auto &fp : firstpriv)
+		tsi_link_after(&ti, build2(MODIFY_EXPR, TREE_TYPE(fp.first), fp.first, fp.second),
+			       TSI_CONTINUE_LINKING);
+	tsi_link_after(&ti, marker, TSI_CONTINUE_LINKING);
+	tsi_link_after(&ti, loop, TSI_CONTINUE_LINKING);
+	add(build3_loc(loc, COND_EXPR, void_type_node,
+		       build2(NE_EXPR, boolean_type_node, twin, integer_zero_node), then, NULL_TREE));
+	add(build3_loc(loc, COND_EXPR, void_type_node,
+		       build2(NE_EXPR, boolean_type_node, go, integer_zero_node), x, NULL_TREE));
+	tree bind = build3(BIND_EXPR, void_type_node, vars, stmts, NULL_TREE);
+	TREE_SIDE_EFFECTS(bind) = 1;
+
+	mp_pragma_rec &r = mp_pragmas[id];
+	r.omp_go = go;
+	r.omp_threads = nt || cond ? ntv : NULL_TREE;
+	r.loop_loc = loc;
+	mp_keep_tree(go);
+	mp_keep_tree(ntv);
+	/* the construct's place takes the block; the marker moved into it */
+	*tsi_stmt_ptr(xi) = bind;
+	tsi_delink(&mi);
+	(void)list;
+	return true;
+}

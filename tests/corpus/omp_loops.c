@@ -1,0 +1,133 @@
+// MIXPREC-TRANSFORMED: 6
+// MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
+/* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
+ * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
+ * them: llama2.c's matmul (`int i;` before the function's loop, `#pragma
+ * omp parallel for private(i)`), darknet's gemm_nt (`int i, j, k;` at the
+ * top; private(j, k) added here, darknet's own shares them: a race),
+ * collapse(2), num_threads and if clauses, `parallel for simd`, `simd`
+ * (schedule(dynamic) is accepted too; clang 19 then needs libomp 19, which
+ * Debian 12 does not ship beside libomp 14).
+ * The construct is replaced whole by one call whose kernels run on the
+ * directive's threads; the construct as written is the fallback.  The
+ * OpenMP directive comes after `#pragma mixprec`: GCC's parser refuses
+ * anything between `#pragma omp ... for` and its loop. */
+#include "harness.h"
+#include <mixprec.h>
+
+/* llama2.c run.c matmul, integer operands */
+__attribute__((noinline)) void ol_matmul(int32_t *xout, const int8_t *x, const int8_t *w, int n,
+					 int d)
+{
+	int i;
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for private(i)
+	for (i = 0; i < d; i++) {
+		int32_t val = 0;
+		for (int j = 0; j < n; j++) {
+			val += w[i * n + j] * x[j];
+		}
+		xout[i] = val;
+	}
+}
+
+/* darknet gemm_nt, integer operands, C += A * B^T */
+__attribute__((noinline)) void ol_gemm_nt(int M, int N, int K, const int8_t *A, int lda,
+					  const int8_t *B, int ldb, int32_t *C, int ldc)
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for private(j, k)
+	for (i = 0; i < M; ++i) {
+		for (j = 0; j < N; ++j) {
+			int32_t sum = 0;
+			for (k = 0; k < K; ++k) {
+				sum += A[i * lda + k] * B[j * ldb + k];
+			}
+			C[i * ldc + j] += sum;
+		}
+	}
+}
+
+__attribute__((noinline)) void ol_collapse(int M, int N, int K, const uint8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+#pragma mixprec(uint8, acc=int32)
+#pragma omp parallel for collapse(2) schedule(static)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ol_threads(int nt, int M, int N, int K, const int8_t *A,
+					  const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for num_threads(nt) if (M * N > 64) schedule(static, 4)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ol_for_simd(int M, int K, const int8_t *A, const uint8_t *x,
+					   int32_t *y, int zx)
+{
+#pragma mixprec(uint8, acc=int32)
+#pragma omp parallel for simd firstprivate(zx)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * (x[k] - zx);
+		y[i] = s;
+	}
+}
+
+__attribute__((noinline)) void ol_simd(int M, int K, const int8_t *A, const int8_t *x,
+				       int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp simd
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		int8_t *A = harness_rand_s8((size_t)M * K + 1);
+		int8_t *B = harness_rand_s8((size_t)K * N + 1);
+		int8_t *x = harness_rand_s8((size_t)K + 1);
+		int32_t *C = harness_rand_s32((size_t)M * N + 1, -100000, 100000);
+
+		ol_matmul(C, x, A, K, M);
+		harness_out_array(harness_name("matmul %dx%d", M, K), C, (size_t)M);
+		ol_gemm_nt(M, N, K, A, K, B, K, C, N);
+		harness_out_array(harness_name("gemm_nt %dx%dx%d", M, N, K), C, (size_t)M * N);
+		ol_collapse(M, N, K, (const uint8_t *)A, B, C);
+		harness_out_array(harness_name("collapse %dx%dx%d", M, N, K), C, (size_t)M * N);
+		ol_threads(1 + sh % 3, M, N, K, A, B, C);
+		harness_out_array(harness_name("threads %dx%dx%d", M, N, K), C, (size_t)M * N);
+		ol_for_simd(M, K, A, (const uint8_t *)x, C, harness_randint(0, 255));
+		harness_out_array(harness_name("for simd %dx%d", M, K), C, (size_t)M);
+		ol_simd(M, K, A, x, C);
+		harness_out_array(harness_name("simd %dx%d", M, K), C, (size_t)M);
+		harness_free(A);
+		harness_free(B);
+		harness_free(x);
+		harness_free(C);
+	}
+}

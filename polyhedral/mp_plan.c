@@ -1202,14 +1202,41 @@ static int walked_after(const mp_nest *n)
 	return 0;
 }
 
+/* Is statement S a pointer local's definition that nothing reads: `const
+ * int8_t *arow = A + i*K;` once the glue described the accesses through it
+ * as accesses of A, and the local is dead after the nest?  Bookkeeping
+ * like a walking pointer's step: a whole-nest rewrite drops it. */
+static int dead_ptr_def(const mp_nest *n, int s)
+{
+	const mp_stmt *st = &n->stmt[s];
+	int v = st->lhs_var, x, a;
+
+	if (st->kind != MP_S_ASSIGN || !st->ptr_assign || st->ivstep || v < 0 ||
+	    v >= n->nvars || n->var[v].kind != MP_VAR_LOCAL || n->var[v].used_after)
+		return 0;
+	for (x = 0; x < n->nexprs; x++)
+		if (n->expr[x].kind == MP_X_VAR && n->expr[x].var == v)
+			return 0;
+	for (a = 0; a < n->naccesses; a++)
+		if (n->access[a].via == v || (n->access[a].array >= 0 &&
+					      n->array[n->access[a].array].base_var == v))
+			return 0;
+	for (x = 0; x < n->nstmts; x++)
+		if (n->stmt[x].ptr_assign && n->stmt[x].ptr_array >= 0 &&
+		    n->array[n->stmt[x].ptr_array].base_var == v)
+			return 0;
+	return 1;
+}
+
 /* How many statements are steps or resets of walking pointers
- * (mp_walk_resolve): bookkeeping, not part of the computation. */
+ * (mp_walk_resolve) or dead pointer definitions (dead_ptr_def):
+ * bookkeeping, not part of the computation. */
 static int n_ivsteps(const mp_nest *n)
 {
 	int s, k = 0;
 
 	for (s = 0; s < n->nstmts; s++)
-		k += n->stmt[s].ivstep != 0;
+		k += n->stmt[s].ivstep != 0 || dead_ptr_def(n, s);
 	return k;
 }
 
@@ -2128,7 +2155,8 @@ static int try_fuse(az *z, const int *chain, int d)
 	for (s = 0; s < n->nstmts; s++) {
 		const mp_stmt *st = &n->stmt[s];
 
-		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k) || st->ivstep)
+		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k) || st->ivstep ||
+		    dead_ptr_def(n, s))
 			continue;
 		if (st->loop != body || st->guarded)
 			return 0;

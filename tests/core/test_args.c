@@ -90,6 +90,22 @@ int main(void)
 		CHECK(p->mode == MP_OUT_TILE, "near %d: mode %d", f, p->mode);
 	}
 
+	/* a row pointer copied into a local, dead after the nest (the accesses
+	   already through x): bookkeeping, the nest is still fused; read
+	   after the nest, it keeps the loops (tile) */
+	for (int f = 0; f < 2; f++) {
+		char text[2048];
+		snprintf(text, sizeof text, DECLS "var s local s32\nvar xi local ptr%s\n"
+			 "loop i lo=0 hi=M-1\nstmt i : xi = &x[i*K]\n"
+			 "loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+			 "loop k parent=j lo=0 hi=K-1\n"
+			 "stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (cast:s32 w[k*N+j]:s8)))\n"
+			 "stmt j : y[i*N+j]:s32 = s\n", f ? " used_after" : "");
+		CHECK(analyse(text, n, p), "row pointer %d: %s", f, p->reason);
+		CHECK(p->mode == (f ? MP_OUT_TILE : MP_OUT_FUSED), "row pointer %d: mode %d", f,
+		      p->mode);
+	}
+
 	/* tile mode, an in-memory zero point protected at run time */
 	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
 		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"

@@ -370,6 +370,14 @@ void *__mixprec_tile_add(long abi, long nargs, ...);
 /* The thread count of the OpenMP loop directive on the nest the next call
  * replaces (num_threads, 1 for a false if clause); 0 after the call. */
 void __mixprec_omp_threads(long n);
+/* A tile-mode nest whose loop carries an OpenMP directive (clang): the
+ * calling thread registers its tile (NULL: nothing) under (key, id) before
+ * the construct, which then runs on that thread unless its num_threads
+ * says otherwise; the construct's body looks the tile up (NULL on other
+ * threads: they compute as written); leave restores the thread count. */
+void __mixprec_tile_enter(const void *key, long id, void *tile);
+void *__mixprec_tile_get(const void *key, long id);
+void __mixprec_tile_leave(const void *key, long id);
 
 #ifdef __cplusplus
 }

@@ -58,7 +58,72 @@ struct mp_build {
 	const mp_aff *lo_of(int l) { return role(l) >= 0 ? &bx->box_lo[role(l)] : &c.n->loop[l].lo; }
 	const mp_aff *hi_of(int l) { return role(l) >= 0 ? &bx->box_hi[role(l)] : &c.n->loop[l].hi; }
 
+	/* code for outside the OpenMP directive on the nest (c.omp): the
+	   expressions taken as written (x->q, n / 32) come from inside its
+	   region, where their references are marked as captures; they are
+	   copied with references for the outside (as_written) */
+	bool outside_omp = false;
+
 	explicit mp_build(mp_ctx &cc) : c(cc), C(cc.C), S(cc.S), L(cc.loop_loc) {}
+
+	static bool has_capture_ref(const Stmt *s)
+	{
+		if (!s)
+			return false;
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(s))
+			if (r->refersToEnclosingVariableOrCapture())
+				return true;
+		for (const Stmt *k : s->children())
+			if (has_capture_ref(k))
+				return true;
+		return false;
+	}
+
+	/* E as written, for where the code being built goes: itself, or
+	   outside an OpenMP directive a copy whose variable references are
+	   built anew (the forms operands' bases and derived values take;
+	   anything else sets bad) */
+	Expr *as_written(const Expr *e)
+	{
+		if (!outside_omp || !has_capture_ref(e))
+			return const_cast<Expr *>(e);
+		return copy_out(e);
+	}
+	Expr *copy_out(const Expr *e)
+	{
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(e))
+			return ref(const_cast<ValueDecl *>(r->getDecl()));
+		if (const ParenExpr *p = dyn_cast<ParenExpr>(e))
+			return paren(copy_out(p->getSubExpr()));
+		if (const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(e)) {
+			if (ic->getCastKind() == CK_LValueToRValue ||
+			    ic->getCastKind() == CK_ArrayToPointerDecay ||
+			    ic->getCastKind() == CK_FunctionToPointerDecay)
+				return ImplicitCastExpr::Create(C, ic->getType(), ic->getCastKind(),
+								copy_out(ic->getSubExpr()), nullptr,
+								ic->getValueKind(), FPOptionsOverride());
+			return cast(ic->getType(), copy_out(ic->getSubExpr()));
+		}
+		if (const CStyleCastExpr *cc = dyn_cast<CStyleCastExpr>(e))
+			return cast(cc->getType(), copy_out(cc->getSubExpr()));
+		if (const MemberExpr *me = dyn_cast<MemberExpr>(e))
+			return MemberExpr::Create(C, copy_out(me->getBase()), me->isArrow(), L,
+						  NestedNameSpecifierLoc(), SourceLocation(),
+						  me->getMemberDecl(), me->getFoundDecl(),
+						  me->getMemberNameInfo(), nullptr, me->getType(),
+						  me->getValueKind(), me->getObjectKind(), NOUR_None);
+		if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+			return un(u->getOpcode(), copy_out(u->getSubExpr()));
+		if (const BinaryOperator *b = dyn_cast<BinaryOperator>(e))
+			return bin(b->getOpcode(), copy_out(b->getLHS()), copy_out(b->getRHS()));
+		if (const ArraySubscriptExpr *a = dyn_cast<ArraySubscriptExpr>(e))
+			return ok(S.CreateBuiltinArraySubscriptExpr(copy_out(a->getBase()), L,
+								    copy_out(a->getIdx()), L));
+		if (!has_capture_ref(e))
+			return const_cast<Expr *>(e);
+		bad = true;
+		return lit(0);
+	}
 
 	Expr *ok(ExprResult r)
 	{
@@ -110,7 +175,7 @@ struct mp_build {
 			return paren(bin(BO_Mul, lng(value(mv.prod[0])), lng(value(mv.prod[1]))));
 		auto it = c.var_value.find(v);
 		if (it != c.var_value.end())
-			return paren(const_cast<Expr *>(it->second));
+			return paren(as_written(it->second));
 		return ref(c.var_decl[v]);
 	}
 
@@ -179,7 +244,7 @@ struct mp_build {
 		VarDecl *b = c.array_base[a];
 		QualType cp = C.getPointerType(C.CharTy);
 		if (!b && a < (int)c.array_value.size() && c.array_value[a])
-			return cast(cp, paren(const_cast<Expr *>(c.array_value[a])));
+			return cast(cp, paren(as_written(c.array_value[a])));
 		if (c.n->array[a].is_decl)
 			return cast(cp, un(UO_AddrOf, ref(b)));
 		return cast(cp, ref(b));
@@ -379,6 +444,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	const mp_plan &p = plans[0];
 	mp_build m(c);
 	m.bx = &p;
+	m.outside_omp = c.omp != nullptr;
 	ASTContext &C = c.C;
 	Sema &S = c.S;
 	mp_nest *n = c.n;
@@ -400,7 +466,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return false;
 		}
 	}
-	if (c.omp && p.mode == MP_OUT_TILE) {
+	/* tile mode under an OpenMP directive: the construct stays, its body
+	   reads the tile registered by the calling thread (one contraction,
+	   the loops not collapsed, loop k inside the directive's loop) */
+	if (c.omp && p.mode == MP_OUT_TILE &&
+	    (count > 1 || c.loops[p.loop_k] == c.top || c.omp_threads ||
+	     (isa<OMPLoopDirective>(c.omp) && cast<OMPLoopDirective>(c.omp)->getLoopsNumber() > 1))) {
 		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
 		return false;
 	}
@@ -547,7 +618,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			/* a variable in memory, or a value read from memory
 			   (x->n): the lvalue's address */
 			auto lvit = c.var_lvalue.find(a.var);
-			Expr *lv = lvit != c.var_lvalue.end() ? m.paren(const_cast<Expr *>(lvit->second))
+			Expr *lv = lvit != c.var_lvalue.end() ? m.paren(m.as_written(lvit->second))
 							      : m.ref(c.var_decl[a.var]);
 			Expr *lo = m.cast(lt, m.un(UO_AddrOf, lv));
 			Lg(a.kind == MP_ARG_VAR_LO ? lo : m.bin(BO_Add, lo, m.lit(n->var[a.var].mem_size - 1)));
@@ -581,6 +652,34 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	if (thr_fn) {
 		std::vector<Expr *> ta = { m.lit(0) };
 		outer.push_back(m.call(thr_fn, ta));
+	}
+	/* tile mode under an OpenMP directive: the construct's body reads
+	   the tile through __mixprec_tile_get(key, id), key the function's
+	   address, into a local of the body (otile); what it reads from
+	   outside the construct is recomputed from what the region captures */
+	static long omp_tile_ids;
+	bool omp_tile = c.omp && p.mode == MP_OUT_TILE;
+	Expr *okey = nullptr;
+	long oid = 0;
+	VarDecl *otile = nullptr;
+	CapturedStmt *outer_cap = c.captured;
+	FunctionDecl *enter_fn = nullptr, *get_fn = nullptr, *leave_fn = nullptr;
+	auto key = [&] { return m.cast(vp, m.un(UO_AddrOf, m.ref(c.fn))); };
+	if (omp_tile) {
+		oid = ++omp_tile_ids;
+		enter_fn = m.runtime_fn("__mixprec_tile_enter", C.VoidTy, { vp, lt, vp }, false);
+		get_fn = m.runtime_fn("__mixprec_tile_get", vp, { vp, lt }, false);
+		leave_fn = m.runtime_fn("__mixprec_tile_leave", C.VoidTy, { vp, lt }, false);
+		std::vector<Expr *> ea = { key(), m.lit(oid), m.cast(vp, m.ref(tiles[0])) };
+		outer.push_back(m.call(enter_fn, ea));
+		/* from here on, code for inside the directive's region */
+		c.captured = cast<OMPExecutableDirective>(c.omp)->getInnermostCapturedStmt();
+		m.outside_omp = false;
+		std::vector<Expr *> ga = { key(), m.lit(oid) };
+		otile = m.local("__mixprec_otile", vp, m.call(get_fn, ga));
+		tiles[0] = otile;
+		okey = key();
+		(void)okey;
 	}
 	/* all or nothing: every tile non-null */
 	Expr *all = m.bin(BO_NE, m.ref(tiles[0]), m.lit(0));
@@ -647,8 +746,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			L2(m.lit(MP_NEST_ABI_VERSION));
 			L2(m.lit(10));
 			a2.push_back(m.cast(vp, m.ref(tile)));
-			L2(m.bin(BO_Add, m.bin(BO_Mul, m.paren(ti), m.ref(nvar)), m.paren(tj)));
-			L2(m.ref(nvar));
+			auto NV = [&] { return omp_tile ? m.paren(m.extent(lj)) : m.ref(nvar); };
+			auto MV = [&] { return omp_tile ? m.paren(m.extent(li)) : m.ref(mvar); };
+			L2(m.bin(BO_Add, m.bin(BO_Mul, m.paren(ti), NV()), m.paren(tj)));
+			L2(NV());
 			L2(m.lit(1));
 			a2.push_back(m.cast(vp, ms.addr(p.acc_mem, true)));
 			L2(m.coef(&Co.off, vi));
@@ -656,8 +757,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			/* a triangular nest: the loop below k runs over its own
 			   range for the current outer iterators (ms: its own
 			   bounds), a row or column of the tile's box */
-			L2(below[vi] ? (p.tri ? ms.extent(li) : m.ref(mvar)) : m.lit(1));
-			L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : m.ref(nvar)) : m.lit(1));
+			L2(below[vi] ? (p.tri ? ms.extent(li) : MV()) : m.lit(1));
+			L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : NV()) : m.lit(1));
 			/* dt: the tile's (and the output's) element type */
 			L2(m.lit(!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
 			fs.push_back(m.call(add_fn, a2));
@@ -669,7 +770,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.paren(m.extent(pq.loop_g))),
 					    m.paren(m.iteration(n->loop[pq.loop_g].iter)));
 			if (vj >= 0)
-				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.ref(nvar)),
+				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx),
+							   omp_tile ? m.paren(m.extent(lj)) : m.ref(nvar)),
 					    m.paren(m.iteration(vj)));
 			/* int32 tile; float sources: float or double (the source type),
 			   converted to the accumulator's type below */
@@ -707,7 +809,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			outer.push_back(k_new);
 			k_new = nullptr;
 		} else {
-			outer.push_back(c.top);
+			outer.push_back(top);
+		}
+		if (omp_tile) {
+			c.captured = outer_cap;
+			m.outside_omp = true;
+			tiles[0] = tile;
+			std::vector<Expr *> la = { key(), m.lit(oid) };
+			outer.push_back(m.call(leave_fn, la));
 		}
 		for (VarDecl *t : tiles) {
 			std::vector<Expr *> ra = { m.ref(t) };
@@ -720,13 +829,19 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	/* remainder loops folded into loop k (mp_reroll): run only when a
 	   tile is missing */
 	std::vector<std::pair<Stmt *, Stmt *>> guards;   /* (loop, if) */
+	if (omp_tile) {   /* the remainder loops are inside the construct */
+		c.captured = cast<OMPExecutableDirective>(c.omp)->getInnermostCapturedStmt();
+		m.outside_omp = false;
+	}
 	if (p.mode == MP_OUT_TILE)
 		for (Stmt *a : c.absorbed) {
-			Expr *none = m.bin(BO_EQ, m.ref(tiles[0]), m.lit(0));
+			Expr *none = m.bin(BO_EQ, m.ref(omp_tile ? otile : tiles[0]), m.lit(0));
 			for (size_t q = 1; q < tiles.size(); q++)
 				none = m.bin(BO_LOr, none, m.bin(BO_EQ, m.ref(tiles[q]), m.lit(0)));
 			guards.push_back({ a, mpc::if_stmt(C, m.L, none, a, nullptr) });
 		}
+	c.captured = outer_cap;
+	m.outside_omp = c.omp != nullptr;
 	ForStmt *top_for = dyn_cast<ForStmt>(c.top);
 	mp_for_extra top_ex;
 	if (top_for) {
@@ -768,5 +883,16 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	}
 	if (!top_ex.extra.empty())
 		top_for->setInit(top_ex.own);
+	if (omp_tile) {
+		/* the tile's local first in the body of the directive's loop
+		   (code generation takes the body from the loop, as it is now) */
+		ForStmt *tf = cast<ForStmt>(c.top);
+		std::vector<Stmt *> items = { m.decl_stmt(otile) };
+		if (CompoundStmt *cs = dyn_cast<CompoundStmt>(tf->getBody()))
+			items.insert(items.end(), cs->body_begin(), cs->body_end());
+		else
+			items.push_back(tf->getBody());
+		tf->setBody(mpc::compound(C, items, m.L, m.L));
+	}
 	return true;
 }

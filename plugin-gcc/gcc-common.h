@@ -80,6 +80,8 @@ struct mp_pragma_rec {
 	   holding the thread count it asks for (NULL_TREE: none asked) */
 	tree omp_go;
 	tree omp_threads;
+	int omp_collapse;   /* the loops the directive collapses */
+	bool omp_num_threads;   /* it has a num_threads clause */
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;

@@ -312,6 +312,8 @@ bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id
 	r.omp_go = go;
 	r.omp_threads = nt || cond ? ntv : NULL_TREE;
 	r.loop_loc = loc;
+	r.omp_collapse = depth;
+	r.omp_num_threads = nt != NULL_TREE;
 	mp_keep_tree(go);
 	mp_keep_tree(ntv);
 	/* the construct's place takes the block; the marker moved into it */

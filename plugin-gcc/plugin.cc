@@ -292,6 +292,8 @@ static void handle_pragma(cpp_reader *)
 	rec.tok_locs = locs;
 	rec.scale_decl[0] = rec.scale_decl[1] = NULL_TREE;
 	rec.omp_go = rec.omp_threads = NULL_TREE;
+	rec.omp_collapse = 0;
+	rec.omp_num_threads = false;
 
 	char err[MP_REASON_LEN];
 	int err_tok = 0;

@@ -410,12 +410,13 @@ static basic_block block_on_edge(edge e)
 	return split_edge(e);
 }
 
-/* COND_BB ends in "if (tile != 0)": true goes to a new block (returned),
-   whose only successor is TO; false keeps COND_BB's old successor. */
-static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to)
+/* COND_BB ends in "if (tile CODE 0)" (NE_EXPR, EQ_EXPR): true goes to a new
+   block (returned), whose only successor is TO; false keeps COND_BB's old
+   successor. */
+static basic_block branch_if(basic_block cond_bb, tree_code code, tree tile, basic_block to)
 {
 	gimple_stmt_iterator g = gsi_last_bb(cond_bb);
-	gcond *cnd = gimple_build_cond(NE_EXPR, tile, null_pointer_node, NULL_TREE, NULL_TREE);
+	gcond *cnd = gimple_build_cond(code, tile, null_pointer_node, NULL_TREE, NULL_TREE);
 	gsi_insert_after(&g, cnd, GSI_NEW_STMT);
 	edge old = single_succ_edge(cond_bb);
 	old->flags &= ~EDGE_FALLTHRU;
@@ -429,6 +430,11 @@ static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to
 	edge o = make_edge(fast, to, EDGE_FALLTHRU);
 	o->probability = profile_probability::always();
 	return fast;
+}
+
+static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to)
+{
+	return branch_if(cond_bb, NE_EXPR, tile, to);
 }
 
 /* CUR falls through to its successor; make it "if (COND) SET" and return
@@ -509,7 +515,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		       "type (%s)", p.src_type == MP_TY_F64 ? "double" : "float");
 		return false;
 	}
-	if (c.pr->omp_go && p.mode == MP_OUT_TILE) {
+	/* as plugin-clang/rewrite.cc: tile mode under an OpenMP directive for
+	   one contraction, the loops not collapsed, loop k inside the
+	   directive's loop */
+	if (c.pr->omp_go && p.mode == MP_OUT_TILE &&
+	    (count > 1 || c.pr->omp_collapse > 1 || c.loops[p.loop_k] == c.top ||
+	     c.pr->omp_num_threads)) {
 		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
 		return false;
 	}
@@ -568,11 +579,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		assign(&seq, tile, fold_build3(COND_EXPR, ptr, ok, tiles[0], null_pointer_node));
 	}
 
-	if (c.pr->omp_go) {
-		/* the copy of an OpenMP construct (omp.cc): the construct runs
-		   when the call falls back (go = tile == 0); the copy never */
+	/* the copy of an OpenMP construct (omp.cc): the construct runs when
+	   the call falls back (go = tile == 0); the copy, never (whole nest)
+	   or only with the tile (tile mode: its loops read the tile) */
+	if (c.pr->omp_go)
 		assign(&seq, c.pr->omp_go, fold_build2(EQ_EXPR, integer_type_node, tile,
 							null_pointer_node));
+	if (c.pr->omp_go && p.mode != MP_OUT_TILE) {
 		basic_block pre = block_on_edge(e0);
 		gimple_stmt_iterator g = gsi_last_bb(pre);
 		gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
@@ -582,6 +595,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
+	if (c.pr->omp_go) {
+		/* tile mode on the copy: without the tile, past the copy (and
+		   its release: nothing to release) to the construct */
+		branch_if(pre, EQ_EXPR, tile, ex->dest);
+	}
 
 	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
 		/* 2a. the whole nest is the fallback */

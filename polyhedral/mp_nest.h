@@ -68,10 +68,10 @@ extern "C" {
 	"directive; put '#pragma mixprec' on the contraction's loop inside the OpenMP loop " \
 	"(it then runs on the kernels on each thread)"
 #define MP_MSG_OMP_TILE \
-	"the nest carries an OpenMP loop directive and its plan keeps the loops, reading the " \
-	"kernels' results inside them (%s), which the OpenMP region cannot reach; mixprec " \
-	"replaces only whole nests under an OpenMP directive (remove the directive: the " \
-	"kernels use OpenMP threads themselves)"
+	"under an OpenMP loop directive, a nest whose loops stay (tile mode) needs one " \
+	"contraction, its reduction loop inside the directive's loop, the loops not collapsed " \
+	"and no num_threads clause (the loops run on the calling thread); remove the clause, or " \
+	"the directive: the kernels use OpenMP threads themselves (%s)"
 
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \

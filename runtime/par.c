@@ -33,6 +33,7 @@ typedef int (*mp_omp_int_fn)(void);
 static struct {
 	mp_gomp_parallel_fn parallel;
 	mp_omp_int_fn max_threads, level, thread_num, num_threads;
+	void (*set_num_threads)(int);   /* may be NULL */
 	const char *file;
 } mp_omp;
 
@@ -62,6 +63,8 @@ static int mp_omp_bind(void *h)
 	mp_omp.level = u2.f;
 	mp_omp.thread_num = u3.f;
 	mp_omp.num_threads = u4.f;
+	union { void *o; void (*f)(int); } u5 = {dlsym(h, "omp_set_num_threads")};
+	mp_omp.set_num_threads = u5.f;
 	Dl_info info;
 	mp_omp.file = dladdr(p, &info) && info.dli_fname ? info.dli_fname : "?";
 	__atomic_store_n(&mp_omp.parallel, up.f, __ATOMIC_RELEASE);
@@ -198,6 +201,62 @@ void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi)
 void __mixprec_omp_threads(long n)
 {
 	mp_par_req = n <= 0 ? 0 : n > 1024 ? 1024 : (int)n;
+}
+
+/* The tiles of nests whose loops carry an OpenMP directive (clang's
+ * rewrite of a tile-mode nest): the calling thread registers its tile
+ * before the construct and the construct's body looks it up.  Another
+ * thread of the team finds nothing and computes its iterations as written
+ * (the same values); with a tile, the construct is asked for one thread
+ * (the calling one) unless its own num_threads clause says otherwise.  A
+ * stack per thread, innermost last. */
+#define MP_OMP_TILES 8
+static __thread struct mp_omp_tile {
+	const void *key;
+	long id;
+	void *tile;
+	int saved;   /* the nthreads ICV to restore, 0: none set */
+} mp_omp_tiles[MP_OMP_TILES];
+static __thread int mp_omp_ntiles;
+
+/* See mixprec.h. */
+void __mixprec_tile_enter(const void *key, long id, void *tile)
+{
+	if (!tile || mp_omp_ntiles >= MP_OMP_TILES)
+		return;
+	struct mp_omp_tile *e = &mp_omp_tiles[mp_omp_ntiles++];
+	e->key = key;
+	e->id = id;
+	e->tile = tile;
+	e->saved = 0;
+	pthread_once(&mp_omp_once, mp_omp_load);
+	if (__atomic_load_n(&mp_omp.parallel, __ATOMIC_ACQUIRE) && mp_omp.set_num_threads) {
+		e->saved = mp_omp.max_threads();
+		mp_omp.set_num_threads(1);
+	}
+}
+
+/* See mixprec.h. */
+void *__mixprec_tile_get(const void *key, long id)
+{
+	for (int i = mp_omp_ntiles - 1; i >= 0; i--)
+		if (mp_omp_tiles[i].key == key && mp_omp_tiles[i].id == id)
+			return mp_omp_tiles[i].tile;
+	return NULL;
+}
+
+/* See mixprec.h. */
+void __mixprec_tile_leave(const void *key, long id)
+{
+	for (int i = mp_omp_ntiles - 1; i >= 0; i--)
+		if (mp_omp_tiles[i].key == key && mp_omp_tiles[i].id == id) {
+			if (mp_omp_tiles[i].saved > 0)
+				mp_omp.set_num_threads(mp_omp_tiles[i].saved);
+			for (int j = i; j + 1 < mp_omp_ntiles; j++)
+				mp_omp_tiles[j] = mp_omp_tiles[j + 1];
+			mp_omp_ntiles--;
+			return;
+		}
 }
 
 /* See mp_par.h. */

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 9
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -8,12 +8,83 @@
  * collapse(2), num_threads and if clauses, `parallel for simd`, `simd`
  * (schedule(dynamic) is accepted too; clang 19 then needs libomp 19, which
  * Debian 12 does not ship beside libomp 14).
- * The construct is replaced whole by one call whose kernels run on the
- * directive's threads; the construct as written is the fallback.  The
+ * Whole-nest plans: the construct is replaced by one call whose kernels run
+ * on the directive's threads; the construct as written is the fallback.
+ * Tile-mode plans (runq.c's group sums, an epilogue kept): the call before
+ * the construct, whose loops read its results on the calling thread.  The
  * OpenMP directive comes after `#pragma mixprec`: GCC's parser refuses
  * anything between `#pragma omp ... for` and its loop. */
 #include "harness.h"
 #include <mixprec.h>
+
+/* llama2.c's runq.c matmul as published, OpenMP pragma included: the group
+   sums come from the kernels (one call before the construct); the loops
+   run on the calling thread reading them (tile mode) */
+#define GS 32
+typedef struct {
+	int8_t *q;  /* quantized values */
+	float *s;   /* scaling factors */
+} QuantizedTensor;
+
+__attribute__((noinline)) void ol_runq(float *xout, QuantizedTensor *x, QuantizedTensor *w,
+				       int n, int d)
+{
+	int i;
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for private(i)
+	for (i = 0; i < d; i++) {
+
+		float val = 0.0f;
+		int32_t ival = 0;
+		int in = i * n;
+
+		// do the matmul in groups of GS
+		int j;
+		for (j = 0; j <= n - GS; j += GS) {
+			for (int k = 0; k < GS; k++) {
+				ival += ((int32_t)x->q[j + k]) * ((int32_t)w->q[in + j + k]);
+			}
+			val += ((float)ival) * w->s[(in + j) / GS] * x->s[j / GS];
+			ival = 0;
+		}
+
+		xout[i] = val;
+	}
+}
+
+/* operands reached through struct members (the call's arguments are
+   rebuilt outside the construct) */
+typedef struct {
+	const int8_t *w;
+	int rows, cols;
+} Layer;
+
+__attribute__((noinline)) void ol_layer(const Layer *l, const QuantizedTensor *x, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = 0; i < l->rows; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < l->cols; k++)
+			s += l->w[i * l->cols + k] * x->q[k];
+		y[i] = s;
+	}
+}
+
+/* an epilogue the kernels do not fuse (a ReLU by hand): tile mode */
+__attribute__((noinline)) void ol_relu(int M, int N, int K, const int8_t *A, const int8_t *B,
+				       int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for schedule(static)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s > 0 ? s : 0;
+		}
+}
 
 /* llama2.c run.c matmul, integer operands */
 __attribute__((noinline)) void ol_matmul(int32_t *xout, const int8_t *x, const int8_t *w, int n,
@@ -125,6 +196,26 @@ void corpus_main(void)
 		harness_out_array(harness_name("for simd %dx%d", M, K), C, (size_t)M);
 		ol_simd(M, K, A, x, C);
 		harness_out_array(harness_name("simd %dx%d", M, K), C, (size_t)M);
+		ol_relu(M, N, K, A, B, C);
+		harness_out_array(harness_name("relu %dx%dx%d", M, N, K), C, (size_t)M * N);
+		Layer l = { A, M, K };
+		QuantizedTensor xq = { x, NULL };
+		ol_layer(&l, &xq, C);
+		harness_out_array(harness_name("layer %dx%d", M, K), C, (size_t)M);
+		/* runq: n a multiple of GS */
+		int n = GS * (1 + K % 5), dd = M;
+		QuantizedTensor wq = { harness_rand_s8((size_t)dd * n + 1), NULL };
+		QuantizedTensor xr = { harness_rand_s8((size_t)n + 1), NULL };
+		wq.s = harness_rand_f32((size_t)dd * n / GS + 1, -0.05f, 0.05f);
+		xr.s = harness_rand_f32((size_t)n / GS + 1, -0.05f, 0.05f);
+		float *out = harness_rand_f32((size_t)dd + 1, -1.0f, 1.0f);
+		ol_runq(out, &xr, &wq, n, dd);
+		harness_out_array(harness_name("runq %dx%d", dd, n), out, (size_t)dd);
+		harness_free(wq.q);
+		harness_free(wq.s);
+		harness_free(xr.q);
+		harness_free(xr.s);
+		harness_free(out);
 		harness_free(A);
 		harness_free(B);
 		harness_free(x);

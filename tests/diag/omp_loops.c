@@ -2,7 +2,7 @@
 /* omp_loops.c -- '#pragma mixprec' followed by an OpenMP directive on the
  * same loop (issue 10, item 2).  `parallel for`, `parallel for simd` and
  * `simd` constructs whose clauses do not change what the loop computes are
- * replaced whole (tests/corpus/omp_loops.c); the rest is a warning under
+ * transformed (tests/corpus/omp_loops.c); the rest is a warning under
  * the three compilers, and the OpenMP loop is compiled as written.  The
  * other order, the OpenMP directive first, is a syntax error of GCC's own
  * parser ("for statement expected before '#pragma'"); clang accepts it. */
@@ -56,37 +56,33 @@ void ol_side_effects(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
 	}
 }
 
-/* llama2.c's runq.c matmul as published: the group sums are read inside
-   the loops (tile mode), which the OpenMP region cannot reach */
-#define GS 32
-typedef struct {
-	int8_t *q;  /* quantized values */
-	float *s;   /* scaling factors */
-} QuantizedTensor;
-
-void matmul(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d)
+/* an epilogue the kernels do not fuse (tile mode: the loops stay and read
+   the kernels' results) under a directive that collapses the loops */
+void ol_relu_collapse(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 {
-	int i;
 #pragma mixprec(int8, acc=int32)
-#pragma omp parallel for private(i)
-	for (i = 0; i < d; i++) { // expected-warning {{OpenMP region cannot reach}}
-
-		float val = 0.0f;
-		int32_t ival = 0;
-		int in = i * n;
-
-		// do the matmul in groups of GS
-		int j;
-		for (j = 0; j <= n - GS; j += GS) {
-			for (int k = 0; k < GS; k++) {
-				ival += ((int32_t)x->q[j + k]) * ((int32_t)w->q[in + j + k]);
-			}
-			val += ((float)ival) * w->s[(in + j) / GS] * x->s[j / GS];
-			ival = 0;
+#pragma omp parallel for collapse(2)
+	for (int i = 0; i < M; i++) // expected-warning {{the loops not collapsed}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s > 0 ? s : 0;
 		}
+}
 
-		xout[i] = val;
-	}
+/* the same with num_threads: its loops would run on that many threads */
+void ol_relu_threads(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for num_threads(4)
+	for (int i = 0; i < M; i++) // expected-warning {{no num_threads clause}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s > 0 ? s : 0;
+		}
 }
 
 /* a batch loop around the contraction: the call would be inside the

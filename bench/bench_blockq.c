@@ -5,6 +5,9 @@
  * build's bit for bit (the group sums are exact, the float code around
  * them runs as written).  Prints median times and the ratio.
  *
+ * Built with OpenMP, also the loop as published, its `#pragma omp parallel
+ * for private(i)` included (OMP_NUM_THREADS threads).
+ *
  * Usage: bench_blockq [reps [d n]]   (default 21, 4096 4096) */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +23,12 @@ typedef struct {
 
 void matmul_plain(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
 void matmul_mixprec(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+#ifdef MP_HAVE_OMP
+/* the same with runq.c's `#pragma omp parallel for private(i)` */
+void matmul_plain_omp(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+void matmul_mixprec_omp(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+int omp_get_max_threads(void);
+#endif
 
 typedef void (*mm_fn)(float *, QuantizedTensor *, QuantizedTensor *, int, int);
 
@@ -70,6 +79,22 @@ int main(int argc, char **argv)
 	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tm * 1e3, bytes / tm * 1e-9);
 	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tp / tm,
 	       same ? "bit-identical" : "DIFFER");
+#ifdef MP_HAVE_OMP
+	/* as published, OpenMP pragma included: OMP_NUM_THREADS threads for
+	   the plain build; the plugin build's call before the construct */
+	double tpo = run(matmul_plain_omp, o1, &x, &w, n, d, reps);
+	double tmo = run(matmul_mixprec_omp, o2, &x, &w, n, d, reps);
+	int same_omp = !memcmp(o1, o2, sizeof(float) * (size_t)d);
+	printf("with its #pragma omp parallel for private(i), %d OpenMP thread(s):\n",
+	       omp_get_max_threads());
+	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tpo * 1e3,
+	       bytes / tpo * 1e-9);
+	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tmo * 1e3,
+	       bytes / tmo * 1e-9);
+	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tpo / tmo,
+	       same_omp ? "bit-identical" : "DIFFER");
+	same = same && same_omp;
+#endif
 	free(x.q), free(x.s), free(w.q), free(w.s), free(o1), free(o2);
 	return same ? 0 : 1;
 }

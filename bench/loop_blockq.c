@@ -2,7 +2,9 @@
  * bench_blockq as LLM runners in C write it (llama2.c's runq.c `matmul`,
  * kept as published but for the OpenMP pragma: one thread), under the
  * mixprec pragma.  Built twice: without the plugin (suffix plain) and with
- * it (suffix mixprec), both -O3 -march=native. */
+ * it (suffix mixprec), both -O3 -march=native; with MP_BLOCKQ_OMP (and
+ * -fopenmp) as published, its `#pragma omp parallel for private(i)`
+ * included (suffixes plain_omp, mixprec_omp). */
 #include <stdint.h>
 
 #ifndef MP_SUFFIX
@@ -23,6 +25,9 @@ void F(matmul_)(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int 
 {
 	int i;
 #pragma mixprec(int8, acc=int32)
+#ifdef MP_BLOCKQ_OMP
+#pragma omp parallel for private(i)
+#endif
 	for (i = 0; i < d; i++) {
 		float val = 0.0f;
 		int32_t ival = 0;

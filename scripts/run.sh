@@ -41,5 +41,7 @@ fi
 if [ -x build/bench/bench_blockq ]; then
   echo "== bench/bench_blockq (llama2.c's block-quantized matmul, plain build vs plugin build)"
   OMP_NUM_THREADS=1 build/bench/bench_blockq 21 || status=1
+  echo "== bench/bench_blockq, OMP_NUM_THREADS=2 (the plain build of runq.c as published on 2 threads)"
+  OMP_NUM_THREADS=2 build/bench/bench_blockq 21 || status=1
 fi
 exit $status

@@ -953,10 +953,11 @@ def f_emit(fn):
 #              schedule(static[, 1])` over batches;
 #   omp_task   a nest in a `#pragma omp task`;
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
-#              for` (schedule(static) with num_threads(2) and an if clause,
-#              or schedule(static, 1)): the construct is replaced whole by
-#              the call, its threads the clause's, the construct the
-#              fallback;
+#              for` (schedule(static) with num_threads(2) and an if clause:
+#              the construct is replaced whole by the call, its threads the
+#              clause's, the construct the fallback; or schedule(static, 1)
+#              and a ReLU epilogue: tile mode, the loop reading the call's
+#              results on the calling thread);
 #   kunroll    the reduction unrolled by 2-8 (one update of U products, or U
 #              updates in shuffled order; `k + U-1 < K`, `k <= K - U`,
 #              `k + U <= K`) and its remainder `for (; k < K; k++)`, a
@@ -1296,7 +1297,10 @@ def x_emit(fn):
                  "\tfor (int i = 0; i < M; i++) {",
                  "\t\tint32_t s = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
                  "\t\tfor (int k = 0; k < K; k++)",
-                 "\t\t\ts += %s * B[k];" % a("i", "k"), "\t\ty[i] = s;", "\t}"]
+                 "\t\t\ts += %s * B[k];" % a("i", "k"),
+                 # without clauses: a ReLU the kernels do not fuse (tile
+                 # mode: the loop reads the call's results)
+                 "\t\ty[i] = s;" if clauses else "\t\ty[i] = s > 0 ? s : 0;", "\t}"]
     L += body
     L.append("\t(void)M; (void)N; (void)K; (void)NB; (void)T; (void)A; (void)B; (void)C;")
     L.append("\t(void)bias; (void)za; (void)f; (void)E; (void)y;")

@@ -368,7 +368,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources 
 void __mixprec_release(void *tile);
 void *__mixprec_tile_add(long abi, long nargs, ...);
 /* The thread count of the OpenMP loop directive on the nest the next call
- * replaces (num_threads, 1 for a false if clause); 0 after the call. */
+ * replaces (num_threads, 1 for a false if clause; -1: a tile-mode nest whose
+ * loops will run on the calling thread); 0 after the call. */
 void __mixprec_omp_threads(long n);
 /* A tile-mode nest whose loop carries an OpenMP directive (clang): the
  * calling thread registers its tile (NULL: nothing) under (key, id) before

@@ -639,11 +639,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	/* the thread count of the OpenMP directive the call replaces:
 	   __mixprec_omp_threads(if ? num_threads : 1) around the call */
 	FunctionDecl *thr_fn = nullptr;
-	if (c.omp && (c.omp_threads || c.omp_if)) {
+	if (c.omp && (c.omp_threads || c.omp_if || p.mode == MP_OUT_TILE)) {
+		/* tile mode: -1, the loops left run on the calling thread (the
+		   runtime declines when the construct's team would be wide) */
 		thr_fn = m.runtime_fn("__mixprec_omp_threads", C.VoidTy, { lt }, false);
-		Expr *n = c.omp_threads ? m.lng(m.paren(c.omp_threads)) : m.lit(0);
+		Expr *n = c.omp_threads ? m.lng(m.paren(m.as_written(c.omp_threads))) : m.lit(0);
 		if (c.omp_if)
-			n = m.cond(m.paren(c.omp_if), n, m.lit(1));
+			n = m.cond(m.paren(m.as_written(c.omp_if)), n, m.lit(1));
+		if (p.mode == MP_OUT_TILE)
+			n = m.lit(-1);
 		std::vector<Expr *> ta = { n };
 		outer.push_back(m.call(thr_fn, ta));
 	}

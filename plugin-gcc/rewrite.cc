@@ -534,10 +534,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	/* the thread count of the OpenMP directive the call replaces
 	   (omp.cc): __mixprec_omp_threads(n) around the call */
 	tree thr_fn = NULL_TREE;
-	if (c.pr->omp_go && c.pr->omp_threads) {
+	if (c.pr->omp_go && (c.pr->omp_threads || p.mode == MP_OUT_TILE)) {
+		/* tile mode: -1, the loops left run on the calling thread (the
+		   runtime declines when the construct's team would be wide) */
 		thr_fn = runtime_fn(&mp_rt_decls[RT_OMP_THREADS], "__mixprec_omp_threads",
 				    build_function_type_list(void_type_node, long_t(), NULL_TREE));
-		gimple_seq_add_stmt(&seq, gimple_build_call(thr_fn, 1, c.pr->omp_threads));
+		gimple_seq_add_stmt(&seq, gimple_build_call(thr_fn, 1,
+							    p.mode == MP_OUT_TILE
+							    ? build_int_cst(long_t(), -1)
+							    : c.pr->omp_threads));
 	}
 
 	tree mvar = create_tmp_var(long_t(), "mp_M");

@@ -49,6 +49,13 @@ void mp_par_grid(int n, long M, long N, long mr, long nr, double a_cost, double 
  * rest): [*lo, *hi), empty when t has nothing. */
 void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi);
 
+/* 1 when the call is a tile-mode nest under an OpenMP directive
+ * (__mixprec_omp_threads(-1) before it: the loops left run on the calling
+ * thread) and, outside any parallel region, the directive's team would have
+ * more than 2 threads: the kernels plus those loops on one thread would not
+ * beat the construct as written, which runs instead. */
+int mp_par_tail_too_wide(void);
+
 /* Read MIXPREC_THREADS again on the next call (mp_env_reload). */
 void mp_par_reload(void);
 

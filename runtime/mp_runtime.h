@@ -19,6 +19,8 @@ typedef enum mp_fallback {
 	MP_FB_VERIFY,        /* verify mode: an element beyond its bound */
 	MP_FB_SMALL,         /* too little work: the loop as written is faster
 	                        (nest.c's cost model; MIXPREC_SMALL=0 turns it off) */
+	MP_FB_OMP,           /* tile mode under an OpenMP directive whose team would
+	                        be wider than the loops left on one thread afford */
 	MP_FB_COUNT
 } mp_fallback;
 

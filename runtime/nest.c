@@ -421,6 +421,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		return fallback(loc, MP_FB_OVERLAP, t0);
 	if (disabled())
 		return fallback(loc, MP_FB_DISABLED, t0);
+	if (mp_par_tail_too_wide())
+		return fallback(loc, MP_FB_OMP, t0);
 	if (za != (int32_t)za || zb != (int32_t)zb)
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
@@ -741,6 +743,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		return fallback(loc, MP_FB_OVERLAP, t0);
 	if (disabled())
 		return fallback(loc, MP_FB_DISABLED, t0);
+	if (mp_par_tail_too_wide())
+		return fallback(loc, MP_FB_OMP, t0);
 	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
 	    c_si % esz || c_sj % esz)
 		return fallback(loc, MP_FB_LAYOUT, t0);

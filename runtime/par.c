@@ -45,7 +45,9 @@ static int mp_par_forked;        /* a child forked after teams ran */
 static double mp_par_min_work = MP_PAR_MIN_WORK;
 /* The thread count an OpenMP loop directive on the nest asks for
  * (__mixprec_omp_threads): 0 none, else its num_threads (1 for a false
- * if clause).  Per thread: set and cleared around one call. */
+ * if clause); -1: a tile-mode nest under a directive, whose loops run on
+ * the calling thread (mp_par_tail_too_wide).  Per thread: set and cleared
+ * around one call. */
 static __thread int mp_par_req;
 
 /* Binds the entry points from handle h; 1 when all were found. */
@@ -200,7 +202,18 @@ void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi)
  * none). */
 void __mixprec_omp_threads(long n)
 {
-	mp_par_req = n <= 0 ? 0 : n > 1024 ? 1024 : (int)n;
+	mp_par_req = n == -1 ? -1 : n <= 0 ? 0 : n > 1024 ? 1024 : (int)n;
+}
+
+/* See mp_par.h. */
+int mp_par_tail_too_wide(void)
+{
+	if (mp_par_req != -1)
+		return 0;
+	pthread_once(&mp_omp_once, mp_omp_load);
+	if (!__atomic_load_n(&mp_omp.parallel, __ATOMIC_ACQUIRE) || mp_omp.level() > 0)
+		return 0;
+	return mp_omp.max_threads() > 2;
 }
 
 /* The tiles of nests whose loops carry an OpenMP directive (clang's

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 11
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -174,6 +174,31 @@ __attribute__((noinline)) void ol_simd(int M, int K, const int8_t *A, const int8
 	}
 }
 
+/* the directive's loop counting down, and stepping by 2 */
+__attribute__((noinline)) void ol_down(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = M - 1; i >= 0; i--) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}
+
+__attribute__((noinline)) void ol_step2(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = 0; i < M; i += 2) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -196,6 +221,10 @@ void corpus_main(void)
 		harness_out_array(harness_name("for simd %dx%d", M, K), C, (size_t)M);
 		ol_simd(M, K, A, x, C);
 		harness_out_array(harness_name("simd %dx%d", M, K), C, (size_t)M);
+		ol_down(M, K, A, x, C);
+		harness_out_array(harness_name("down %dx%d", M, K), C, (size_t)M);
+		ol_step2(M, K, A, x, C);
+		harness_out_array(harness_name("step2 %dx%d", M, K), C, (size_t)M);
 		ol_relu(M, N, K, A, B, C);
 		harness_out_array(harness_name("relu %dx%dx%d", M, N, K), C, (size_t)M * N);
 		Layer l = { A, M, K };

@@ -38,6 +38,10 @@ if [ -x build/bench/bench_attn ]; then
   echo "== bench/bench_attn (batched int8 attention scores: plain loop, plugin build, oneDNN matmul)"
   OMP_NUM_THREADS=1 build/bench/bench_attn 11 || status=1
 fi
+if [ -x build/bench/bench_polybench ]; then
+  echo "== bench/bench_polybench (PolyBench/C 4.2.1 kernels as written, float at bf16, plain build vs plugin build)"
+  OMP_NUM_THREADS=1 build/bench/bench_polybench 5 || status=1
+fi
 if [ -x build/bench/bench_blockq ]; then
   echo "== bench/bench_blockq (llama2.c's block-quantized matmul, plain build vs plugin build)"
   OMP_NUM_THREADS=1 build/bench/bench_blockq 21 || status=1

@@ -663,7 +663,6 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	   outside the construct is recomputed from what the region captures */
 	static long omp_tile_ids;
 	bool omp_tile = c.omp && p.mode == MP_OUT_TILE;
-	Expr *okey = nullptr;
 	long oid = 0;
 	VarDecl *otile = nullptr;
 	CapturedStmt *outer_cap = c.captured;
@@ -682,8 +681,6 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		std::vector<Expr *> ga = { key(), m.lit(oid) };
 		otile = m.local("__mixprec_otile", vp, m.call(get_fn, ga));
 		tiles[0] = otile;
-		okey = key();
-		(void)okey;
 	}
 	/* all or nothing: every tile non-null */
 	Expr *all = m.bin(BO_NE, m.ref(tiles[0]), m.lit(0));

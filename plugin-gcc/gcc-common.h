@@ -94,12 +94,12 @@ location_t mp_loc_of(int cookie);
 /* Keeps tree T alive across garbage collections (a GC root list). */
 void mp_keep_tree(tree t);
 
-/* `#pragma mixprec` (marker at MI of LIST) on an OpenMP loop construct (at
- * XI): replaces the construct by a block holding a plain copy of its loops
- * for the pass to rewrite and the construct as the fallback (omp.cc).
- * False with WHY when the construct is not one mixprec replaces. */
-bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id,
-		 const char **why);
+/* `#pragma mixprec` (its marker at MI) on an OpenMP loop construct (at XI,
+ * the same statement list): replaces the construct by a block holding a
+ * plain copy of its loops for the pass to rewrite and the construct as the
+ * fallback (omp.cc).  False with WHY when the construct is not one mixprec
+ * transforms. */
+bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const char **why);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */
 unsigned int mp_process_function(function *fn);

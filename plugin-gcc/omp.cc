@@ -1,10 +1,13 @@
 /* omp.cc -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (`#pragma omp parallel for`, `parallel for simd`, `simd`).
  *
- * mixprec replaces such a construct whole: one call into the runtime, whose
- * kernels run on the OpenMP threads the directive asks for (its num_threads
- * and if clauses, else the program's OpenMP setting), and the construct as
- * written is the fallback.  By the time the pass runs (after "cfg"), the
+ * A whole-nest plan replaces such a construct: one call into the runtime,
+ * whose kernels run on the OpenMP threads the directive asks for (its
+ * num_threads and if clauses, else the program's OpenMP setting), and the
+ * construct as written is the fallback.  A tile-mode plan makes the call
+ * and runs the copy below, reading the tile, on the calling thread (the
+ * runtime declines when the construct's team would be wider than 2 threads:
+ * mp_par_tail_too_wide).  By the time the pass runs (after "cfg"), the
  * construct is lowered (its variables remapped into the region's data
  * record), so the nest is described on a plain copy of its loops made here,
  * before genericization (PLUGIN_PRE_GENERICIZE):
@@ -19,8 +22,9 @@
  * ones: the construct leaves the originals as they were, and so does the
  * copy.  twin is 0: without the pass the copy never runs.  The pass
  * (nest.cc, rewrite.cc) finds the marker in the copy and either rewrites it
- * into `tile = call(); go = (tile == 0);` skipping the copy, making the
- * test of twin true, or refuses it, making that test false.  Only the clauses
+ * into `tile = call(); go = (tile == 0);`, skipping the copy (whole nest) or
+ * running it only with a tile (tile mode), and makes the test of twin true,
+ * or refuses it, making that test false.  Only the clauses
  * that do not change what the loop computes are accepted (as
  * plugin-clang/nest.cc, omp_loop).
  */
@@ -119,8 +123,7 @@ static tree copy_through(tree t, copy_body_data *id)
 	return c;
 }
 
-bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id,
-		 const char **why)
+bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const char **why)
 {
 	tree fndecl = current_function_decl;
 	tree x = tsi_stmt(xi), marker = tsi_stmt(mi);
@@ -319,6 +322,5 @@ bool mp_omp_twin(tree list, tree_stmt_iterator mi, tree_stmt_iterator xi, int id
 	/* the construct's place takes the block; the marker moved into it */
 	*tsi_stmt_ptr(xi) = bind;
 	tsi_delink(&mi);
-	(void)list;
 	return true;
 }

@@ -669,7 +669,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			if (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || at == UNKNOWN_LOCATION)
 				at = omp_location(tsi_stmt(n));
 			const char *why = NULL;
-			if (mp_omp_twin(t, i, n, id, &why))
+			if (mp_omp_twin(i, n, id, &why))
 				continue;
 			warning_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, OPT_Wpragmas,
 				   "mixprec: loop nest not transformed: %s", why);

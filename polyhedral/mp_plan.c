@@ -1869,11 +1869,11 @@ static int check_dependences(az *z)
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
 			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]] ||
-			     n->stmt[pairs[i][0]].ivstep || z->others[pairs[i][0]] ||
-			     z->others_fwd[pairs[i][0]]) &&
+			     n->stmt[pairs[i][0]].ivstep || dead_ptr_def(n, pairs[i][0]) ||
+			     z->others[pairs[i][0]] || z->others_fwd[pairs[i][0]]) &&
 			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]] ||
-			     n->stmt[pairs[i][1]].ivstep || z->others[pairs[i][1]] ||
-			     z->others_fwd[pairs[i][1]]))
+			     n->stmt[pairs[i][1]].ivstep || dead_ptr_def(n, pairs[i][1]) ||
+			     z->others[pairs[i][1]] || z->others_fwd[pairs[i][1]]))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
 			r = refuse(z, loop_loc(n, l),
@@ -2916,6 +2916,23 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 	return count;
 }
 
+/* x - (-y) is x + y (exact: int32 arithmetic wraps, IEEE negation is
+ * exact), whatever the front end folded: GCC keeps `C[i] -= -(a*b)` as a
+ * subtraction of a negation where its subscripts involve a VLA's row
+ * size, clang folds it; the contraction is then found in both. */
+static void fold_sub_neg(mp_nest *n)
+{
+	for (int e = 0; e < n->nexprs; e++) {
+		mp_expr *x = &n->expr[e];
+		const mp_expr *y = x->kind == MP_X_SUB ? ex(n, x->b) : NULL;
+
+		if (y && y->kind == MP_X_NEG && y->type == x->type && y->a >= 0) {
+			x->kind = MP_X_ADD;
+			x->b = y->a;
+		}
+	}
+}
+
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 {
 	mp_pragma dflt;
@@ -2923,6 +2940,7 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 
 	mp_walk_resolve(n);
 	mp_reroll(n);
+	fold_sub_neg(n);
 	if (!p) {
 		memset(&dflt, 0, sizeof(dflt));
 		dflt.prec = MP_PREC_INT8;

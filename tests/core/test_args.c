@@ -106,6 +106,17 @@ int main(void)
 		      p->mode);
 	}
 
+	/* `C[i] -= -(a*b)` kept as a subtraction of a negation (GCC, with a
+	   VLA's row size in the subscripts): the contraction C += a*b */
+	{
+		const char *negf = DECLS "var C param ptr\narray C base=C\n"
+			"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+			"stmt k : C[4*i]:s32 = (- C[4*i]:s32 (neg (* (cast:s32 x[i*K+k]:s8) "
+			"(cast:s32 w[k]:s8))))\n";
+		CHECK(analyse(negf, n, p), "x - (-a*b): %s", p->reason);
+		CHECK(p->mode == MP_OUT_DIRECT, "x - (-a*b): mode %d", p->mode);
+	}
+
 	/* tile mode, an in-memory zero point protected at run time */
 	const char *tile = DECLS "var s local s32 used_after\nvar g param s32\n"
 		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"

@@ -1347,12 +1347,13 @@ static Expr *omp_uncaptured(Expr *e)
 	return e;
 }
 
-/* The loop an OpenMP directive D carries, when mixprec can replace the
- * whole construct by one call (`parallel for`, `parallel for simd`,
- * `simd`, with clauses that do not change what the loop computes); else
- * null and WHY says what stops it.  *THREADS, *IF_COND: the expressions of
- * its num_threads and (parallel) if clauses, or null.
- * As plugin-gcc/plugin.cc (omp_twin), clause by clause. */
+/* The loop an OpenMP directive D carries, when mixprec may transform the
+ * construct (`parallel for`, `parallel for simd`, `simd`, with clauses that
+ * do not change what the loop computes); else null and WHY says what stops
+ * it.  *THREADS, *IF_COND: the expressions of its num_threads and
+ * (parallel) if clauses, or null.  As plugin-gcc/omp.cc (mp_omp_twin),
+ * clause by clause (GCC also sees the nowait it adds to a combined
+ * construct's loop). */
 static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why, Expr **threads,
 		      Expr **if_cond)
 {

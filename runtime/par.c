@@ -198,8 +198,8 @@ void mp_par_part(long len, long unit, int t, int p, long *lo, long *hi)
 }
 
 /* See mixprec.h: set by the plugins' code around the call that replaces a
- * loop nest carrying `#pragma omp parallel for num_threads(n)` (n <= 0:
- * none). */
+ * loop nest carrying `#pragma omp parallel for num_threads(n)` (0: none;
+ * -1: a tile-mode nest, mp_par_tail_too_wide). */
 void __mixprec_omp_threads(long n)
 {
 	mp_par_req = n == -1 ? -1 : n <= 0 ? 0 : n > 1024 ? 1024 : (int)n;

@@ -220,6 +220,33 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
  * in k (LLM runners' quantized matmul) has a kernel of its own on
  * AVX512-VNNI; anything else is one mp_gemm_x8 per group into the tile's
  * columns g*N .. g*N + N-1. */
+#if defined(__x86_64__)
+/* The matrix-vector group sums on several threads: rows split in parts of
+ * multiples of 4 (the kernel's row block), each row's sums computed by one
+ * thread with the same operations whatever the count.  A part whose
+ * kernel declines (allocation) is marked and recomputed by the caller. */
+typedef struct mp_dot_groups_job {
+	long M, K, G;
+	const void *a, *b;
+	int a_dt, b_dt;
+	ptrdiff_t a_si, a_sg, b_sg;
+	int32_t *t;
+	int failed;
+} mp_dot_groups_job;
+
+static void mp_dot_groups_part(void *arg, int t, int n)
+{
+	mp_dot_groups_job *j = arg;
+	long lo, hi;
+	mp_par_part(j->M, 4, t, n, &lo, &hi);
+	if (hi > lo &&
+	    !mp_x8_dot_groups__avx512vnni(hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si,
+					  j->a_dt, j->a_si, j->a_sg, j->b, j->b_dt, j->b_sg,
+					  j->t + lo * j->G))
+		__atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+}
+#endif
+
 void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 		       const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, ptrdiff_t a_sg,
 		       int32_t za, const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj,
@@ -230,8 +257,16 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 #if defined(__x86_64__)
 	if (kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern) && N == 1 && a_sk == 1 &&
 	    b_sk == 1 && za == 0 && zb == 0 && K > 0 &&
-	    mp_x8_dot_groups__avx512vnni(M, K, G, a, a_dt, a_si, a_sg, b, b_dt, b_sg, t))
-		return;
+	    !(a_dt == MP_DT_U8 && b_dt == MP_DT_U8)) {
+		int nt = mp_par_threads((double)M * (double)K * (double)G);
+		mp_dot_groups_job j = {M, K, G, a, b, a_dt, b_dt, a_si, a_sg, b_sg, t, 0};
+		if (nt > 1)
+			mp_par_run(nt, mp_dot_groups_part, &j);
+		else
+			mp_dot_groups_part(&j, 0, 1);
+		if (!__atomic_load_n(&j.failed, __ATOMIC_RELAXED))
+			return;
+	}
 #endif
 	for (long g = 0; g < G; g++)
 		mp_gemm_x8(kern, M, N, K, (const char *)a + g * a_sg, a_dt, a_si, a_sk, za,

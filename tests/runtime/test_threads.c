@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "mixprec.h"
+#include "mp_gemm.h"
 #include "mp_par.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
@@ -115,6 +116,37 @@ static void run_int(mp_kernel kern, const shape *s, int layout, int epi)
 			compare(what, s, counts[c], ref, got, cells * esz);
 	}
 	free(a), free(b), free(bias), free(ref), free(got);
+}
+
+/* Block-quantized group sums (mp_gemm_x8_groups, matrix-vector): the rows
+ * split over the team, the same sums whatever the count. */
+static void run_groups(mp_kernel kern, const shape *s, int a_dt, int b_dt)
+{
+	long M = s->M, K = 32, G = s->K / 32 + 1;
+	int8_t *a = malloc((size_t)(M * K * G)), *b = malloc((size_t)(K * G));
+	for (long i = 0; i < M * K * G; i++)
+		a[i] = (int8_t)rnd();
+	for (long i = 0; i < K * G; i++)
+		b[i] = (int8_t)rnd();
+	size_t cells = (size_t)(M * G);
+	int32_t *ref = malloc(cells * 4), *got = malloc(cells * 4);
+	char what[128];
+	snprintf(what, sizeof what, "%s groups %s x %s", mp_kernel_name(kern),
+		 a_dt == MP_DT_S8 ? "s8" : "u8", b_dt == MP_DT_S8 ? "s8" : "u8");
+	for (int c = 0; c < NCOUNTS; c++) {
+		int32_t *out = c ? got : ref;
+		long teams, mt;
+		const char *rt;
+		mp_par_override(counts[c], 1.0);
+		mp_par_stats(&teams, &mt, &rt);
+		memset(out, 0x5a, cells * 4);
+		mp_gemm_x8_groups(kern, M, 1, K, G, a, a_dt, K * G, 1, K, 0, b, b_dt, 1, 1, K, 0,
+				  out);
+		check_team(counts[c], teams);
+		if (c)
+			compare(what, s, counts[c], ref, got, cells * 4);
+	}
+	free(a), free(b), free(ref), free(got);
 }
 
 /* ----------------------------------------------------------- float */
@@ -244,6 +276,9 @@ int main(int argc, char **argv)
 				for (int layout = 0; layout < 4; layout++)
 					for (int epi = 0; epi < 2; epi++)
 						run_int((mp_kernel)k, s, layout, epi);
+				for (int ty = 0; ty < 3; ty++)
+					run_groups((mp_kernel)k, s, ty == 2 ? MP_DT_U8 : MP_DT_S8,
+						   ty == 1 ? MP_DT_U8 : MP_DT_S8);
 			}
 			continue;
 		}

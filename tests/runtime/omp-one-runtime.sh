@@ -10,6 +10,9 @@ cc=$1 flag=$2 want=$3 src=$4 inc=$5 lib=$6
 [ "$flag" = none ] && flag=""
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# the sanitizer build preloads libasan (MP_RUN_PRELOAD) into the program,
+# which loads the sanitized libmixprec, not into the compiler
+run_preload=${MP_RUN_PRELOAD:-}
 if ! $cc -O2 $flag -I"$inc" "$src" -o "$out/prog" -L"$lib" -Wl,-rpath,"$lib" -lmixprec \
      >"$out/log" 2>&1; then
   if [ -n "$flag" ] && ! echo 'int main(void){return 0;}' | $cc $flag -x c - -o "$out/t" 2>/dev/null; then
@@ -18,4 +21,5 @@ if ! $cc -O2 $flag -I"$inc" "$src" -o "$out/prog" -L"$lib" -Wl,-rpath,"$lib" -lm
   cat "$out/log"; exit 1
 fi
 echo "ldd: $(ldd "$out/prog" | grep -E 'omp|mixprec' | tr -s ' \t' ' ' | tr '\n' ';')"
+if [ -n "$run_preload" ]; then export LD_PRELOAD="$run_preload"; fi
 OMP_NUM_THREADS=2 MIXPREC_THREADS= "$out/prog" "$want"

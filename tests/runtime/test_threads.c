@@ -253,6 +253,7 @@ static int fork_test(void)
 	printf("forked child after %ld team(s): %s\n", teams,
 	       WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "same bytes, ok"
 	       : WIFSIGNALED(st) ? "killed (hung?)" : "DIFFERENT bytes");
+	free(a), free(b), free(c0), free(c1);
 	return !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 

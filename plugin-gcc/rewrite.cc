@@ -590,21 +590,16 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	if (c.pr->omp_go)
 		assign(&seq, c.pr->omp_go, fold_build2(EQ_EXPR, integer_type_node, tile,
 							null_pointer_node));
-	if (c.pr->omp_go && p.mode != MP_OUT_TILE) {
-		basic_block pre = block_on_edge(e0);
-		gimple_stmt_iterator g = gsi_last_bb(pre);
-		gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
-		redirect_edge_and_branch(single_succ_edge(pre), ex->dest);
-		return true;
-	}
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
-	if (c.pr->omp_go) {
-		/* tile mode on the copy: without the tile, past the copy (and
-		   its release: nothing to release) to the construct */
-		branch_if(pre, EQ_EXPR, tile, ex->dest);
+	if (c.pr->omp_go && p.mode != MP_OUT_TILE) {
+		redirect_edge_and_branch(single_succ_edge(pre), ex->dest);
+		return true;
 	}
+	if (c.pr->omp_go)   /* tile mode on the copy: without the tile, past the
+			       copy (and its release: nothing to release) */
+		branch_if(pre, EQ_EXPR, tile, ex->dest);
 
 	if (p.mode == MP_OUT_DIRECT || p.mode == MP_OUT_FUSED) {
 		/* 2a. the whole nest is the fallback */

@@ -58,36 +58,25 @@ int main(void)
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
 	   direct mode, the output itself the accumulator (an int32 sum in
-	   any order, wrapping, is the same) */
-	const char *acc_forms[2][2] = {
-		{ "stmt j : s = 0\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n" },
-		{ "stmt j : s = C[i*N+j]:s32\n", "stmt j : C[i*N+j]:s32 = s\n" },
+	   any order, wrapping, is the same).  Near misses keep the tile:
+	   another element of C, a non-zero start. */
+	static const struct { const char *init, *store; mp_out_mode mode; } acc_forms[] = {
+		{ "stmt j : s = 0\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n", MP_OUT_DIRECT },
+		{ "stmt j : s = C[i*N+j]:s32\n", "stmt j : C[i*N+j]:s32 = s\n", MP_OUT_DIRECT },
+		{ "stmt j : s = C[i*N+j+1]:s32\n", "stmt j : C[i*N+j]:s32 = s\n", MP_OUT_TILE },
+		{ "stmt j : s = 5\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n", MP_OUT_TILE },
 	};
-	for (int f = 0; f < 2; f++) {
+	for (size_t f = 0; f < sizeof acc_forms / sizeof acc_forms[0]; f++) {
 		char text[2048];
 		snprintf(text, sizeof text, DECLS "var s local s32\nvar C param ptr\narray C base=C\n"
 			 "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n%s"
 			 "loop k parent=j lo=0 hi=K-1\n"
 			 "stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (cast:s32 w[k*N+j]:s8)))\n%s",
-			 acc_forms[f][0], acc_forms[f][1]);
-		CHECK(analyse(text, n, p), "form %d: %s", f, p->reason);
-		CHECK(p->mode == MP_OUT_DIRECT, "form %d: mode %d", f, p->mode);
-		CHECK(p->acc_c >= 0 && n->access[p->acc_c].is_write, "form %d: C is the output", f);
-	}
-	/* near misses keep the tile: another element of C, a non-zero start */
-	const char *near[2][2] = {
-		{ "stmt j : s = C[i*N+j+1]:s32\n", "stmt j : C[i*N+j]:s32 = s\n" },
-		{ "stmt j : s = 5\n", "stmt j : C[i*N+j]:s32 = (+ C[i*N+j]:s32 s)\n" },
-	};
-	for (int f = 0; f < 2; f++) {
-		char text[2048];
-		snprintf(text, sizeof text, DECLS "var s local s32\nvar C param ptr\narray C base=C\n"
-			 "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n%s"
-			 "loop k parent=j lo=0 hi=K-1\n"
-			 "stmt k : s = (+ s (* (cast:s32 x[i*K+k]:s8) (cast:s32 w[k*N+j]:s8)))\n%s",
-			 near[f][0], near[f][1]);
-		CHECK(analyse(text, n, p), "near %d: %s", f, p->reason);
-		CHECK(p->mode == MP_OUT_TILE, "near %d: mode %d", f, p->mode);
+			 acc_forms[f].init, acc_forms[f].store);
+		CHECK(analyse(text, n, p), "form %zu: %s", f, p->reason);
+		CHECK(p->mode == acc_forms[f].mode, "form %zu: mode %d", f, p->mode);
+		CHECK(p->mode != MP_OUT_DIRECT || (p->acc_c >= 0 && n->access[p->acc_c].is_write),
+		      "form %zu: C is the output", f);
 	}
 
 	/* a row pointer copied into a local, dead after the nest (the accesses

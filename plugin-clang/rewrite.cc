@@ -470,7 +470,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	   reads the tile registered by the calling thread (one contraction,
 	   the loops not collapsed, loop k inside the directive's loop) */
 	if (c.omp && p.mode == MP_OUT_TILE &&
-	    (count > 1 || c.loops[p.loop_k] == c.top || c.omp_threads ||
+	    (count > 1 || c.loops[p.red_loop] == c.top || c.omp_threads ||
 	     (isa<OMPLoopDirective>(c.omp) && cast<OMPLoopDirective>(c.omp)->getLoopsNumber() > 1))) {
 		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
 		return false;
@@ -494,7 +494,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 					     vp, { lt, lt }, true);
 	FunctionDecl *rel_fn = m.runtime_fn("__mixprec_release", C.VoidTy, { vp }, false);
 
-	int li = p.loop_i, lj = p.loop_j, lk = p.loop_k;
+	/* lk: the loop the tile read replaces (TILE): k, or the outermost of
+	   the reduction loops summed around it (plan.loop_sum) */
+	int li = p.loop_i, lj = p.loop_j,
+	    lk = p.mode == MP_OUT_TILE && p.red_loop >= 0 ? p.red_loop : p.loop_k;
 	int vi = n->loop[li].iter, vj = lj >= 0 ? n->loop[lj].iter : -1;
 
 	/* 1. the runtime call */
@@ -721,7 +724,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		Stmt *kl = c.loops[lk];
 		bool k_outer = false;   /* k encloses other loops (ikj order) */
 		for (int l = 0; l < n->nloops; l++)
-			if (n->loop[l].parent == lk)
+			if (n->loop[l].parent == lk && p.nsum == 0)
 				k_outer = true;
 		std::vector<Stmt *> fs;
 		/* `for (k = 0, p = row; ...)`: p = row is a statement before the

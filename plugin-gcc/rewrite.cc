@@ -519,7 +519,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	   one contraction, the loops not collapsed, loop k inside the
 	   directive's loop */
 	if (c.pr->omp_go && p.mode == MP_OUT_TILE &&
-	    (count > 1 || c.pr->omp_collapse > 1 || c.loops[p.loop_k] == c.top ||
+	    (count > 1 || c.pr->omp_collapse > 1 || c.loops[p.red_loop] == c.top ||
 	     c.pr->omp_num_threads)) {
 		c.fail(c.loop_loc, MP_MSG_OMP_TILE, p.what);
 		return false;
@@ -650,13 +650,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return false;
 		branch_if_tile(block_on_edge(ea), tile, xa->dest);
 	}
-	class loop *kl = c.loops[lk];
+	/* the loop the tile read replaces: k, or the outermost of the
+	   reduction loops summed around it (plan.loop_sum) */
+	class loop *kl = c.loops[p.red_loop];
 	edge ek = mp_loop_entry(kl), xk = mp_loop_exit(kl);
 	basic_block kcond = block_on_edge(ek);
 	basic_block fast = branch_if_tile(kcond, tile, xk->dest);
 
 	gimple_seq fs = NULL;
-	if (kl->inner) {
+	if (kl->inner && p.nsum == 0) {
 		/* k encloses the rest of the chain (ikj order): add the tile's
 		   slice over the loops below k into the output */
 		std::vector<char> below(n->nvars, 0);

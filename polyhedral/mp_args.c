@@ -298,6 +298,16 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 		cst(&v, 0);
 	}
+	/* summed reduction loops around k, outermost first: their number,
+	   then each one's extent and A's and B's byte strides */
+	cst(&v, p->nsum);
+	for (i = 0; i < p->nsum; i++) {
+		int vs = n->loop[p->loop_sum[i]].iter;
+
+		extent(&v, p->loop_sum[i]);
+		coef(&v, p->acc_a, vs);
+		coef(&v, p->acc_b, vs);
+	}
 
 	checks(&v, n, p);
 	if (v.n > max)

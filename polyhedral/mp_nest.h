@@ -28,6 +28,7 @@ extern "C" {
 
 #define MP_MAX_VARS     96
 #define MP_MAX_LOOPS    12
+#define MP_MAX_SUM      2   /* summed reduction loops around loop k */
 #define MP_MAX_ARRAYS   24
 #define MP_MAX_ACCESSES 96
 #define MP_MAX_EXPRS    768
@@ -479,6 +480,15 @@ typedef struct mp_plan {
 	                              acc += s * scale[g]; }`): the tile holds
 	                              one sum per group, T[(i*G + g)*N + j],
 	                              G the iterations of loop_g; -1 without */
+	/* Reduction loops summed into one sum (issue 9: a convolution's
+	   `for (kh...) for (kw...) for (ic...) acc += in[..] * w[..]`):
+	   loop_sum[0..nsum-1], outermost first, each directly enclosing the
+	   next and nothing else, the last directly enclosing loop_k.  The
+	   runtime gets each one's extent and A's and B's byte strides (one
+	   reduction over all of them, the order of the terms free: integer
+	   sums are exact); the tile read (TILE) replaces loop_sum[0]. */
+	int nsum;
+	int loop_sum[MP_MAX_SUM];
 	int red_stmt;              /* the reduction statement */
 	/* TILE with triangular bounds (issue 9: SYRK's `for (j = 0; j <= i;
 	   j++)`): the bounds of loop_i or loop_j depend on the other's
@@ -680,8 +690,8 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 5   /* == MP_NEST_ABI of include/mixprec.h */
-#define MP_MAX_CALL_ARGS (40 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
+#define MP_NEST_ABI_VERSION 6   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_MAX_CALL_ARGS (48 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):
  * the list of __mixprec_i8_nest, or of __mixprec_lp_nest when

@@ -1025,6 +1025,41 @@ static void swap_operands(cand *c)
 }
 
 /* Find loops k, i, j among the loops enclosing the reduction. */
+/* Loop L directly holds loop CHILD and nothing else (no statement but the
+ * steps of walking pointers, no other loop): a reduction loop whose
+ * iterations only add more terms to the same sum (nsum). */
+static int holds_only(const mp_nest *n, int l, int child)
+{
+	int s, x;
+
+	if (n->loop[child].parent != l)
+		return 0;
+	for (s = 0; s < n->nstmts; s++)
+		if (n->stmt[s].loop == l && !n->stmt[s].ivstep)
+			return 0;
+	for (x = 0; x < n->nloops; x++)
+		if (x != child && n->loop[x].parent == l)
+			return 0;
+	return 1;
+}
+
+/* L is one of the plan's summed reduction loops (loop_sum). */
+static int is_sum_loop(const mp_plan *p, int l)
+{
+	int x;
+
+	for (x = 0; x < p->nsum; x++)
+		if (p->loop_sum[x] == l)
+			return 1;
+	return 0;
+}
+
+/* The outermost reduction loop: the one the tile read replaces. */
+static int red_top(const mp_plan *p)
+{
+	return p->nsum ? p->loop_sum[0] : p->loop_k;
+}
+
 static int assign_roles(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -1048,7 +1083,7 @@ static int assign_roles(az *z, const int *chain, int d)
 		   sum[p]): transforming an inner nest on each iteration is what
 		   the pragma on that nest would do. */
 		char names[MP_REASON_LEN] = "";
-		int from = d, x, red = 0, nout = 0, outer_ok = 1;
+		int from = d, x, red = 0, nout = 0, outer_ok = 1, grp = 0;
 
 		for (x = 0; x < d; x++) {
 			int it = n->loop[chain[x]].iter, a, ok = 0;
@@ -1063,13 +1098,30 @@ static int assign_roles(az *z, const int *chain, int d)
 			if (x < d - 3)
 				outer_ok &= ok;
 		}
-		for (x = d - 1; x >= d - 3; x--) {
-			/* one reduction loop (k) among them, or two for integer
-			   sources when the second directly encloses k (groups) */
-			if (!idx_out[x] && red && !(red == 1 && x == d - 2 && !z->fsrc))
-				break;
-			red += !idx_out[x];
-			nout += idx_out[x];
+		for (x = d - 1; x >= 0; x--) {
+			/* innermost, the reduction: one loop (k), or for integer
+			   sources a loop directly around k holding the group sums
+			   (groups), or up to MP_MAX_SUM loops around k holding
+			   nothing but the next one (summed: a convolution's kh,
+			   kw); then at most two loops indexing the output (one
+			   with groups: matrix-vector products per group) */
+			if (!idx_out[x]) {
+				if (red) {
+					if (nout || z->fsrc || grp)
+						break;
+					if (!holds_only(n, chain[x], chain[x + 1])) {
+						if (red > 1 || x != d - 2)
+							break;
+						grp = 1;
+					} else if (red > MP_MAX_SUM)
+						break;
+				}
+				red++;
+			} else {
+				if (nout == (grp ? 1 : 2))
+					break;
+				nout++;
+			}
 			from = x;
 		}
 		/* at least one loop of the contraction indexes its output; else
@@ -1077,7 +1129,7 @@ static int assign_roles(az *z, const int *chain, int d)
 		   batch: the plan from there says what is wrong inside) */
 		if (!(red && nout && from < d - 1))
 			from = outer_ok ? d - 3 : d;
-		if (from < d) {
+		if (from > 0 && from < d) {
 			for (i = 0; i < from; i++) {
 				size_t len = strlen(names);
 
@@ -1091,36 +1143,67 @@ static int assign_roles(az *z, const int *chain, int d)
 				 from > 1 ? "" : "s");
 		}
 	}
-	if (d > 3)
-		return refuse(z, loop_loc(n, chain[0]),
-			      "the contraction into '%s' is nested in %d loops; at most 3 "
-			      "(i, j, k) are supported", acc_name(z), d);
+	int rl[MP_MAX_LOOPS], x;
+
 	for (i = 0; i < d; i++) {
 		int it = n->loop[chain[i]].iter;
 
-		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) &&
-		    !(fc && mp_aff_uses_var(fc, it))) {
-			if (nk++ == 0) {
-				k = chain[i];
-			} else if (nk == 2 && n->loop[chain[i]].parent == k && i == d - 1 &&
-				   !z->fsrc && n->stmt[z->c.stmt].loop == chain[i]) {
-				/* two reduction loops, the outer one directly around
-				   the innermost holding the contraction: groups (an
-				   int32 sum per group, as block-quantized code
-				   writes it); tile mode, one sum per group */
-				plan->loop_g = k;
-				k = chain[i];
-			} else {
-				return refuse(z, loc,
-					      "operands '%s' and '%s' share the iterators '%s' "
-					      "and '%s'; only one reduction loop is supported%s",
-					      an(n, z->c.f[0].access), an(n, z->c.f[1].access),
-					      ln(n, plan->loop_g >= 0 ? plan->loop_g : k),
-					      ln(n, chain[i]),
-					      z->fsrc ? "" : " (or two for integer sources: the "
-					      "innermost, holding the contraction, directly inside "
-					      "the other)");
-			}
+		int out = 0, a;
+
+		/* indexes the output: the accumulator's array, or for a scalar
+		   accumulator any array the nest stores (a depthwise
+		   convolution's channel: a batch loop, refused below) */
+		if (fc)
+			out = mp_aff_uses_var(fc, it);
+		else
+			for (a = 0; a < n->naccesses && !out; a++)
+				out = n->access[a].is_write && n->access[a].affine &&
+				      mp_aff_uses_var(&n->access[a].off, it);
+		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) && !out)
+			rl[nk++] = chain[i];
+	}
+	if (plan->descend >= 0 || d > 2 + (nk > 1 ? nk : 1))
+		return refuse(z, loop_loc(n, chain[0]),
+			      "the contraction into '%s' is nested in %d loops; at most 3 "
+			      "(i, j, k) are supported, or more reduction loops around k",
+			      acc_name(z), d);
+	if (nk == 1)
+		k = rl[0];
+	else if (nk > 1) {
+		/* the innermost loops, each directly inside the previous, the
+		   last holding the contraction */
+		int innermost = 1, perfect = 1;
+
+		for (x = 0; x < nk; x++)
+			innermost &= chain[d - nk + x] == rl[x];
+		innermost &= n->stmt[z->c.stmt].loop == rl[nk - 1];
+		for (x = 0; innermost && x + 1 < nk; x++)
+			perfect &= holds_only(n, rl[x], rl[x + 1]);
+		if (innermost && !z->fsrc && perfect && nk - 1 <= MP_MAX_SUM) {
+			/* summed: every iteration of the outer loops only adds
+			   terms to the same sum (a convolution's kh, kw) */
+			plan->nsum = nk - 1;
+			for (x = 0; x + 1 < nk; x++)
+				plan->loop_sum[x] = rl[x];
+			k = rl[nk - 1];
+		} else if (innermost && !z->fsrc && nk == 2) {
+			/* the outer one directly around the innermost, holding
+			   more than it: groups (an int32 sum per group, as
+			   block-quantized code writes it); tile mode, one sum
+			   per group */
+			plan->loop_g = rl[0];
+			k = rl[1];
+		} else {
+			return refuse(z, loc,
+				      "operands '%s' and '%s' share the iterators '%s' "
+				      "and '%s'; only one reduction loop is supported%s",
+				      an(n, z->c.f[0].access), an(n, z->c.f[1].access),
+				      ln(n, rl[0]), ln(n, rl[1]),
+				      z->fsrc ? "" : " (or, for integer sources, the "
+				      "innermost loops, each directly inside the other: "
+				      "up to three holding nothing but the next one, as a "
+				      "convolution's, or two with code around the inner "
+				      "one's sum, as quantization groups)");
 		}
 	}
 	if (k < 0)
@@ -1132,12 +1215,14 @@ static int assign_roles(az *z, const int *chain, int d)
 		int l = chain[i], it = n->loop[l].iter;
 		int ua = mp_aff_uses_var(fa, it), ub = mp_aff_uses_var(fb, it);
 
-		if (l == k || l == plan->loop_g)
+		if (l == k || l == plan->loop_g || is_sum_loop(plan, l))
 			continue;
 		if (ua && ub)
 			return refuse(z, loop_loc(n, l),
 				      "loop '%s' indexes both operands '%s' and '%s' and the "
-				      "output '%s'", ln(n, l), an(n, z->c.f[0].access),
+				      "output '%s' (a batch loop inside the contraction, as a "
+				      "depthwise convolution's channel loop), which is not "
+				      "supported", ln(n, l), an(n, z->c.f[0].access),
 				      an(n, z->c.f[1].access), acc_name(z));
 		if (!ua && !ub)
 			return refuse(z, loop_loc(n, l),
@@ -1337,8 +1422,22 @@ static int choose_mode(az *z, const int *chain, int d)
 				      "the output '%s' of the contraction is not one element "
 				      "per (i, j) point", acc_name(z));
 	}
-	plan->red_loop = k;
-	plan->red_iter_final = iter_observed(n, n->loop[k].iter);
+	plan->red_loop = red_top(plan);
+	if (plan->nsum) {
+		/* the tile read replaces the summed loops with loop k: their
+		   iterators' values are not recomputed */
+		for (l = 0; l <= plan->nsum; l++) {
+			int r = l < plan->nsum ? plan->loop_sum[l] : k;
+
+			if (iter_observed(n, n->loop[r].iter))
+				return refuse(z, n->loop[r].loc, "the iterator '%s' of a "
+					      "reduction loop is %s; with several reduction "
+					      "loops their iterators must not be read outside "
+					      "them", ln(n, r), n->var[n->loop[r].iter].used_after
+					      ? "used after the nest" : "read after its loop");
+		}
+	} else
+		plan->red_iter_final = iter_observed(n, n->loop[k].iter);
 	if (z->c.acc_var >= 0)
 		plan->acc_var = z->c.acc_var;
 	else
@@ -1525,7 +1624,7 @@ static int check_tri(az *z, const int *chain, int d)
 	for (c = 0; c < d; c++) {
 		int l = chain[c];
 		const mp_loop *lp = &n->loop[l];
-		int red_l = l == plan->loop_k || l == plan->loop_g;
+		int red_l = l == plan->loop_k || l == plan->loop_g || is_sum_loop(plan, l);
 
 		for (b = 0; b < 2; b++) {
 			const mp_aff *a = b ? &lp->hi : &lp->lo;
@@ -1545,7 +1644,8 @@ static int check_tri(az *z, const int *chain, int d)
 							      "point (a triangular reduction, as TRMM "
 							      "and TRSV write it), which is not "
 							      "supported", ln(n, l), vn(n, v), ln(n, l));
-					if (lv == plan->loop_k || lv == plan->loop_g)
+					if (lv == plan->loop_k || lv == plan->loop_g ||
+					    is_sum_loop(plan, lv))
 						return refuse(z, lp->loc,
 							      "the bounds of loop '%s' depend on '%s', "
 							      "the iterator of a reduction loop: the "
@@ -1557,13 +1657,16 @@ static int check_tri(az *z, const int *chain, int d)
 					      : l == plan->loop_j ? plan->loop_i : -1;
 					if (a->t[t].v2 >= 0 || other < 0 || lv != other)
 						continue;   /* not affine: check_loops */
-					if (plan->loop_g >= 0)
+					if (plan->loop_g >= 0 || plan->nsum)
 						return refuse(z, lp->loc,
 							      "the bounds of loop '%s' depend on '%s' "
-							      "and the reduction is split in groups "
-							      "(loop '%s'); triangular nests are "
-							      "supported without groups", ln(n, l),
-							      vn(n, v), ln(n, plan->loop_g));
+							      "and the reduction runs over several loops "
+							      "(loop '%s' around '%s'); triangular nests "
+							      "are supported with one reduction loop",
+							      ln(n, l), vn(n, v),
+							      ln(n, plan->loop_g >= 0 ? plan->loop_g
+								 : plan->loop_sum[0]),
+							      ln(n, plan->loop_k));
 					if (lp->step > 1 || n->loop[lv].step > 1)
 						return refuse(z, lp->loc,
 							      "the bounds of loop '%s' depend on '%s' "
@@ -1678,7 +1781,7 @@ static int check_loops(az *z, const int *chain, int d)
 		if (!mp_model_loop_bounds_affine(z->m, chain[i]))
 			return refuse(z, l->loc, "bounds of loop '%s' are not affine",
 				      ln(n, chain[i]));
-		if (z->plan->mode == MP_OUT_TILE && below_k(n, chain[i], z->plan->loop_k) &&
+		if (z->plan->mode == MP_OUT_TILE && below_k(n, chain[i], red_top(z->plan)) &&
 		    iter_observed(n, l->iter))
 			return refuse(z, l->loc, "the iterator '%s' is %s", ln(n, chain[i]),
 				      n->var[l->iter].used_after ? "used after the nest"
@@ -1802,7 +1905,7 @@ static int check_walks(az *z)
 		   iteration count, which the glue computes (never below 0: an
 		   empty loop `for (k = 1; k < K; ...)` with K == 0 leaves the
 		   pointer where it is) */
-		if (z->plan->nadvance >= 8 ||
+		if (z->plan->nadvance >= 8 || z->plan->nsum ||
 		    mp_walk_region_delta(n, p, region, &z->plan->advance_by[z->plan->nadvance]) < 0)
 			return refuse(z, read > 0 ? read : loop_loc(n, 0), "pointer '%s' is "
 				      "advanced inside reduction loop '%s' and read after it",
@@ -1845,7 +1948,8 @@ static int check_dependences(az *z)
 	char what[MP_NAME_LEN * 2];
 
 	for (l = 0; l < n->nloops; l++)
-		if ((l == z->plan->loop_k || z->plan->mode == MP_OUT_DIRECT) &&
+		if ((l == z->plan->loop_k || is_sum_loop(z->plan, l) ||
+		     z->plan->mode == MP_OUT_DIRECT) &&
 		    loop_has_other(z, l))
 			need = 1;
 	if (!need)
@@ -1855,7 +1959,8 @@ static int check_dependences(az *z)
 		return refuse(z, loop_loc(n, 0), "internal error: ISL failed to "
 			      "compute the dependences");
 	for (l = 0; l < n->nloops && r == 0; l++) {
-		if (l != z->plan->loop_k && z->plan->mode != MP_OUT_DIRECT)
+		if (l != z->plan->loop_k && !is_sum_loop(z->plan, l) &&
+		    z->plan->mode != MP_OUT_DIRECT)
 			continue;
 		if (!loop_has_other(z, l))
 			continue;
@@ -2121,7 +2226,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	const mp_loop *lk;
-	int k = plan->loop_k, body, s, init = -1, store = -1, bias, out, i;
+	int k = plan->loop_k, top = red_top(plan), body, s, init = -1, store = -1, bias, out, i;
 	int ij[2] = { plan->loop_i, plan->loop_j }, nij = plan->loop_j >= 0 ? 2 : 1;
 	int64_t cst;
 	mp_scalar ot;
@@ -2132,17 +2237,17 @@ static int try_fuse(az *z, const int *chain, int d)
 		return 0;   /* the fused rewrite drops the whole nest */
 	if (z->tri)
 		return 0;   /* the kernels would store every point of the box */
-	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 ||
+	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 + plan->nsum ||
 	    chain[d - 1] != k || n->nloops != d ||
 	    n->nstmts - fwd_in(z, k) - n_ivsteps(n) != 3 ||
 	    n->var[z->c.acc_var].used_after ||
 	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
 		return 0;
-	lk = &n->loop[k];
-	body = chain[d - 2];
+	lk = &n->loop[top];
+	body = chain[d - 2 - plan->nsum];
 	if (lk->parent != body)
 		return 0;
-	for (i = 0; i < d - 1; i++)
+	for (i = 0; i < d - 1 - plan->nsum; i++)
 		if (chain[i] != plan->loop_i && chain[i] != plan->loop_j)
 			return 0;
 	/* Live iterators: the TILE rewrite keeps the loops and so their final
@@ -2268,6 +2373,15 @@ static int compute_bound(az *z)
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	int64_t K = mp_model_max_trip(z->m, plan->loop_k), ma, mb, ab, bound;
+	int x;
+
+	/* summed loops: K is the product of the trip counts */
+	for (x = 0; x < plan->nsum && K >= 0; x++) {
+		int64_t t = mp_model_max_trip(z->m, plan->loop_sum[x]);
+
+		if (t < 0 || __builtin_mul_overflow(K, t, &K))
+			K = -1;
+	}
 
 	plan->k_extent_static = K;
 	plan->bound_static = -1;
@@ -2434,8 +2548,17 @@ static void fill_remarks(az *z)
 	int loops[3] = { plan->loop_i, plan->loop_j, plan->loop_k };
 	char ia[96], ib[96], ic[96], out[160], zp[128], init[32], bias[100];
 	char mode[200];
-	const char *k = ln(n, plan->loop_k);
+	char kn[3 * MP_NAME_LEN + 8] = "";
+	const char *k = kn;
 	int s;
+
+	/* the reduction loops, outermost first: "k" or "kh,kw,ic" */
+	for (s = 0; s <= plan->nsum; s++) {
+		size_t pos = strlen(kn);
+
+		snprintf(kn + pos, sizeof(kn) - pos, "%s%s", s ? "," : "",
+			 ln(n, s < plan->nsum ? plan->loop_sum[s] : plan->loop_k));
+	}
 
 	index_str(n, A->access, loops, 3, ia, sizeof(ia));
 	index_str(n, B->access, loops, 3, ib, sizeof(ib));

@@ -49,9 +49,32 @@ enum {
 	MP_SCR_VEC,    /* a packed vector */
 	MP_SCR_PREP,   /* mp_gemm_lp's scales */
 	MP_SCR_SCAN,   /* the scan's maxima */
+	MP_SCR_STAGE_A,/* mp_stage_levels' copies of A and B */
+	MP_SCR_STAGE_B,
 	MP_SCR_COUNT
 };
 void *mp_scratch(int slot, size_t bytes);
+
+/* A reduction over several loops (stage.c): dims[0..nd-1], innermost
+ * first, each an extent n and A's and B's byte strides. */
+#define MP_MAX_KDIMS 3
+#define MP_STAGE_MAX ((size_t)1 << 30)   /* bytes per staged operand */
+typedef struct mp_kdim { long n; ptrdiff_t a, b; } mp_kdim;
+/* The operands of one contraction: A(i,k) at a + i*a_si + k*a_sk, B(k,j) at
+ * b + k*b_sk + j*b_sj (bytes), K terms. */
+typedef struct mp_operands {
+	const void *a, *b;
+	ptrdiff_t a_si, a_sk, b_sk, b_sj;
+	long K;
+} mp_operands;
+/* Rewrites O (a, a_si, b, b_sj set by the caller) into one strided k per
+ * operand: K = the product of the extents, a_sk / b_sk the stride when an
+ * operand's dims chain, else a copy in the calling thread's scratch (A:
+ * M rows, B: N columns of K elements of esz bytes, valid until the
+ * thread's next call).  -1: a copy would exceed MP_STAGE_MAX (nothing is
+ * changed then but K). */
+int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
+		    mp_operands *o);
 
 /* The tiles of the TILE mode (nest.c): a 64-byte aligned block of at least
  * `bytes`, NULL when out of memory; given back with mp_tile_give, which

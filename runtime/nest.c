@@ -26,6 +26,12 @@
  *                                         one sum per group g < G, A and B
  *                                         advancing a_sg / b_sg bytes per
  *                                         group; T[(i*G + g)*N + j]
+ *            L, {n, a_s, b_s} x L,        summed reduction loops around k
+ *                                         (0 <= L <= 2, outermost first; not
+ *                                         with groups): the sum runs over k
+ *                                         and each such loop's n iterations,
+ *                                         A and B advancing a_s / b_s bytes
+ *                                         per iteration (stage.c)
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -126,16 +132,33 @@ static mp_range span(const void *base, long m, long si, long n, long sj, long el
 	return r;
 }
 
-/* The bytes of a three-index operand: span plus P steps of SP bytes. */
-static mp_range span3(const void *base, long m, long si, long n, long sj, long p, long sp,
-		      long elem)
+/* Bytes read by an operand: V vectors (extent nv, stride sv), G groups,
+ * and the reduction's dims kd[0..nd-1] with stride .a (which == 0) or .b.
+ * Empty when any extent is 0. */
+static mp_range spank(const void *base, long nv, long sv, long G, long sg,
+		      const mp_kdim *kd, int nd, int which)
 {
-	mp_range r = span(base, m, si, n, sj, elem);
-	intptr_t z = (intptr_t)(p - 1) * sp;
-	if (p > 1) {
-		r.lo += z < 0 ? z : 0;
-		r.hi += z > 0 ? z : 0;
+	intptr_t lo = (intptr_t)base, hi = (intptr_t)base;
+	long ext[2 + MP_MAX_KDIMS];
+	long str[2 + MP_MAX_KDIMS];
+	int m = 0;
+
+	ext[m] = nv, str[m++] = sv;
+	ext[m] = G, str[m++] = sg;
+	for (int i = 0; i < nd; i++)
+		ext[m] = kd[i].n, str[m++] = which ? kd[i].b : kd[i].a;
+	for (int i = 0; i < m; i++) {
+		if (ext[i] <= 0) {
+			mp_range r = { 1, 0 };
+			return r;
+		}
+		intptr_t d = (intptr_t)(ext[i] - 1) * str[i];
+		if (d < 0)
+			lo += d;
+		else
+			hi += d;
 	}
+	mp_range r = { lo, hi };
 	return r;
 }
 
@@ -372,7 +395,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 36)
+	if (abi != MP_NEST_ABI || nargs < 37)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -402,19 +425,35 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	const char *loc = va_arg(ap, const char *);
 	uint32_t alpha = (uint32_t)va_arg(ap, long);
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
+	long L = va_arg(ap, long);
+	mp_kdim kd[MP_MAX_KDIMS];
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 38 + 3 * L) {
+		va_end(ap);
+		return fallback(NULL, MP_FB_ABI, t0);
+	}
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
 	G = G < 0 ? 0 : G;
+	/* the reduction's dimensions, innermost (k) first */
+	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
+	for (long l = L; l >= 1; l--) {
+		long e = va_arg(ap, long);
+		kd[l].n = e < 0 ? 0 : e;
+		kd[l].a = va_arg(ap, long);
+		kd[l].b = va_arg(ap, long);
+	}
+	int reads = M > 0 && N > 0 && G > 0;
+	for (long l = 0; l <= L; l++)
+		reads &= kd[l].n > 0;
 
 	mp_range rd[2];
-	rd[0] = span3(a, M, a_si, K, a_sk, G, a_sg, 1);
-	rd[1] = span3(b, K, b_sk, N, b_sj, G, b_sg, 1);
+	rd[0] = spank(a, M, a_si, G, a_sg, kd, (int)L + 1, 0);
+	rd[1] = spank(b, N, b_sj, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	int reads = M > 0 && N > 0 && K > 0 && G > 0;
-	ok = range_checks(&ap, nargs, 37, rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 38 + 3 * L, rd, reads ? 2 : 0);
 	va_end(ap);
-	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0))
+	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1))
 		return fallback(NULL, MP_FB_ABI, t0);
 
 	if (!ok)
@@ -428,10 +467,23 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
-	/* the int32 bound of the contraction sum */
-	__int128 bound = (__int128)K * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
+	/* the int32 bound of the contraction sum (over every summed loop) */
+	__int128 terms = K;
+	for (long l = 1; l <= L; l++)
+		terms = terms * kd[l].n > (__int128)INT64_MAX ? (__int128)INT64_MAX
+							       : terms * kd[l].n;
+	__int128 bound = terms * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
 	if (bound > INT32_MAX)
 		return fallback(loc, MP_FB_INT32_BOUND, t0);
+	if (L > 0) {
+		/* one strided k per operand, copying an operand whose loops do
+		   not chain (stage.c) */
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K };
+		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
+			return fallback(loc, MP_FB_ALLOC, t0);
+		a = o.a, b = o.b, K = o.K;
+		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
+	}
 	/* too little work for the kernels: the loop as written (see above);
 	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
 	 * Groups: G sums of K each, estimated as one reduction over G*K */

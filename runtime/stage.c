@@ -1,0 +1,120 @@
+/* stage.c -- operands whose reduction runs over several loops (issue 9: a
+ * convolution's `for (kh) for (kw) for (ic) acc += in[..] * w[..]`).
+ *
+ * The plugin passes the reduction as a list of dimensions, innermost (loop
+ * k) first, each with its extent and A's and B's byte strides.  The sum
+ * runs over their product in the linear order k = ((d2*e1) + d1)*e0 + d0,
+ * the same for both operands.  An operand whose dimensions chain (each
+ * stride is the previous one times its extent: NHWC weights, or the
+ * `kw, ic` pair of an NHWC input) is one strided row already; another is
+ * copied once per call into a per-thread buffer in that linear order
+ * (A: M rows of Ktot bytes; B: N columns of Ktot bytes, k contiguous), and
+ * the kernels read the copy: packing is where strides go, and this copy is
+ * the part of it the packers cannot do in place.  Integer sums are exact
+ * in any order; the operands' bytes are the same bytes. */
+#include <stdint.h>
+#include <string.h>
+#include "mp_runtime.h"
+
+/* Drop dimensions of extent 1 (the last one stays so that nd >= 1) and
+ * merge dims[i+1] into dims[i] when operand X's stride chains. */
+static int chain_dims(const mp_kdim *in, int nd, int which, long *ext, ptrdiff_t *str)
+{
+	int m = 0;
+
+	for (int i = 0; i < nd; i++) {
+		ptrdiff_t s = which ? in[i].b : in[i].a;
+
+		if (in[i].n == 1 && (m > 0 || i + 1 < nd))
+			continue;
+		if (m > 0 && s == ext[m - 1] * str[m - 1]) {
+			ext[m - 1] *= in[i].n;
+			continue;
+		}
+		ext[m] = in[i].n;
+		str[m] = s;
+		m++;
+	}
+	return m;
+}
+
+/* Copies `count` vectors of the reduction (vector v at base + v*vs),
+ * each of Ktot elements of esz bytes along the dims, into dst (vector v at
+ * dst + v*Ktot*esz). */
+static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs,
+		   const long *ext, const ptrdiff_t *str, int m, size_t esz)
+{
+	long e1 = m > 1 ? ext[1] : 1, e2 = m > 2 ? ext[2] : 1;
+	ptrdiff_t s1 = m > 1 ? str[1] : 0, s2 = m > 2 ? str[2] : 0;
+
+	for (long v = 0; v < count; v++) {
+		const uint8_t *row = base + v * vs;
+
+		for (long o2 = 0; o2 < e2; o2++)
+			for (long o1 = 0; o1 < e1; o1++) {
+				const uint8_t *p = row + o2 * s2 + o1 * s1;
+
+				if (str[0] == (ptrdiff_t)esz) {
+					memcpy(dst, p, (size_t)ext[0] * esz);
+				} else {
+					for (long t = 0; t < ext[0]; t++)
+						memcpy(dst + t * esz, p + t * str[0], esz);
+				}
+				dst += (size_t)ext[0] * esz;
+			}
+	}
+}
+
+/* See mp_runtime.h. */
+int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
+		    mp_operands *o)
+{
+	long ea[MP_MAX_KDIMS], eb[MP_MAX_KDIMS];
+	ptrdiff_t sa[MP_MAX_KDIMS], sb[MP_MAX_KDIMS];
+	long K = 1;
+	int ma, mb;
+
+	if (nd < 1 || nd > MP_MAX_KDIMS)
+		return -1;
+	for (int i = 0; i < nd; i++) {
+		if (dims[i].n <= 0) {   /* an empty sum */
+			o->K = 0;
+			return 0;
+		}
+		if (__builtin_mul_overflow(K, dims[i].n, &K))
+			return -1;
+	}
+	o->K = K;
+	ma = chain_dims(dims, nd, 0, ea, sa);
+	mb = chain_dims(dims, nd, 1, eb, sb);
+	if (M <= 0 || N <= 0)
+		ma = mb = 1;
+	size_t row;
+	if (__builtin_mul_overflow((size_t)K, esz, &row))
+		return -1;
+	if (ma == 1) {
+		o->a_sk = sa[0];
+	} else {
+		size_t bytes;
+		if (__builtin_mul_overflow(row, (size_t)M, &bytes) || bytes > MP_STAGE_MAX)
+			return -1;
+		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
+		gather(d, o->a, M, o->a_si, ea, sa, ma, esz);
+		o->a = d;
+		o->a_si = (ptrdiff_t)row;
+		o->a_sk = (ptrdiff_t)esz;
+	}
+	if (mb == 1) {
+		o->b_sk = sb[0];
+	} else {
+		size_t bytes;
+		if (__builtin_mul_overflow(row, (size_t)N, &bytes) || bytes > MP_STAGE_MAX)
+			return -1;
+		uint8_t *d = mp_scratch(MP_SCR_STAGE_B, bytes);
+		gather(d, o->b, N, o->b_sj, eb, sb, mb, esz);
+		o->b = d;
+		o->b_sj = (ptrdiff_t)row;
+		o->b_sk = (ptrdiff_t)esz;
+	}
+	return 0;
+}

@@ -1060,6 +1060,15 @@ static int red_top(const mp_plan *p)
 	return p->nsum ? p->loop_sum[0] : p->loop_k;
 }
 
+/* Loop L is loop K or lies inside it. */
+static int within(const mp_nest *n, int l, int k)
+{
+	for (; l >= 0; l = n->loop[l].parent)
+		if (l == k)
+			return 1;
+	return 0;
+}
+
 static int assign_roles(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -1148,17 +1157,23 @@ static int assign_roles(az *z, const int *chain, int d)
 	for (i = 0; i < d; i++) {
 		int it = n->loop[chain[i]].iter;
 
-		int out = 0, a;
+		int out = 0, s;
 
 		/* indexes the output: the accumulator's array, or for a scalar
-		   accumulator any array the nest stores (a depthwise
-		   convolution's channel: a batch loop, refused below) */
+		   accumulator an array the nest stores inside this loop (a
+		   depthwise convolution's channel: a batch loop, refused
+		   below; not a store after loop k naming k's final value) */
 		if (fc)
 			out = mp_aff_uses_var(fc, it);
 		else
-			for (a = 0; a < n->naccesses && !out; a++)
-				out = n->access[a].is_write && n->access[a].affine &&
+			for (s = 0; s < n->nstmts && !out; s++) {
+				int a = n->stmt[s].lhs_access;
+
+				out = n->stmt[s].kind == MP_S_STORE && a >= 0 &&
+				      a < n->naccesses && n->access[a].affine &&
+				      within(n, n->stmt[s].loop, chain[i]) &&
 				      mp_aff_uses_var(&n->access[a].off, it);
+			}
 		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) && !out)
 			rl[nk++] = chain[i];
 	}
@@ -1442,15 +1457,6 @@ static int choose_mode(az *z, const int *chain, int d)
 		plan->acc_var = z->c.acc_var;
 	else
 		plan->acc_mem = z->c.acc_write;
-	return 0;
-}
-
-/* Loop L is loop K or lies inside it. */
-static int within(const mp_nest *n, int l, int k)
-{
-	for (; l >= 0; l = n->loop[l].parent)
-		if (l == k)
-			return 1;
 	return 0;
 }
 

@@ -166,8 +166,30 @@ static inline int mp_out_vec_ok(const mp_gemm_args *g)
 	return g->ep ? mp_epi_vec_ok(g->ep) : g->c_sj == 1;
 }
 
+/* Transposes 8 rows of 8 dwords: r[a] dword c -> r[c] dword a. */
+static inline __attribute__((always_inline)) void mp_transpose8x8_epi32(__m256i r[8])
+{
+	__m256i t[8], u[8];
+	for (int i = 0; i < 4; i++) {
+		t[2 * i] = _mm256_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+		t[2 * i + 1] = _mm256_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+	}
+	for (int h = 0; h < 2; h++) {
+		u[4 * h + 0] = _mm256_unpacklo_epi64(t[4 * h], t[4 * h + 2]);
+		u[4 * h + 1] = _mm256_unpackhi_epi64(t[4 * h], t[4 * h + 2]);
+		u[4 * h + 2] = _mm256_unpacklo_epi64(t[4 * h + 1], t[4 * h + 3]);
+		u[4 * h + 3] = _mm256_unpackhi_epi64(t[4 * h + 1], t[4 * h + 3]);
+	}
+	for (int c = 0; c < 4; c++) {
+		r[c] = _mm256_permute2x128_si256(u[c], u[4 + c], 0x20);
+		r[4 + c] = _mm256_permute2x128_si256(u[c], u[4 + c], 0x31);
+	}
+}
+
 /* Packs A block rows [i0, i0+mc) (see mp_pack_a_fn).  Fast path for
- * a_sk == 1: 4-byte words; other strides go through the generic packer. */
+ * a_sk == 1: 32 bytes of k from each of the sliver's 8 rows at a time, an
+ * 8x8 dword transpose gives 8 k-groups of the c4 layout; row sums with
+ * vpsadbw.  Other strides go through the generic packer. */
 static void mp_x8_pack_a_c4__avx512vnni(const mp_gemm_args *g, long i0, long mc, long kp,
 					void *ap, int32_t *rcorr)
 {
@@ -175,38 +197,54 @@ static void mp_x8_pack_a_c4__avx512vnni(const mp_gemm_args *g, long i0, long mc,
 		mp_pack_a_generic(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 1);
 		return;
 	}
-	const uint8_t flip = (uint8_t)mp_flip_a(g->a_dt);
-	const uint32_t flip4 = flip * 0x01010101u;
+	const __m256i fl = _mm256_set1_epi8((char)mp_flip_a(g->a_dt)), zero = _mm256_setzero_si256();
 	const uint32_t q = mp_corr_q(g), kpq = (uint32_t)g->K * mp_corr_p(g) * q;
-	const long K = g->K, kfull = K / 4;
+	const long K = g->K, ng = kp / 4;
 	long nsl = (mc + MP_MR - 1) / MP_MR;
 	for (long s = 0; s < nsl; s++) {
 		uint8_t *dst = (uint8_t *)ap + s * kp * MP_MR;
+		const uint8_t *row[MP_MR];
+		int live[MP_MR];
+		__m256i sum[MP_MR];
 		for (int r = 0; r < MP_MR; r++) {
 			long i = s * MP_MR + r;
-			uint8_t *d = dst + r * 4;
-			if (i >= mc) {
-				for (long qq = 0; qq < kp / 4; qq++)
-					memset(d + qq * MP_MR * 4, 0, 4);
+			live[r] = i < mc;
+			row[r] = live[r] ? (const uint8_t *)g->a + (i0 + i) * g->a_si : NULL;
+			sum[r] = zero;
+		}
+		for (long k0 = 0; k0 < kp; k0 += 32) {
+			long rem = K - k0;
+			__mmask32 m = rem >= 32 ? ~(__mmask32)0 : rem > 0 ? (((__mmask32)1 << rem) - 1) : 0;
+			__m256i x[MP_MR];
+			for (int r = 0; r < MP_MR; r++) {
+				x[r] = live[r] ? _mm256_maskz_mov_epi8(m, _mm256_xor_si256(
+					_mm256_maskz_loadu_epi8(m, row[r] + k0), fl)) : zero;
+				sum[r] = _mm256_add_epi64(sum[r], _mm256_sad_epu8(x[r], zero));
+			}
+			mp_transpose8x8_epi32(x);
+			__m256i *d = (__m256i *)(dst + k0 * MP_MR);
+			if (ng - k0 / 4 >= 8) {
+				_mm256_store_si256(d + 0, x[0]);
+				_mm256_store_si256(d + 1, x[1]);
+				_mm256_store_si256(d + 2, x[2]);
+				_mm256_store_si256(d + 3, x[3]);
+				_mm256_store_si256(d + 4, x[4]);
+				_mm256_store_si256(d + 5, x[5]);
+				_mm256_store_si256(d + 6, x[6]);
+				_mm256_store_si256(d + 7, x[7]);
+			} else {
+				for (long qq = 0; qq < ng - k0 / 4; qq++)
+					_mm256_store_si256(d + qq, x[qq]);
+			}
+		}
+		for (int r = 0; r < MP_MR; r++) {
+			if (!live[r])
 				continue;
-			}
-			const uint8_t *row = (const uint8_t *)g->a + (i0 + i) * g->a_si;
-			uint32_t sum = 0;
-			for (long k = 0; k < K; k++)
-				sum += (uint8_t)(row[k] ^ flip);
-			rcorr[i] = (int32_t)(kpq - q * sum);
-			for (long qq = 0; qq < kfull; qq++) {
-				uint32_t w;
-				memcpy(&w, row + 4 * qq, 4);
-				w ^= flip4;
-				memcpy(d + qq * MP_MR * 4, &w, 4);
-			}
-			if (kfull * 4 < kp) {
-				uint8_t t[4] = {0, 0, 0, 0};
-				for (long k = kfull * 4; k < K; k++)
-					t[k - kfull * 4] = row[k] ^ flip;
-				memcpy(d + kfull * MP_MR * 4, t, 4);
-			}
+			__m128i h = _mm_add_epi64(_mm256_castsi256_si128(sum[r]),
+						  _mm256_extracti128_si256(sum[r], 1));
+			uint32_t t = (uint32_t)(_mm_cvtsi128_si64(h) +
+						_mm_extract_epi64(h, 1));
+			rcorr[s * MP_MR + r] = (int32_t)(kpq - q * t);
 		}
 	}
 }

@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 37 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 38 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -52,8 +52,9 @@ int main(void)
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "alpha 1 (no factor)");
 	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1 && a[35].cst == 0 && a[36].cst == 0,
 	      "no groups: G 1, strides 0");
-	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == ncheck, "ncheck");
-	CHECK(a[38 + 2 * ncheck].kind == MP_ARG_CONST && a[38 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 0, "no summed reduction loops: L 0");
+	CHECK(a[38].kind == MP_ARG_CONST && a[38].cst == ncheck, "ncheck");
+	CHECK(a[39 + 2 * ncheck].kind == MP_ARG_CONST && a[39 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
@@ -121,10 +122,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[38 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[39 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[40 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[39 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[40 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[41 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 41 + 2 * ncheck, "na %d", na);
+	CHECK(na == 42 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -158,6 +159,37 @@ int main(void)
 	      a[35].var == n->loop[p->loop_g].iter, "A's stride per group");
 	CHECK(a[36].kind == MP_ARG_COEF && a[36].access == p->acc_b &&
 	      a[36].var == n->loop[p->loop_g].iter, "B's stride per group");
+
+	/* a convolution: the reduction over kh, kw, ic (kh and kw summed
+	   around k = ic): L = 2, then each one's extent and A's and B's
+	   strides, outermost first; fused store */
+	const char *conv = DECLS "var s local s32\nvar C param s32\nvar W param s32\n"
+		"var kh iter s32\nvar kw iter s32\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop kh parent=j lo=0 hi=2\nloop kw parent=kh lo=0 hi=2\n"
+		"loop k parent=kw lo=0 hi=C-1\n"
+		"stmt k : s = (+ s (* (cast:s32 x[kh*W+kw*C+i*C+k]:s8) "
+		"(cast:s32 w[j*K+kh*C+kw*C+k]:s8)))\n"
+		"stmt j : y[4*i*N+4*j]:s32 = s\n";
+	CHECK(analyse(conv, n, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	CHECK(p->nsum == 2 && p->loop_k == 4 && p->loop_sum[0] == 2 && p->loop_sum[1] == 3,
+	      "summed loops kh, kw around k: nsum %d", p->nsum);
+	CHECK(p->mode == MP_OUT_FUSED, "conv: fused store, mode %d", p->mode);
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1, "no groups");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 2, "L 2");
+	for (int l = 0; l < 2; l++) {
+		int v = n->loop[p->loop_sum[l]].iter;
+		CHECK(a[38 + 3 * l].kind == MP_ARG_EXTENT && a[38 + 3 * l].loop == p->loop_sum[l],
+		      "summed loop %d: extent", l);
+		CHECK(a[39 + 3 * l].kind == MP_ARG_COEF && a[39 + 3 * l].access == p->acc_a &&
+		      a[39 + 3 * l].var == v, "summed loop %d: A's stride", l);
+		CHECK(a[40 + 3 * l].kind == MP_ARG_COEF && a[40 + 3 * l].access == p->acc_b &&
+		      a[40 + 3 * l].var == v, "summed loop %d: B's stride", l);
+	}
+	CHECK(a[44].kind == MP_ARG_CONST && a[44].cst == p->ncheck, "ncheck after the levels");
+	CHECK(na == 2 + 44 + 2 * p->ncheck, "conv na %d", na);
+	CHECK(a[1].cst == na - 2, "conv nargs");
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -247,7 +247,7 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "p[0]:s8") ")\nstmt k : p = &p[1]\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 0, .reason = "operands 'x' and 'p' share the iterators 'i' and 'k'" },
+  .ok = 0, .reason = "loop 'i' indexes both operands 'x' and 'p' and the output" },
 { .name = "walking pointer: conditional step is not followed",
   .text = DECLS "var s local s32\nvar p local ptr\narray p base=p\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -44,7 +44,7 @@ void rf_square(ARGS)
 {
 	(void)B;
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{share the iterators}}
+	for (int i = 0; i < M; i++) // expected-warning {{loop 'i' indexes both operands 'A' and 'A' and the output}}
 		NEST(s += a * a)
 }
 

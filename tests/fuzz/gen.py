@@ -67,7 +67,10 @@ What varies (see gen_nest / gen_func):
     miss of an outer loop that does not index the output; regions (the
     pragma on a { } block of init, element-wise, GEMM and GEMV loops, an
     int8 copy of one product feeding the next, with or without
-    declarations); nests inside OpenMP constructs (per-thread row ranges,
+    declarations); direct convolutions (a KH x KW window with stride and
+    dilation over NHWC input, OHWI / HWIO / OIHW weights, the reduction loops
+    in several orders, kh counting down, an image loop around, near misses:
+    padding as a guard, depthwise, a statement in a window loop); nests inside OpenMP constructs (per-thread row ranges,
     the body of `parallel for schedule(static)`, a task) and the pragma
     followed by `#pragma omp parallel for` (a warning).  Programs holding
     OpenMP carry the line OMP_MARK; run.py then builds them with -fopenmp.
@@ -974,7 +977,7 @@ def f_emit(fn):
 
 XFORMS = [("kstep", 14), ("rows", 16), ("batch", 18), ("batchnear", 6), ("region", 16),
           ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6),
-          ("kunroll", 16), ("groups", 14)]
+          ("kunroll", 16), ("groups", 14), ("conv", 16)]
 X_PRAGMAS = ["#pragma mixprec({p}, acc=int32)", "#pragma mixprec({p})",
              '_Pragma("mixprec({p}, acc=int32)")', "#pragma mixprec({p}, acc=int32, target=scalar)",
              "#pragma mixprec({p}, target=avx2)"]
@@ -1023,23 +1026,95 @@ def gen_xfunc(r, f):
     xf["utop"] = r.random() < 0.4        # kunroll: `int k;` at the top of the function
     xf["GS"] = r.choice([4, 8, 16, 32, 32])
     xf["gstride"] = r.random() < 0.5     # groups: j <= n - GS; j += GS (else g < NG)
+    # conv: a KH x KW window, stride S, dilation D, over T x M output
+    # points (rows x columns), K input and N output channels, NB images
+    xf["KH"], xf["KW"] = r.choice([1, 2, 3, 3]), r.choice([1, 2, 3, 3])
+    xf["S"], xf["D"] = r.choice([1, 1, 2]), r.choice([1, 1, 2])
+    xf["wlay"] = r.choice(["ohwi", "hwio", "oihw"])
+    xf["corder"] = wchoice(r, [("hwc", 60), ("chw", 20), ("hcw", 10), ("wc", 10)])
+    xf["cbatch"] = r.random() < 0.4      # conv: an image loop around
+    xf["kdown"] = r.random() < 0.2       # conv: kh counts down
+    xf["cepi"] = wchoice(r, [("store", 50), ("relu", 25), ("cast8", 10), ("addinto", 15)])
+    xf["cnear"] = wchoice(r, [("none", 80), ("guard", 8), ("depthwise", 6), ("side", 6)])
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
         M, N, K = pick_shape(r, allow_zero=r.random() < 0.4)
         if xf["form"] in ("batch", "batchnear", "omp_batch", "region"):
             M, N, K = max(M // 2, min(M, 1)), max(N // 2, min(N, 1)), max(K // 2, min(K, 1))
+        if xf["form"] == "conv":
+            M, N, K = min(M, 17), min(N, 40), min(K, 70)
         cl = {"M": M, "N": N, "K": K, "B": r.choice(X_SMALL), "T": r.choice([1, 2, 3, 4]),
               "za": zp_value(r, "int32_t"),
               "fa": wchoice(r, [(0, 70), (1, 15), (2, 10), (3, 5)]),
               "fb": wchoice(r, [(0, 70), (1, 15), (2, 10), (3, 5)]), "f": r.randint(-5, 5)}
-        while cl["M"] * cl["N"] * cl["K"] * max(cl["B"], 1) * cl["T"] > MAX_WORK:
+        win = xf["KH"] * xf["KW"] if xf["form"] == "conv" else 1
+        while cl["M"] * cl["N"] * cl["K"] * max(cl["B"], 1) * cl["T"] * win > MAX_WORK:
             cl["K"] = max(1, cl["K"] // 2)
             if cl["M"] > 8:
                 cl["M"] //= 2
+            elif cl["K"] == 1:   # (conv's window multiplies the work)
+                cl["N"] = max(1, cl["N"] // 2)
         calls.append(cl)
     fn["calls"] = calls
     return fn
+
+
+def conv_body(xf, pragma, zA):
+    """A direct convolution (issue 9): output C[n][oh][ow][oc] over T x M
+    points, N channels; input A[n][IH][IW][K]; weights B in layout wlay; the
+    reduction over (kh, kw, c) in the order corder (wc: kh fixed at 0, the
+    window one row); a near miss (cnear) the plugin must refuse."""
+    KH, KW, S, D = xf["KH"], xf["KW"], xf["S"], xf["D"]
+    if xf["corder"] == "wc":
+        KH = 1
+    near = xf["cnear"]
+    c = "oc" if near == "depthwise" else "c"
+    ain = "A[((n * IH + oh * %d + kh * %d) * IW + ow * %d + kw * %d) * K + %s]" % (S, D, S, D, c)
+    if xf["za"]:
+        ain = "(%s%s)" % (ain, zA)
+    if near == "depthwise":
+        bw = "B[(kh * %d + kw) * N + oc]" % KW
+    else:
+        bw = {"ohwi": "B[((oc * %d + kh) * %d + kw) * K + c]" % (KH, KW),
+              "hwio": "B[((kh * %d + kw) * K + c) * N + oc]" % KW,
+              "oihw": "B[((oc * K + c) * %d + kh) * %d + kw]" % (KH, KW)}[xf["wlay"]]
+    out = "C[((n * T + oh) * M + ow) * N + oc]"
+    loops = {"kh": ("for (int kh = %d; kh >= 0; kh--)" % (KH - 1)) if xf["kdown"]
+             else "for (int kh = 0; kh < %d; kh++)" % KH,
+             "kw": "for (int kw = 0; kw < %d; kw++)" % KW,
+             "c": "for (int c = 0; c < K; c++)"}
+    order = {"hwc": ["kh", "kw", "c"], "chw": ["c", "kh", "kw"], "hcw": ["kh", "c", "kw"],
+             "wc": ["kh", "kw", "c"]}[xf["corder"]]
+    if near == "depthwise":
+        order = ["kh", "kw"]
+    upd = "s += %s * %s;" % (ain, bw)
+    if near == "guard":   # padding written as a guard: refused
+        upd = "if (ow * %d + kw * %d < IW - 1) %s" % (S, D, upd)
+    red = []
+    for d, name in enumerate(order):
+        red.append("\t" * d + loops[name])
+    red.append("\t" * len(order) + upd)
+    init = {"zero": "0", "C": out, "bias": "bias[oc]"}[xf["init"]]
+    epi = {"store": "%s = s;" % out, "relu": "%s = s > 0 ? s : 0;" % out,
+           "cast8": "E[((n * T + oh) * M + ow) * N + oc] = (int8_t)(s >> 8);",
+           "addinto": "%s += s;" % out}[xf["cepi"]]
+    nest = ["for (int oh = 0; oh < T; oh++)", "\tfor (int ow = 0; ow < M; ow++)",
+            "\t\tfor (int oc = 0; oc < N; oc++) {",
+            "\t\t\tint32_t s = %s;" % init] + ["\t\t\t" + x for x in red]
+    if near == "side":    # a statement in a window loop: neither summed nor groups
+        nest[4] = nest[4] + " {"
+        nest.insert(5, "\t\t\t\ty[0] += 1;")
+        nest.append("\t\t\t}")
+    nest += ["\t\t\t" + epi, "\t\t}"]
+    L = ["\tint IH = (T - 1) * %d + %d, IW = (M - 1) * %d + %d;" % (S, (KH - 1) * D + 1, S,
+                                                                   (KW - 1) * D + 1),
+         "\t(void)IH;"]
+    if xf["cbatch"]:
+        L += [pragma, "\tfor (int n = 0; n < (NB > 0 ? NB : 1); n++)"] + ["\t\t" + x for x in nest]
+    else:
+        L += ["\tconst int n = 0;", pragma] + ["\t" + x for x in nest]
+    return L
 
 
 def xproblems(fn):
@@ -1291,6 +1366,8 @@ def x_emit(fn):
                     "\t\tint64_t acc = %s;" % init("i", "j")] + ["\t\t" + x for x in grp] + \
                    ["\t\tC[i * N + j] = (int32_t)acc;", "\t}"]
         body += [pragma] + ["\t" + x for x in nest]
+    elif form == "conv":
+        body += conv_body(xf, pragma, zA)
     elif form == "omp_warn":
         clauses = " num_threads(2) if (M > 2)" if xf["sched"] == "static" else ""
         body += [pragma, "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses),
@@ -1316,6 +1393,13 @@ def x_emit(fn):
         na = nb * M * kx + SLACK
         nbb = nb * kx * N + kx + N + SLACK
         ncc = nb * M * N + SLACK
+        if form == "conv":
+            nim = max(NB, 1) if xf["cbatch"] else 1
+            ih = (T - 1) * xf["S"] + (xf["KH"] - 1) * xf["D"] + 1
+            iw = (M - 1) * xf["S"] + (xf["KW"] - 1) * xf["D"] + 1
+            na = nim * ih * iw * K + SLACK
+            nbb = xf["KH"] * xf["KW"] * K * N + SLACK
+            ncc = nim * T * M * N + SLACK
         ny = M + N + SLACK
         L += ["\t{\t/* call %d */" % c,
               "\t\tint M = %d, N = %d, K = %d, NB = %d, T = %d;" % (M, N, K, NB, T),

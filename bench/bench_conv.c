@@ -125,7 +125,7 @@ static int shape(int H, int W, int C, int OC, int reps)
 	       ops / tp / 1e9);
 	fflush(stdout);
 	double tm = run(conv_nhwc_mixprec, H, W, C, OC, pad, w, o1, reps);
-	printf("  mixprec (one call per row)     : %9.3f ms  %7.1f GOP/s\n", tm * 1e3,
+	printf("  mixprec (one call)             : %9.3f ms  %7.1f GOP/s\n", tm * 1e3,
 	       ops / tm / 1e9);
 	fflush(stdout);
 	double td = run_dnnl(H, W, C, OC, src, w, o2, reps);

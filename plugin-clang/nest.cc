@@ -1257,13 +1257,16 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
 	} else if (!count) {
-		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size() &&
+		if (plan->descend >= 0 && plan->descend < (int)c.loops.size() &&
 		    c.omp) {
 			/* as plugin-gcc/nest.cc: whole nests only under a directive */
 			report(r, c.loop_loc, MP_MSG_OMP_DESCEND, SourceLocation());
-		} else if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+		} else if (plan->descend >= 0 && plan->descend < (int)c.loops.size()) {
+			/* (twice at most: the image loop of a convolution that
+			   first kept its row loop in the call, then not) */
 			inner = c.loops[plan->descend];
-			note = plan->descend_note;
+			note = note.empty() ? std::string(plan->descend_note)
+					    : note + "; then " + plan->descend_note;
 		} else if (r.region && plan->no_contraction) {
 			/* a region's init or element-wise loop: runs as written
 			   (a missed remark, no warning) */
@@ -1554,7 +1557,7 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		std::pair<Stmt *, std::pair<Expr *, Expr *>> od = {};
 		if (omp_of.count(f))
 			od = omp_of[f];
-		for (int attempt = 0; attempt < 2 && f; attempt++, init = nullptr, od = {})
+		for (int attempt = 0; attempt < 3 && f; attempt++, init = nullptr, od = {})
 			f = process_nest(C, S, fd, pm, annotated, mp_pragmas[x.first], f, init, kw,
 					 note, od.first, od.second.first, od.second.second);
 	}

@@ -927,7 +927,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
 	} else {
 		std::string note;   /* the batch loops kept around the call (descent) */
-		for (int attempt = 0; attempt < 2 && top; attempt++)
+		for (int attempt = 0; attempt < 3 && top; attempt++)
 			top = plan_nest(fn, r, top, note, &done);
 	}
 	if (twin) {
@@ -986,13 +986,16 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
 	} else if (!count) {
-		if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size() &&
+		if (plan->descend >= 0 && plan->descend < (int)c.loops.size() &&
 		    r.omp_go) {
 			/* the call would sit inside the copy of the OpenMP loop */
 			report(r, MP_MSG_OMP_DESCEND, UNKNOWN_LOCATION);
-		} else if (plan->descend >= 0 && note.empty() && plan->descend < (int)c.loops.size()) {
+		} else if (plan->descend >= 0 && plan->descend < (int)c.loops.size()) {
+			/* (twice at most: the image loop of a convolution that
+			   first kept its row loop in the call, then not) */
 			inner = c.loops[plan->descend];
-			note = plan->descend_note;
+			note = note.empty() ? std::string(plan->descend_note)
+					    : note + "; then " + plan->descend_note;
 		} else if (r.region && plan->no_contraction) {
 			/* a region's init or element-wise loop: runs as written */
 			if (dump_enabled_p())

@@ -308,6 +308,27 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		coef(&v, p->acc_a, vs);
 		coef(&v, p->acc_b, vs);
 	}
+	/* a second row loop outside i (DIRECT, FUSED): its extent, then A's,
+	   the output's and the bias's byte strides (-1, 0, 0, 0 without: the
+	   runtime then trusts the core's proof that the output is one element
+	   per (i, j); with one, it checks the strides, disjoint_rows) */
+	if (p->loop_i2 >= 0) {
+		int v2 = n->loop[p->loop_i2].iter;
+		int out = p->mode == MP_OUT_DIRECT ? p->acc_c : p->epi_out;
+
+		extent(&v, p->loop_i2);
+		coef(&v, p->acc_a, v2);
+		coef(&v, out, v2);
+		if (p->mode == MP_OUT_FUSED && p->epi_bias >= 0)
+			coef(&v, p->epi_bias, v2);
+		else
+			cst(&v, 0);
+	} else {
+		cst(&v, -1);
+		cst(&v, 0);
+		cst(&v, 0);
+		cst(&v, 0);
+	}
 
 	checks(&v, n, p);
 	if (v.n > max)

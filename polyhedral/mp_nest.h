@@ -474,6 +474,11 @@ typedef struct mp_plan {
 	int reason_loc;            /* location cookie the reason points at */
 
 	int loop_i, loop_j, loop_k;/* loop ids; loop_j == -1 for matrix-vector */
+	int loop_i2;               /* DIRECT / FUSED: a second row loop outside
+	                              loop_i, indexing A and the output (a
+	                              convolution's image rows, llm.c's `bt = b*T
+	                              + t`): rows (i2, i), M2 x M of them; -1
+	                              without */
 	int loop_g;                /* TILE: a second reduction loop directly
 	                              around loop k (quantization groups: `for
 	                              (g...) { s = 0; for (k < GS) s += ...;

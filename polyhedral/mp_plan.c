@@ -87,6 +87,10 @@ typedef struct az {
 	int nothers;
 	int tri;          /* loop_i's or loop_j's bounds name the other's
 	                     iterator (check_tri): tile mode over a box */
+	int allow_m2;     /* a second row loop may join the contraction
+	                     (plan.loop_i2; mp_analyze's first attempt) */
+	int m2_used;      /* ... and one did: on failure, plan without */
+	int model_budget; /* the model could not be built within its budget */
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -1043,6 +1047,24 @@ static int holds_only(const mp_nest *n, int l, int child)
 	return 1;
 }
 
+/* The loops an output element is indexed by: i (and i2 when WITH_I2), j;
+ * returns how many.  The injectivity ISL proves is over i and j: with a
+ * second row loop the output's subscript usually multiplies two sizes
+ * (`(oh*OW + ow)*OC + oc`: a product parameter ISL knows nothing about),
+ * and the runtime checks that the M2 blocks of rows do not overlap from
+ * the strides (runtime/nest.c, disjoint_rows). */
+static int out_loops(const mp_plan *p, int *ij, int with_i2)
+{
+	int m = 0;
+
+	ij[m++] = p->loop_i;
+	if (p->loop_j >= 0)
+		ij[m++] = p->loop_j;
+	if (p->loop_i2 >= 0 && with_i2)
+		ij[m++] = p->loop_i2;
+	return m;
+}
+
 /* L is one of the plan's summed reduction loops (loop_sum). */
 static int is_sum_loop(const mp_plan *p, int l)
 {
@@ -1077,9 +1099,12 @@ static int assign_roles(az *z, const int *chain, int d)
 	const mp_aff *fb = &n->access[z->c.f[1].access].off;
 	const mp_aff *fc = z->c.acc_write >= 0 ? &n->access[z->c.acc_write].off : NULL;
 	int loc = n->stmt[z->c.stmt].loc;
-	int i, k = -1, li = -1, lj = -1, nk = 0;
+	int i, k = -1, li = -1, lj = -1, li2 = -1, lj2 = -1, nk = 0;
 
 	char idx_out[MP_MAX_LOOPS];
+
+	if (z->fsrc)
+		z->allow_m2 = 0;   /* __mixprec_lp_nest has no second row loop */
 
 	if (d > 3) {
 		/* The contraction is the innermost two or three loops: its i and j
@@ -1127,8 +1152,17 @@ static int assign_roles(az *z, const int *chain, int d)
 				}
 				red++;
 			} else {
-				if (nout == (grp ? 1 : 2))
+				/* a third: a second row loop (loop_i2), indexing
+				   one operand (a convolution's image rows, a
+				   batch of rows `b*T + t`) */
+				int it = n->loop[chain[x]].iter;
+
+				if (nout == (grp ? 1 : 2) &&
+				    !(z->allow_m2 && !grp && red && nout == 2 &&
+				      mp_aff_uses_var(fa, it) != mp_aff_uses_var(fb, it)))
 					break;
+				if (nout == 2)
+					z->m2_used = 1;
 				nout++;
 			}
 			from = x;
@@ -1177,7 +1211,7 @@ static int assign_roles(az *z, const int *chain, int d)
 		if (mp_aff_uses_var(fa, it) && mp_aff_uses_var(fb, it) && !out)
 			rl[nk++] = chain[i];
 	}
-	if (plan->descend >= 0 || d > 2 + (nk > 1 ? nk : 1))
+	if (plan->descend >= 0 || d > 2 + (z->allow_m2 != 0) + (nk > 1 ? nk : 1))
 		return refuse(z, loop_loc(n, chain[0]),
 			      "the contraction into '%s' is nested in %d loops; at most 3 "
 			      "(i, j, k) are supported, or more reduction loops around k",
@@ -1245,16 +1279,24 @@ static int assign_roles(az *z, const int *chain, int d)
 				      "'%s' nor '%s'", ln(n, l), an(n, z->c.f[0].access),
 				      an(n, z->c.f[1].access));
 		if (ua) {
-			if (li >= 0)
-				return refuse(z, loc,
-					      "operand '%s' depends on both '%s' and '%s'",
-					      an(n, z->c.f[0].access), ln(n, li), ln(n, l));
+			if (li >= 0) {
+				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0)
+					return refuse(z, loc,
+						      "operand '%s' depends on both '%s' and '%s'",
+						      an(n, z->c.f[0].access), ln(n, li), ln(n, l));
+				li2 = li;   /* a second row loop, outside */
+				z->m2_used = 1;
+			}
 			li = l;
 		} else {
-			if (lj >= 0)
-				return refuse(z, loc,
-					      "operand '%s' depends on both '%s' and '%s'",
-					      an(n, z->c.f[1].access), ln(n, lj), ln(n, l));
+			if (lj >= 0) {
+				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0)
+					return refuse(z, loc,
+						      "operand '%s' depends on both '%s' and '%s'",
+						      an(n, z->c.f[1].access), ln(n, lj), ln(n, l));
+				lj2 = lj;
+				z->m2_used = 1;
+			}
 			lj = l;
 		}
 	}
@@ -1266,14 +1308,19 @@ static int assign_roles(az *z, const int *chain, int d)
 			      acc_name(z), ln(n, k), z->plan->hint[0] ? "; " : "",
 			      z->plan->hint);
 	}
-	if (li < 0) {
+	if (li < 0 || lj2 >= 0) {
+		/* the operand with the row loops is A */
+		int t = li;
+
 		swap_operands(&z->c);
 		z->swapped = 1;
 		li = lj;
-		lj = -1;
+		lj = t;
+		li2 = lj2;
 	}
 	plan->loop_i = li;
 	plan->loop_j = lj;
+	plan->loop_i2 = li2;
 	plan->loop_k = k;
 	return 0;
 }
@@ -1367,9 +1414,9 @@ static int choose_mode(az *z, const int *chain, int d)
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
 			  n->access[z->c.acc_write].elem_size ==
 			  (z->ftype == MP_TY_F64 ? 8 : 4)))) {
-		int ij[2] = { plan->loop_i, plan->loop_j };
-		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,
-							 plan->loop_j >= 0 ? 2 : 1);
+		int ij[3], nij = out_loops(plan, ij, 0);
+		isl_bool inj = plan->loop_i2 >= 0 ? isl_bool_true   /* the runtime checks */
+			       : mp_model_access_injective(z->m, z->c.acc_write, ij, nij);
 
 		if (inj < 0)
 			return refuse(z, loop_loc(n, 0), "internal error: ISL failed "
@@ -2061,13 +2108,12 @@ static int invariant_arg(const mp_nest *n, int e, int depth)
 static int ij_access(az *z, int acc)
 {
 	const mp_nest *n = z->n;
-	int ij[2] = { z->plan->loop_i, z->plan->loop_j }, bad;
+	int ij[3], nij = out_loops(z->plan, ij, 1), bad;
 
 	if (acc < 0 || acc >= n->naccesses || !n->access[acc].affine ||
-	    mp_model_access_is_whole(z->m, acc))
+	    (z->plan->loop_i2 < 0 && mp_model_access_is_whole(z->m, acc)))
 		return 0;
-	return aff_in_scope(n, &n->access[acc].off, ij, z->plan->loop_j >= 0 ? 2 : 1,
-			    &bad);
+	return aff_in_scope(n, &n->access[acc].off, ij, nij, &bad);
 }
 
 /* INIT: CONST | LOAD | LOAD + CONST | CONST + LOAD, int32, identity casts. */
@@ -2233,7 +2279,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	mp_plan *plan = z->plan;
 	const mp_loop *lk;
 	int k = plan->loop_k, top = red_top(plan), body, s, init = -1, store = -1, bias, out, i;
-	int ij[2] = { plan->loop_i, plan->loop_j }, nij = plan->loop_j >= 0 ? 2 : 1;
+	int ij[3], nij = out_loops(plan, ij, 0);
 	int64_t cst;
 	mp_scalar ot;
 	isl_bool inj;
@@ -2254,7 +2300,8 @@ static int try_fuse(az *z, const int *chain, int d)
 	if (lk->parent != body)
 		return 0;
 	for (i = 0; i < d - 1 - plan->nsum; i++)
-		if (chain[i] != plan->loop_i && chain[i] != plan->loop_j)
+		if (chain[i] != plan->loop_i && chain[i] != plan->loop_j &&
+		    chain[i] != plan->loop_i2)
 			return 0;
 	/* Live iterators: the TILE rewrite keeps the loops and so their final
 	 * values; the fused rewrite would have to recompute them (as DIRECT
@@ -2295,7 +2342,8 @@ static int try_fuse(az *z, const int *chain, int d)
 		return 0;
 	if (accumulates(z, init, store, bias, cst, out)) {
 		/* C[i,j] + sum in int32, wrapping: what direct mode computes */
-		inj = mp_model_access_injective(z->m, out, ij, nij);
+		inj = plan->loop_i2 >= 0 ? isl_bool_true
+					 : mp_model_access_injective(z->m, out, ij, nij);
 		if (inj != isl_bool_true)
 			return 0;
 		plan->mode = MP_OUT_DIRECT;
@@ -2311,7 +2359,9 @@ static int try_fuse(az *z, const int *chain, int d)
 		    (ba->base_var >= 0 && ba->base_var == oa->base_var))
 			return 0;
 	}
-	inj = mp_model_access_injective(z->m, out, ij, nij);
+	/* with a second row loop the runtime checks it (disjoint_rows) */
+	inj = plan->loop_i2 >= 0 ? isl_bool_true
+				 : mp_model_access_injective(z->m, out, ij, nij);
 	if (inj != isl_bool_true)
 		return 0;
 	/* EPI */
@@ -2700,6 +2750,14 @@ static void fill_remarks(az *z)
 			 plan->const_a || plan->const_b ?
 			 ", constant= not used for 8-bit integer operands (packing them is cheap)" : "");
 	}
+	if (plan->loop_i2 >= 0) {
+		size_t pos = strlen(plan->what);
+
+		snprintf(plan->what + pos, sizeof(plan->what) - pos,
+			 "; rows over loops '%s' x '%s' in one call (the output's blocks of "
+			 "rows checked disjoint at run time)", ln(n, plan->loop_i2),
+			 ln(n, plan->loop_i));
+	}
 	if (plan->tri) {
 		char b[4][96];
 		size_t pos = strlen(plan->what);
@@ -2735,7 +2793,7 @@ static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
 
 	memset(plan, 0, sizeof(*plan));
 	plan->reason_loc = n->nloops > 0 ? n->loop[0].loc : 0;
-	plan->loop_i = plan->loop_j = plan->loop_k = plan->loop_g = -1;
+	plan->loop_i = plan->loop_j = plan->loop_k = plan->loop_g = plan->loop_i2 = -1;
 	plan->red_stmt = plan->red_loop = -1;
 	plan->acc_a = plan->acc_b = -1;
 	plan->za_expr = plan->zb_expr = -1;
@@ -2909,9 +2967,11 @@ static int analyze(az *z)
 		       check_scales(z) < 0))
 		return -1;
 	z->m = mp_model_build(n, err, sizeof(err));
-	if (!z->m)
-		return refuse(z, loop_loc(n, 0), mp_model_err_is_budget(err) ? "%s"
+	if (!z->m) {
+		z->model_budget = mp_model_err_is_budget(err);
+		return refuse(z, loop_loc(n, 0), z->model_budget ? "%s"
 			      : "internal error: %s", err);
+	}
 	d = mp_model_stmt_loops(z->m, z->c.stmt, chain);
 	plan->red_stmt = z->c.stmt;
 	if (choose_mode(z, chain, d) < 0 || check_loops(z, chain, d) < 0 ||
@@ -2919,6 +2979,10 @@ static int analyze(az *z)
 	    compute_bound(z) < 0)
 		return -1;
 	try_fuse(z, chain, d);
+	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE)
+		/* the tile is read by (i, j): mp_analyze plans again without */
+		return refuse(z, loop_loc(n, plan->loop_i2), "a second row loop '%s' in tile "
+			      "mode", ln(n, plan->loop_i2));
 	plan->acc_a = z->c.f[0].access;
 	plan->acc_b = z->c.f[1].access;
 	plan->a_type = z->c.f[0].load;
@@ -3075,16 +3139,27 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 		dflt.prec = MP_PREC_INT8;
 		p = &dflt;
 	}
-	plan_init(plan, n, p);
-	memset(&z, 0, sizeof(z));
-	z.n = n;
-	z.p = p;
-	z.plan = plan;
-	analyze(&z);
-	/* past its ISL budget any answer of the model may have been an error
-	   (each is read conservatively, but the nest is refused anyway) */
-	if (z.m && mp_model_over_budget(z.m))
-		refuse(&z, loop_loc(n, 0), MP_MODEL_BUDGET_FMT, mp_model_budget());
-	mp_model_free(z.m);
+	/* first with a second row loop allowed (a convolution's image rows
+	   join the call's rows, DIRECT and FUSED plans); when one was taken
+	   and the plan failed, as before: the loops around the innermost two
+	   output loops run as written */
+	for (int m2 = 1; m2 >= 0; m2--) {
+		plan_init(plan, n, p);
+		memset(&z, 0, sizeof(z));
+		z.n = n;
+		z.p = p;
+		z.plan = plan;
+		z.allow_m2 = m2;
+		analyze(&z);
+		/* past its ISL budget any answer of the model may have been an
+		   error (each is read conservatively, but the nest is refused
+		   anyway) */
+		int over = z.model_budget || (z.m && mp_model_over_budget(z.m));
+		if (over)
+			refuse(&z, loop_loc(n, 0), MP_MODEL_BUDGET_FMT, mp_model_budget());
+		mp_model_free(z.m);
+		if (plan->ok || !z.m2_used || plan->descend >= 0 || over)
+			break;
+	}
 	return plan->ok;
 }

@@ -66,13 +66,18 @@ typedef struct mp_operands {
 	const void *a, *b;
 	ptrdiff_t a_si, a_sk, b_sk, b_sj;
 	long K;
+	long m1;          /* > 0: A's rows come in blocks of m1 rows */
+	ptrdiff_t a_s2;   /* ... a_s2 bytes apart */
+	long r0;          /* the first of the M rows wanted */
 } mp_operands;
-/* Rewrites O (a, a_si, b, b_sj set by the caller) into one strided k per
- * operand: K = the product of the extents, a_sk / b_sk the stride when an
- * operand's dims chain, else a copy in the calling thread's scratch (A:
- * M rows, B: N columns of K elements of esz bytes, valid until the
- * thread's next call).  -1: a copy would exceed MP_STAGE_MAX (nothing is
- * changed then but K). */
+/* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0 set by the caller) into one
+ * strided k per operand for rows r0 .. r0+M-1 of A: K = the product of the
+ * extents, a_sk / b_sk the stride when an operand's dims chain (A then
+ * advanced to row r0), else a copy in the calling thread's scratch (A: M
+ * rows, B: N columns of K elements of esz bytes, valid until the thread's
+ * next call); A is copied too when its rows come in blocks (m1 > 0: row v
+ * at a + (v / m1)*a_s2 + (v % m1)*a_si).  -1: a copy would exceed
+ * MP_STAGE_MAX (nothing is changed then but K). */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		    mp_operands *o);
 

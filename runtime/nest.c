@@ -32,6 +32,13 @@
  *                                         and each such loop's n iterations,
  *                                         A and B advancing a_s / b_s bytes
  *                                         per iteration (stage.c)
+ *            M2, a_s2, c_s2, bias_s2,     a second row loop outside i (DIRECT
+ *                                         and FUSED; -1, 0, 0, 0 without): M2
+ *                                         blocks of M rows, A, the output and
+ *                                         the bias advancing a_s2 / c_s2 /
+ *                                         bias_s2 bytes per block; the output
+ *                                         elements must then be disjoint by
+ *                                         their strides (disjoint_rows)
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -103,6 +110,7 @@
  * (mp_lp_error_bound_ex); one line goes to stderr; an element beyond its
  * bound makes the call run the original loop (C restored first).
  */
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -132,18 +140,20 @@ static mp_range span(const void *base, long m, long si, long n, long sj, long el
 	return r;
 }
 
-/* Bytes read by an operand: V vectors (extent nv, stride sv), G groups,
+/* Bytes read by an operand: V vectors (extent nv, stride sv) in nv2 blocks
+ * (stride sv2), G groups,
  * and the reduction's dims kd[0..nd-1] with stride .a (which == 0) or .b.
  * Empty when any extent is 0. */
-static mp_range spank(const void *base, long nv, long sv, long G, long sg,
-		      const mp_kdim *kd, int nd, int which)
+static mp_range spank(const void *base, long nv, long sv, long nv2, long sv2, long G,
+		      long sg, const mp_kdim *kd, int nd, int which)
 {
 	intptr_t lo = (intptr_t)base, hi = (intptr_t)base;
-	long ext[2 + MP_MAX_KDIMS];
-	long str[2 + MP_MAX_KDIMS];
+	long ext[3 + MP_MAX_KDIMS];
+	long str[3 + MP_MAX_KDIMS];
 	int m = 0;
 
 	ext[m] = nv, str[m++] = sv;
+	ext[m] = nv2, str[m++] = sv2;
 	ext[m] = G, str[m++] = sg;
 	for (int i = 0; i < nd; i++)
 		ext[m] = kd[i].n, str[m++] = which ? kd[i].b : kd[i].a;
@@ -160,6 +170,31 @@ static mp_range spank(const void *base, long nv, long sv, long G, long sg,
 	}
 	mp_range r = { lo, hi };
 	return r;
+}
+
+/* The output elements base + b*s2 + i*si + j*sj (b < M2, i < M, j < N,
+ * elements of esz bytes) are pairwise disjoint: sorted by |stride|, each
+ * stride spans at least what the smaller ones cover.  (The core proves the
+ * output injective over (i, j); a second row loop's blocks are checked
+ * here, their subscripts multiplying sizes ISL cannot relate.) */
+static int disjoint_rows(long M, long si, long N, long sj, long M2, long s2, long esz)
+{
+	long e[3] = { M, N, M2 }, st[3] = { labs(si), labs(sj), labs(s2) };
+	for (int x = 0; x < 3; x++)
+		for (int y = x + 1; y < 3; y++)
+			if (st[y] < st[x]) {
+				long t = st[x]; st[x] = st[y]; st[y] = t;
+				t = e[x]; e[x] = e[y]; e[y] = t;
+			}
+	long span = esz;
+	for (int x = 0; x < 3; x++) {
+		if (e[x] <= 1)
+			continue;
+		if (st[x] < span || __builtin_mul_overflow(st[x], e[x] - 1, &st[x]) ||
+		    __builtin_add_overflow(span, st[x], &span))
+			return 0;
+	}
+	return 1;
 }
 
 static int overlap(mp_range a, mp_range b)
@@ -395,7 +430,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 37)
+	if (abi != MP_NEST_ABI || nargs < 41)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -427,7 +462,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 38 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 42 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -443,17 +478,22 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		kd[l].a = va_arg(ap, long);
 		kd[l].b = va_arg(ap, long);
 	}
-	int reads = M > 0 && N > 0 && G > 0;
+	long M2 = va_arg(ap, long), a_s2 = va_arg(ap, long);
+	long c_s2 = va_arg(ap, long), bias_s2 = va_arg(ap, long);
+	int has_rows2 = M2 >= 0;
+	M2 = has_rows2 ? M2 : 1;
+	int reads = M > 0 && M2 > 0 && N > 0 && G > 0;
 	for (long l = 0; l <= L; l++)
 		reads &= kd[l].n > 0;
 
 	mp_range rd[2];
-	rd[0] = spank(a, M, a_si, G, a_sg, kd, (int)L + 1, 0);
-	rd[1] = spank(b, N, b_sj, G, b_sg, kd, (int)L + 1, 1);
+	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
+	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	ok = range_checks(&ap, nargs, 38 + 3 * L, rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 42 + 3 * L, rd, reads ? 2 : 0);
 	va_end(ap);
-	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1))
+	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
+	    (has_rows2 && mode == 0))
 		return fallback(NULL, MP_FB_ABI, t0);
 
 	if (!ok)
@@ -475,14 +515,38 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	__int128 bound = terms * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
 	if (bound > INT32_MAX)
 		return fallback(loc, MP_FB_INT32_BOUND, t0);
-	if (L > 0) {
-		/* one strided k per operand, copying an operand whose loops do
-		   not chain (stage.c) */
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K };
+	/* a second row loop (DIRECT, FUSED): when the output (and the bias)
+	   chain, its M2 blocks of M rows are one block of M*M2 rows, A's rows
+	   read in place if they chain too, else copied (stage.c); otherwise
+	   one contraction per block */
+	long nblk = M2 > 0 && M > 0 ? M2 : 1, Mblk = M;
+	int rows2 = 0;
+	if (has_rows2 && mode != 0 && M > 0 && M2 > 0 && N > 0 &&
+	    !disjoint_rows(M, c_si, N, c_sj, M2, c_s2,
+			   mode == 2 && ep.out_dt != MP_DT_S32 ? 1 : 4))
+		return fallback(loc, MP_FB_LAYOUT, t0);
+	if (nblk > 1 && c_s2 == M * c_si && (!ep.bias || bias_s2 == M * bias_si) &&
+	    M <= LONG_MAX / nblk) {
+		if (a_s2 != M * a_si)
+			rows2 = 1;
+		M *= nblk;
+		nblk = 1;
+	}
+	/* the operands copied for one strided k (stage.c): at once in tile
+	   mode; in pieces of rows below, so that a piece stays in cache */
+	int stage = L > 0 || rows2;
+	long Kin = K;   /* k's own extent (kd[0]) */
+	if (mode == 0 && stage) {
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0 };
 		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
 			return fallback(loc, MP_FB_ALLOC, t0);
 		a = o.a, b = o.b, K = o.K;
 		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
+		stage = 0;
+	} else {
+		/* (K as the sum's length for the cost model) */
+		for (long l = 1; l <= L; l++)
+			K *= kd[l].n;
 	}
 	/* too little work for the kernels: the loop as written (see above);
 	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
@@ -491,41 +555,73 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	    too_small(&mp_small_k_i8,
 		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1) ? &mp_small_l_i8_kcontig
 							       : &mp_small_l_i8_strided,
-		      M, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1))
+		      M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1))
 		return fallback(loc, MP_FB_SMALL, t0);
 
-	if (mode == 2) {
-		int esz = ep.out_dt == MP_DT_S32 ? 4 : 1;
-		if (c_si % esz || c_sj % esz || bias_si % 4 || bias_sj % 4)
+	if (mode == 1 || mode == 2) {
+		int esz = mode == 1 || ep.out_dt == MP_DT_S32 ? 4 : 1;
+		if (c_si % esz || c_sj % esz || c_s2 % esz ||
+		    (mode == 2 && (bias_si % 4 || bias_sj % 4 || bias_s2 % 4)))
 			return fallback(loc, MP_FB_LAYOUT, t0);
 		if (M > 0 && N > 0) {
-			mp_range ro = span(c, M, c_si, N, c_sj, esz);
+			mp_range ro = spank(c, M, c_si, nblk, c_s2, N, c_sj, NULL, 0, 0);
+			ro.hi += esz - 1;
 			if (K > 0 && (overlap(ro, ra) || overlap(ro, rb)))
 				return fallback(loc, MP_FB_OVERLAP, t0);
-			if (ep.bias && overlap(ro, span(ep.bias, M, bias_si, N, bias_sj, 4)))
-				return fallback(loc, MP_FB_OVERLAP, t0);
-			ep.out = c;
-			ep.out_si = c_si / esz;
-			ep.out_sj = c_sj / esz;
-			ep.bias_si = bias_si / 4;
-			ep.bias_sj = bias_sj / 4;
-			mp_gemm_x8_epi(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
-				       b, (int)b_dt, b_sk, b_sj, (int32_t)zb, &ep);
+			if (mode == 2 && ep.bias) {
+				mp_range rbias = spank(ep.bias, M, bias_si, nblk, bias_s2, N, bias_sj,
+						       NULL, 0, 0);
+				rbias.hi += 3;
+				if (overlap(ro, rbias))
+					return fallback(loc, MP_FB_OVERLAP, t0);
+			}
 		}
-		ran(loc, kern, t0);
-		return &mp_direct_token;
-	}
-	if (mode == 1) {
-		if (c_si % 4 || c_sj % 4)
-			return fallback(loc, MP_FB_LAYOUT, t0);
-		if (M > 0 && N > 0) {
-			mp_range rc = span(c, M, c_si, N, c_sj, 4);
-			if (K > 0 && (overlap(rc, ra) || overlap(rc, rb)))
-				return fallback(loc, MP_FB_OVERLAP, t0);
-			mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
-				   b, (int)b_dt, b_sk, b_sj, (int32_t)zb,
-				   (int32_t *)c, c_si / 4, c_sj / 4, 1);
+		const int32_t *bias0 = ep.bias;
+		/* rows per piece when copying: about 256 KiB of A (it stays in
+		   cache for the packer), at least 4N rows (B is packed once per
+		   piece: its packing is then at most a fourth of A's) */
+		long piece = M;
+		if (stage && K > 0) {
+			piece = (256L << 10) / K;
+			piece = piece < 4 * N ? 4 * N : piece;
+			piece = (piece + 95) / 96 * 96;
 		}
+		for (long blk = 0; blk < nblk && M > 0 && N > 0; blk++)
+			for (long r0 = 0; r0 < M; r0 += piece) {
+				long rows = M - r0 < piece ? M - r0 : piece;
+				const void *ab = (const int8_t *)a + blk * a_s2 + r0 * a_si, *bb = b;
+				long Kb = Kin;
+				ptrdiff_t asi = a_si, ask = a_sk, bsk = b_sk, bsj = b_sj;
+				char *cb = (char *)c + blk * c_s2 + r0 * c_si;
+				if (stage) {   /* these rows' operands, copied */
+					mp_operands o = { (const int8_t *)a + blk * a_s2, bb, asi, ask,
+							  bsk, bsj, Kin, rows2 ? Mblk : 0, a_s2, r0 };
+					if (mp_stage_levels(rows, N, kd, (int)L + 1, 1, &o) < 0)
+						return fallback(loc, MP_FB_ALLOC, t0);
+					ab = o.a, bb = o.b, Kb = o.K;
+					asi = o.a_si, ask = o.a_sk, bsk = o.b_sk, bsj = o.b_sj;
+				} else {
+					Kb = K;
+				}
+				if (mode == 2) {
+					ep.out = cb;
+					ep.out_si = c_si / esz;
+					ep.out_sj = c_sj / esz;
+					ep.bias = bias0 ? (const int32_t *)((const char *)bias0 +
+									    blk * bias_s2 +
+									    r0 * bias_si)
+							: NULL;
+					ep.bias_si = bias_si / 4;
+					ep.bias_sj = bias_sj / 4;
+					mp_gemm_x8_epi(kern, rows, N, Kb, ab, (int)a_dt, asi, ask,
+						       (int32_t)za, bb, (int)b_dt, bsk, bsj, (int32_t)zb,
+						       &ep);
+				} else {
+					mp_gemm_x8(kern, rows, N, Kb, ab, (int)a_dt, asi, ask,
+						   (int32_t)za, bb, (int)b_dt, bsk, bsj, (int32_t)zb,
+						   (int32_t *)cb, c_si / 4, c_sj / 4, 1);
+				}
+			}
 		ran(loc, kern, t0);
 		return &mp_direct_token;
 	}

@@ -12,6 +12,7 @@
  * the kernels read the copy: packing is where strides go, and this copy is
  * the part of it the packers cannot do in place.  Integer sums are exact
  * in any order; the operands' bytes are the same bytes. */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include "mp_runtime.h"
@@ -38,17 +39,19 @@ static int chain_dims(const mp_kdim *in, int nd, int which, long *ext, ptrdiff_t
 	return m;
 }
 
-/* Copies `count` vectors of the reduction (vector v at base + v*vs),
- * each of Ktot elements of esz bytes along the dims, into dst (vector v at
- * dst + v*Ktot*esz). */
-static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs,
-		   const long *ext, const ptrdiff_t *str, int m, size_t esz)
+/* Copies `count` vectors of the reduction, vector v at base + (w % m1)*vs +
+ * (w / m1)*vs2 with w = r0 + v, each of Ktot elements of esz bytes along
+ * the dims, into dst (vector v at dst + v*Ktot*esz). */
+static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs, long m1,
+		   ptrdiff_t vs2, long r0, const long *ext, const ptrdiff_t *str, int m,
+		   size_t esz)
 {
 	long e1 = m > 1 ? ext[1] : 1, e2 = m > 2 ? ext[2] : 1;
 	ptrdiff_t s1 = m > 1 ? str[1] : 0, s2 = m > 2 ? str[2] : 0;
 
 	for (long v = 0; v < count; v++) {
-		const uint8_t *row = base + v * vs;
+		long w = r0 + v;
+		const uint8_t *row = base + (w % m1) * vs + (w / m1) * vs2;
 
 		for (long o2 = 0; o2 < e2; o2++)
 			for (long o1 = 0; o1 < e1; o1++) {
@@ -92,14 +95,16 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 	size_t row;
 	if (__builtin_mul_overflow((size_t)K, esz, &row))
 		return -1;
-	if (ma == 1) {
+	if (ma == 1 && o->m1 <= 0) {
+		o->a = (const uint8_t *)o->a + o->r0 * o->a_si;
 		o->a_sk = sa[0];
 	} else {
 		size_t bytes;
 		if (__builtin_mul_overflow(row, (size_t)M, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
-		gather(d, o->a, M, o->a_si, ea, sa, ma, esz);
+		gather(d, o->a, M, o->a_si, o->m1 > 0 ? o->m1 : LONG_MAX, o->a_s2, o->r0, ea, sa,
+		       ma, esz);
 		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
@@ -111,7 +116,7 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		if (__builtin_mul_overflow(row, (size_t)N, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_B, bytes);
-		gather(d, o->b, N, o->b_sj, eb, sb, mb, esz);
+		gather(d, o->b, N, o->b_sj, LONG_MAX, 0, 0, eb, sb, mb, esz);
 		o->b = d;
 		o->b_sj = (ptrdiff_t)row;
 		o->b_sk = (ptrdiff_t)esz;

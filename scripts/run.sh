@@ -34,6 +34,10 @@ if [ -x build/bench/bench_lp ]; then
   echo "== bench/bench_lp (float sources at lower precision vs OpenBLAS sgemm, one thread)"
   build/bench/bench_lp 3
 fi
+if [ -x build/bench/bench_conv ]; then
+  echo "== bench/bench_conv (int8 3x3 convolutions, NHWC: plain loop, plugin build, oneDNN convolution)"
+  OMP_NUM_THREADS=1 build/bench/bench_conv 21 || status=1
+fi
 if [ -x build/bench/bench_attn ]; then
   echo "== bench/bench_attn (batched int8 attention scores: plain loop, plugin build, oneDNN matmul)"
   OMP_NUM_THREADS=1 build/bench/bench_attn 11 || status=1

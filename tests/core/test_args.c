@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 38 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 42 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -53,8 +53,10 @@ int main(void)
 	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1 && a[35].cst == 0 && a[36].cst == 0,
 	      "no groups: G 1, strides 0");
 	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 0, "no summed reduction loops: L 0");
-	CHECK(a[38].kind == MP_ARG_CONST && a[38].cst == ncheck, "ncheck");
-	CHECK(a[39 + 2 * ncheck].kind == MP_ARG_CONST && a[39 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[38].cst == -1 && a[39].cst == 0 && a[40].cst == 0 && a[41].cst == 0,
+	      "no second row loop: -1, 0, 0, 0");
+	CHECK(a[42].kind == MP_ARG_CONST && a[42].cst == ncheck, "ncheck");
+	CHECK(a[43 + 2 * ncheck].kind == MP_ARG_CONST && a[43 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
@@ -122,10 +124,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[39 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[40 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[41 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[43 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[44 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[45 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 42 + 2 * ncheck, "na %d", na);
+	CHECK(na == 46 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -187,9 +189,32 @@ int main(void)
 		CHECK(a[40 + 3 * l].kind == MP_ARG_COEF && a[40 + 3 * l].access == p->acc_b &&
 		      a[40 + 3 * l].var == v, "summed loop %d: B's stride", l);
 	}
-	CHECK(a[44].kind == MP_ARG_CONST && a[44].cst == p->ncheck, "ncheck after the levels");
-	CHECK(na == 2 + 44 + 2 * p->ncheck, "conv na %d", na);
+	CHECK(a[48].kind == MP_ARG_CONST && a[48].cst == p->ncheck, "ncheck after the levels");
+	CHECK(na == 2 + 48 + 2 * p->ncheck, "conv na %d", na);
 	CHECK(a[1].cst == na - 2, "conv nargs");
+
+	/* a second row loop (a convolution's image rows oh around ow): its
+	   extent, then A's, the output's and the bias's strides after the
+	   summed loops; fused store with a bias */
+	const char *rows2 = DECLS "var s local s32\nvar C param s32\nvar W param s32\n"
+		"var oh iter s32\nvar kh iter s32\nvar bi param ptr\narray bi base=bi\n"
+		"loop oh lo=0 hi=M-1\nloop i parent=oh lo=0 hi=7\n"
+		"loop j parent=i lo=0 hi=15\nstmt j : s = bi[4*j]:s32\n"
+		"loop kh parent=j lo=0 hi=2\nloop k parent=kh lo=0 hi=C-1\n"
+		"stmt k : s = (+ s (* (cast:s32 x[oh*W+kh*W+i*C+k]:s8) "
+		"(cast:s32 w[j*K+kh*C+k]:s8)))\n"
+		"stmt j : y[512*oh+64*i+4*j]:s32 = s\n";
+	CHECK(analyse(rows2, n, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	CHECK(p->loop_i2 == 0 && p->loop_i == 1 && p->nsum == 1 && p->mode == MP_OUT_FUSED,
+	      "rows (oh, i): i2 %d i %d nsum %d mode %d", p->loop_i2, p->loop_i, p->nsum,
+	      p->mode);
+	CHECK(a[37].cst == 1 && a[38].kind == MP_ARG_EXTENT, "L 1");
+	CHECK(a[41].kind == MP_ARG_EXTENT && a[41].loop == p->loop_i2, "M2: the row loop's extent");
+	CHECK(a[42].kind == MP_ARG_COEF && a[42].access == p->acc_a, "A's stride per block");
+	CHECK(a[43].kind == MP_ARG_COEF && a[43].access == p->epi_out, "out's stride per block");
+	CHECK(a[44].kind == MP_ARG_COEF && a[44].access == p->epi_bias, "bias's stride per block");
+	CHECK(na == 2 + 45 + 2 * p->ncheck, "rows2 na %d", na);
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -1093,8 +1093,15 @@ static const pcase cases[] = {
 	"stmt i : z[4*i]:s32 = 0\n",
   .ok = 0, .reason = "the iterator 'j' is used after the nest" },
 
-{ .name = "operand depends on both i and j",
+{ .name = "operand depends on both i and j: rows (i, j) of a matrix-vector product",
   .text = TILE_SCALAR("x[i*K+j+k]:s8", "w[k]:s8"),
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "-", .a = "x", .b = "w" },
+{ .name = "operand depends on both i and j, tile mode: refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+j+k]:s8", "w[k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (call:s32 \"abs\" s)\n",
   .ok = 0, .reason = "operand 'x' depends on both 'i' and 'j'" },
 
 { .name = "four enclosing loops",
@@ -1652,6 +1659,22 @@ static void batch_loops(void)
 		"loop k parent=j lo=0 hi=K-1\n"
 		"stmt k : s = (+ s " PROD("x[b*M*K+i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 		"stmt j : y[4*b*M*N+4*i*N+4*j]:s32 = s\n") == 0, "parse: %s", n.error);
+	cnt = mp_analyze_all(&n, &p, plans, 4);
+	/* fused store: the batch loop indexes x and y only, a second row
+	   loop (one call, M2 blocks of M rows; the runtime checks that the
+	   blocks of y do not overlap) */
+	CHECK(cnt == 1 && plans[0].loop_i2 == 0 && plans[0].loop_i == 1 &&
+	      plans[0].mode == MP_OUT_FUSED, "batch: rows (b, i) in one call (%d, i2 %d: %s)",
+	      cnt, plans[0].loop_i2, plans[0].reason);
+	/* the same with an epilogue the kernels do not fuse (tile mode): the
+	   batch loop runs as written around one call per iteration */
+	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b iter s32\nvar s local s32\n"
+		"loop b lo=0 hi=B-1\nloop i parent=b lo=0 hi=M-1\n"
+		"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+		"loop k parent=j lo=0 hi=K-1\n"
+		"stmt k : s = (+ s " PROD("x[b*M*K+i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+		"stmt j : y[4*b*M*N+4*i*N+4*j]:s32 = (call:s32 \"abs\" s)\n") == 0, "parse: %s",
+	      n.error);
 	cnt = mp_analyze_all(&n, &p, plans, 4);
 	li = 1;   /* loop ids in order of declaration: b 0, i 1 */
 	CHECK(cnt == 0 && plans[0].descend == li, "batch: descend to loop i (%d, %d: %s)", cnt,

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 12
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -199,6 +199,24 @@ __attribute__((noinline)) void ol_step2(int M, int K, const int8_t *A, const int
 	}
 }
 
+/* a batch loop under the directive, the weights shared: the batch's rows
+   join the call's rows (a second row loop), one call on the directive's
+   threads */
+__attribute__((noinline)) void ol_batch_rows(int nb, int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int b = 0; b < nb; b++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[(b * M + i) * K + k] * B[k * N + j];
+				C[(b * M + i) * N + j] = s;
+			}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -225,6 +243,16 @@ void corpus_main(void)
 		harness_out_array(harness_name("down %dx%d", M, K), C, (size_t)M);
 		ol_step2(M, K, A, x, C);
 		harness_out_array(harness_name("step2 %dx%d", M, K), C, (size_t)M);
+		{
+			int nb = 1 + sh % 3;
+			int8_t *Ab = harness_rand_s8((size_t)nb * M * K + 1);
+			int32_t *Cb = harness_rand_s32((size_t)nb * M * N + 1, -100, 100);
+			ol_batch_rows(nb, M, N, K, Ab, B, Cb);
+			harness_out_array(harness_name("batch_rows %dx%dx%dx%d", nb, M, N, K), Cb,
+					  (size_t)nb * M * N);
+			harness_free(Ab);
+			harness_free(Cb);
+		}
 		ol_relu(M, N, K, A, B, C);
 		harness_out_array(harness_name("relu %dx%dx%d", M, N, K), C, (size_t)M * N);
 		Layer l = { A, M, K };

@@ -482,6 +482,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long c_s2 = va_arg(ap, long), bias_s2 = va_arg(ap, long);
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
+	if (M2 == 0)   /* the second row loop does not run: no rows */
+		M = 0;
 	int reads = M > 0 && M2 > 0 && N > 0 && G > 0;
 	for (long l = 0; l <= L; l++)
 		reads &= kd[l].n > 0;

@@ -69,8 +69,10 @@ typedef struct mp_operands {
 	long m1;          /* > 0: A's rows come in blocks of m1 rows */
 	ptrdiff_t a_s2;   /* ... a_s2 bytes apart */
 	long r0;          /* the first of the M rows wanted */
+	int b_ready;      /* b, b_sk, b_sj are those of an earlier call with
+	                     the same B and dims: leave them */
 } mp_operands;
-/* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0 set by the caller) into one
+/* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0, b_ready set by the caller) into one
  * strided k per operand for rows r0 .. r0+M-1 of A: K = the product of the
  * extents, a_sk / b_sk the stride when an operand's dims chain (A then
  * advanced to row r0), else a copy in the calling thread's scratch (A: M

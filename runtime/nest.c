@@ -539,16 +539,16 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int stage = L > 0 || rows2;
 	long Kin = K;   /* k's own extent (kd[0]) */
 	if (mode == 0 && stage) {
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0 };
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0 };
 		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
 			return fallback(loc, MP_FB_ALLOC, t0);
 		a = o.a, b = o.b, K = o.K;
 		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
 		stage = 0;
 	} else {
-		/* (K as the sum's length for the cost model) */
-		for (long l = 1; l <= L; l++)
-			K *= kd[l].n;
+		/* the sum's length (for the cost model and the kernels when
+		   nothing is copied): below 2^31 by the bound check */
+		K = (long)terms;
 	}
 	/* too little work for the kernels: the loop as written (see above);
 	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
@@ -588,22 +588,26 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 			piece = piece < 4 * N ? 4 * N : piece;
 			piece = (piece + 95) / 96 * 96;
 		}
+		/* B (copied by the first piece when its loops do not chain) is the
+		   same for every piece and block */
+		const void *bb = b;
+		ptrdiff_t bsk = b_sk, bsj = b_sj;
+		int b_ready = 0;
 		for (long blk = 0; blk < nblk && M > 0 && N > 0; blk++)
 			for (long r0 = 0; r0 < M; r0 += piece) {
-				long rows = M - r0 < piece ? M - r0 : piece;
-				const void *ab = (const int8_t *)a + blk * a_s2 + r0 * a_si, *bb = b;
-				long Kb = Kin;
-				ptrdiff_t asi = a_si, ask = a_sk, bsk = b_sk, bsj = b_sj;
+				long rows = M - r0 < piece ? M - r0 : piece, Kb = K;
+				const void *ab = (const int8_t *)a + blk * a_s2 + r0 * a_si;
+				ptrdiff_t asi = a_si, ask = a_sk;
 				char *cb = (char *)c + blk * c_s2 + r0 * c_si;
 				if (stage) {   /* these rows' operands, copied */
 					mp_operands o = { (const int8_t *)a + blk * a_s2, bb, asi, ask,
-							  bsk, bsj, Kin, rows2 ? Mblk : 0, a_s2, r0 };
+							  bsk, bsj, Kin, rows2 ? Mblk : 0, a_s2, r0,
+							  b_ready };
 					if (mp_stage_levels(rows, N, kd, (int)L + 1, 1, &o) < 0)
 						return fallback(loc, MP_FB_ALLOC, t0);
 					ab = o.a, bb = o.b, Kb = o.K;
 					asi = o.a_si, ask = o.a_sk, bsk = o.b_sk, bsj = o.b_sj;
-				} else {
-					Kb = K;
+					b_ready = 1;
 				}
 				if (mode == 2) {
 					ep.out = cb;

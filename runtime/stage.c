@@ -109,7 +109,9 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
 	}
-	if (mb == 1) {
+	if (o->b_ready) {
+		/* B as an earlier piece of rows left it */
+	} else if (mb == 1) {
 		o->b_sk = sb[0];
 	} else {
 		size_t bytes;

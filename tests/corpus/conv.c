@@ -177,6 +177,20 @@ __attribute__((noinline)) void cv_fixed(int OH, int OW, const int8_t in[][10][16
 
 void corpus_main(void)
 {
+	{   /* a long 1-D convolution: the runtime copies A in several pieces of
+	       rows and the weights (k, c not chaining: CP = C + 1) once */
+		int T = 3000, C = 64, CP = 65, OC = 8, K = 3;
+		int8_t *x = harness_rand_s8((size_t)T * C);
+		int8_t *w = harness_rand_s8((size_t)OC * K * CP);
+		int32_t *bias = harness_rand_s32(OC, -5000, 5000);
+		int32_t *y = harness_rand_s32((size_t)T * OC, -10, 10);
+		cv_1d(T, C, CP, OC, K, x, w, bias, y);
+		harness_out_array("1d long", y, (size_t)T * OC);
+		harness_free(x);
+		harness_free(w);
+		harness_free(bias);
+		harness_free(y);
+	}
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
 		int M, N, K;
 		harness_shape(sh, 1, &M, &N, &K);

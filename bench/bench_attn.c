@@ -11,6 +11,7 @@
 #include <string.h>
 #include <dnnl.h>
 #include "bench_util.h"
+#include "bench_dnnl.h"
 
 void attn_scores_plain(int n_heads, int seq, int head_size, const int8_t *q, const int8_t *k,
 		       int32_t *att);
@@ -33,9 +34,6 @@ static double run(attn_fn f, int H, int T, int D, const int8_t *q, const int8_t 
 	free(t);
 	return m;
 }
-
-#define CHK(x) do { dnnl_status_t s_ = (x); if (s_ != dnnl_success) { \
-	fprintf(stderr, "%s failed: %d\n", #x, (int)s_); exit(1); } } while (0)
 
 /* oneDNN: dst[h] = src[h] x wei[h], src (H, T, D) abc, wei (H, D, T) stored
  * as k[h][t][d] (tag acb), dst (H, T, T) s32 */
@@ -61,17 +59,7 @@ static double run_dnnl(int H, int T, int D, int8_t *q, int8_t *k, int32_t *att, 
 	CHK(dnnl_memory_create(&wm, &wmd, eng, k));
 	CHK(dnnl_memory_create(&dm, &dmd, eng, att));
 	dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
-	double *t = malloc(sizeof(double) * (size_t)reps);
-	CHK(dnnl_primitive_execute(mm, st, 3, args));
-	CHK(dnnl_stream_wait(st));
-	for (int r = 0; r < reps; r++) {
-		double t0 = mp_now();
-		CHK(dnnl_primitive_execute(mm, st, 3, args));
-		CHK(dnnl_stream_wait(st));
-		t[r] = mp_now() - t0;
-	}
-	double m = mp_median(t, reps);
-	free(t);
+	double m = mp_dnnl_median(mm, st, 3, args, reps);
 	dnnl_memory_destroy(sm);
 	dnnl_memory_destroy(wm);
 	dnnl_memory_destroy(dm);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <dnnl.h>
 #include "bench_util.h"
+#include "bench_dnnl.h"
 
 void conv_nhwc_plain(int OH, int OW, int C, int OC, int KH, int KW, const int8_t *in,
 		     const int8_t *w, int32_t *out);
@@ -35,9 +36,6 @@ static double run(conv_fn f, int H, int W, int C, int OC, const int8_t *in, cons
 	free(t);
 	return m;
 }
-
-#define CHK(x) do { dnnl_status_t s_ = (x); if (s_ != dnnl_success) { \
-	fprintf(stderr, "%s failed: %d\n", #x, (int)s_); exit(1); } } while (0)
 
 /* oneDNN: src (1, C, H, W) nhwc s8, weights (OC, C, 3, 3) given as OHWI
  * (tag acdb) and reordered to the primitive's choice, dst nhwc s32 */
@@ -81,17 +79,7 @@ static double run_dnnl(int H, int W, int C, int OC, int8_t *src, int8_t *w, int3
 		dnnl_primitive_desc_destroy(rpd);
 	}
 	dnnl_exec_arg_t args[3] = {{DNNL_ARG_SRC, sm}, {DNNL_ARG_WEIGHTS, wm}, {DNNL_ARG_DST, dm}};
-	double *t = malloc(sizeof(double) * (size_t)reps);
-	CHK(dnnl_primitive_execute(conv, st, 3, args));
-	CHK(dnnl_stream_wait(st));
-	for (int r = 0; r < reps; r++) {
-		double t0 = mp_now();
-		CHK(dnnl_primitive_execute(conv, st, 3, args));
-		CHK(dnnl_stream_wait(st));
-		t[r] = mp_now() - t0;
-	}
-	double m = mp_median(t, reps);
-	free(t);
+	double m = mp_dnnl_median(conv, st, 3, args, reps);
 	dnnl_memory_destroy(sm);
 	dnnl_memory_destroy(wum);
 	dnnl_memory_destroy(wm);

@@ -30,3 +30,38 @@ void F(conv_nhwc_)(int OH, int OW, int C, int OC, int KH, int KW, const int8_t *
 				out[(oh * OW + ow) * OC + oc] = acc;
 			}
 }
+
+/* The same convolution with its padding written in the loop, as KissDL
+ * and TensorFlow Lite's reference kernels do: the input is the image
+ * itself (H x W x C, no margin); a window position outside it is left out
+ * (`continue`).  Padding P on each side, output (H + 2P - KH + 1) x ... */
+void F(conv_pad_)(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *input,
+		  const int8_t *filter, int32_t *output)
+{
+	int OH = H + 2 * P - KH + 1, OW = W + 2 * P - KW + 1;
+	int out_y, out_x, out_d, f_y, f_x, in_d;
+#pragma mixprec(int8, acc=int32)
+	for (out_y = 0; out_y < OH; out_y++) {
+		const int in_y_origin = out_y - P;
+		for (out_x = 0; out_x < OW; out_x++) {
+			const int in_x_origin = out_x - P;
+			for (out_d = 0; out_d < OC; out_d++) {
+				int32_t total = 0;
+				for (f_y = 0; f_y < KH; f_y++) {
+					const int in_y = in_y_origin + f_y;
+					if ((in_y < 0) || (in_y >= H))
+						continue;
+					for (f_x = 0; f_x < KW; f_x++) {
+						const int in_x = in_x_origin + f_x;
+						if ((in_x < 0) || (in_x >= W))
+							continue;
+						for (in_d = 0; in_d < C; in_d++)
+							total += input[(in_y * W + in_x) * C + in_d] *
+								 filter[((out_d * KH + f_y) * KW + f_x) * C + in_d];
+					}
+				}
+				output[(out_y * OW + out_x) * OC + out_d] = total;
+			}
+		}
+	}
+}

@@ -86,6 +86,7 @@ int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine, mp_
 { return T->nest_add_access(n, array, off, affine, elem, elem_size, is_write, stmt); }
 int mp_nest_add_expr(mp_nest *n, const mp_expr *e) { return T->nest_add_expr(n, e); }
 int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s) { return T->nest_add_stmt(n, s); }
+int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc) { return T->nest_add_cond(n, e, loc); }
 void mp_aff_const(mp_aff *r, int64_t c) { T->aff_const(r, c); }
 void mp_aff_var(mp_aff *r, int var) { T->aff_var(r, var); }
 int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b) { return T->aff_add(r, a, b); }

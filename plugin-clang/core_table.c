@@ -40,6 +40,7 @@ static const mp_core_table mp_table = {
 	mp_plan_call_args,
 	mp_pragma_scales,
 	mp_analyze_all,
+	mp_nest_add_cond,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -174,6 +174,17 @@ struct mp_ctx {
 	bool aff_of(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_lvalue(const clang::Expr *e, mp_aff *r, int depth);
+	/* E (negated when NEG) as a conjunction of affine conditions, their
+	   bits added to *set (mp_nest_add_cond); false when it is not one */
+	bool conds_of(const clang::Expr *e, bool neg, unsigned *set, int depth);
+	/* the guard of the statements being described (describe_body): the
+	   enclosing `if`s' conditions, and the `if (C) continue;` seen so
+	   far in the current loop body (!C); known: all of them could be
+	   read (conds_of) */
+	unsigned g_conds = 0, cont_conds = 0;
+	bool g_known = true, cont_known = true;
+	unsigned cur_conds = 0;   /* new_stmt: the current statement's */
+	bool cur_known = true;
 	bool size_of(clang::QualType t, mp_aff *r, int depth);
 	int array_for(clang::VarDecl *base, bool is_decl);
 	bool ptr_of(const clang::Expr *p, int *arr, mp_aff *off, int depth);

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 6
+#define MP_CORE_TABLE_VERSION 7
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -62,6 +62,8 @@ typedef struct mp_core_table {
 			     char *err, size_t errlen, int *err_tok);
 	/* version 5 */
 	int (*analyze_all)(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
+	/* version 7 */
+	int (*nest_add_cond)(mp_nest *n, const mp_aff *e, int loc);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

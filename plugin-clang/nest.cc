@@ -746,11 +746,19 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	c.loop_iter.push_back(vd);
 	int kpos = 0;
 	bool cont = false;
+	/* the body's guards are its own (the loop's own condition, if any,
+	   is on the loop) */
+	unsigned sg = c.g_conds, sc = c.cont_conds;
+	bool sgk = c.g_known, sck = c.cont_known;
+	c.g_conds = c.cont_conds = 0;
+	c.g_known = c.cont_known = true;
 	describe_body(c, lp.body, lid, false, &kpos, &cont);
 	/* `k++, p++`: p++ runs after the body, a 'continue' included */
 	cont = false;
 	for (Expr *e : lp.inc_extra)
 		describe_body(c, e, lid, false, &kpos, &cont);
+	c.g_conds = sg, c.cont_conds = sc;
+	c.g_known = sgk, c.cont_known = sck;
 	return !c.failed;
 }
 
@@ -764,6 +772,7 @@ static int new_stmt(mp_ctx &c, mp_stmt_kind k, int lid, bool guarded, int *pos, 
 	s.loop = lid;
 	s.pos = (*pos)++;
 	s.guarded = guarded;
+	s.conds = guarded && c.cur_known ? c.cur_conds : 0;
 	s.lhs_var = s.lhs_access = s.rhs = -1;
 	s.loc = mp_loc_cookie(l.isValid() ? l : c.loop_loc);
 	int id = mp_nest_add_stmt(c.n, &s);
@@ -979,6 +988,9 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	if (!s || c.failed)
 		return;
 	bool g = guarded || *cont;
+	/* the current statement's guard, as far as it could be read */
+	c.cur_conds = (guarded ? c.g_conds : 0) | (*cont ? c.cont_conds : 0);
+	c.cur_known = (!guarded || c.g_known) && (!*cont || c.cont_known);
 	if (CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
 		skip_while_parts(c, cs);
 		for (Stmt *k : cs->body())
@@ -996,14 +1008,20 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	if (ForStmt *f = dyn_cast<ForStmt>(s)) {
 		if (c.annotated && c.annotated->count(f))   /* as the GCC glue's marker call */
 			opaque(c, lid, g, pos, f->getForLoc(), "it contains another '#pragma mixprec' nest");
-		if (g) {
+		/* a loop under a condition the core may take as padding (a
+		   window loop after `if (...) continue;`): its condition */
+		unsigned lc = c.cur_conds;
+		if (g && (!c.cur_known || !lc)) {
 			c.fail(f->getForLoc(), "a loop of the nest runs under a condition");
 			return;
 		}
 		/* `for (k = 0, p = a; ...)`: p = a runs before the loop */
 		for (Expr *e : parts_of(f).init_extra)
 			describe_body(c, e, lid, g, pos, cont);
+		int id = c.n->nloops;
 		describe_loop(c, f, lid, (*pos)++, nullptr);
+		if (g && id < c.n->nloops)
+			c.n->loop[id].conds = lc;
 		return;
 	}
 	if (WhileStmt *w = dyn_cast<WhileStmt>(s)) {
@@ -1022,11 +1040,42 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	if (IfStmt *is = dyn_cast<IfStmt>(s)) {
 		if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
 			opaque(c, lid, g, pos, is->getIfLoc(), "the condition of an 'if' has side effects");
+		/* each branch's guard: the enclosing ones and the condition
+		   (negated for the else branch) */
+		unsigned sg = c.g_conds, base = c.cur_conds, then_c = 0, else_c = 0;
+		bool sk = c.g_known, base_k = c.cur_known;
+		const Expr *ce = is->getCond();
+		bool then_ok = c.conds_of(ce, false, &then_c, 0);
+		bool else_ok = c.conds_of(ce, true, &else_c, 0);
+		const Stmt *th = is->getThen();
+		if (const CompoundStmt *tc = dyn_cast<CompoundStmt>(th))
+			if (tc->size() == 1)
+				th = tc->body_front();
+		bool cont_only = isa<ContinueStmt>(th) && !is->getElse(), cont_before = *cont;
+		c.g_conds = base | then_c;
+		c.g_known = base_k && then_ok;
 		describe_body(c, is->getThen(), lid, true, pos, cont);
+		c.g_conds = base | else_c;
+		c.g_known = base_k && else_ok;
 		describe_body(c, is->getElse(), lid, true, pos, cont);
+		c.g_conds = sg, c.g_known = sk;
+		/* `if (C) continue;`: what follows in the body runs where !C
+		   (and where the guards around the if hold, or it never got
+		   there: the same) */
+		if (*cont && !cont_before) {
+			if (cont_only && !guarded) {
+				c.cont_conds |= else_c;
+				c.cont_known = c.cont_known && else_ok;
+			} else
+				c.cont_known = false;
+		}
 		return;
 	}
 	if (isa<ContinueStmt>(s)) {
+		/* a continue not of the `if (C) continue;` form: what follows
+		   runs under a condition that was not read */
+		if (!guarded)
+			c.cont_known = false;
 		*cont = true;
 		return;
 	}

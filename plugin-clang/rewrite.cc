@@ -561,6 +561,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			Lg(a.loop == li ? m.ref(mvar) : a.loop == lj ? m.ref(nvar) : m.extent(a.loop));
 			break;
 		case MP_ARG_ADDR: P(m.addr(a.access, true)); break;
+		case MP_ARG_COND_LO: Lg(m.aff(&n->cond[a.access].e, true)); break;
+		case MP_ARG_COND_COEF:
+			Lg(a.var < 0 ? zero() : m.coef(&n->cond[a.access].e, a.var));
+			break;
 		case MP_ARG_COEF:
 			Lg(a.var < 0 ? zero() : m.coef(&n->access[a.access].off, a.var));
 			break;

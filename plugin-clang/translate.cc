@@ -337,6 +337,74 @@ bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 	return false;
 }
 
+/* See mp-clang.h.  `a < b` is b - a - 1 >= 0; `&&` a conjunction, `||`
+ * one when negated (`if (ih < 0 || ih >= H) continue;`); a local with one
+ * definition in the nest (`const int inside = ...; if (!inside)`) stands
+ * for it.  Comparisons of signed integers only: unsigned ones wrap. */
+bool mp_ctx::conds_of(const Expr *e, bool neg, unsigned *set, int depth)
+{
+	if (depth > 20 || failed)
+		return false;
+	e = e->IgnoreParens();
+	if (const CastExpr *c = dyn_cast<CastExpr>(e)) {
+		switch (c->getCastKind()) {
+		case CK_LValueToRValue: {
+			const VarDecl *d = mp_var_of_ref(c->getSubExpr());
+			const Expr *init = d && defs.count(d) && !mem_decl(d) ? single_def(d) : nullptr;
+			return init && conds_of(init, neg, set, depth + 1);
+		}
+		case CK_IntegralCast: case CK_IntegralToBoolean: case CK_NoOp:
+			return conds_of(c->getSubExpr(), neg, set, depth + 1);
+		default:
+			return false;
+		}
+	}
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
+		return u->getOpcode() == UO_LNot && conds_of(u->getSubExpr(), !neg, set, depth + 1);
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(e);
+	if (!bo)
+		return false;
+	BinaryOperatorKind k = bo->getOpcode();
+	if (k == BO_LAnd || k == BO_LOr) {
+		if ((k == BO_LAnd) == neg)
+			return false;   /* a disjunction */
+		return conds_of(bo->getLHS(), neg, set, depth + 1) &&
+		       conds_of(bo->getRHS(), neg, set, depth + 1);
+	}
+	if (!bo->isComparisonOp() || bo->HasSideEffects(C))
+		return false;
+	QualType t = bo->getLHS()->getType();
+	if (!t->isIntegerType() || !t->isSignedIntegerType() ||
+	    !bo->getRHS()->getType()->isSignedIntegerType())
+		return false;
+	mp_aff a, b, d, nd;
+	if (!aff_of(bo->getLHS(), &a, depth + 1) || !aff_of(bo->getRHS(), &b, depth + 1) ||
+	    mp_aff_scale(&b, &b, -1) != 0 || mp_aff_add(&d, &a, &b) != 0 ||
+	    mp_aff_scale(&nd, &d, -1) != 0)
+		return false;
+	if (neg)
+		k = k == BO_LT ? BO_GE : k == BO_GE ? BO_LT : k == BO_LE ? BO_GT :
+		    k == BO_GT ? BO_LE : k == BO_EQ ? BO_NE : BO_EQ;
+	/* d = lhs - rhs */
+	int cookie = mp_loc_cookie(bo->getExprLoc());
+	auto add = [&](mp_aff x, int64_t c) {
+		x.cst -= c;
+		int id = mp_nest_add_cond(n, &x, cookie);
+		if (id < 0)
+			return false;
+		*set |= 1u << id;
+		return true;
+	};
+	switch (k) {
+	case BO_GE: return add(d, 0);
+	case BO_GT: return add(d, 1);
+	case BO_LE: return add(nd, 0);
+	case BO_LT: return add(nd, 1);
+	case BO_EQ: return add(d, 0) && add(nd, 0);
+	default: return false;
+	}
+}
+
 /* The value of the scalar variable lvalue E as an affine form. */
 bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 {

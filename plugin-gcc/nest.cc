@@ -244,6 +244,267 @@ static bool increments_last(class loop *l, gimple *incr, tree v)
 	return true;
 }
 
+/* ------------------------------------------------------------ guards */
+
+/* Add the affine condition SIGN*(A - B) - OFF >= 0 to *SET. */
+static bool add_cond(mp_ctx &c, const mp_aff *a, const mp_aff *b, int sign, int64_t off,
+		     location_t loc, unsigned *set)
+{
+	mp_aff nb, d;
+	if (mp_aff_scale(&nb, b, -1) != 0 || mp_aff_add(&d, a, &nb) != 0 ||
+	    mp_aff_scale(&d, &d, sign) != 0)
+		return false;
+	d.cst -= off;
+	int id = mp_nest_add_cond(c.n, &d, mp_loc_cookie(loc));
+	if (id < 0)
+		return false;
+	*set |= 1u << id;
+	return true;
+}
+
+/* The comparison A CODE B (negated when NEG) as conditions. */
+static bool cmp_conds(mp_ctx &c, enum tree_code code, tree a, tree b, bool neg, gimple *at,
+		      unsigned *set)
+{
+	if (neg)
+		code = invert_tree_comparison(code, false);
+	tree ta = TREE_TYPE(a);
+	if (!INTEGRAL_TYPE_P(ta) || !INTEGRAL_TYPE_P(TREE_TYPE(b)))
+		return false;
+	location_t loc = gimple_location(at);
+	mp_aff x, y;
+	if (TYPE_UNSIGNED(ta)) {
+		/* `(unsigned) x <= C` (GCC's fold of `x >= 0 && x <= C`): x
+		   signed of the same precision, 0 <= C < 2^(p-1) */
+		tree inner = a;
+		if (TREE_CODE(inner) == SSA_NAME && !SSA_NAME_IS_DEFAULT_DEF(inner) &&
+		    is_gimple_assign(SSA_NAME_DEF_STMT(inner)) &&
+		    CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(SSA_NAME_DEF_STMT(inner))))
+			inner = gimple_assign_rhs1(SSA_NAME_DEF_STMT(inner));
+		else if (CONVERT_EXPR_P(inner))
+			inner = TREE_OPERAND(inner, 0);
+		if (inner == a || !INTEGRAL_TYPE_P(TREE_TYPE(inner)) ||
+		    TYPE_UNSIGNED(TREE_TYPE(inner)) ||
+		    TYPE_PRECISION(TREE_TYPE(inner)) != TYPE_PRECISION(ta) ||
+		    TREE_CODE(b) != INTEGER_CST || !tree_fits_uhwi_p(b) ||
+		    TYPE_PRECISION(ta) > 64)
+			return false;
+		uint64_t cv = tree_to_uhwi(b);
+		if (cv >= ((uint64_t)1 << (TYPE_PRECISION(ta) - 1)) || (code != LE_EXPR && code != LT_EXPR))
+			return false;
+		mp_aff zero;
+		mp_aff_const(&zero, 0);
+		if (!c.aff_of(inner, at, &x, 0))
+			return false;
+		mp_aff_const(&y, (int64_t)cv);
+		return add_cond(c, &x, &zero, 1, 0, loc, set) &&
+		       add_cond(c, &y, &x, 1, code == LT_EXPR ? 1 : 0, loc, set);
+	}
+	if (TYPE_UNSIGNED(TREE_TYPE(b)) || !c.aff_of(a, at, &x, 0) || !c.aff_of(b, at, &y, 0))
+		return false;
+	switch (code) {
+	case GE_EXPR: return add_cond(c, &x, &y, 1, 0, loc, set);
+	case GT_EXPR: return add_cond(c, &x, &y, 1, 1, loc, set);
+	case LE_EXPR: return add_cond(c, &x, &y, -1, 0, loc, set);
+	case LT_EXPR: return add_cond(c, &x, &y, -1, 1, loc, set);
+	case EQ_EXPR: return add_cond(c, &x, &y, 1, 0, loc, set) &&
+			     add_cond(c, &x, &y, -1, 0, loc, set);
+	default: return false;
+	}
+}
+
+static bool flag_conds(mp_ctx &c, tree t, bool neg, gimple *at, unsigned *set);
+
+/* The truth value T (0 or 1 when it is a comparison or a logical
+ * combination of them; negated when NEG), read at AT, as a conjunction of
+ * affine conditions: comparisons, `&`/`&&` (a conjunction), `|`/`||` when
+ * negated, `!`, a temporary or a local with one definition standing for
+ * one of those (`const int inside = ...; if (!inside)`). */
+static bool truth_conds(mp_ctx &c, tree t, bool neg, gimple *at, unsigned *set, int depth)
+{
+	if (depth > 20 || c.failed)
+		return false;
+	gimple *d = NULL;
+	if (TREE_CODE(t) == SSA_NAME) {
+		if (SSA_NAME_IS_DEFAULT_DEF(t) || !c.in_nest(gimple_bb(SSA_NAME_DEF_STMT(t))))
+			return false;
+		d = SSA_NAME_DEF_STMT(t);
+	} else if (is_reg_decl_p(t) && c.defs.count(t)) {
+		d = c.inline_def(t, at);
+		if (!d)
+			d = c.dominating_def(t, at);
+		if (!d)
+			return flag_conds(c, t, neg, at, set);
+	}
+	if (!d || !is_gimple_assign(d))
+		return false;
+	enum tree_code code = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	tree r2 = gimple_num_ops(d) > 2 ? gimple_assign_rhs2(d) : NULL_TREE;
+	if (TREE_CODE_CLASS(code) == tcc_comparison)
+		return cmp_conds(c, code, r1, r2, neg, d, set);
+	switch (code) {
+	case SSA_NAME: case VAR_DECL:
+	CASE_CONVERT:
+		return truth_conds(c, r1, neg, d, set, depth + 1);
+	case TRUTH_NOT_EXPR:
+		return truth_conds(c, r1, !neg, d, set, depth + 1);
+	case BIT_NOT_EXPR:
+		return TREE_CODE(TREE_TYPE(r1)) == BOOLEAN_TYPE &&
+		       truth_conds(c, r1, !neg, d, set, depth + 1);
+	case BIT_XOR_EXPR:
+		return r2 && integer_onep(r2) && truth_conds(c, r1, !neg, d, set, depth + 1);
+	case BIT_AND_EXPR: case TRUTH_AND_EXPR:
+		return !neg && truth_conds(c, r1, false, d, set, depth + 1) &&
+		       truth_conds(c, r2, false, d, set, depth + 1);
+	case BIT_IOR_EXPR: case TRUTH_OR_EXPR:
+		return neg && truth_conds(c, r1, true, d, set, depth + 1) &&
+		       truth_conds(c, r2, true, d, set, depth + 1);
+	default:
+		return false;
+	}
+}
+
+/* The condition under which edge E of a block ending in gcond G is taken. */
+static bool edge_conds(mp_ctx &c, gcond *g, edge e, unsigned *set)
+{
+	bool neg = (e->flags & EDGE_FALSE_VALUE) != 0;
+	enum tree_code code = gimple_cond_code(g);
+	tree a = gimple_cond_lhs(g), b = gimple_cond_rhs(g);
+	if ((code == NE_EXPR || code == EQ_EXPR) && integer_zerop(b) &&
+	    truth_conds(c, a, neg != (code == EQ_EXPR), g, set, 0))
+		return true;
+	return cmp_conds(c, code, a, b, neg, g, set);
+}
+
+/* Can block FROM reach block TO inside loop L without going through L's
+ * header (a new iteration)? */
+static bool reaches(class loop *l, basic_block from, basic_block to)
+{
+	std::vector<basic_block> work(1, from);
+	std::set<int> seen;
+	while (!work.empty()) {
+		basic_block b = work.back();
+		work.pop_back();
+		if (b == to)
+			return true;
+		if (b == l->header || !flow_bb_inside_loop_p(l, b) || !seen.insert(b->index).second)
+			continue;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			work.push_back(e->dest);
+	}
+	return false;
+}
+
+/* Can block FROM, inside loop L, get to L's header (a new iteration) or
+ * out of L without passing block AVOID? */
+static bool escapes(class loop *l, basic_block from, basic_block avoid)
+{
+	std::vector<basic_block> work(1, from);
+	std::set<int> seen;
+	while (!work.empty()) {
+		basic_block b = work.back();
+		work.pop_back();
+		if (b == avoid || !seen.insert(b->index).second)
+			continue;
+		if ((b == l->header && b != from) || !flow_bb_inside_loop_p(l, b))
+			return true;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			work.push_back(e->dest);
+	}
+	return false;
+}
+
+/* The condition under which block BB (in the body of loop L) runs on an
+ * iteration of L, exactly: each branch d that dominates BB either decides
+ * it (one edge leads to BB, the other cannot reach it: an `if` around it,
+ * `if (C) continue;` before it; its condition joins the conjunction in
+ * *SET) or cannot keep the iteration from x, the dominator of BB d
+ * immediately dominates (every path from d passes x: the branches of
+ * `inside = a && b` before `if (!inside) continue;`).  False when that is not so (a disjunction), or a deciding
+ * condition is not a conjunction of affine comparisons. */
+static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
+{
+	*set = 0;
+	for (basic_block x = bb; x != l->header;) {
+		basic_block d = get_immediate_dominator(CDI_DOMINATORS, x);
+		if (!d || !flow_bb_inside_loop_p(l, d))
+			return false;
+		gimple *last = d != l->header ? last_stmt(d) : NULL;
+		gcond *g = last ? dyn_cast<gcond *>(last) : NULL;
+		if (d != l->header && EDGE_COUNT(d->succs) > 1) {
+			edge e0 = EDGE_SUCC(d, 0), e1 = EDGE_SUCC(d, 1);
+			bool d0 = dominated_by_p(CDI_DOMINATORS, bb, e0->dest);
+			bool d1 = dominated_by_p(CDI_DOMINATORS, bb, e1->dest);
+			/* deciding: BB only through edge e, and from e on to
+			   x (the next dominator of BB) whatever follows */
+			edge e = d0 ? e0 : e1;
+			if (g && EDGE_COUNT(d->succs) == 2 && d0 != d1 &&
+			    !reaches(l, (d0 ? e1 : e0)->dest, bb)) {
+				if (!edge_conds(c, g, e, set) ||
+				    (e->dest != x && escapes(l, e->dest, x)))
+					return false;
+			} else if (escapes(l, d, x))   /* not deciding: every way gets to x */
+				return false;
+		}
+		x = d;
+	}
+	return true;
+}
+
+/* Local T holds 0 or 1 at AT, set by `T = 1;` in one block and `T = 0;`
+ * in others of the same iteration of AT's loop, exclusive, one of them
+ * passed on every way to AT (GCC's gimplification of `inside = a && b`):
+ * T != 0 exactly where the `T = 1` block runs (guard_of). */
+static bool flag_conds(mp_ctx &c, tree t, bool neg, gimple *at, unsigned *set)
+{
+	auto it = c.defs.find(t);
+	if (neg || it == c.defs.end() || it->second.size() < 2)
+		return false;
+	basic_block one = NULL, ub = gimple_bb(at);
+	class loop *l = ub->loop_father;
+	std::vector<basic_block> zeros;
+	for (gimple *d : it->second) {
+		if (!is_gimple_assign(d) || !gimple_assign_single_p(d) ||
+		    TREE_CODE(gimple_assign_rhs1(d)) != INTEGER_CST ||
+		    gimple_bb(d)->loop_father != l || gimple_bb(d) == ub)
+			return false;
+		if (integer_zerop(gimple_assign_rhs1(d)))
+			zeros.push_back(gimple_bb(d));
+		else if (one)
+			return false;
+		else
+			one = gimple_bb(d);
+	}
+	if (!one)
+		return false;
+	for (basic_block z : zeros)
+		if (reaches(l, one, z) || reaches(l, z, one))
+			return false;
+	/* every way from the loop's header to AT passes a definition */
+	std::vector<basic_block> work(1, l->header);
+	std::set<int> seen;
+	while (!work.empty()) {
+		basic_block b = work.back();
+		work.pop_back();
+		if (b == one || std::find(zeros.begin(), zeros.end(), b) != zeros.end() ||
+		    !seen.insert(b->index).second || !flow_bb_inside_loop_p(l, b))
+			continue;
+		if (b == ub)
+			return false;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			if (e->dest != l->header)
+				work.push_back(e->dest);
+	}
+	return guard_of(c, one, l, set) && *set;
+}
+
 static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 {
 	location_t lloc = UNKNOWN_LOCATION;
@@ -261,10 +522,15 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	   an if (its header does not dominate the parent's latch) is not a
 	   loop of a rectangular nest, and the description has no place for
 	   its condition */
+	unsigned lconds = 0;
 	if (parent >= 0 && (!c.loops[parent]->latch ||
 			    !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header))) {
-		c.fail(lloc, "a loop of the nest runs under a condition");
-		return false;
+		/* a window loop after `if (...) continue;`, or under an `if`:
+		   its condition, for the core to take as padding */
+		if (!guard_of(c, l->header, c.loops[parent], &lconds) || !lconds) {
+			c.fail(lloc, "a loop of the nest runs under a condition");
+			return false;
+		}
 	}
 	/* a loop pragma (#pragma GCC ivdep / unroll) leaves its annotation as
 	   "_1 = v < n; T = _1; if (T != 0)" in the header (T an artificial
@@ -498,6 +764,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
+	c.n->loop[lid].conds = lconds;
 	if (after)
 		c.after_pending.push_back({ lid, after });
 	c.loops.push_back(l);
@@ -799,11 +1066,17 @@ bool mp_build_nest(mp_ctx &c)
 		}
 		class loop *l = bb->loop_father;
 		bool guarded = !l->latch || !dominated_by_p(CDI_DOMINATORS, l->latch, bb);
+		unsigned conds = 0;
+		if (guarded && !guard_of(c, bb, l, &conds))
+			conds = 0;
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 			int before = c.n->nstmts;
 			describe_stmt(c, gsi_stmt(g), lid, guarded);
 			if (c.failed)
 				return false;
+			for (int s = before; s < c.n->nstmts; s++)
+				if (c.n->stmt[s].guarded)
+					c.n->stmt[s].conds = conds;
 			for (int s = before; s < c.n->nstmts; s++)
 				keys_stmt.push_back({ (long)rpo_pos[bb->index] * 100000 + gimple_uid(gsi_stmt(g)), s });
 		}

@@ -222,6 +222,12 @@ struct mp_mat {
 		case MP_ARG_COEF:
 			v = a.var < 0 ? build_int_cst(lt, 0) : coef(&c.n->access[a.access].off, a.var);
 			break;
+		case MP_ARG_COND_LO:
+			v = aff(&c.n->cond[a.access].e, true);
+			break;
+		case MP_ARG_COND_COEF:
+			v = a.var < 0 ? build_int_cst(lt, 0) : coef(&c.n->cond[a.access].e, a.var);
+			break;
 		case MP_ARG_EXPR:
 			v = fold_build2(MULT_EXPR, lt, expr(a.expr), build_int_cst(lt, a.cst));
 			break;

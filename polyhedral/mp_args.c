@@ -34,6 +34,13 @@ static void coef(mp_argv *v, int acc, int var)
 	x->var = var;
 }
 
+static void cond_coef(mp_argv *v, int cond, int var)
+{
+	mp_arg *x = push(v, MP_ARG_COND_COEF);
+	x->access = cond;
+	x->var = var;
+}
+
 static void expr(mp_argv *v, mp_arg_kind k, int e, int64_t times)
 {
 	mp_arg *x = push(v, k);
@@ -328,6 +335,23 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 		cst(&v, 0);
 		cst(&v, 0);
+	}
+	/* padding (plan.guard): the number of conditions, then for each its
+	   value at the lower corner and its change per iteration of loop i,
+	   of the second row loop, of k and of each summed loop (outermost
+	   first); a term is added where every condition is >= 0 */
+	cst(&v, __builtin_popcount(p->guard));
+	for (i = 0; i < n->nconds; i++) {
+		int x;
+
+		if (!(p->guard & (1u << i)))
+			continue;
+		push(&v, MP_ARG_COND_LO)->access = i;
+		cond_coef(&v, i, vi);
+		cond_coef(&v, i, p->loop_i2 >= 0 ? n->loop[p->loop_i2].iter : -1);
+		cond_coef(&v, i, vk);
+		for (x = 0; x < p->nsum; x++)
+			cond_coef(&v, i, n->loop[p->loop_sum[x]].iter);
 	}
 
 	checks(&v, n, p);

@@ -209,6 +209,18 @@ int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s)
 	return n->nstmts++;
 }
 
+int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc)
+{
+	for (int c = 0; c < n->nconds; c++)
+		if (mp_aff_equal(&n->cond[c].e, e))
+			return c;
+	if (n->nconds >= MP_MAX_CONDS)
+		return -1;
+	n->cond[n->nconds].e = *e;
+	n->cond[n->nconds].loc = loc;
+	return n->nconds++;
+}
+
 /* -------------------------------------------------------- affine forms */
 
 void mp_aff_const(mp_aff *r, int64_t c)
@@ -677,6 +689,14 @@ static void mark_expr(const mp_nest *n, int id, char *seen, int depth)
 		mark_expr(n, e->b, seen, depth + 1);
 }
 
+/* " if=C" for each condition C in the set */
+static void conds_out(out *o, unsigned conds)
+{
+	for (int c = 0; c < MP_MAX_CONDS; c++)
+		if (conds & (1u << c))
+			outf(o, " if=%d", c);
+}
+
 int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 {
 	out o = { buf, len, 0, 0 };
@@ -711,6 +731,13 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " size=%" PRId64, a->size_bytes);
 		outf(&o, "\n");
 	}
+	for (i = 0; i < n->nconds; i++) {
+		outf(&o, "cond ");
+		aff_out(&o, n, &n->cond[i].e, 0);
+		if (n->cond[i].loc)
+			outf(&o, " loc=%d", n->cond[i].loc);
+		outf(&o, "\n");
+	}
 	for (i = 0; i < n->nloops; i++) {
 		const mp_loop *l = &n->loop[i];
 
@@ -729,6 +756,7 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " ne_exit");
 		if (l->after >= 0)
 			outf(&o, " after=%s", loop_name(n, l->after));
+		conds_out(&o, l->conds);
 		outf(&o, "\n");
 	}
 	for (i = 0; i < n->nstmts; i++) {
@@ -739,6 +767,7 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " loc=%d", s->loc);
 		if (s->guarded)
 			outf(&o, " guarded");
+		conds_out(&o, s->conds);
 		outf(&o, " : ");
 		if (s->kind == MP_S_OPAQUE) {
 			outf(&o, "opaque \"%s\"\n", s->why);
@@ -1332,12 +1361,44 @@ static int parse_array(parser *ps)
 	return 0;
 }
 
+/* N of `if=N`: a condition already declared by a `cond` line */
+static int get_cond_ref(parser *ps, unsigned *set)
+{
+	int64_t c;
+
+	if (get_int(ps, &c) < 0)
+		return -1;
+	if (c < 0 || c >= ps->n->nconds)
+		return perr(ps, "if=%lld names no condition", (long long)c);
+	*set |= 1u << c;
+	return 0;
+}
+
+static int parse_cond(parser *ps)
+{
+	mp_aff e;
+	int64_t loc = 0;
+	int id;
+
+	if (get_aff(ps, &e) < 0)
+		return -1;
+	if (accept_key(ps, "loc") && get_int(ps, &loc) < 0)
+		return -1;
+	if (ps->n->nconds >= MP_MAX_CONDS)
+		return perr(ps, "more than %d conditions", MP_MAX_CONDS);
+	id = ps->n->nconds++;
+	ps->n->cond[id].e = e;
+	ps->n->cond[id].loc = (int)loc;
+	return 0;
+}
+
 static int parse_loop(parser *ps)
 {
 	char name[MP_NAME_LEN];
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
 	int ne = 0, after = -1;
+	unsigned conds = 0;
 	mp_aff lo, hi;
 
 	if (get_name(ps, name) < 0 || (iter = lookup_var(ps, name)) < 0)
@@ -1369,6 +1430,9 @@ static int parse_loop(parser *ps)
 				return -1;
 		} else if (accept(ps, "ne_exit")) {
 			ne = 1;
+		} else if (accept_key(ps, "if")) {
+			if (get_cond_ref(ps, &conds) < 0)
+				return -1;
 		} else if (accept_key(ps, "after")) {
 			/* the loop of that iterator may come later (GCC lists
 			   sibling loops in reverse): resolved by mp_nest_parse */
@@ -1390,6 +1454,7 @@ static int parse_loop(parser *ps)
 	ps->n->loop[id].loc = (int)loc;
 	ps->n->loop[id].ne_exit = ne;
 	ps->n->loop[id].after = after;
+	ps->n->loop[id].conds = conds;
 	return 0;
 }
 
@@ -1412,7 +1477,10 @@ static int parse_stmt(parser *ps)
 				return -1;
 		} else if (accept(ps, "guarded"))
 			s.guarded = 1;
-		else
+		else if (accept_key(ps, "if")) {
+			if (get_cond_ref(ps, &s.conds) < 0)
+				return -1;
+		} else
 			break;
 	}
 	if (expect(ps, ":") < 0)
@@ -1516,6 +1584,8 @@ int mp_nest_parse(mp_nest *n, const char *text)
 				r = parse_loop(&ps);
 			else if (strcmp(word, "stmt") == 0)
 				r = parse_stmt(&ps);
+			else if (strcmp(word, "cond") == 0)
+				r = parse_cond(&ps);
 			else if (strcmp(word, "access") == 0)
 				r = parse_access_line(&ps);
 			else

@@ -35,6 +35,7 @@ extern "C" {
 #define MP_MAX_STMTS    96
 #define MP_MAX_TERMS    8
 #define MP_MAX_ARGS     8    /* arguments of an MP_X_CALL */
+#define MP_MAX_CONDS    8    /* affine conditions (mp_cond) of a nest */
 #define MP_NAME_LEN     48
 #define MP_REASON_LEN   320
 
@@ -243,6 +244,9 @@ typedef struct mp_stmt {
 	int loop;              /* innermost enclosing loop id, -1 = none */
 	int pos;               /* position among the children of `loop` */
 	int guarded;           /* executed under a condition inside its loop */
+	unsigned conds;        /* guarded: when non-zero, the whole condition
+	                          as a conjunction of the nest's mp_cond
+	                          (bit c: cond[c] holds); 0: not described */
 	int lhs_var;
 	int lhs_access;
 	int rhs;
@@ -280,7 +284,22 @@ typedef struct mp_loop {
 	                          mp_reroll's form is understood.  -1 otherwise */
 	int orig;              /* the loop's id as the glue added it (ids move
 	                          when mp_reroll removes a loop) */
+	unsigned conds;        /* the loop runs, on an iteration of its parent,
+	                          only where these mp_conds hold (bit c:
+	                          cond[c]): a loop under `if`, or after
+	                          `if (...) continue;`.  0: always */
 } mp_loop;
+
+/* ----------------------------------------------------------- conditions */
+
+/* An affine condition  e >= 0  over ITER and PARAM variables, as the glue
+ * read it from an `if` or a `continue` guarding statements or loops of the
+ * nest (`ih >= 0 && ih < H` is two: ih >= 0 and H - ih - 1 >= 0).  A
+ * padded convolution's window test; the core decides what it may guard. */
+typedef struct mp_cond {
+	mp_aff e;
+	int loc;               /* glue location cookie */
+} mp_cond;
 
 /* --------------------------------------------------------------- nest */
 
@@ -292,6 +311,8 @@ typedef struct mp_nest {
 	mp_access access[MP_MAX_ACCESSES];
 	mp_expr expr[MP_MAX_EXPRS];
 	mp_stmt stmt[MP_MAX_STMTS];
+	int nconds;
+	mp_cond cond[MP_MAX_CONDS];
 	/* loops mp_reroll folded into the loop before them, by their glue ids
 	   (mp_loop.orig): the glue drops them from its own loop list, in
 	   decreasing id order, and runs them only when the nest falls back */
@@ -315,6 +336,9 @@ int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine,
 		       mp_scalar elem, int elem_size, int is_write, int stmt);
 int mp_nest_add_expr(mp_nest *n, const mp_expr *e);
 int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s);
+/* The condition e >= 0 (an existing equal one is reused); -1 when the
+ * table is full (the glue then describes the guard as unreadable). */
+int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc);
 
 /* Affine helpers.  They return 0 on success, -1 when the result is not
  * quasi-affine or does not fit MP_MAX_TERMS. */
@@ -494,6 +518,15 @@ typedef struct mp_plan {
 	   sums are exact); the tile read (TILE) replaces loop_sum[0]. */
 	int nsum;
 	int loop_sum[MP_MAX_SUM];
+	/* Padding (issue 9: a padded convolution written with a guard, `if
+	   (ih >= 0 && ih < H) acc += ...`, or `if (...) continue;` before a
+	   window loop): the conditions (bits of mp_nest.cond) under which a
+	   term of the sum is added.  Each depends only on the row loops
+	   (loop_i, loop_i2), the reduction loops (loop_k, loop_sum) and
+	   parameters, so a term that is not added is an element of A that is
+	   not read: the runtime's copy of A puts A's zero point there, whose
+	   term is 0 exactly.  0: none */
+	unsigned guard;
 	int red_stmt;              /* the reduction statement */
 	/* TILE with triangular bounds (issue 9: SYRK's `for (j = 0; j <= i;
 	   j++)`): the bounds of loop_i or loop_j depend on the other's
@@ -685,8 +718,14 @@ typedef enum mp_arg_kind {
 	MP_ARG_SCALE_PTR,  /* pointer: the array (or pointer) named by the
 	                      pragma's sspec[cst] (MP_SS_INDEXED), advanced by
 	                      the lower bound of loop `loop` elements */
-	MP_ARG_LOC         /* pointer: a string "FILE:LINE" naming the nest
+	MP_ARG_LOC,        /* pointer: a string "FILE:LINE" naming the nest
 	                      (for run-time reports), or NULL */
+	MP_ARG_COND_LO,    /* the value of condition `access` (an mp_cond id)'s
+	                      expression with every iterator at its lower
+	                      bound */
+	MP_ARG_COND_COEF   /* its change per iteration of ITER var `var`'s
+	                      loop (the coefficient times the step); 0 when
+	                      var < 0 */
 } mp_arg_kind;
 
 typedef struct mp_arg {
@@ -695,7 +734,7 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 6   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_NEST_ABI_VERSION 7   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (48 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):

@@ -856,7 +856,8 @@ static int check_float_types(az *z)
 	if (s->guarded)
 		return refuse(z, s->loc,
 			      "the update of '%s' is guarded by a condition; only "
-			      "unconditional contractions are supported", acc_name(z));
+			      "unconditional contractions are supported for floating-point "
+			      "sources (padding conditions: integer sources)", acc_name(z));
 	return 0;
 }
 
@@ -895,10 +896,13 @@ static int check_types(az *z)
 				      "(%s operand); only value-preserving widening is supported",
 				      an(n, o->access), mp_scalar_name(o->type));
 	}
-	if (s->guarded)
+	if (s->guarded && !s->conds)
 		return refuse(z, s->loc,
-			      "the update of '%s' is guarded by a condition; only "
-			      "unconditional contractions are supported", acc_name(z));
+			      "the update of '%s' is guarded by a condition mixprec cannot "
+			      "read; only conditions that are conjunctions of comparisons "
+			      "of affine expressions in the loop iterators (`ih >= 0 && ih < "
+			      "H`, or `if (ih < 0 || ih >= H) continue;`) are supported",
+			      acc_name(z));
 	return 0;
 }
 
@@ -1030,8 +1034,10 @@ static void swap_operands(cand *c)
 
 /* Find loops k, i, j among the loops enclosing the reduction. */
 /* Loop L directly holds loop CHILD and nothing else (no statement but the
- * steps of walking pointers, no other loop): a reduction loop whose
+ * steps of walking pointers and dead definitions, no other loop): a reduction loop whose
  * iterations only add more terms to the same sum (nsum). */
+static int dead_def(const mp_nest *n, int s);
+
 static int holds_only(const mp_nest *n, int l, int child)
 {
 	int s, x;
@@ -1039,7 +1045,7 @@ static int holds_only(const mp_nest *n, int l, int child)
 	if (n->loop[child].parent != l)
 		return 0;
 	for (s = 0; s < n->nstmts; s++)
-		if (n->stmt[s].loop == l && !n->stmt[s].ivstep)
+		if (n->stmt[s].loop == l && !n->stmt[s].ivstep && !dead_def(n, s))
 			return 0;
 	for (x = 0; x < n->nloops; x++)
 		if (x != child && n->loop[x].parent == l)
@@ -1349,20 +1355,50 @@ static int walked_after(const mp_nest *n)
 	return 0;
 }
 
-/* Is statement S a pointer local's definition that nothing reads: `const
- * int8_t *arow = A + i*K;` once the glue described the accesses through it
- * as accesses of A, and the local is dead after the nest?  Bookkeeping
- * like a walking pointer's step: a whole-nest rewrite drops it. */
-static int dead_ptr_def(const mp_nest *n, int s)
+/* Is statement S a local's definition that nothing reads: `const int8_t
+ * *arow = A + i*K;` once the glue described the accesses through it as
+ * accesses of A, or `int ih = oh + kh - 1;` once the glue folded it into
+ * the subscripts and conditions that use it, and the local is dead after
+ * the nest?  Bookkeeping like a walking pointer's step: a whole-nest
+ * rewrite drops it. */
+static int dead_var(const mp_nest *n, int v, int depth);
+
+/* Statement S assigns a local that nothing reads but such statements. */
+static int dead_assign(const mp_nest *n, int s, int depth)
 {
 	const mp_stmt *st = &n->stmt[s];
-	int v = st->lhs_var, x, a;
 
-	if (st->kind != MP_S_ASSIGN || !st->ptr_assign || st->ivstep || v < 0 ||
-	    v >= n->nvars || n->var[v].kind != MP_VAR_LOCAL || n->var[v].used_after)
+	return st->kind == MP_S_ASSIGN && !st->ivstep && dead_var(n, st->lhs_var, depth);
+}
+
+/* Local V is read by nothing but dead assignments (`in_x` read only by
+ * `inside = in_x >= 0 && ...`, itself dead once the glue read the
+ * condition), not after the nest, and no access goes through it. */
+static int dead_var(const mp_nest *n, int v, int depth)
+{
+	int x, a;
+
+	if (v < 0 || v >= n->nvars || n->var[v].kind != MP_VAR_LOCAL || n->var[v].used_after ||
+	    depth > 4)
 		return 0;
-	for (x = 0; x < n->nexprs; x++)
-		if (n->expr[x].kind == MP_X_VAR && n->expr[x].var == v)
+	for (x = 0; x < n->nstmts; x++) {
+		const mp_stmt *st = &n->stmt[x];
+
+		if (st->kind == MP_S_OPAQUE)
+			return 0;
+		if (st->rhs >= 0 && expr_reads_var(n, st->rhs, v, 0) &&
+		    (st->kind != MP_S_ASSIGN || st->lhs_var == v ||
+		     !dead_assign(n, x, depth + 1)))
+			return 0;
+	}
+	for (a = 0; a < n->naccesses; a++)
+		if (n->access[a].affine && mp_aff_uses_var(&n->access[a].off, v))
+			return 0;
+	for (a = 0; a < n->nloops; a++)
+		if (mp_aff_uses_var(&n->loop[a].lo, v) || mp_aff_uses_var(&n->loop[a].hi, v))
+			return 0;
+	for (a = 0; a < n->nconds; a++)
+		if (mp_aff_uses_var(&n->cond[a].e, v))
 			return 0;
 	for (a = 0; a < n->naccesses; a++)
 		if (n->access[a].via == v || (n->access[a].array >= 0 &&
@@ -1375,15 +1411,20 @@ static int dead_ptr_def(const mp_nest *n, int s)
 	return 1;
 }
 
+static int dead_def(const mp_nest *n, int s)
+{
+	return dead_assign(n, s, 0);
+}
+
 /* How many statements are steps or resets of walking pointers
- * (mp_walk_resolve) or dead pointer definitions (dead_ptr_def):
+ * (mp_walk_resolve) or dead pointer definitions (dead_def):
  * bookkeeping, not part of the computation. */
 static int n_ivsteps(const mp_nest *n)
 {
 	int s, k = 0;
 
 	for (s = 0; s < n->nstmts; s++)
-		k += n->stmt[s].ivstep != 0 || dead_ptr_def(n, s);
+		k += n->stmt[s].ivstep != 0 || dead_def(n, s);
 	return k;
 }
 
@@ -1431,7 +1472,7 @@ static int choose_mode(az *z, const int *chain, int d)
 	plan->mode = MP_OUT_TILE;
 	for (s = 0; s < n->nstmts; s++)
 		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && !z->others[s] &&
-		    !z->others_fwd[s] && n->stmt[s].loop == k) {
+		    !z->others_fwd[s] && n->stmt[s].loop == k && !dead_def(n, s)) {
 			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
@@ -1466,7 +1507,8 @@ static int choose_mode(az *z, const int *chain, int d)
 				      ln(n, k), ln(n, l));
 		for (s = 0; s < n->nstmts; s++)
 			if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep &&
-			    !z->others[s] && !z->others_fwd[s] && n->stmt[s].loop == l) {
+			    !z->others[s] && !z->others_fwd[s] && n->stmt[s].loop == l &&
+			    !dead_def(n, s)) {
 				describe_stmt(n, s, what, sizeof(what));
 				return refuse(z, n->stmt[s].loc,
 					      "reduction loop '%s' also contains %s; the "
@@ -2027,10 +2069,10 @@ static int check_dependences(az *z)
 			int o = pairs[i][0] != red ? pairs[i][0] : pairs[i][1];
 
 			if ((pairs[i][0] == red || z->c.fwd[pairs[i][0]] ||
-			     n->stmt[pairs[i][0]].ivstep || dead_ptr_def(n, pairs[i][0]) ||
+			     n->stmt[pairs[i][0]].ivstep || dead_def(n, pairs[i][0]) ||
 			     z->others[pairs[i][0]] || z->others_fwd[pairs[i][0]]) &&
 			    (pairs[i][1] == red || z->c.fwd[pairs[i][1]] ||
-			     n->stmt[pairs[i][1]].ivstep || dead_ptr_def(n, pairs[i][1]) ||
+			     n->stmt[pairs[i][1]].ivstep || dead_def(n, pairs[i][1]) ||
 			     z->others[pairs[i][1]] || z->others_fwd[pairs[i][1]]))
 				continue;
 			describe_stmt(n, o, what, sizeof(what));
@@ -2293,7 +2335,8 @@ static int try_fuse(az *z, const int *chain, int d)
 	    chain[d - 1] != k || n->nloops != d ||
 	    n->nstmts - fwd_in(z, k) - n_ivsteps(n) != 3 ||
 	    n->var[z->c.acc_var].used_after ||
-	    n->stmt[z->c.stmt].loop != k || n->stmt[z->c.stmt].guarded)
+	    n->stmt[z->c.stmt].loop != k ||
+	    (n->stmt[z->c.stmt].guarded && !plan->guard))
 		return 0;
 	lk = &n->loop[top];
 	body = chain[d - 2 - plan->nsum];
@@ -2314,7 +2357,7 @@ static int try_fuse(az *z, const int *chain, int d)
 		const mp_stmt *st = &n->stmt[s];
 
 		if (s == z->c.stmt || (z->c.fwd[s] && st->loop == k) || st->ivstep ||
-		    dead_ptr_def(n, s))
+		    dead_def(n, s))
 			continue;
 		if (st->loop != body || st->guarded)
 			return 0;
@@ -2785,6 +2828,83 @@ static void fill_remarks(az *z)
 		 plan->need_runtime_bound ? ", run-time bound check" : "");
 }
 
+/* ------------------------------------------------------------ padding */
+
+/* The conditions guarding the sum (plan.guard): the update's own, when the
+ * glue could read them, and those of the reduction loops (a window loop
+ * after `if (...) continue;`).  Each may name only the row loops, the
+ * reduction loops and parameters: a term left out is then an element of
+ * A left out, whatever the column, and the runtime's copy of A holds A's
+ * zero point there (a term of exactly 0).  A condition on any other loop
+ * is refused: the runtime has no way to leave out a part of the output. */
+static int check_guard(az *z)
+{
+	const mp_nest *n = z->n;
+	mp_plan *plan = z->plan;
+	const mp_stmt *st = &n->stmt[z->c.stmt];
+	unsigned g = st->guarded ? st->conds : 0;
+	int l, c, t, x;
+
+	for (l = 0; l < n->nloops; l++) {
+		if (!n->loop[l].conds)
+			continue;
+		if (l != plan->loop_k && !is_sum_loop(plan, l))
+			return refuse(z, loop_loc(n, l), "loop '%s' runs under a condition; "
+				      "only the reduction loops (a convolution's window "
+				      "loops: padding) may", ln(n, l));
+		g |= n->loop[l].conds;
+	}
+	if (!g)
+		return 0;
+	if (z->fsrc || plan->loop_g >= 0)
+		return refuse(z, st->loc, "the sum into '%s' is guarded by a condition; "
+			      "padding conditions are supported for integer sources "
+			      "without quantization groups", acc_name(z));
+	/* the padded operand is A: when the conditions name j's loop and not
+	   i's, the operands change places (`filter * input` as written) */
+	if (plan->loop_j >= 0 && plan->loop_i2 < 0) {
+		int vi = n->loop[plan->loop_i].iter, vj = n->loop[plan->loop_j].iter;
+		int ui = 0, uj = 0;
+
+		for (c = 0; c < n->nconds; c++)
+			if (g & (1u << c)) {
+				ui |= mp_aff_uses_var(&n->cond[c].e, vi);
+				uj |= mp_aff_uses_var(&n->cond[c].e, vj);
+			}
+		if (uj && !ui) {
+			swap_operands(&z->c);
+			z->swapped = !z->swapped;
+			plan->loop_i = plan->loop_j;
+			plan->loop_j = n->var[vi].loop;
+		}
+	}
+	for (c = 0; c < n->nconds; c++) {
+		if (!(g & (1u << c)))
+			continue;
+		for (t = 0; t < n->cond[c].e.n; t++)
+			for (x = 0; x < 2; x++) {
+				int v = x ? n->cond[c].e.t[t].v2 : n->cond[c].e.t[t].v1, vl;
+
+				if (v < 0 || n->var[v].kind == MP_VAR_PARAM)
+					continue;
+				vl = n->var[v].kind == MP_VAR_ITER ? n->var[v].loop : -1;
+				if (vl < 0 || !(vl == plan->loop_i || vl == plan->loop_i2 ||
+						vl == plan->loop_k || is_sum_loop(plan, vl)))
+					return refuse(z, n->cond[c].loc ? n->cond[c].loc : st->loc,
+						      "the condition guarding the sum into '%s' "
+						      "depends on '%s'; padding conditions may "
+						      "depend only on the loops of the rows ('%s'%s%s%s) "
+						      "and of the reduction", acc_name(z), vn(n, v),
+						      ln(n, plan->loop_i),
+						      plan->loop_i2 >= 0 ? ", '" : "",
+						      plan->loop_i2 >= 0 ? ln(n, plan->loop_i2) : "",
+						      plan->loop_i2 >= 0 ? "'" : "");
+			}
+	}
+	plan->guard = g;
+	return 0;
+}
+
 /* -------------------------------------------------------------- driver */
 
 static void plan_init(mp_plan *plan, const mp_nest *n, const mp_pragma *p)
@@ -2963,7 +3083,8 @@ static int analyze(az *z)
 	   would give, mp_model_stmt_loops) */
 	d = stmt_chain(n, z->c.stmt, chain);
 	if (d >= 0 && (check_operand_subscripts(z, chain, d) < 0 ||
-		       assign_roles(z, chain, d) < 0 || check_tri(z, chain, d) < 0 ||
+		       assign_roles(z, chain, d) < 0 || check_guard(z) < 0 ||
+		       check_tri(z, chain, d) < 0 ||
 		       check_scales(z) < 0))
 		return -1;
 	z->m = mp_model_build(n, err, sizeof(err));

@@ -62,6 +62,18 @@ void *mp_scratch(int slot, size_t bytes);
 typedef struct mp_kdim { long n; ptrdiff_t a, b; } mp_kdim;
 /* The operands of one contraction: A(i,k) at a + i*a_si + k*a_sk, B(k,j) at
  * b + k*b_sk + j*b_sj (bytes), K terms. */
+/* Padding (a convolution's window test): the term of row (i, i2) and
+ * reduction index (d0 = k, d1, d2 ...) is added only where every condition
+ * c0 + ci*i + ci2*i2 + sum_l ck[l]*d_l >= 0 holds; elsewhere A's element
+ * is `pad` (A's zero point: the term is 0) and is not read. */
+#define MP_MAX_PAD 8
+typedef struct mp_pad {
+	int n;
+	long pad;
+	long c0[MP_MAX_PAD], ci[MP_MAX_PAD], ci2[MP_MAX_PAD];
+	long ck[MP_MAX_PAD][MP_MAX_KDIMS];
+} mp_pad;
+
 typedef struct mp_operands {
 	const void *a, *b;
 	ptrdiff_t a_si, a_sk, b_sk, b_sj;
@@ -71,14 +83,16 @@ typedef struct mp_operands {
 	long r0;          /* the first of the M rows wanted */
 	int b_ready;      /* b, b_sk, b_sj are those of an earlier call with
 	                     the same B and dims: leave them */
+	const mp_pad *pad;/* NULL, or A is copied with padding */
+	long blk;         /* pad, m1 <= 0: the rows' block (i2) */
 } mp_operands;
-/* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0, b_ready set by the caller) into one
+/* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0, b_ready, pad, blk set by the caller) into one
  * strided k per operand for rows r0 .. r0+M-1 of A: K = the product of the
  * extents, a_sk / b_sk the stride when an operand's dims chain (A then
  * advanced to row r0), else a copy in the calling thread's scratch (A: M
  * rows, B: N columns of K elements of esz bytes, valid until the thread's
  * next call); A is copied too when its rows come in blocks (m1 > 0: row v
- * at a + (v / m1)*a_s2 + (v % m1)*a_si).  -1: a copy would exceed
+ * at a + (v / m1)*a_s2 + (v % m1)*a_si) and when it is padded.  -1: a copy would exceed
  * MP_STAGE_MAX (nothing is changed then but K). */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		    mp_operands *o);

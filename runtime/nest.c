@@ -39,6 +39,14 @@
  *                                         bias_s2 bytes per block; the output
  *                                         elements must then be disjoint by
  *                                         their strides (disjoint_rows)
+ *            P, {c0, ci, ci2, ck,         padding (0 <= P <= MP_MAX_PAD): a
+ *                cs x L} x P,             term is added only where every
+ *                                         c0 + ci*i + ci2*i2 + ck*k + sum
+ *                                         cs*d >= 0 (i2: the second row loop's
+ *                                         iteration, d: the summed loops',
+ *                                         outermost first); A is copied with
+ *                                         za in place of the others, never
+ *                                         read there (stage.c, mp_pad)
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -430,7 +438,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 41)
+	if (abi != MP_NEST_ABI || nargs < 42)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -462,7 +470,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 42 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 43 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -480,6 +488,24 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	}
 	long M2 = va_arg(ap, long), a_s2 = va_arg(ap, long);
 	long c_s2 = va_arg(ap, long), bias_s2 = va_arg(ap, long);
+	/* padding: the conditions under which a term is added (mp_pad) */
+	mp_pad pad;
+	long P = va_arg(ap, long);
+	if (P < 0 || P > MP_MAX_PAD || nargs < 43 + 3 * L + P * (4 + L)) {
+		va_end(ap);
+		return fallback(NULL, MP_FB_ABI, t0);
+	}
+	memset(&pad, 0, sizeof pad);
+	pad.n = (int)P;
+	pad.pad = za;
+	for (long c = 0; c < P; c++) {
+		pad.c0[c] = va_arg(ap, long);
+		pad.ci[c] = va_arg(ap, long);
+		pad.ci2[c] = va_arg(ap, long);
+		pad.ck[c][0] = va_arg(ap, long);
+		for (long l = L; l >= 1; l--)
+			pad.ck[c][l] = va_arg(ap, long);
+	}
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
 	if (M2 == 0)   /* the second row loop does not run: no rows */
@@ -492,7 +518,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	ok = range_checks(&ap, nargs, 42 + 3 * L, rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 43 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
 	va_end(ap);
 	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
 	    (has_rows2 && mode == 0))
@@ -505,6 +531,10 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (mp_par_tail_too_wide())
 		return fallback(loc, MP_FB_OMP, t0);
 	if (za != (int32_t)za || zb != (int32_t)zb)
+		return fallback(loc, MP_FB_LAYOUT, t0);
+	/* padding puts A's zero point in A's place: it must be one of A's
+	   values */
+	if (P > 0 && (a_dt == MP_DT_U8 ? (za < 0 || za > 255) : (za < -128 || za > 127)))
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
@@ -522,7 +552,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   read in place if they chain too, else copied (stage.c); otherwise
 	   one contraction per block */
 	long nblk = M2 > 0 && M > 0 ? M2 : 1, Mblk = M;
-	int rows2 = 0;
+	int rows2 = 0, merged = 0;
 	if (has_rows2 && mode != 0 && M > 0 && M2 > 0 && N > 0 &&
 	    !disjoint_rows(M, c_si, N, c_sj, M2, c_s2,
 			   mode == 2 && ep.out_dt != MP_DT_S32 ? 1 : 4))
@@ -533,13 +563,17 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 			rows2 = 1;
 		M *= nblk;
 		nblk = 1;
+		merged = 1;
 	}
 	/* the operands copied for one strided k (stage.c): at once in tile
-	   mode; in pieces of rows below, so that a piece stays in cache */
-	int stage = L > 0 || rows2;
+	   mode; in pieces of rows below, so that a piece stays in cache.
+	   Padding copies A always (the conditions need each row's i, i2:
+	   m1 says how the rows of a merged block split) */
+	int stage = L > 0 || rows2 || P > 0;
 	long Kin = K;   /* k's own extent (kd[0]) */
 	if (mode == 0 && stage) {
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0 };
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0,
+				  P > 0 ? &pad : NULL, 0 };
 		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
 			return fallback(loc, MP_FB_ALLOC, t0);
 		a = o.a, b = o.b, K = o.K;
@@ -601,8 +635,10 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 				char *cb = (char *)c + blk * c_s2 + r0 * c_si;
 				if (stage) {   /* these rows' operands, copied */
 					mp_operands o = { (const int8_t *)a + blk * a_s2, bb, asi, ask,
-							  bsk, bsj, Kin, rows2 ? Mblk : 0, a_s2, r0,
-							  b_ready };
+							  bsk, bsj, Kin,
+							  rows2 || (P > 0 && merged) ? Mblk : 0,
+							  a_s2, r0, b_ready, P > 0 ? &pad : NULL,
+							  blk };
 					if (mp_stage_levels(rows, N, kd, (int)L + 1, 1, &o) < 0)
 						return fallback(loc, MP_FB_ALLOC, t0);
 					ab = o.a, bb = o.b, Kb = o.K;

@@ -68,6 +68,66 @@ static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs, 
 	}
 }
 
+/* gather's padded form (o->pad): rows r0 .. r0+count-1 of A over the
+ * dims as given (not chained: the conditions name each), element by
+ * element where a condition depends on d0, else a run of d0 at a time.
+ * An element whose conditions do not all hold is the pad value, and its
+ * address is not read. */
+static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_kdim *dims,
+		       int nd)
+{
+	const mp_pad *p = o->pad;
+	long e[MP_MAX_KDIMS] = { 1, 1, 1 };
+	ptrdiff_t s[MP_MAX_KDIMS] = { 0, 0, 0 };
+	long m1 = o->m1 > 0 ? o->m1 : LONG_MAX;
+	int inner = 0;
+	__int128 rv[MP_MAX_PAD];
+
+	for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++)
+		e[d] = dims[d].n, s[d] = dims[d].a;
+	for (int c = 0; c < p->n; c++)
+		inner |= p->ck[c][0] != 0;
+	for (long v = 0; v < count; v++) {
+		long w = o->r0 + v, i = w % m1, i2 = o->m1 > 0 ? w / m1 : o->blk;
+		const uint8_t *row = (const uint8_t *)o->a + i * o->a_si +
+				     (o->m1 > 0 ? (w / m1) * o->a_s2 : 0);
+
+		for (int c = 0; c < p->n; c++)
+			rv[c] = (__int128)p->c0[c] + (__int128)p->ci[c] * i +
+				(__int128)p->ci2[c] * i2;
+		for (long o2 = 0; o2 < e[2]; o2++)
+			for (long o1 = 0; o1 < e[1]; o1++) {
+				const uint8_t *q = row + o2 * s[2] + o1 * s[1];
+				__int128 part[MP_MAX_PAD];
+				int ok = 1;
+
+				for (int c = 0; c < p->n; c++) {
+					part[c] = rv[c] + (__int128)p->ck[c][2] * o2 +
+						  (__int128)p->ck[c][1] * o1;
+					ok &= part[c] >= 0;
+				}
+				if (!inner) {
+					if (!ok)
+						memset(dst, (int)(uint8_t)p->pad, (size_t)e[0]);
+					else if (s[0] == 1)
+						memcpy(dst, q, (size_t)e[0]);
+					else
+						for (long t = 0; t < e[0]; t++)
+							dst[t] = q[t * s[0]];
+				} else {
+					for (long t = 0; t < e[0]; t++) {
+						int in = 1;
+
+						for (int c = 0; c < p->n; c++)
+							in &= part[c] + (__int128)p->ck[c][0] * t >= 0;
+						dst[t] = in ? q[t * s[0]] : (uint8_t)p->pad;
+					}
+				}
+				dst += e[0];
+			}
+	}
+}
+
 /* See mp_runtime.h. */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		    mp_operands *o)
@@ -95,7 +155,19 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 	size_t row;
 	if (__builtin_mul_overflow((size_t)K, esz, &row))
 		return -1;
-	if (ma == 1 && o->m1 <= 0) {
+	if (o->pad && o->pad->n > 0) {
+		size_t bytes;
+		if (esz != 1 || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
+		    bytes > MP_STAGE_MAX)
+			return -1;
+		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
+		if (!d)
+			return -1;
+		gather_pad(d, o, M, dims, nd);
+		o->a = d;
+		o->a_si = (ptrdiff_t)row;
+		o->a_sk = (ptrdiff_t)esz;
+	} else if (ma == 1 && o->m1 <= 0) {
 		o->a = (const uint8_t *)o->a + o->r0 * o->a_si;
 		o->a_sk = sa[0];
 	} else {

@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 42 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 43 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -55,8 +55,9 @@ int main(void)
 	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 0, "no summed reduction loops: L 0");
 	CHECK(a[38].cst == -1 && a[39].cst == 0 && a[40].cst == 0 && a[41].cst == 0,
 	      "no second row loop: -1, 0, 0, 0");
-	CHECK(a[42].kind == MP_ARG_CONST && a[42].cst == ncheck, "ncheck");
-	CHECK(a[43 + 2 * ncheck].kind == MP_ARG_CONST && a[43 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[42].kind == MP_ARG_CONST && a[42].cst == 0, "no padding: P 0");
+	CHECK(a[43].kind == MP_ARG_CONST && a[43].cst == ncheck, "ncheck");
+	CHECK(a[44 + 2 * ncheck].kind == MP_ARG_CONST && a[44 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
@@ -124,10 +125,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[43 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[44 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[45 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[44 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[45 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[46 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 46 + 2 * ncheck, "na %d", na);
+	CHECK(na == 47 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -189,8 +190,9 @@ int main(void)
 		CHECK(a[40 + 3 * l].kind == MP_ARG_COEF && a[40 + 3 * l].access == p->acc_b &&
 		      a[40 + 3 * l].var == v, "summed loop %d: B's stride", l);
 	}
-	CHECK(a[48].kind == MP_ARG_CONST && a[48].cst == p->ncheck, "ncheck after the levels");
-	CHECK(na == 2 + 48 + 2 * p->ncheck, "conv na %d", na);
+	CHECK(a[48].kind == MP_ARG_CONST && a[48].cst == 0, "no padding");
+	CHECK(a[49].kind == MP_ARG_CONST && a[49].cst == p->ncheck, "ncheck after the levels");
+	CHECK(na == 2 + 49 + 2 * p->ncheck, "conv na %d", na);
 	CHECK(a[1].cst == na - 2, "conv nargs");
 
 	/* a second row loop (a convolution's image rows oh around ow): its
@@ -214,7 +216,37 @@ int main(void)
 	CHECK(a[42].kind == MP_ARG_COEF && a[42].access == p->acc_a, "A's stride per block");
 	CHECK(a[43].kind == MP_ARG_COEF && a[43].access == p->epi_out, "out's stride per block");
 	CHECK(a[44].kind == MP_ARG_COEF && a[44].access == p->epi_bias, "bias's stride per block");
-	CHECK(na == 2 + 45 + 2 * p->ncheck, "rows2 na %d", na);
+	CHECK(na == 2 + 46 + 2 * p->ncheck, "rows2 na %d", na);
+
+	/* padding: the same with a window test on oh + kh (its value at the
+	   lower corner, then its change per iteration of i, oh, k, kh) */
+	const char *padded = DECLS "var s local s32\nvar C param s32\nvar W param s32\n"
+		"var oh iter s32\nvar kh iter s32\nvar bi param ptr\narray bi base=bi\n"
+		"cond oh+kh-1\ncond -oh-kh+M\n"
+		"loop oh lo=0 hi=M-1\nloop i parent=oh lo=0 hi=7\n"
+		"loop j parent=i lo=0 hi=15\nstmt j : s = bi[4*j]:s32\n"
+		"loop kh parent=j lo=0 hi=2\nloop k parent=kh lo=0 hi=C-1\n"
+		"stmt k guarded if=0 if=1 : s = (+ s (* (cast:s32 x[oh*W+kh*W+i*C+k-W]:s8) "
+		"(cast:s32 w[j*K+kh*C+k]:s8)))\n"
+		"stmt j : y[512*oh+64*i+4*j]:s32 = s\n";
+	CHECK(analyse(padded, n, p), "%s", p->reason);
+	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
+	CHECK(p->guard == 3 && p->loop_i2 == 0 && p->nsum == 1, "padded: guard %u i2 %d nsum %d",
+	      p->guard, p->loop_i2, p->nsum);
+	CHECK(a[45].kind == MP_ARG_CONST && a[45].cst == 2, "P 2");
+	for (int c = 0; c < 2; c++) {
+		const mp_arg *q = &a[46 + 5 * c];
+		CHECK(q[0].kind == MP_ARG_COND_LO && q[0].access == c, "cond %d: value at the corner", c);
+		CHECK(q[1].kind == MP_ARG_COND_COEF && q[1].var == n->loop[p->loop_i].iter,
+		      "cond %d: per row", c);
+		CHECK(q[2].kind == MP_ARG_COND_COEF && q[2].var == n->loop[p->loop_i2].iter,
+		      "cond %d: per block of rows", c);
+		CHECK(q[3].kind == MP_ARG_COND_COEF && q[3].var == n->loop[p->loop_k].iter,
+		      "cond %d: per k", c);
+		CHECK(q[4].kind == MP_ARG_COND_COEF && q[4].var == n->loop[p->loop_sum[0]].iter,
+		      "cond %d: per summed loop", c);
+	}
+	CHECK(na == 2 + 46 + 10 + 2 * p->ncheck, "padded na %d", na);
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -1060,7 +1060,7 @@ static const pcase cases[] = {
   .ok = 0, .reason = "no contraction found" },
 
 { .name = "reduction loop with another statement",
-  .text = DECLS "var s local s32\nvar t local s32\n"
+  .text = DECLS "var s local s32\nvar t local s32 used_after\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
@@ -1143,6 +1143,53 @@ static const pcase cases[] = {
 	"stmt k guarded : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "guarded by a condition" },
+
+/* padding (issue 9): a window test the glue read as conditions */
+{ .name = "padded: a guard on the update (conditions on i and k)",
+  .text = DECLS "var s local s32\n"
+	"cond i+k-1\ncond -i-k+M\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k guarded if=0 if=1 : s = (+ s " PROD("x[i*K+k-1]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
+
+{ .name = "padded: conditions on j only make the operands change places",
+  .text = DECLS "var s local s32\n"
+	"cond j+k-1\ncond -j-k+N\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k guarded if=0 if=1 : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k-1]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x" },
+
+{ .name = "padded: a condition on both output loops is refused",
+  .text = DECLS "var s local s32\n"
+	"cond i-j\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k guarded if=0 : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "the condition guarding the sum into 's' depends on 'j'" },
+
+{ .name = "padded: an output loop under a condition is refused",
+  .text = DECLS "var s local s32\n"
+	"cond i-1\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1 if=0\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "loop 'j' runs under a condition" },
+
+{ .name = "padded: a window loop under a condition (dead index local)",
+  .text = DECLS "var s local s32\nvar h iter s32\nvar t local s32\n"
+	"cond i+h-1\ncond -i-h+M\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop h parent=j lo=0 hi=2\nstmt h : t = (+ i h)\n"
+	"loop k parent=h lo=0 hi=K-1 if=0 if=1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+h*K+k-K]:s8", "w[j*K+h*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
 
 { .name = "16-bit operand",
   .text = TILE_SCALAR("x[2*i*K+2*k]:s16", "w[j*K+k]:s8"),

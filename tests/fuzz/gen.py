@@ -69,8 +69,10 @@ What varies (see gen_nest / gen_func):
     int8 copy of one product feeding the next, with or without
     declarations); direct convolutions (a KH x KW window with stride and
     dilation over NHWC input, OHWI / HWIO / OIHW weights, the reduction loops
-    in several orders, kh counting down, an image loop around, near misses:
-    padding as a guard, depthwise, a statement in a window loop); nests inside OpenMP constructs (per-thread row ranges,
+    in several orders, kh counting down, an image loop around, padding with
+    the window test written around the update, as `continue`s, as a flag or
+    around the channel loop; near misses: a guard that is not padding,
+    depthwise, a statement in a window loop); nests inside OpenMP constructs (per-thread row ranges,
     the body of `parallel for schedule(static)`, a task) and the pragma
     followed by `#pragma omp parallel for` (a warning).  Programs holding
     OpenMP carry the line OMP_MARK; run.py then builds them with -fopenmp.
@@ -1036,6 +1038,12 @@ def gen_xfunc(r, f):
     xf["kdown"] = r.random() < 0.2       # conv: kh counts down
     xf["cepi"] = wchoice(r, [("store", 50), ("relu", 25), ("cast8", 10), ("addinto", 15)])
     xf["cnear"] = wchoice(r, [("none", 80), ("guard", 8), ("depthwise", 6), ("side", 6)])
+    # conv: padding P (the image smaller than the window needs) and the
+    # window test as written: around the update, `continue` in the window
+    # loops (KissDL), a flag (TensorFlow Lite's is_point_inside_image), an
+    # `if` around the channel loop
+    xf["cpad"] = r.choice([0, 0, 1, 1, 2])
+    xf["cguard"] = wchoice(r, [("upd", 35), ("cont", 30), ("flag", 20), ("cloop", 15)])
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
@@ -1069,8 +1077,15 @@ def conv_body(xf, pragma, zA):
     if xf["corder"] == "wc":
         KH = 1
     near = xf["cnear"]
+    P = xf.get("cpad", 0) if near == "none" else 0
     c = "oc" if near == "depthwise" else "c"
     ain = "A[((n * IH + oh * %d + kh * %d) * IW + ow * %d + kw * %d) * K + %s]" % (S, D, S, D, c)
+    guard = xf.get("cguard", "upd") if P else None
+    if guard in ("cont", "flag", "cloop") and xf["corder"] not in ("hwc", "wc"):
+        guard = "upd"
+    if P:
+        ain = "A[((n * IH + ih) * IW + iw) * K + c]"
+    ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
     if xf["za"]:
         ain = "(%s%s)" % (ain, zA)
     if near == "depthwise":
@@ -1089,12 +1104,33 @@ def conv_body(xf, pragma, zA):
     if near == "depthwise":
         order = ["kh", "kw"]
     upd = "s += %s * %s;" % (ain, bw)
-    if near == "guard":   # padding written as a guard: refused
+    if near == "guard":   # a guard on the window that is not padding
         upd = "if (ow * %d + kw * %d < IW - 1) %s" % (S, D, upd)
     red = []
-    for d, name in enumerate(order):
-        red.append("\t" * d + loops[name])
-    red.append("\t" * len(order) + upd)
+    if guard == "upd":
+        upd = "{ int ih = %s, iw = %s; if (ih >= 0 && ih < IH && iw >= 0 && iw < IW) %s }" % (
+            ih_e, iw_e, upd)
+    if guard in ("cont", "flag", "cloop"):
+        # kh { ih; [test;] kw { iw; test; c { upd } } }
+        red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]
+        if guard == "cont":
+            red += ["\tif ((ih < 0) || (ih >= IH))", "\t\tcontinue;"]
+        red += ["\t" + loops["kw"] + " {", "\t\tconst int iw = %s;" % iw_e]
+        if guard == "cont":
+            red += ["\t\tif ((iw < 0) || (iw >= IW))", "\t\t\tcontinue;",
+                    "\t\t" + loops["c"], "\t\t\t" + upd]
+        elif guard == "flag":
+            red += ["\t\tconst int inside = (iw >= 0) && (iw < IW) && (ih >= 0) && (ih < IH);",
+                    "\t\tif (!inside)", "\t\t\tcontinue;",
+                    "\t\t" + loops["c"], "\t\t\t" + upd]
+        else:
+            red += ["\t\tif (ih >= 0 && ih < IH && iw >= 0 && iw < IW)",
+                    "\t\t\t" + loops["c"], "\t\t\t\t" + upd]
+        red += ["\t}", "}"]
+    else:
+        for d, name in enumerate(order):
+            red.append("\t" * d + loops[name])
+        red.append("\t" * len(order) + upd)
     init = {"zero": "0", "C": out, "bias": "bias[oc]"}[xf["init"]]
     epi = {"store": "%s = s;" % out, "relu": "%s = s > 0 ? s : 0;" % out,
            "cast8": "E[((n * T + oh) * M + ow) * N + oc] = (int8_t)(s >> 8);",
@@ -1107,9 +1143,9 @@ def conv_body(xf, pragma, zA):
         nest.insert(5, "\t\t\t\ty[0] += 1;")
         nest.append("\t\t\t}")
     nest += ["\t\t\t" + epi, "\t\t}"]
-    L = ["\tint IH = (T - 1) * %d + %d, IW = (M - 1) * %d + %d;" % (S, (KH - 1) * D + 1, S,
-                                                                   (KW - 1) * D + 1),
-         "\t(void)IH;"]
+    L = ["\tint IH = (T - 1) * %d + %d, IW = (M - 1) * %d + %d;" % (S, (KH - 1) * D + 1 - 2 * P,
+                                                                   S, (KW - 1) * D + 1 - 2 * P),
+         "\tIH = IH < 1 ? 1 : IH;", "\tIW = IW < 1 ? 1 : IW;", "\t(void)IH;"]
     if xf["cbatch"]:
         L += [pragma, "\tfor (int n = 0; n < (NB > 0 ? NB : 1); n++)"] + ["\t\t" + x for x in nest]
     else:

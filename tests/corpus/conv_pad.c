@@ -1,0 +1,250 @@
+// MIXPREC-TRANSFORMED: 6
+/* conv_pad.c -- padded convolutions written with the window test the way
+ * public C code writes it (issue 9, item 2): the image is not padded in
+ * memory; a term whose input pixel lies outside the image is left out.
+ * The runtime's copy of the input puts the input's zero point there (a
+ * term of exactly 0).  Forms: KissDL's `if ((in_y < 0) || (in_y >=
+ * H)) continue;` in each window loop, its iterators declared at the top
+ * of the function, with a batch loop, stride and dilation; TensorFlow Lite
+ * reference's `is_point_inside_image` flag and an input offset; a guard
+ * around the update (Tengine's reference kernels); a guard on a window
+ * loop (`if (...) for (ic ...)`); a uint8 input with its zero point, a
+ * requantizing epilogue of the user's own (tile mode, one call per image
+ * row); a 1-D convolution padded on both sides; accumulation into the
+ * output (direct mode). */
+#include "harness.h"
+#include <mixprec.h>
+
+/* KissDL (priv/conv_2d.c), int8: NHWC input, OHWI filter, bias */
+__attribute__((noinline)) void pd_kissdl(int BATCH, int H, int W, int C, int OH, int OW,
+					 int OC, int FH, int FW, int S, int D, int P,
+					 const int8_t *input, const int8_t *filter,
+					 const int32_t *bias, int32_t *output)
+{
+	int b, in_d, out_y, out_x, out_d, f_y, f_x;
+#pragma mixprec(int8, acc=int32)
+	for (b = 0; b < BATCH; b++) {
+		for (out_y = 0; out_y < OH; out_y++) {
+			const int in_y_origin = (out_y * S) - P;
+			for (out_x = 0; out_x < OW; out_x++) {
+				const int in_x_origin = (out_x * S) - P;
+				for (out_d = 0; out_d < OC; out_d++) {
+					int32_t total = 0;
+					for (f_y = 0; f_y < FH; f_y++) {
+						const int in_y = in_y_origin + D * f_y;
+						if ((in_y < 0) || (in_y >= H))
+							continue;
+						for (f_x = 0; f_x < FW; f_x++) {
+							const int in_x = in_x_origin + D * f_x;
+							if ((in_x < 0) || (in_x >= W))
+								continue;
+							for (in_d = 0; in_d < C; in_d++) {
+								total += input[((b * H + in_y) * W + in_x) * C + in_d] *
+									 filter[((out_d * FH + f_y) * FW + f_x) * C + in_d];
+							}
+						}
+					}
+					total += bias[out_d];
+					output[((b * OH + out_y) * OW + out_x) * OC + out_d] = total;
+				}
+			}
+		}
+	}
+}
+
+/* TensorFlow Lite's reference (ConvPerChannel, int8), 3x3, as C:
+   input_offset added to each input value */
+__attribute__((noinline)) void pd_tflite(int H, int W, int C, int OC, int OH, int OW, int S,
+					 int P, const int8_t *input_data, int32_t input_offset,
+					 const int8_t *filter_data, int32_t *out)
+{
+	for (int out_y = 0; out_y < OH; ++out_y) {
+		const int in_y_origin = (out_y * S) - P;
+#pragma mixprec(int8, acc=int32)
+		for (int out_x = 0; out_x < OW; ++out_x) {
+			const int in_x_origin = (out_x * S) - P;
+			for (int out_channel = 0; out_channel < OC; ++out_channel) {
+				int32_t acc = 0;
+				for (int filter_y = 0; filter_y < 3; ++filter_y) {
+					const int in_y = in_y_origin + filter_y;
+					for (int filter_x = 0; filter_x < 3; ++filter_x) {
+						const int in_x = in_x_origin + filter_x;
+						// Zero padding by omitting the areas outside the image.
+						const int is_point_inside_image =
+							(in_x >= 0) && (in_x < W) && (in_y >= 0) &&
+							(in_y < H);
+						if (!is_point_inside_image)
+							continue;
+						for (int in_channel = 0; in_channel < C; ++in_channel) {
+							int32_t input_val =
+								input_data[(in_y * W + in_x) * C + in_channel];
+							int32_t filter_val =
+								filter_data[((out_channel * 3 + filter_y) * 3 +
+									     filter_x) * C + in_channel];
+							acc += filter_val * (input_val + input_offset);
+						}
+					}
+				}
+				out[(out_y * OW + out_x) * OC + out_channel] = acc;
+			}
+		}
+	}
+}
+
+/* the guard around the update (Tengine's ref_conv), HWIO weights */
+__attribute__((noinline)) void pd_guard(int H, int W, int C, int OC, int KH, int KW, int P,
+					const int8_t *in, const int8_t *w, int32_t *out)
+{
+	int OH = H + 2 * P - KH + 1, OW = W + 2 * P - KW + 1;
+#pragma mixprec(int8, acc=int32)
+	for (int h = 0; h < OH; h++)
+		for (int x = 0; x < OW; x++)
+			for (int c = 0; c < OC; c++) {
+				int32_t total = 0;
+				for (int kh = 0; kh < KH; kh++)
+					for (int kw = 0; kw < KW; kw++)
+						for (int kc = 0; kc < C; kc++) {
+							int cur_y = h - P + kh, cur_x = x - P + kw;
+							if (cur_y >= 0 && cur_x >= 0 && cur_y < H && cur_x < W)
+								total += in[(cur_y * W + cur_x) * C + kc] *
+									 w[((kh * KW + kw) * C + kc) * OC + c];
+						}
+				out[(h * OW + x) * OC + c] = total;
+			}
+}
+
+/* the window loop under an if; uint8 input with its zero point, weights
+   int8, requantized by the user's own code (tile mode) */
+static inline int8_t pd_requant(int32_t acc, int32_t m, int s, int32_t zy)
+{
+	int64_t v = ((int64_t)acc * m) >> s;
+	v += zy;
+	return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+}
+
+__attribute__((noinline)) void pd_u8(int H, int W, int C, int OC, const uint8_t *x, int32_t zx,
+				     const int8_t *w, int32_t m, int s, int32_t zy, int8_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++)
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++) {
+				int32_t acc = 0;
+				for (int kh = 0; kh < 3; kh++)
+					for (int kw = 0; kw < 3; kw++) {
+						int ih = oh + kh - 1, iw = ow + kw - 1;
+						if (ih >= 0 && ih < H && iw >= 0 && iw < W)
+							for (int ic = 0; ic < C; ic++)
+								acc += (x[(ih * W + iw) * C + ic] - zx) *
+								       w[((oc * 3 + kh) * 3 + kw) * C + ic];
+					}
+				y[(oh * W + ow) * OC + oc] = pd_requant(acc, m, s, zy);
+			}
+}
+
+/* 1-D convolution over time padded on both sides: y[t] = sum over the
+   window's taps inside [0, T) */
+__attribute__((noinline)) void pd_1d(int T, int C, int OC, int K, int P, const int8_t *x,
+				     const int8_t *w, const int32_t *bias, int32_t *y)
+{
+	for (int t = 0; t < T; t++)
+		;
+#pragma mixprec(int8, acc=int32)
+	for (int t = 0; t < T; t++)
+		for (int o = 0; o < OC; o++) {
+			int32_t s = bias[o];
+			for (int k = 0; k < K; k++)
+				for (int c = 0; c < C; c++)
+					if (t + k - P >= 0 && t + k - P < T)
+						s += x[(t + k - P) * C + c] * w[(o * K + k) * C + c];
+			y[t * OC + o] = s;
+		}
+}
+
+/* accumulation into the output (direct mode), `continue` in the window */
+__attribute__((noinline)) void pd_accumulate(int H, int W, int C, int OC, const int8_t *in,
+					     const int8_t *w, int32_t *out)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++)
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++)
+				for (int kh = 0; kh < 3; kh++) {
+					if (oh + kh - 1 < 0 || oh + kh - 1 >= H)
+						continue;
+					for (int kw = 0; kw < 3; kw++) {
+						if (ow + kw < 1 || ow + kw > W)
+							continue;
+						for (int ic = 0; ic < C; ic++)
+							out[(oh * W + ow) * OC + oc] +=
+								in[((oh + kh - 1) * W + ow + kw - 1) * C + ic] *
+								w[((oc * 3 + kh) * 3 + kw) * C + ic];
+					}
+				}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		/* H, W from M (1 .. 11), channels from K, out channels from N */
+		int H = 1 + M % 11, W = 1 + (M + K) % 12, C = 1 + K % 40, OC = N % 37;
+		int KH = 1 + sh % 4, KW = 1 + (sh / 2) % 4, B = 1 + sh % 2, P = sh % 3;
+		/* the input with a margin on each side: a kernel that read a
+		   padded pixel would read these (random) bytes */
+		size_t margin = (size_t)(W + 4) * C * 4 + 64;
+		size_t nin = (size_t)B * H * W * C;
+		int8_t *inb = harness_rand_s8(nin + 2 * margin), *in = inb + margin;
+		uint8_t *xub = harness_rand_u8(nin + 2 * margin), *xu = xub + margin;
+		int8_t *w = harness_rand_s8((size_t)OC * (KH + 3) * (KW + 3) * C + 1);
+		int32_t *bias = harness_rand_s32((size_t)OC + 1, -5000, 5000);
+		/* outputs are printed whole (what the loops do not write too) */
+		size_t nout = (size_t)B * (H + 4) * (W + 4) * (OC + 1) + 1;
+		int32_t *out = harness_rand_s32(nout, -1000, 1000);
+		int8_t *y8 = harness_rand_s8(nout);
+
+		for (int S = 1; S <= 2; S++)
+			for (int D = 1; D <= 2; D++) {
+				int eh = (KH - 1) * D + 1, ew = (KW - 1) * D + 1;
+				int oh = H + 2 * P >= eh ? (H + 2 * P - eh) / S + 1 : 0;
+				int ow = W + 2 * P >= ew ? (W + 2 * P - ew) / S + 1 : 0;
+				pd_kissdl(B, H, W, C, oh, ow, OC, KH, KW, S, D, P, in, w, bias, out);
+				harness_out_array(harness_name("kissdl %dx%dx%dx%d k%dx%d s%d d%d p%d oc%d",
+							       B, H, W, C, KH, KW, S, D, P, OC),
+						  out, nout);
+			}
+		for (int S = 1; S <= 2; S++) {
+			int oh = (H + 2 * P - 3) / S + 1, ow = (W + 2 * P - 3) / S + 1;
+			int32_t io = harness_randint(-128, 127);
+			if (H + 2 * P < 3 || W + 2 * P < 3)
+				oh = ow = 0;
+			pd_tflite(H, W, C, OC, oh, ow, S, P, in, io, w, out);
+			harness_out_array(harness_name("tflite %dx%dx%d s%d p%d oc%d io%d", H, W, C, S,
+						       P, OC, io), out, nout);
+		}
+		pd_guard(H, W, C, OC, KH, KW, P, in, w, out);
+		harness_out_array(harness_name("guard %dx%dx%d k%dx%d p%d oc%d", H, W, C, KH, KW, P,
+					       OC), out, nout);
+		{
+			int32_t zx = sh % 2 ? 128 : harness_randint(0, 255), m = harness_randint(1, 1 << 20);
+			int s = harness_randint(10, 30), zy = harness_randint(-20, 20);
+			pd_u8(H, W, C, OC, xu, zx, w, m, s, zy, y8);
+			harness_out_array(harness_name("u8 %dx%dx%d oc%d zx%d", H, W, C, OC, zx), y8,
+					  nout);
+		}
+		{
+			int T = H * W, Kt = KH + KW;
+			pd_1d(T, C, OC, Kt, sh % (Kt + 1), in, w, bias, out);
+			harness_out_array(harness_name("1d %dx%d k%d oc%d", T, C, Kt, OC), out, nout);
+		}
+		pd_accumulate(H, W, C, OC, in, w, out);
+		harness_out_array(harness_name("accumulate %dx%dx%d oc%d", H, W, C, OC), out, nout);
+		harness_free(inb);
+		harness_free(xub);
+		harness_free(w);
+		harness_free(bias);
+		harness_free(out);
+		harness_free(y8);
+	}
+}

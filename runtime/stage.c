@@ -68,42 +68,55 @@ static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs, 
 	}
 }
 
-/* gather's padded form (o->pad): rows r0 .. r0+count-1 of A over the
- * dims as given (not chained: the conditions name each), element by
- * element where a condition depends on d0, else a run of d0 at a time.
- * An element whose conditions do not all hold is the pad value, and its
- * address is not read. */
+/* gather's padded form (o->pad): rows r0 .. r0+count-1 of A.  A row whose
+ * window lies inside the image for every position (each condition's least
+ * value over the dims is >= 0: most rows of an image) is copied as gather
+ * does, over the chained dims (ext, str, m); another over the dims as
+ * given, a run of d0 at a time, or element by element where a condition
+ * depends on d0.  An element whose conditions do not all hold is the pad
+ * value, and its address is not read.  The caller checked that no
+ * condition's value overflows a long (pad_fits). */
 static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_kdim *dims,
-		       int nd)
+		       int nd, const long *ext, const ptrdiff_t *str, int m)
 {
 	const mp_pad *p = o->pad;
-	long e[MP_MAX_KDIMS] = { 1, 1, 1 };
+	long e[MP_MAX_KDIMS] = { 1, 1, 1 }, low[MP_MAX_PAD];
 	ptrdiff_t s[MP_MAX_KDIMS] = { 0, 0, 0 };
 	long m1 = o->m1 > 0 ? o->m1 : LONG_MAX;
 	int inner = 0;
-	__int128 rv[MP_MAX_PAD];
 
 	for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++)
 		e[d] = dims[d].n, s[d] = dims[d].a;
-	for (int c = 0; c < p->n; c++)
+	for (int c = 0; c < p->n; c++) {
 		inner |= p->ck[c][0] != 0;
+		low[c] = 0;   /* the least of sum_d ck[d]*x_d, 0 <= x_d < e[d] */
+		for (int d = 0; d < MP_MAX_KDIMS; d++)
+			low[c] += p->ck[c][d] < 0 ? p->ck[c][d] * (e[d] - 1) : 0;
+	}
 	for (long v = 0; v < count; v++) {
 		long w = o->r0 + v, i = w % m1, i2 = o->m1 > 0 ? w / m1 : o->blk;
 		const uint8_t *row = (const uint8_t *)o->a + i * o->a_si +
 				     (o->m1 > 0 ? (w / m1) * o->a_s2 : 0);
+		long rv[MP_MAX_PAD];
+		int all = 1;
 
-		for (int c = 0; c < p->n; c++)
-			rv[c] = (__int128)p->c0[c] + (__int128)p->ci[c] * i +
-				(__int128)p->ci2[c] * i2;
+		for (int c = 0; c < p->n; c++) {
+			rv[c] = p->c0[c] + p->ci[c] * i + p->ci2[c] * i2;
+			all &= rv[c] + low[c] >= 0;
+		}
+		if (all) {   /* inside the image: as gather */
+			gather(dst, row, 1, 0, LONG_MAX, 0, 0, ext, str, m, 1);
+			dst += (size_t)e[0] * e[1] * e[2];
+			continue;
+		}
 		for (long o2 = 0; o2 < e[2]; o2++)
 			for (long o1 = 0; o1 < e[1]; o1++) {
 				const uint8_t *q = row + o2 * s[2] + o1 * s[1];
-				__int128 part[MP_MAX_PAD];
+				long part[MP_MAX_PAD];
 				int ok = 1;
 
 				for (int c = 0; c < p->n; c++) {
-					part[c] = rv[c] + (__int128)p->ck[c][2] * o2 +
-						  (__int128)p->ck[c][1] * o1;
+					part[c] = rv[c] + p->ck[c][2] * o2 + p->ck[c][1] * o1;
 					ok &= part[c] >= 0;
 				}
 				if (!inner) {
@@ -119,13 +132,34 @@ static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_
 						int in = 1;
 
 						for (int c = 0; c < p->n; c++)
-							in &= part[c] + (__int128)p->ck[c][0] * t >= 0;
+							in &= part[c] + p->ck[c][0] * t >= 0;
 						dst[t] = in ? q[t * s[0]] : (uint8_t)p->pad;
 					}
 				}
 				dst += e[0];
 			}
 	}
+}
+
+/* Every condition's value over the rows and dims fits a long with room
+ * (|c0| + sum |coef|*(extent-1) < 2^62), so gather_pad needs no wider
+ * arithmetic. */
+static int pad_fits(const mp_pad *p, long rows, long blocks, const mp_kdim *dims, int nd)
+{
+	for (int c = 0; c < p->n; c++) {
+		__int128 t = p->c0[c] < 0 ? -(__int128)p->c0[c] : p->c0[c];
+		__int128 ci = p->ci[c], ci2 = p->ci2[c];
+
+		t += (ci < 0 ? -ci : ci) * (rows > 0 ? rows : 0);
+		t += (ci2 < 0 ? -ci2 : ci2) * (blocks > 0 ? blocks : 0);
+		for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++) {
+			__int128 k = p->ck[c][d];
+			t += (k < 0 ? -k : k) * dims[d].n;
+		}
+		if (t >= ((__int128)1 << 62))
+			return 0;
+	}
+	return 1;
 }
 
 /* See mp_runtime.h. */
@@ -157,13 +191,19 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		return -1;
 	if (o->pad && o->pad->n > 0) {
 		size_t bytes;
+		long rows = o->m1 > 0 ? o->m1 : o->r0 + M, blocks = o->blk + 1;
+		if (o->m1 > 0)
+			blocks += (o->r0 + M) / o->m1;
 		if (esz != 1 || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
-		    bytes > MP_STAGE_MAX)
+		    bytes > MP_STAGE_MAX || !pad_fits(o->pad, rows, blocks, dims, nd))
 			return -1;
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
 		if (!d)
 			return -1;
-		gather_pad(d, o, M, dims, nd);
+		long pe[MP_MAX_KDIMS];
+		ptrdiff_t ps[MP_MAX_KDIMS];
+		int pm = chain_dims(dims, nd, 0, pe, ps);
+		gather_pad(d, o, M, dims, nd, pe, ps, pm);
 		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;

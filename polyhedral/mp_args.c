@@ -161,6 +161,43 @@ static void scale_args(mp_argv *v, const mp_scale_spec *sp, int side, int loop)
 	}
 }
 
+/* Summed reduction loops around k, outermost first: their number, then
+ * each one's extent and A's and B's byte strides. */
+static void levels(mp_argv *v, const mp_nest *n, const mp_plan *p)
+{
+	int i;
+
+	cst(v, p->nsum);
+	for (i = 0; i < p->nsum; i++) {
+		int vs = n->loop[p->loop_sum[i]].iter;
+
+		extent(v, p->loop_sum[i]);
+		coef(v, p->acc_a, vs);
+		coef(v, p->acc_b, vs);
+	}
+}
+
+/* Padding (plan.guard): the number of conditions, then for each its value
+ * at the lower corner and its change per iteration of loop i, of the
+ * second row loop, of k and of each summed loop (outermost first); a term
+ * is added where every condition is >= 0. */
+static void padding(mp_argv *v, const mp_nest *n, const mp_plan *p)
+{
+	int i, x;
+
+	cst(v, __builtin_popcount(p->guard));
+	for (i = 0; i < n->nconds; i++) {
+		if (!(p->guard & (1u << i)))
+			continue;
+		push(v, MP_ARG_COND_LO)->access = i;
+		cond_coef(v, i, n->loop[p->loop_i].iter);
+		cond_coef(v, i, p->loop_i2 >= 0 ? n->loop[p->loop_i2].iter : -1);
+		cond_coef(v, i, n->loop[p->loop_k].iter);
+		for (x = 0; x < p->nsum; x++)
+			cond_coef(v, i, n->loop[p->loop_sum[x]].iter);
+	}
+}
+
 /* __mixprec_lp_nest (floating-point source): see runtime/nest.c. */
 static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 			mp_arg *out, int max)
@@ -198,6 +235,8 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	/* flags: 1 verify, 2 A constant across calls, 4 B constant */
 	cst(&v, (pr && pr->verify ? 1 : 0) | (p->const_a ? 2 : 0) | (p->const_b ? 4 : 0));
 	push(&v, MP_ARG_LOC);
+	levels(&v, n, p);
+	padding(&v, n, p);
 	checks(&v, n, p);
 	if (v.n > max)
 		return -1;
@@ -305,16 +344,7 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 		cst(&v, 0);
 	}
-	/* summed reduction loops around k, outermost first: their number,
-	   then each one's extent and A's and B's byte strides */
-	cst(&v, p->nsum);
-	for (i = 0; i < p->nsum; i++) {
-		int vs = n->loop[p->loop_sum[i]].iter;
-
-		extent(&v, p->loop_sum[i]);
-		coef(&v, p->acc_a, vs);
-		coef(&v, p->acc_b, vs);
-	}
+	levels(&v, n, p);
 	/* a second row loop outside i (DIRECT, FUSED): its extent, then A's,
 	   the output's and the bias's byte strides (-1, 0, 0, 0 without: the
 	   runtime then trusts the core's proof that the output is one element
@@ -336,23 +366,7 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 		cst(&v, 0);
 	}
-	/* padding (plan.guard): the number of conditions, then for each its
-	   value at the lower corner and its change per iteration of loop i,
-	   of the second row loop, of k and of each summed loop (outermost
-	   first); a term is added where every condition is >= 0 */
-	cst(&v, __builtin_popcount(p->guard));
-	for (i = 0; i < n->nconds; i++) {
-		int x;
-
-		if (!(p->guard & (1u << i)))
-			continue;
-		push(&v, MP_ARG_COND_LO)->access = i;
-		cond_coef(&v, i, vi);
-		cond_coef(&v, i, p->loop_i2 >= 0 ? n->loop[p->loop_i2].iter : -1);
-		cond_coef(&v, i, vk);
-		for (x = 0; x < p->nsum; x++)
-			cond_coef(&v, i, n->loop[p->loop_sum[x]].iter);
-	}
+	padding(&v, n, p);
 
 	checks(&v, n, p);
 	if (v.n > max)

@@ -853,11 +853,13 @@ static int check_float_types(az *z)
 				      an(n, o->access), mp_scalar_name(o->load),
 				      mp_scalar_name(o->type));
 	}
-	if (s->guarded)
+	if (s->guarded && !s->conds)
 		return refuse(z, s->loc,
-			      "the update of '%s' is guarded by a condition; only "
-			      "unconditional contractions are supported for floating-point "
-			      "sources (padding conditions: integer sources)", acc_name(z));
+			      "the update of '%s' is guarded by a condition mixprec cannot "
+			      "read; only conditions that are conjunctions of comparisons "
+			      "of affine expressions in the loop iterators (`ih >= 0 && ih < "
+			      "H`, or `if (ih < 0 || ih >= H) continue;`) are supported",
+			      acc_name(z));
 	return 0;
 }
 
@@ -1147,10 +1149,10 @@ static int assign_roles(az *z, const int *chain, int d)
 			   with groups: matrix-vector products per group) */
 			if (!idx_out[x]) {
 				if (red) {
-					if (nout || z->fsrc || grp)
+					if (nout || grp)
 						break;
 					if (!holds_only(n, chain[x], chain[x + 1])) {
-						if (red > 1 || x != d - 2)
+						if (z->fsrc || red > 1 || x != d - 2)
 							break;
 						grp = 1;
 					} else if (red > MP_MAX_SUM)
@@ -1234,7 +1236,7 @@ static int assign_roles(az *z, const int *chain, int d)
 		innermost &= n->stmt[z->c.stmt].loop == rl[nk - 1];
 		for (x = 0; innermost && x + 1 < nk; x++)
 			perfect &= holds_only(n, rl[x], rl[x + 1]);
-		if (innermost && !z->fsrc && perfect && nk - 1 <= MP_MAX_SUM) {
+		if (innermost && perfect && nk - 1 <= MP_MAX_SUM) {
 			/* summed: every iteration of the outer loops only adds
 			   terms to the same sum (a convolution's kh, kw) */
 			plan->nsum = nk - 1;
@@ -1254,11 +1256,13 @@ static int assign_roles(az *z, const int *chain, int d)
 				      "and '%s'; only one reduction loop is supported%s",
 				      an(n, z->c.f[0].access), an(n, z->c.f[1].access),
 				      ln(n, rl[0]), ln(n, rl[1]),
-				      z->fsrc ? "" : " (or, for integer sources, the "
-				      "innermost loops, each directly inside the other: "
-				      "up to three holding nothing but the next one, as a "
-				      "convolution's, or two with code around the inner "
-				      "one's sum, as quantization groups)");
+				      z->fsrc ? " (or the innermost loops, each directly inside "
+				      "the other, up to three holding nothing but the next one, "
+				      "as a convolution's)" : " (or the innermost loops, each "
+				      "directly inside the other: up to three holding nothing "
+				      "but the next one, as a convolution's, or, for integer "
+				      "sources, two with code around the inner one's sum, as "
+				      "quantization groups)");
 		}
 	}
 	if (k < 0)
@@ -2856,10 +2860,10 @@ static int check_guard(az *z)
 	}
 	if (!g)
 		return 0;
-	if (z->fsrc || plan->loop_g >= 0)
+	if (plan->loop_g >= 0)
 		return refuse(z, st->loc, "the sum into '%s' is guarded by a condition; "
-			      "padding conditions are supported for integer sources "
-			      "without quantization groups", acc_name(z));
+			      "padding conditions are not supported with quantization "
+			      "groups", acc_name(z));
 	/* the padded operand is A: when the conditions name j's loop and not
 	   i's, the operands change places (`filter * input` as written) */
 	if (plan->loop_j >= 0 && plan->loop_i2 < 0) {

@@ -65,11 +65,11 @@ typedef struct mp_kdim { long n; ptrdiff_t a, b; } mp_kdim;
 /* Padding (a convolution's window test): the term of row (i, i2) and
  * reduction index (d0 = k, d1, d2 ...) is added only where every condition
  * c0 + ci*i + ci2*i2 + sum_l ck[l]*d_l >= 0 holds; elsewhere A's element
- * is `pad` (A's zero point: the term is 0) and is not read. */
+ * is `pad` (A's zero point, in A's type: the term is 0) and is not read. */
 #define MP_MAX_PAD 8
 typedef struct mp_pad {
 	int n;
-	long pad;
+	unsigned char pad[8];   /* the element's bytes (esz of them) */
 	long c0[MP_MAX_PAD], ci[MP_MAX_PAD], ci2[MP_MAX_PAD];
 	long ck[MP_MAX_PAD][MP_MAX_KDIMS];
 } mp_pad;

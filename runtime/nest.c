@@ -97,6 +97,10 @@
  *                                         2 / 4: A / B constant across calls
  *                                         (constant=: MP_LP_CONST_A / _B)
  *            loc,                         pointer: "FILE:LINE" or NULL
+ *            L, {n, a_s, b_s} x L,        summed reduction loops, as above
+ *            P, {c0, ci, ci2, ck,         padding, as above (ci2 is 0); the
+ *                cs x L} x P,             padded element is za in the source
+ *                                         type
  *            ncheck, {lo, hi} x ncheck,   as above (the scale arrays count
  *            nprot, {lo, hi} x nprot)     as read ranges)
  *
@@ -432,6 +436,33 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 	return loop < kern;
 }
 
+/* The summed reduction loops' dims after k's (kd[0] set by the caller):
+ * L triples, outermost first, so kd[L] is the outermost. */
+static void read_levels(va_list *ap, long L, mp_kdim *kd)
+{
+	for (long l = L; l >= 1; l--) {
+		long e = va_arg(*ap, long);
+		kd[l].n = e < 0 ? 0 : e;
+		kd[l].a = va_arg(*ap, long);
+		kd[l].b = va_arg(*ap, long);
+	}
+}
+
+/* P padding conditions over L summed loops (mp_pad; pad->pad set by the
+ * caller). */
+static void read_pad(va_list *ap, long P, long L, mp_pad *pad)
+{
+	pad->n = (int)P;
+	for (long c = 0; c < P; c++) {
+		pad->c0[c] = va_arg(*ap, long);
+		pad->ci[c] = va_arg(*ap, long);
+		pad->ci2[c] = va_arg(*ap, long);
+		pad->ck[c][0] = va_arg(*ap, long);
+		for (long l = L; l >= 1; l--)
+			pad->ck[c][l] = va_arg(*ap, long);
+	}
+}
+
 void *__mixprec_i8_nest(long abi, long nargs, ...)
 {
 	va_list ap;
@@ -480,12 +511,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	G = G < 0 ? 0 : G;
 	/* the reduction's dimensions, innermost (k) first */
 	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
-	for (long l = L; l >= 1; l--) {
-		long e = va_arg(ap, long);
-		kd[l].n = e < 0 ? 0 : e;
-		kd[l].a = va_arg(ap, long);
-		kd[l].b = va_arg(ap, long);
-	}
+	read_levels(&ap, L, kd);
 	long M2 = va_arg(ap, long), a_s2 = va_arg(ap, long);
 	long c_s2 = va_arg(ap, long), bias_s2 = va_arg(ap, long);
 	/* padding: the conditions under which a term is added (mp_pad) */
@@ -496,16 +522,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
 	memset(&pad, 0, sizeof pad);
-	pad.n = (int)P;
-	pad.pad = za;
-	for (long c = 0; c < P; c++) {
-		pad.c0[c] = va_arg(ap, long);
-		pad.ci[c] = va_arg(ap, long);
-		pad.ci2[c] = va_arg(ap, long);
-		pad.ck[c][0] = va_arg(ap, long);
-		for (long l = L; l >= 1; l--)
-			pad.ck[c][l] = va_arg(ap, long);
-	}
+	pad.pad[0] = (unsigned char)za;
+	read_pad(&ap, P, L, &pad);
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
 	if (M2 == 0)   /* the second row loop does not run: no rows */
@@ -880,7 +898,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 33)
+	if (abi != MP_NEST_ABI || nargs < 35)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -915,17 +933,45 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
+	/* summed reduction loops and padding, as __mixprec_i8_nest's */
+	long L = va_arg(ap, long);
+	mp_kdim kd[MP_MAX_KDIMS];
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 35 + 3 * L) {
+		va_end(ap);
+		return fallback(NULL, MP_FB_ABI, t0);
+	}
+	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
+	read_levels(&ap, L, kd);
+	long P = va_arg(ap, long);
+	mp_pad pad;
+	if (P < 0 || P > MP_MAX_PAD || nargs < 35 + 3 * L + P * (4 + L)) {
+		va_end(ap);
+		return fallback(NULL, MP_FB_ABI, t0);
+	}
+	memset(&pad, 0, sizeof pad);
+	if (is_double)
+		memcpy(pad.pad, &za, sizeof za);
+	else {
+		float zf = (float)za;
+		memcpy(pad.pad, &zf, sizeof zf);
+	}
+	read_pad(&ap, P, L, &pad);
 
 	mp_range rd[4];
 	int nrd = 2;
-	rd[0] = span(a, M, a_si, K, a_sk, esz);
-	rd[1] = span(b, K, b_sk, N, b_sj, esz);
+	rd[0] = spank(a, M, a_si, 1, 0, 1, 0, kd, (int)L + 1, 0);
+	rd[1] = spank(b, N, b_sj, 1, 0, 1, 0, kd, (int)L + 1, 1);
+	for (int r = 0; r < 2; r++)
+		if (rd[r].lo <= rd[r].hi)
+			rd[r].hi += esz - 1;
 	if (sa_mode == 2 && sa_ptr && M > 0)
 		rd[nrd++] = span(sa_ptr, M, sa_dt ? 8 : 4, 1, 0, sa_dt ? 8 : 4);
 	if (sb_mode == 2 && sb_ptr && N > 0)
 		rd[nrd++] = span(sb_ptr, N, sb_dt ? 8 : 4, 1, 0, sb_dt ? 8 : 4);
 	int reads = M > 0 && N > 0 && K > 0;
-	ok = range_checks(&ap, nargs, 33, rd, reads ? nrd : 0);
+	for (long l = 1; l <= L; l++)
+		reads &= kd[l].n > 0;
+	ok = range_checks(&ap, nargs, 35 + 3 * L + P * (4 + L), rd, reads ? nrd : 0);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);
@@ -941,6 +987,21 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
+	/* summed reduction loops or padding: the operands as one strided k,
+	   copied where they do not chain or are padded (stage.c, in the
+	   source type: a padded element is A's zero point, its term 0) */
+	if (L > 0 || P > 0) {
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0,
+				  P > 0 ? &pad : NULL, 0 };
+		if (mp_stage_levels(M, N, kd, (int)L + 1, (size_t)esz, &o) < 0)
+			return fallback(loc, MP_FB_ALLOC, t0);
+		if (o.a != a)   /* a copy is not the user's constant array */
+			flags &= ~2L;
+		if (o.b != b)
+			flags &= ~4L;
+		a = o.a, b = o.b, K = o.K;
+		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
+	}
 	/* too little work for the kernels (the cost model above); an operand
 	 * declared constant= is not quantized again.  A matrix-vector product
 	 * whose matrix is not constant= never pays: the loop reads each element

@@ -76,8 +76,19 @@ static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs, 
  * depends on d0.  An element whose conditions do not all hold is the pad
  * value, and its address is not read.  The caller checked that no
  * condition's value overflows a long (pad_fits). */
+/* N elements of ESZ bytes: the pad value */
+static void fill_pad(uint8_t *dst, const unsigned char *pad, long n, size_t esz)
+{
+	if (esz == 1) {
+		memset(dst, pad[0], (size_t)n);
+		return;
+	}
+	for (long t = 0; t < n; t++)
+		memcpy(dst + (size_t)t * esz, pad, esz);
+}
+
 static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_kdim *dims,
-		       int nd, const long *ext, const ptrdiff_t *str, int m)
+		       int nd, const long *ext, const ptrdiff_t *str, int m, size_t esz)
 {
 	const mp_pad *p = o->pad;
 	long e[MP_MAX_KDIMS] = { 1, 1, 1 }, low[MP_MAX_PAD];
@@ -105,8 +116,8 @@ static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_
 			all &= rv[c] + low[c] >= 0;
 		}
 		if (all) {   /* inside the image: as gather */
-			gather(dst, row, 1, 0, LONG_MAX, 0, 0, ext, str, m, 1);
-			dst += (size_t)e[0] * e[1] * e[2];
+			gather(dst, row, 1, 0, LONG_MAX, 0, 0, ext, str, m, esz);
+			dst += (size_t)e[0] * e[1] * e[2] * esz;
 			continue;
 		}
 		for (long o2 = 0; o2 < e[2]; o2++)
@@ -121,22 +132,25 @@ static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_
 				}
 				if (!inner) {
 					if (!ok)
-						memset(dst, (int)(uint8_t)p->pad, (size_t)e[0]);
-					else if (s[0] == 1)
-						memcpy(dst, q, (size_t)e[0]);
+						fill_pad(dst, p->pad, e[0], esz);
+					else if (s[0] == (ptrdiff_t)esz)
+						memcpy(dst, q, (size_t)e[0] * esz);
 					else
 						for (long t = 0; t < e[0]; t++)
-							dst[t] = q[t * s[0]];
+							memcpy(dst + t * esz, q + t * s[0], esz);
 				} else {
 					for (long t = 0; t < e[0]; t++) {
 						int in = 1;
 
 						for (int c = 0; c < p->n; c++)
 							in &= part[c] + p->ck[c][0] * t >= 0;
-						dst[t] = in ? q[t * s[0]] : (uint8_t)p->pad;
+						if (in)
+							memcpy(dst + t * esz, q + t * s[0], esz);
+						else
+							memcpy(dst + t * esz, p->pad, esz);
 					}
 				}
-				dst += e[0];
+				dst += (size_t)e[0] * esz;
 			}
 	}
 }
@@ -194,7 +208,7 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		long rows = o->m1 > 0 ? o->m1 : o->r0 + M, blocks = o->blk + 1;
 		if (o->m1 > 0)
 			blocks += (o->r0 + M) / o->m1;
-		if (esz != 1 || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
+		if (esz > sizeof o->pad->pad || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
 		    bytes > MP_STAGE_MAX || !pad_fits(o->pad, rows, blocks, dims, nd))
 			return -1;
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
@@ -203,7 +217,7 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		long pe[MP_MAX_KDIMS];
 		ptrdiff_t ps[MP_MAX_KDIMS];
 		int pm = chain_dims(dims, nd, 0, pe, ps);
-		gather_pad(d, o, M, dims, nd, pe, ps, pm);
+		gather_pad(d, o, M, dims, nd, pe, ps, pm, esz);
 		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;

@@ -259,7 +259,7 @@ int main(void)
 	CHECK(p->src_float && p->src_type == MP_TY_F64 && p->mode == MP_OUT_DIRECT, "float plan");
 	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
 	ncheck = p->ncheck;
-	CHECK(na == 2 + 33 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 35 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
 	CHECK(a[1].cst == na - 2, "lp nargs");
 	CHECK(a[2].cst == 1 && a[3].cst == 0, "direct, auto target");
 	CHECK(a[4].cst == 3 && a[5].cst == 1, "lp fp8_e4m3 = 3, is_double");
@@ -280,8 +280,30 @@ int main(void)
 		      "dynamic scales: zeros (arg %d)", q);
 	CHECK(a[31].kind == MP_ARG_CONST && a[31].cst == 0, "flags: no verify");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == ncheck, "lp ncheck");
-	CHECK(a[34 + 2 * ncheck].cst == 0, "lp nprot");
+	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 0, "lp: no summed loops, L 0");
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 0, "lp: no padding, P 0");
+	CHECK(a[35].kind == MP_ARG_CONST && a[35].cst == ncheck, "lp ncheck");
+	CHECK(a[36 + 2 * ncheck].cst == 0, "lp nprot");
+
+	/* a float convolution (issue 9): the summed loop and the padding
+	   after the location, as in the integer list */
+	const char *fconv = DECLS "var h iter s32\ncond i+h-1\ncond -i-h+M\n"
+		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+		"loop h parent=j lo=0 hi=2\nloop k parent=h lo=0 hi=K-1 if=0 if=1\n"
+		"stmt k : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 "
+		"(* x[4*i*K+4*h*K+4*k-4*K]:f32 w[4*j*K+4*h*K+4*k]:f32))\n";
+	mp_pragma bpr = { .prec = MP_PREC_BF16, .lp_capable = 1 };
+	CHECK(mp_nest_parse(n, fconv) == 0, "parse: %s", n->error);
+	CHECK(mp_analyze(n, &bpr, p), "float conv: %s", p->reason);
+	CHECK(p->src_float && p->nsum == 1 && p->guard == 3, "float conv: nsum %d guard %u",
+	      p->nsum, p->guard);
+	na = mp_plan_call_args(n, p, &bpr, a, MP_MAX_CALL_ARGS);
+	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "float conv: L 1");
+	CHECK(a[34].kind == MP_ARG_EXTENT && a[34].loop == p->loop_sum[0], "float conv: extent");
+	CHECK(a[35].kind == MP_ARG_COEF && a[35].access == p->acc_a, "float conv: A's stride");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 2, "float conv: P 2");
+	CHECK(a[38].kind == MP_ARG_COND_LO && a[43].kind == MP_ARG_COND_LO, "float conv: conditions");
+	CHECK(na == 2 + 35 + 3 + 10 + 2 * p->ncheck, "float conv na %d", na);
 
 	/* alpha * x * w with scale=(0.5, ws[j]) and verify: the factor as a
 	   double, A one value, B per column (pointer advanced by loop j's lower

@@ -251,6 +251,68 @@ __attribute__((noinline)) static void NAME(int nb, int M, int N, int K, const fl
 K_BATCH(batch_lp, _Pragma("mixprec(int8)"))
 K_BATCH(batch_ref, NOPRAGMA)
 
+/* (l) float convolutions (issue 9): KissDL's float kernel, NHWC input,
+   OHWI filter, its padding written as `continue`s in the window loops, the
+   bias added after the sum (tile mode, one call per output row); and the
+   same window accumulated into the output with the test around the
+   update (direct mode, the image rows joining the call's rows) */
+#define K_CONV(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int H, int W, int C, int OC, int KH, int KW, \
+		int S, int P, int OH, int OW, const float *input, const float *filter, \
+		const float *bias, float *output) \
+{ \
+	int in_d, out_y, out_x, out_d, f_y, f_x; \
+	PRAGMA \
+	for (out_y = 0; out_y < OH; out_y++) { \
+		const int in_y_origin = (out_y * S) - P; \
+		for (out_x = 0; out_x < OW; out_x++) { \
+			const int in_x_origin = (out_x * S) - P; \
+			for (out_d = 0; out_d < OC; out_d++) { \
+				float total = 0.f; \
+				for (f_y = 0; f_y < KH; f_y++) { \
+					const int in_y = in_y_origin + f_y; \
+					if ((in_y < 0) || (in_y >= H)) \
+						continue; \
+					for (f_x = 0; f_x < KW; f_x++) { \
+						const int in_x = in_x_origin + f_x; \
+						if ((in_x < 0) || (in_x >= W)) \
+							continue; \
+						for (in_d = 0; in_d < C; in_d++) \
+							total += input[in_y * W * C + in_x * C + in_d] * \
+								 filter[out_d * KH * KW * C + f_y * KW * C + \
+									f_x * C + in_d]; \
+					} \
+				} \
+				total += bias[out_d]; \
+				output[(out_y * OW + out_x) * OC + out_d] = total; \
+			} \
+		} \
+	} \
+}
+K_CONV(conv_lp, _Pragma("mixprec(bf16)"))
+K_CONV(conv_ref, NOPRAGMA)
+
+#define K_CONVACC(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int H, int W, int C, int OC, int P, \
+		const double *in, const double *w, double *out) \
+{ \
+	PRAGMA \
+	for (int oh = 0; oh < H; oh++) \
+		for (int ow = 0; ow < W; ow++) \
+			for (int oc = 0; oc < OC; oc++) \
+				for (int kh = 0; kh < 2 * P + 1; kh++) \
+					for (int kw = 0; kw < 2 * P + 1; kw++) \
+						for (int ic = 0; ic < C; ic++) { \
+							int ih = oh + kh - P, iw = ow + kw - P; \
+							if (ih >= 0 && ih < H && iw >= 0 && iw < W) \
+								out[(oh * W + ow) * OC + oc] += \
+									in[(ih * W + iw) * C + ic] * \
+									w[((oc * (2 * P + 1) + kh) * (2 * P + 1) + kw) * C + ic]; \
+						} \
+}
+K_CONVACC(convacc_lp, _Pragma("mixprec(bf16)"))
+K_CONVACC(convacc_ref, NOPRAGMA)
+
 /* (k) a division by a power of two is a scalar factor (both front ends) */
 #define K_DIV(NAME, PRAGMA) \
 __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
@@ -1008,6 +1070,82 @@ static void run_batch(int M, int N, int K)
 	free(A), free(B), free(C), free(R);
 }
 
+/* The im2col view of an NHWC image for a KH x KW window, stride S,
+   padding P: row (oy*OW + ox), column (fy*KW + fx)*C + c, 0 outside the
+   image (what the padded loop leaves out); T: float or double */
+#define IM2COL(T, NAME) \
+static T *NAME(const T *in, int H, int W, int C, int KH, int KW, int S, int P, int OH, int OW) \
+{ \
+	size_t kt = (size_t)KH * KW * C; \
+	T *a = calloc((size_t)OH * OW * kt + 1, sizeof(T)); \
+	for (int oy = 0; oy < OH; oy++) \
+		for (int ox = 0; ox < OW; ox++) \
+			for (int fy = 0; fy < KH; fy++) \
+				for (int fx = 0; fx < KW; fx++) { \
+					int y = oy * S + fy - P, x = ox * S + fx - P; \
+					if (y < 0 || y >= H || x < 0 || x >= W) \
+						continue; \
+					memcpy(a + ((size_t)oy * OW + ox) * kt + ((size_t)fy * KW + fx) * C, \
+					       in + ((size_t)y * W + x) * C, sizeof(T) * (size_t)C); \
+				} \
+	return a; \
+}
+IM2COL(float, im2col_f)
+IM2COL(double, im2col_d)
+
+/* (l) float convolutions, padded: against the reference loop within the
+   bound of the equivalent matrix product (im2col rows, the filter as
+   columns) */
+static void run_conv(int M, int N, int K)
+{
+	int H = 1 + M % 9, W = 2 + (M + K) % 8, C = 1 + K % 33, OC = 1 + N % 29;
+	int KH = 1 + M % 3, KW = 1 + N % 3, S = 1 + K % 2, P = (M + N) % 3;
+	int OH = (H + 2 * P - KH) / S + 1, OW = (W + 2 * P - KW) / S + 1;
+	if (H + 2 * P < KH || W + 2 * P < KW)
+		OH = OW = 0;
+	size_t kt = (size_t)KH * KW * C, no = (size_t)OH * OW * OC;
+	float *in = fvec((size_t)H * W * C, 1, 0), *w = fvec((size_t)OC * kt, 2, 0);
+	float *bias = fvec((size_t)OC, 1, 0), *o = fvec(no, 0, 0), *r = fvec(no, 0, 0);
+	long before = fast_count();
+	bnd q;
+
+	conv_lp(H, W, C, OC, KH, KW, S, P, OH, OW, in, w, bias, o);
+	if (OH > 0 && OW > 0)
+		check_fast("conv bf16", before);
+	conv_ref(H, W, C, OC, KH, KW, S, P, OH, OW, in, w, bias, r);
+	float *a = im2col_f(in, H, W, C, KH, KW, S, P, OH, OW);
+	bnd_init(&q, MP_LP_BF16, 0, (long)OH * OW, OC, (long)kt, a, (long)kt, 1, w, 1, (long)kt,
+		 NULL, 1.0, 2);
+	for (long i = 0; i < (long)OH * OW; i++)
+		for (int j = 0; j < OC; j++)
+			expect("conv bf16", o[i * OC + j], r[i * OC + j],
+			       bnd_tol(&q, i, j, bias[j], 0) + 0x1p-24 * fabs(r[i * OC + j]), i, j);
+	bnd_free(&q);
+	free(a), free(in), free(w), free(bias), free(o), free(r);
+
+	/* double, accumulated into the output, stride 1, padding P on each side */
+	int Pd = 1 + M % 2, KD = 2 * Pd + 1;
+	size_t kd = (size_t)KD * KD * C, nd = (size_t)H * W * OC;
+	double *din = dvec((size_t)H * W * C, 1), *dw = dvec((size_t)OC * kd, 1);
+	double *d0 = dvec(nd, 4), *d1 = malloc(sizeof(double) * (nd + 1));
+	memcpy(d1, d0, sizeof(double) * nd);
+	before = fast_count();
+	convacc_lp(H, W, C, OC, Pd, din, dw, d0);
+	check_fast("conv += bf16", before);
+	double *init = malloc(sizeof(double) * (nd + 1));
+	memcpy(init, d1, sizeof(double) * nd);
+	convacc_ref(H, W, C, OC, Pd, din, dw, d1);
+	double *da = im2col_d(din, H, W, C, KD, KD, 1, Pd, H, W);
+	bnd_init(&q, MP_LP_BF16, 1, (long)H * W, OC, (long)kd, da, (long)kd, 1, dw, 1, (long)kd,
+		 NULL, 1.0, 2);
+	for (long i = 0; i < (long)H * W; i++)
+		for (int j = 0; j < OC; j++)
+			expect("conv += bf16", d0[i * OC + j], d1[i * OC + j],
+			       bnd_tol(&q, i, j, init[i * OC + j], 1), i, j);
+	bnd_free(&q);
+	free(da), free(din), free(dw), free(d0), free(d1), free(init);
+}
+
 /* (k) s += A*B / 4, fp8_e4m3 */
 static void run_div(int M, int N, int K)
 {
@@ -1537,6 +1675,7 @@ int main(int argc, char **argv)
 		run_zp(M, N, K);
 		run_kij(M, N, K);
 		run_batch(M, N, K);
+		run_conv(M, N, K);
 		run_div(M, N, K);
 		run_scales(M, N, K);
 		run_uint8(M, N, K);

@@ -1431,8 +1431,8 @@ def x_emit(fn):
         ncc = nb * M * N + SLACK
         if form == "conv":
             nim = max(NB, 1) if xf["cbatch"] else 1
-            ih = (T - 1) * xf["S"] + (xf["KH"] - 1) * xf["D"] + 1
-            iw = (M - 1) * xf["S"] + (xf["KW"] - 1) * xf["D"] + 1
+            ih = max((T - 1) * xf["S"] + (xf["KH"] - 1) * xf["D"] + 1, 1)
+            iw = max((M - 1) * xf["S"] + (xf["KW"] - 1) * xf["D"] + 1, 1)
             na = nim * ih * iw * K + SLACK
             nbb = xf["KH"] * xf["KW"] * K * N + SLACK
             ncc = nim * T * M * N + SLACK

@@ -170,7 +170,9 @@ struct mp_ctx {
 	std::map<const clang::VariableArrayType *, int> vla_size;
 	int var_expr(int v, mp_scalar ty);
 	int add_expr(mp_expr_kind k, mp_scalar ty, int a, int b);
-	const clang::Expr *single_def(const clang::VarDecl *d);
+	/* the value of D at USE when D has one definition in the nest that
+	   every read at USE sees, or null */
+	const clang::Expr *single_def(const clang::VarDecl *d, const clang::Expr *use = nullptr);
 	bool aff_of(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_lvalue(const clang::Expr *e, mp_aff *r, int depth);

@@ -129,12 +129,61 @@ int mp_ctx::var_expr(int v, mp_scalar ty)
 /* The value of a local declared in the nest and never assigned after its
  * initialization (so the initializer reaches every use in its scope), or
  * null. */
-const Expr *mp_ctx::single_def(const VarDecl *d)
+const Expr *mp_ctx::single_def(const VarDecl *d, const Expr *use)
 {
 	auto it = defs.find(d);
-	if (it == defs.end() || it->second.size() != 1 || !declared_in.count(d))
+	if (it == defs.end() || it->second.size() != 1)
 		return nullptr;
-	return d->getInit() == it->second[0] ? it->second[0] : nullptr;
+	if (declared_in.count(d))
+		return d->getInit() == it->second[0] ? it->second[0] : nullptr;
+	/* `v = e;` of a variable declared before the nest (C89 style: `int
+	   in_row;` at the top, `in_row = stride*j + m - pad;` in the window
+	   loop): a statement of a block that also holds USE after it, so
+	   every read of USE sees it (as the GCC glue's dominating_def) */
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(it->second[0]);
+	if (!use || !parent || mem_decl(d) || !bo || bo->getOpcode() != BO_Assign)
+		return nullptr;
+	auto pit = parent->find(bo);
+	const CompoundStmt *cs = pit != parent->end() ? dyn_cast<CompoundStmt>(pit->second) : nullptr;
+	if (!cs)
+		return nullptr;
+	const Stmt *x = use;
+	for (;;) {
+		auto q = parent->find(x);
+		if (q == parent->end())
+			return nullptr;
+		if (q->second == cs)
+			break;
+		x = q->second;
+	}
+	/* what the value reads does not change between the two: iterators,
+	   values the nest does not write, locals it declares with one
+	   initialiser */
+	std::vector<const Stmt *> work(1, bo->getRHS());
+	while (!work.empty()) {
+		const Stmt *t = work.back();
+		work.pop_back();
+		if (!t)
+			continue;
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(t))
+			if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl())) {
+				auto dv = defs.find(v);
+				if (dv != defs.end() && !iter_var.count(v) &&
+				    !(declared_in.count(v) && dv->second.size() == 1 &&
+				      v->getInit() == dv->second[0]))
+					return nullptr;
+			}
+		for (const Stmt *k : t->children())
+			work.push_back(k);
+	}
+	bool before = false;
+	for (const Stmt *k : cs->body()) {
+		if (k == bo)
+			before = true;
+		else if (k == x)
+			return before ? bo->getRHS() : nullptr;
+	}
+	return nullptr;
 }
 
 /* Global or static D read as if it were a parameter: only when nothing in
@@ -350,7 +399,7 @@ bool mp_ctx::conds_of(const Expr *e, bool neg, unsigned *set, int depth)
 		switch (c->getCastKind()) {
 		case CK_LValueToRValue: {
 			const VarDecl *d = mp_var_of_ref(c->getSubExpr());
-			const Expr *init = d && defs.count(d) && !mem_decl(d) ? single_def(d) : nullptr;
+			const Expr *init = d && defs.count(d) && !mem_decl(d) ? single_def(d, c) : nullptr;
 			return init && conds_of(init, neg, set, depth + 1);
 		}
 		case CK_IntegralCast: case CK_IntegralToBoolean: case CK_NoOp:
@@ -418,7 +467,7 @@ bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 		return true;
 	}
 	if (defs.count(d)) {
-		const Expr *init = single_def(d);
+		const Expr *init = single_def(d, e);
 		return init && aff_of(init, r, depth + 1);   /* else: changes in the nest */
 	}
 	if (d->getType().isVolatileQualified())
@@ -550,7 +599,7 @@ bool mp_ctx::ptr_of(const Expr *p, int *arr, mp_aff *off, int depth)
 				return false;
 			VarDecl *d = const_cast<VarDecl *>(cd);
 			if (defs.count(d)) {
-				const Expr *init = single_def(d);
+				const Expr *init = single_def(d, p);
 				if (init)
 					return ptr_of(init, arr, off, depth + 1);
 				if (!walking(d))

@@ -416,6 +416,7 @@ struct iter_form {
 	const Expr *bound = nullptr;  /* null: compared with 0 (`while (n)`) */
 	BinaryOperatorKind code = BO_LT;
 	int64_t step = 0;
+	int step_var = -1;            /* `v += GS`: the PARAM (step is then 1) */
 	int cond_step = 0;            /* stepped in the test: 1 `n--`, 2 `--n` */
 	int64_t cmp_off = 0;          /* the test compares v + cmp_off (`i + 1 < M`) */
 	bool step_not_last = false;   /* the one step of the body is not its
@@ -431,6 +432,36 @@ static const VarDecl *inc_dec_var(const Expr *e, int64_t *step, bool *post)
 	*step = u->isIncrementOp() ? 1 : -1;
 	*post = u->isPostfix();
 	return mp_var_of_ref(u->getSubExpr());
+}
+
+/* `v += S` or `v = v + S` with S a value the nest does not change, one
+ * parameter (`j += GS`, GS set at run time): the PARAM in *VAR. */
+static bool var_increment(mp_ctx &c, const Expr *inc, const VarDecl *v, int *var)
+{
+	const BinaryOperator *bo = inc ? dyn_cast<BinaryOperator>(inc->IgnoreParens()) : nullptr;
+	if (!bo || mp_var_of_ref(bo->getLHS()) != v)
+		return false;
+	const Expr *step = nullptr;
+	if (bo->getOpcode() == BO_AddAssign)
+		step = bo->getRHS();
+	else if (bo->getOpcode() == BO_Assign) {
+		const BinaryOperator *r = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+		if (!r || r->getOpcode() != BO_Add)
+			return false;
+		const Expr *a = r->getLHS(), *b = r->getRHS();
+		if (mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
+			std::swap(a, b);
+		if (mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
+			return false;
+		step = b;
+	}
+	mp_aff x;
+	if (!step || step->HasSideEffects(c.C) || !c.aff_of(step, &x, 0) || x.n != 1 ||
+	    x.cst != 0 || x.t[0].coef != 1 || x.t[0].v2 >= 0 ||
+	    c.n->var[x.t[0].v1].kind != MP_VAR_PARAM)
+		return false;
+	*var = x.t[0].v1;
+	return true;
 }
 
 /* The iterator of loop L (its test compares it, its increment steps it,
@@ -471,8 +502,11 @@ static const VarDecl *find_iter(mp_ctx &c, const loop_parts &lp, iter_form *f)
 			}
 			if (cand && !cand->getType()->isIntegerType())
 				cand = nullptr;
-			if (!cand || !is_increment(lp.inc, cand, &f->step, c.C))
+			if (!cand || (!is_increment(lp.inc, cand, &f->step, c.C) &&
+				      !var_increment(c, lp.inc, cand, &f->step_var)))
 				continue;
+			if (f->step_var >= 0)
+				f->step = 1;
 			int defs = count_defs(lp.body, cand);
 			if (defs != (lp.inc_in_body ? 1 : 0)) {
 				if (!lp.inc_in_body && defs == 0)
@@ -734,6 +768,11 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		   [bound, first value] with a negative step */
 		std::swap(lo, hi);
 	}
+	if (f.step_var >= 0 && (f.cond_step || ne || (code != BO_LT && code != BO_LE))) {
+		c.fail(lloc, "loop '%s' steps by a variable; only `v < n` or `v <= n` tests "
+		       "are understood then", decl_name(v));
+		return false;
+	}
 	int lid = mp_nest_add_loop(c.n, iv, parent, pos, &lo, &hi, step);
 	if (lid < 0) {
 		c.fail(lloc, "the nest is too deep");
@@ -742,6 +781,7 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
 	c.n->loop[lid].after = after;
+	c.n->loop[lid].step_var = f.step_var;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
 	int kpos = 0;

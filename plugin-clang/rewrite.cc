@@ -209,21 +209,42 @@ struct mp_build {
 		       ? c.n->loop[v.loop].step : 1;
 	}
 
+	/* The PARAM a loop steps by (`j += GS`), or -1 */
+	int step_var_of(int it)
+	{
+		const mp_var &v = c.n->var[it];
+		return v.kind == MP_VAR_ITER && v.loop >= 0 ? c.n->loop[v.loop].step_var : -1;
+	}
+
 	/* Bytes between two iterations of the loop iterator IT drives in A. */
 	Expr *coef(const mp_aff *a, int it)
 	{
 		mp_aff k;
 		mp_aff_coef_of(a, it, &k);
+		int sv = step_var_of(it);
+		if (sv >= 0)
+			return bin(BO_Mul, paren(aff(&k, true)), var(sv, false));
 		mp_aff_scale(&k, &k, step_of(it));
 		return aff(&k, true);
 	}
 
-	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step) */
+	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step); a
+	   step by a variable: that, or -1 when it is not positive (the call
+	   falls back) */
 	Expr *extent(int l)
 	{
 		if (l < 0)
 			return lit(1);
 		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
+		int sv = c.n->loop[l].step_var;
+		if (sv >= 0) {
+			Expr *e = max([&] { return bin(BO_Add, bin(BO_Sub, aff(hi_of(l), true),
+								    paren(aff(lo_of(l), true))),
+						       var(sv, false)); },
+				      [&] { return lit(0); });
+			return paren(cond(bin(BO_GT, var(sv, false), lit(0)),
+					  paren(bin(BO_Div, e, var(sv, false))), lit(-1)));
+		}
 		Expr *e = max([&] { return bin(BO_Add, bin(BO_Sub, aff(hi_of(l), true),
 							    paren(aff(lo_of(l), true))), lit(s)); },
 			      [&] { return lit(0); });
@@ -234,6 +255,10 @@ struct mp_build {
 	Expr *iteration(int it)
 	{
 		Expr *d = bin(BO_Sub, var(it, false), paren(var(it, true)));
+		int sv = step_var_of(it);
+		if (sv >= 0)   /* positive on the fast path (extent) */
+			return paren(bin(BO_Div, paren(d),
+					 max([&] { return var(sv, false); }, [&] { return lit(1); })));
 		int64_t s = step_of(it);
 		return s > 1 ? paren(bin(BO_Div, paren(d), lit(s))) : d;
 	}

@@ -169,6 +169,25 @@ static tree copy_of(tree t, gimple *at)
 	return NULL_TREE;
 }
 
+/* `v = v + S` with S a value the nest does not change, one parameter
+ * (`j += GS`, GS set at run time): the PARAM in *VAR. */
+static bool var_increment(mp_ctx &c, gimple *s, tree v, int *var)
+{
+	if (!is_gimple_assign(s) || gimple_assign_lhs(s) != v ||
+	    gimple_assign_rhs_code(s) != PLUS_EXPR)
+		return false;
+	tree a = gimple_assign_rhs1(s), b = gimple_assign_rhs2(s);
+	if (b == v)
+		std::swap(a, b);
+	mp_aff x;
+	if (a != v || TREE_CODE(b) == INTEGER_CST || !c.aff_of(b, s, &x, 0) || x.n != 1 ||
+	    x.cst != 0 || x.t[0].coef != 1 || x.t[0].v2 >= 0 ||
+	    c.n->var[x.t[0].v1].kind != MP_VAR_PARAM)
+		return false;
+	*var = x.t[0].v1;
+	return true;
+}
+
 static bool is_increment(gimple *s, tree v, int64_t *step)
 {
 	if (!is_gimple_assign(s) || gimple_assign_lhs(s) != v)
@@ -588,6 +607,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	int64_t cmp_off = 0;   /* the test compares v + cmp_off (`i + 1 < M`) */
 	tree v = iv_decl_off(lhs, l->header, &cmp_off);
 	int64_t step = 0;
+	int step_var = -1;   /* `v += GS`: the PARAM (var_increment) */
 	gimple *incr = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
@@ -603,7 +623,9 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 			break;
 		}
 		if (as.size() == 1 && as[0] != hdr_step && hdr_step == NULL &&
-		    is_increment(as[0], v, &step)) {
+		    (is_increment(as[0], v, &step) || var_increment(c, as[0], v, &step_var))) {
+			if (step_var >= 0)
+				step = 1;
 			if (!increments_last(l, as[0], v)) {
 				c.fail(gimple_location(as[0]) != UNKNOWN_LOCATION
 				       ? gimple_location(as[0]) : lloc,
@@ -757,6 +779,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		   [bound, first value] with a negative step */
 		std::swap(lo, hi);
 	}
+	if (step_var >= 0 && (hdr || ne || (code != LT_EXPR && code != LE_EXPR))) {
+		c.fail(lloc, "loop '%s' steps by a variable; only `v < n` or `v <= n` tests "
+		       "are understood then", decl_name(v));
+		return false;
+	}
 	int lid = mp_nest_add_loop(c.n, iv, parent, 0, &lo, &hi, step);
 	if (lid < 0) {
 		c.fail(lloc, "the nest is too deep");
@@ -765,6 +792,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
 	c.n->loop[lid].conds = lconds;
+	c.n->loop[lid].step_var = step_var;
 	if (after)
 		c.after_pending.push_back({ lid, after });
 	c.loops.push_back(l);

@@ -119,25 +119,51 @@ struct mp_mat {
 		       ? c.n->loop[v.loop].step : 1;
 	}
 
+	/* The PARAM a loop steps by (`j += GS`), or -1 */
+	int step_var_of(int it)
+	{
+		const mp_var &v = c.n->var[it];
+		return v.kind == MP_VAR_ITER && v.loop >= 0 ? c.n->loop[v.loop].step_var : -1;
+	}
+
 	/* Bytes between two iterations of the loop iterator IT drives in A. */
 	tree coef(const mp_aff *a, int it)
 	{
 		mp_aff k;
 		mp_aff_coef_of(a, it, &k);
+		int sv = step_var_of(it);
+		if (sv >= 0)
+			return fold_build2(MULT_EXPR, long_t(), aff(&k, true), var(sv, false));
 		mp_aff_scale(&k, &k, step_of(it));
 		return aff(&k, true);
 	}
 
-	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step) */
+	/* max(hi - lo + s, 0) / s: the iterations of loop L (s its step); a
+	   step by a variable: that, or -1 when it is not positive (the call
+	   falls back) */
 	tree extent(int l)
 	{
 		if (l < 0)
 			return build_int_cst(long_t(), 1);
 		int64_t s = c.n->loop[l].step > 1 ? c.n->loop[l].step : 1;
 		tree lo = aff(lo_of(l), true), hi = aff(hi_of(l), true);
+		tree st = c.n->loop[l].step_var >= 0 ? var(c.n->loop[l].step_var, false)
+						      : build_int_cst(long_t(), s);
 		tree e = fold_build2(PLUS_EXPR, long_t(), fold_build2(MINUS_EXPR, long_t(), hi, lo),
-				     build_int_cst(long_t(), s));
+				     st);
 		e = fold_build2(MAX_EXPR, long_t(), e, build_int_cst(long_t(), 0));
+		if (c.n->loop[l].step_var >= 0) {
+			/* (s > 0) * (e / max(s, 1) + 1) - 1, without control flow
+			   (the argument is gimplified into one block) */
+			tree pos = fold_convert(long_t(), fold_build2(GT_EXPR, boolean_type_node, st,
+								      build_int_cst(long_t(), 0)));
+			tree one = fold_build2(MAX_EXPR, long_t(), st, build_int_cst(long_t(), 1));
+			tree q = fold_build2(PLUS_EXPR, long_t(),
+					     fold_build2(TRUNC_DIV_EXPR, long_t(), e, one),
+					     build_int_cst(long_t(), 1));
+			return fold_build2(MINUS_EXPR, long_t(), fold_build2(MULT_EXPR, long_t(), pos, q),
+					   build_int_cst(long_t(), 1));
+		}
 		return s > 1 ? fold_build2(TRUNC_DIV_EXPR, long_t(), e, build_int_cst(long_t(), s)) : e;
 	}
 
@@ -145,6 +171,11 @@ struct mp_mat {
 	tree iteration(int it)
 	{
 		tree d = fold_build2(MINUS_EXPR, long_t(), var(it, false), var(it, true));
+		int sv = step_var_of(it);
+		if (sv >= 0)   /* positive on the fast path (extent) */
+			return fold_build2(TRUNC_DIV_EXPR, long_t(), d,
+					   fold_build2(MAX_EXPR, long_t(), var(sv, false),
+						       build_int_cst(long_t(), 1)));
 		int64_t s = step_of(it);
 		return s > 1 ? fold_build2(EXACT_DIV_EXPR, long_t(), d, build_int_cst(long_t(), s)) : d;
 	}

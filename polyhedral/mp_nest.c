@@ -128,6 +128,7 @@ int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos,
 	l->hi = *hi;
 	l->step = step;
 	l->after = -1;
+	l->step_var = -1;
 	l->orig = n->nloops;
 	n->var[iter].loop = n->nloops;
 	return n->nloops++;
@@ -756,6 +757,8 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " ne_exit");
 		if (l->after >= 0)
 			outf(&o, " after=%s", loop_name(n, l->after));
+		if (l->step_var >= 0 && l->step_var < n->nvars)
+			outf(&o, " stepvar=%s", n->var[l->step_var].name);
 		conds_out(&o, l->conds);
 		outf(&o, "\n");
 	}
@@ -1397,7 +1400,7 @@ static int parse_loop(parser *ps)
 	char name[MP_NAME_LEN];
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
-	int ne = 0, after = -1;
+	int ne = 0, after = -1, step_var = -1;
 	unsigned conds = 0;
 	mp_aff lo, hi;
 
@@ -1433,6 +1436,13 @@ static int parse_loop(parser *ps)
 		} else if (accept_key(ps, "if")) {
 			if (get_cond_ref(ps, &conds) < 0)
 				return -1;
+		} else if (accept_key(ps, "stepvar")) {
+			char sv[MP_NAME_LEN];
+
+			if (get_name(ps, sv) < 0 || (step_var = lookup_var(ps, sv)) < 0)
+				return -1;
+			if (ps->n->var[step_var].kind != MP_VAR_PARAM)
+				return perr(ps, "stepvar=%s is not a parameter", sv);
 		} else if (accept_key(ps, "after")) {
 			/* the loop of that iterator may come later (GCC lists
 			   sibling loops in reverse): resolved by mp_nest_parse */
@@ -1455,6 +1465,7 @@ static int parse_loop(parser *ps)
 	ps->n->loop[id].ne_exit = ne;
 	ps->n->loop[id].after = after;
 	ps->n->loop[id].conds = conds;
+	ps->n->loop[id].step_var = step_var;
 	return 0;
 }
 

@@ -288,6 +288,13 @@ typedef struct mp_loop {
 	                          only where these mp_conds hold (bit c:
 	                          cond[c]): a loop under `if`, or after
 	                          `if (...) continue;`.  0: always */
+	int step_var;          /* >= 0: the loop steps by the value of this
+	                          PARAM (`j += GS`, GS set at run time; step
+	                          is then 1, the values between the steps
+	                          included: a superset); positive at run
+	                          time or the call falls back.  Only a
+	                          quantization group loop (plan.loop_g) is
+	                          planned with one.  -1 otherwise */
 } mp_loop;
 
 /* ----------------------------------------------------------- conditions */
@@ -698,7 +705,9 @@ typedef enum mp_arg_kind {
 	MP_ARG_CONST,      /* cst */
 	MP_ARG_NULL,       /* pointer: NULL */
 	MP_ARG_EXTENT,     /* max(hi - lo + 1, 0) of loop `loop`; 1 when loop < 0
-	                      (loop_i / loop_j of a plan.tri: of its box) */
+	                      (loop_i / loop_j of a plan.tri: of its box); a
+	                      loop stepping by a variable s: max(hi - lo + s,
+	                      0) / s, or -1 when s <= 0 */
 	MP_ARG_ADDR,       /* pointer: address of access `access` with every
 	                      iterator at its lower bound (plan.tri: loop_i's
 	                      and loop_j's at their box's) */

@@ -2841,6 +2841,24 @@ static void fill_remarks(az *z)
  * A left out, whatever the column, and the runtime's copy of A holds A's
  * zero point there (a term of exactly 0).  A condition on any other loop
  * is refused: the runtime has no way to leave out a part of the output. */
+/* A loop stepping by a variable (`for (j = 0; j <= n - GS; j += GS)`,
+ * llama2.c's runq.c with GS read at run time) is described with step 1
+ * and its values in between: only a group loop reads its iterations as a
+ * count (the glue's extent and tile index divide by the step). */
+static int check_var_steps(az *z)
+{
+	const mp_nest *n = z->n;
+	int l;
+
+	for (l = 0; l < n->nloops; l++)
+		if (n->loop[l].step_var >= 0 && l != z->plan->loop_g)
+			return refuse(z, loop_loc(n, l), "loop '%s' steps by '%s', a variable; "
+				      "only the group loop of a quantized product (code around "
+				      "an inner sum over the group) may", ln(n, l),
+				      vn(n, n->loop[l].step_var));
+	return 0;
+}
+
 static int check_guard(az *z)
 {
 	const mp_nest *n = z->n;
@@ -3088,6 +3106,7 @@ static int analyze(az *z)
 	d = stmt_chain(n, z->c.stmt, chain);
 	if (d >= 0 && (check_operand_subscripts(z, chain, d) < 0 ||
 		       assign_roles(z, chain, d) < 0 || check_guard(z) < 0 ||
+		       check_var_steps(z) < 0 ||
 		       check_tri(z, chain, d) < 0 ||
 		       check_scales(z) < 0))
 		return -1;

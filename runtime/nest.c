@@ -22,7 +22,9 @@
  *                                         T = alpha*sum mod 2^32, as the
  *                                         source's int32 arithmetic wraps
  *            G, a_sg, b_sg,               groups (TILE only; 1, 0, 0 without):
- *                                         a second reduction loop around k,
+ *                                         a second reduction loop around k
+ *                                         (G < 0: its step, a variable, is
+ *                                         not positive: the loop runs),
  *                                         one sum per group g < G, A and B
  *                                         advancing a_sg / b_sg bytes per
  *                                         group; T[(i*G + g)*N + j]
@@ -508,6 +510,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	M = M < 0 ? 0 : M;
 	N = N < 0 ? 0 : N;
 	K = K < 0 ? 0 : K;
+	int bad_step = G < 0;   /* a group loop stepping by a variable <= 0 */
 	G = G < 0 ? 0 : G;
 	/* the reduction's dimensions, innermost (k) first */
 	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
@@ -541,6 +544,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
 	    (has_rows2 && mode == 0))
 		return fallback(NULL, MP_FB_ABI, t0);
+	if (bad_step)
+		return fallback(loc, MP_FB_LAYOUT, t0);
 
 	if (!ok)
 		return fallback(loc, MP_FB_OVERLAP, t0);

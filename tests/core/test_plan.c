@@ -1144,6 +1144,27 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "guarded by a condition" },
 
+/* a group loop stepping by a variable (`j += GS`, runq.c): the group
+   loop; any other loop stepping by one is refused */
+{ .name = "group loop stepping by a parameter",
+  .text = DECLS "var acc local f32\nvar s local s32\nvar G param s32\nvar ws param ptr\n"
+	"array ws base=ws\n"
+	"loop i lo=0 hi=M-1\nstmt i : acc = 0.0:f32\nstmt i : s = 0\n"
+	"loop j parent=i lo=0 hi=K-G stepvar=G\n"
+	"loop k parent=j lo=0 hi=G-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+j+k]:s8", "w[j+k]:s8") ")\n"
+	"stmt j : acc = (+ acc (* (cast:f32 s) ws[?]:f32))\nstmt j : s = 0\n"
+	"stmt i : y[4*i]:f32 = acc\n",
+  .ok = 1, .li = "i", .lk = "k", .a = "x", .b = "w" },
+
+{ .name = "a reduction loop stepping by a parameter is refused",
+  .text = DECLS "var s local s32\nvar G param s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1 stepvar=G\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "loop 'k' steps by 'G', a variable" },
+
 /* padding (issue 9): a window test the glue read as conditions */
 { .name = "padded: a guard on the update (conditions on i and k)",
   .text = DECLS "var s local s32\n"

@@ -970,7 +970,8 @@ def f_emit(fn):
 #              top; near misses: an offset missing, an unrolled loop that
 #              may pass K - 1 (`k + U-2 < K`);
 #   groups     block-quantized sums: a group loop (`g < NG`, or `j <= n - GS;
-#              j += GS` with the sum reset after the group) around a loop of
+#              j += GS` with the sum reset after the group; GS a constant or a
+#              global read at run time, as runq.c has it) around a loop of
 #              GS, each group's int32 sum scaled by an integer per group into
 #              an int64 accumulator (matvec or GEMM).
 # The omp_* forms need -fopenmp: the program then carries the line
@@ -1028,6 +1029,7 @@ def gen_xfunc(r, f):
     xf["utop"] = r.random() < 0.4        # kunroll: `int k;` at the top of the function
     xf["GS"] = r.choice([4, 8, 16, 32, 32])
     xf["gstride"] = r.random() < 0.5     # groups: j <= n - GS; j += GS (else g < NG)
+    xf["gsvar"] = r.random() < 0.5       # groups, gstride: GS a global read at run time
     # conv: a KH x KW window, stride S, dilation D, over T x M output
     # points (rows x columns), K input and N output channels, NB images
     xf["KH"], xf["KW"] = r.choice([1, 2, 3, 3]), r.choice([1, 2, 3, 3])
@@ -1185,6 +1187,9 @@ def x_emit(fn):
         L.append(OMP_MARK)
         L.append("int omp_get_thread_num(void);")
         L.append("int omp_get_num_threads(void);")
+    gsv = form == "groups" and xf["gstride"] and xf.get("gsvar")
+    if gsv:   # runq.c's `int GS`: the group size read from memory at run time
+        L.append("int fz_gs%d = %d;" % (f, xf["GS"]))
     L.append("__attribute__((noinline)) void fz_f%d%s" % (f, sig))
     L.append("{")
     body = []
@@ -1383,11 +1388,12 @@ def x_emit(fn):
         bx = ("B[%s]" % kk) if xf["vec"] else ("B[(j) * K * %d + %s]" % (GS, kk))
         prod = "%s * %s" % (a("i", kk, ld="K * %d" % GS), bx)
         if xf["gstride"]:
+            gv = ("fz_gs%d" % f) if gsv else str(GS)
             grp = ["int32_t s = 0;",
-                   "for (int j0 = 0; j0 <= K * %d - %d; j0 += %d) {" % (GS, GS, GS),
-                   "\tfor (int k = 0; k < %d; k++)" % GS,
+                   "for (int j0 = 0; j0 <= K * %d - %s; j0 += %s) {" % (GS, gv, gv),
+                   "\tfor (int k = 0; k < %s; k++)" % gv,
                    "\t\ts += %s;" % prod,
-                   "\tacc += (int64_t)s * (j0 / %d + f);" % GS,
+                   "\tacc += (int64_t)s * (j0 / %s + f);" % gv,
                    "\ts = 0;", "}"]
         else:
             grp = ["for (int g = 0; g < K; g++) {", "\tint32_t s = 0;",

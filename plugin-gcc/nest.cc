@@ -1132,7 +1132,8 @@ bool mp_build_nest(mp_ctx &c)
 	std::vector<tree> cand;
 	std::vector<int> cand_var;
 	for (int v = 0; v < c.n->nvars; v++) {
-		tree t = c.var_tree[v];
+		/* product variables (mp_aff_mul) have no tree of their own */
+		tree t = v < (int)c.var_tree.size() ? c.var_tree[v] : NULL_TREE;
 		if (c.n->var[v].kind != MP_VAR_PARAM && !c.n->var[v].used_after && t && DECL_P(t)) {
 			cand.push_back(t);
 			cand_var.push_back(v);

@@ -1101,6 +1101,35 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 		}
 	}
 	if (const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e)) {
+		/* `inside ? in[...] : 0`: a load under conditions, the constant
+		   elsewhere (padding written as a select) */
+		for (int arm = 0; arm < 2 && !co->getCond()->HasSideEffects(C); arm++) {
+			const Expr *ld = arm ? co->getFalseExpr() : co->getTrueExpr();
+			const Expr *k = arm ? co->getTrueExpr() : co->getFalseExpr();
+			int64_t kv;
+			Expr::EvalResult er;
+			llvm::APFloat kf(0.0);
+			if (k->getType()->isIntegerType() && k->EvaluateAsInt(er, C) &&
+			    mpc::min_signed_bits(er.Val.getInt()) <= 64)
+				kv = er.Val.getInt().getSExtValue();
+			else if (k->getType()->isRealFloatingType() && k->EvaluateAsFloat(kf, C) &&
+				 kf.isZero())
+				kv = 0;
+			else
+				continue;
+			unsigned set = 0;
+			if (!conds_of(co->getCond(), arm != 0, &set, 0) || !set)
+				continue;
+			int x = expr_of(ld, stmt, depth + 1);
+			int y = x;
+			while (y >= 0 && n->expr[y].kind == MP_X_CAST)
+				y = n->expr[y].a;
+			if (y < 0 || n->expr[y].kind != MP_X_LOAD || n->expr[y].access < 0)
+				return x < 0 ? x : other(*this, ty, "?:", x, -1);
+			n->access[n->expr[y].access].conds |= set;
+			n->access[n->expr[y].access].padv = kv;
+			return x;
+		}
 		int cnd = expr_of(co->getCond(), stmt, depth + 1);
 		int t = expr_of(co->getTrueExpr(), stmt, depth + 1);
 		int f = expr_of(co->getFalseExpr(), stmt, depth + 1);

@@ -89,6 +89,7 @@ const char *mp_callee_name(gcall *c);
 
 /* nest.cc */
 bool mp_build_nest(mp_ctx &c);
+bool mp_select_conds(mp_ctx &c, tree t, gimple *at, gimple **val, int64_t *k, unsigned *set);
 /* rewrite.cc */
 bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 

@@ -475,6 +475,60 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
 	return true;
 }
 
+/* Local T at AT is set by `T = VALUE;` in one block and `T = K;` (a
+ * constant) in another of the same iteration of AT's loop, exclusive, one
+ * of them passed on every way to AT (GCC's gimplification of `v = inside ?
+ * in[...] : 0`, or an if/else): T is VALUE exactly where the VALUE block
+ * runs (guard_of), K elsewhere.  Fills the VALUE assignment, K and the
+ * conditions. */
+bool mp_select_conds(mp_ctx &c, tree t, gimple *at, gimple **val, int64_t *k, unsigned *set)
+{
+	auto it = c.defs.find(t);
+	if (!at || it == c.defs.end() || it->second.size() != 2)
+		return false;
+	basic_block ub = gimple_bb(at);
+	class loop *l = ub->loop_father;
+	gimple *dv = NULL, *dk = NULL;
+	for (gimple *d : it->second) {
+		if (!is_gimple_assign(d) || gimple_bb(d)->loop_father != l || gimple_bb(d) == ub)
+			return false;
+		tree r = gimple_assign_single_p(d) ? gimple_assign_rhs1(d) : NULL_TREE;
+		if (r && TREE_CODE(r) == INTEGER_CST && tree_fits_shwi_p(r) && !dk) {
+			dk = d;
+			*k = tree_to_shwi(r);
+		} else if (r && TREE_CODE(r) == REAL_CST && real_zerop(r) && !dk) {
+			dk = d;
+			*k = 0;
+		} else if (!dv)
+			dv = d;
+		else
+			return false;
+	}
+	if (!dv || !dk)
+		return false;
+	basic_block bv = gimple_bb(dv), bk = gimple_bb(dk);
+	if (bv == bk || reaches(l, bv, bk) || reaches(l, bk, bv))
+		return false;
+	/* every way from the loop's header to AT passes one of them */
+	std::vector<basic_block> work(1, l->header);
+	std::set<int> seen;
+	while (!work.empty()) {
+		basic_block b = work.back();
+		work.pop_back();
+		if (b == bv || b == bk || !seen.insert(b->index).second || !flow_bb_inside_loop_p(l, b))
+			continue;
+		if (b == ub)
+			return false;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			if (e->dest != l->header)
+				work.push_back(e->dest);
+	}
+	*val = dv;
+	return guard_of(c, bv, l, set) && *set;
+}
+
 /* Local T holds 0 or 1 at AT, set by `T = 1;` in one block and `T = 0;`
  * in others of the same iteration of AT's loop, exclusive, one of them
  * passed on every way to AT (GCC's gimplification of `inside = a && b`):

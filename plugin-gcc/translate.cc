@@ -1004,6 +1004,20 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 			gimple *d = inline_def(t, at);
 			if (d)
 				return def_expr(d, stmt, depth);
+			/* `v = inside ? in[...] : 0`: a load under conditions */
+			gimple *dv;
+			int64_t kv;
+			unsigned set;
+			if (mp_select_conds(*this, t, at, &dv, &kv, &set)) {
+				int x = def_expr(dv, stmt, depth), y = x;
+				while (y >= 0 && n->expr[y].kind == MP_X_CAST)
+					y = n->expr[y].a;
+				if (y >= 0 && n->expr[y].kind == MP_X_LOAD && n->expr[y].access >= 0) {
+					n->access[n->expr[y].access].conds |= set;
+					n->access[n->expr[y].access].padv = kv;
+					return x;
+				}
+			}
 			return var_expr(var_for(t, MP_VAR_LOCAL), ty);
 		}
 		return var_expr(var_for(t, MP_VAR_PARAM), ty);

@@ -177,7 +177,8 @@ static void levels(mp_argv *v, const mp_nest *n, const mp_plan *p)
 	}
 }
 
-/* Padding (plan.guard): the number of conditions, then for each its value
+/* Padding (plan.guard): the number of conditions, the padded element's
+ * kind and value, then for each condition its value
  * at the lower corner and its change per iteration of loop i, of the
  * second row loop, of k and of each summed loop (outermost first); a term
  * is added where every condition is >= 0. */
@@ -186,6 +187,9 @@ static void padding(mp_argv *v, const mp_nest *n, const mp_plan *p)
 	int i, x;
 
 	cst(v, __builtin_popcount(p->guard));
+	/* the padded element: A's zero point (0), or a select's other value (1) */
+	cst(v, p->pad_const ? 1 : 0);
+	cst(v, p->pad_const ? p->pad_value : 0);
 	for (i = 0; i < n->nconds; i++) {
 		if (!(p->guard & (1u << i)))
 			continue;

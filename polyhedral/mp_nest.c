@@ -558,6 +558,18 @@ static void access_out(out *o, const mp_nest *n, int id)
 		aff_out(o, n, &a->bidx[b], 0);
 		outf(o, "<%" PRId64 "}", a->bext[b]);
 	}
+	/* a read under conditions: ?C,C...:PADV */
+	if (a->conds) {
+		int first = 1;
+
+		outf(o, "?");
+		for (int c = 0; c < MP_MAX_CONDS; c++)
+			if (a->conds & (1u << c)) {
+				outf(o, first ? "%d" : ",%d", c);
+				first = 0;
+			}
+		outf(o, ":%" PRId64, a->padv);
+	}
 }
 
 static void fcst_out(out *o, double v)
@@ -1048,6 +1060,23 @@ static int get_access(parser *ps, int is_write, int stmt)
 		    get_int(ps, &ext) < 0 || expect(ps, "}") < 0)
 			return -1;
 		x->bext[x->nbound++] = ext;
+	}
+	/* under conditions: ?C,C...:PADV */
+	if (*ps->p == '?') {
+		mp_access *x = &ps->n->access[id];
+		int64_t c, pv;
+
+		ps->p++;
+		do {
+			if (get_int(ps, &c) < 0)
+				return -1;
+			if (c < 0 || c >= ps->n->nconds)
+				return perr(ps, "condition %lld is not declared", (long long)c);
+			x->conds |= 1u << c;
+		} while (*ps->p == ',' && ps->p++);
+		if (expect(ps, ":") < 0 || get_int(ps, &pv) < 0)
+			return -1;
+		x->padv = pv;
 	}
 	return id;
 }

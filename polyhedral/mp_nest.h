@@ -188,6 +188,11 @@ typedef struct mp_access {
 	                          (a LOCAL var) the glue described it through,
 	                          before the array and offset were rewritten
 	                          to its closed form; -1 otherwise */
+	unsigned conds;        /* a read under a condition: the value is the
+	                          load where these mp_conds hold, `padv`
+	                          elsewhere (`inside ? in[...] : 0`, the value
+	                          of a select); 0: always the load */
+	int64_t padv;
 } mp_access;
 
 /* --------------------------------------------------------- expressions */
@@ -534,6 +539,11 @@ typedef struct mp_plan {
 	   not read: the runtime's copy of A puts A's zero point there, whose
 	   term is 0 exactly.  0: none */
 	unsigned guard;
+	int pad_const;             /* guard from a select on A (mp_access.conds):
+	                              the padded element is pad_value, not A's
+	                              zero point (the term is then (pad_value -
+	                              za) * (b - zb), as the source computes) */
+	int64_t pad_value;
 	int red_stmt;              /* the reduction statement */
 	/* TILE with triangular bounds (issue 9: SYRK's `for (j = 0; j <= i;
 	   j++)`): the bounds of loop_i or loop_j depend on the other's

@@ -2864,8 +2864,40 @@ static int check_guard(az *z)
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	const mp_stmt *st = &n->stmt[z->c.stmt];
-	unsigned g = st->guarded ? st->conds : 0;
-	int l, c, t, x;
+	unsigned g = st->guarded ? st->conds : 0, sel;
+	int l, c, t, x, a;
+
+	/* a select on an operand (`inside ? in[...] : 0`): the padding is its
+	   other value; on the operand that becomes A.  A conditional read
+	   anywhere else is refused */
+	for (a = 0; a < n->naccesses; a++)
+		if (n->access[a].conds && a != z->c.f[0].access && a != z->c.f[1].access)
+			return refuse(z, n->access[a].loc ? n->access[a].loc : st->loc,
+				      "'%s' is read under a condition outside the contraction's "
+				      "operands", an(n, a));
+	if (n->access[z->c.f[1].access].conds && !n->access[z->c.f[0].access].conds &&
+	    plan->loop_j >= 0 && plan->loop_i2 < 0) {
+		int vi = n->loop[plan->loop_i].iter;
+
+		swap_operands(&z->c);
+		z->swapped = !z->swapped;
+		plan->loop_i = plan->loop_j;
+		plan->loop_j = n->var[vi].loop;
+	}
+	if (n->access[z->c.f[1].access].conds)
+		return refuse(z, st->loc, "both operands of the sum into '%s' are read under a "
+			      "condition (or the right one with a second row loop); padding "
+			      "supplies one operand", acc_name(z));
+	sel = n->access[z->c.f[0].access].conds;
+	if (sel) {
+		if (g && !(n->access[z->c.f[0].access].padv == 0 && z->c.f[0].z < 0))
+			return refuse(z, st->loc, "the sum into '%s' is guarded and its operand '%s' "
+				      "is a conditional value other than 0", acc_name(z),
+				      an(n, z->c.f[0].access));
+		plan->pad_const = 1;
+		plan->pad_value = n->access[z->c.f[0].access].padv;
+		g |= sel;
+	}
 
 	for (l = 0; l < n->nloops; l++) {
 		if (!n->loop[l].conds)
@@ -2884,7 +2916,7 @@ static int check_guard(az *z)
 			      "groups", acc_name(z));
 	/* the padded operand is A: when the conditions name j's loop and not
 	   i's, the operands change places (`filter * input` as written) */
-	if (plan->loop_j >= 0 && plan->loop_i2 < 0) {
+	if (!sel && plan->loop_j >= 0 && plan->loop_i2 < 0) {
 		int vi = n->loop[plan->loop_i].iter, vj = n->loop[plan->loop_j].iter;
 		int ui = 0, uj = 0;
 

@@ -39,6 +39,7 @@ void mp_kernel_select_reload(void);
  * until the same thread asks for the same slot again.  A call uses each
  * slot for one purpose at a time; never fails. */
 #include <stddef.h>
+#include <stdint.h>
 enum {
 	MP_SCR_A,      /* packed block of A */
 	MP_SCR_B,      /* packed panel of B */
@@ -86,6 +87,14 @@ typedef struct mp_operands {
 	const mp_pad *pad;/* NULL, or A is copied with padding */
 	long blk;         /* pad, m1 <= 0: the rows' block (i2) */
 } mp_operands;
+/* The bytes A's padded copy reads: rows i < M of blocks i2 < M2 (a + i*a_si
+ * + i2*a_s2), the dims' elements where every condition of P holds, as
+ * [*lo, *hi] (the last element's first byte).  Returns 0 when it reads
+ * nothing, -1 when the conditions could overflow (no range: the caller
+ * keeps the box's), 1 otherwise. */
+int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
+		const mp_kdim *dims, int nd, const mp_pad *p, intptr_t *lo, intptr_t *hi);
+
 /* Rewrites O (a, a_si, b, b_sj, m1, a_s2, r0, b_ready, pad, blk set by the caller) into one
  * strided k per operand for rows r0 .. r0+M-1 of A: K = the product of the
  * extents, a_sk / b_sk the stride when an operand's dims chain (A then

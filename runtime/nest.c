@@ -41,14 +41,15 @@
  *                                         bias_s2 bytes per block; the output
  *                                         elements must then be disjoint by
  *                                         their strides (disjoint_rows)
- *            P, {c0, ci, ci2, ck,         padding (0 <= P <= MP_MAX_PAD): a
- *                cs x L} x P,             term is added only where every
+ *            P, pv_kind, pv,              padding (0 <= P <= MP_MAX_PAD): a
+ *            {c0, ci, ci2, ck,            term is added only where every
  *                                         c0 + ci*i + ci2*i2 + ck*k + sum
  *                                         cs*d >= 0 (i2: the second row loop's
  *                                         iteration, d: the summed loops',
- *                                         outermost first); A is copied with
- *                                         za in place of the others, never
- *                                         read there (stage.c, mp_pad)
+ *                cs x L} x P              outermost first); A is copied with
+ *                                         za (pv_kind 0) or pv (1: a select's
+ *                                         other value) in place of the
+ *                                         others, never read there (stage.c)
  *            ncheck, {lo, hi} x ncheck,   byte ranges written by the nest
  *            nprot, {lo, hi} x nprot)     other bytes the nest reads as
  *                                         loop-invariant values (globals)
@@ -100,9 +101,8 @@
  *                                         (constant=: MP_LP_CONST_A / _B)
  *            loc,                         pointer: "FILE:LINE" or NULL
  *            L, {n, a_s, b_s} x L,        summed reduction loops, as above
- *            P, {c0, ci, ci2, ck,         padding, as above (ci2 is 0); the
- *                cs x L} x P,             padded element is za in the source
- *                                         type
+ *            P, pv_kind, pv, {...} x P    padding, as above (ci2 is 0), in
+ *                                         the source type
  *            ncheck, {lo, hi} x ncheck,   as above (the scale arrays count
  *            nprot, {lo, hi} x nprot)     as read ranges)
  *
@@ -471,7 +471,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 42)
+	if (abi != MP_NEST_ABI || nargs < 44)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -503,7 +503,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 43 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 45 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -519,13 +519,15 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long c_s2 = va_arg(ap, long), bias_s2 = va_arg(ap, long);
 	/* padding: the conditions under which a term is added (mp_pad) */
 	mp_pad pad;
-	long P = va_arg(ap, long);
-	if (P < 0 || P > MP_MAX_PAD || nargs < 43 + 3 * L + P * (4 + L)) {
+	long P = va_arg(ap, long), pv_kind = va_arg(ap, long), pv = va_arg(ap, long);
+	if (P < 0 || P > MP_MAX_PAD || nargs < 45 + 3 * L + P * (4 + L)) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
+	if (!pv_kind)
+		pv = za;   /* A's zero point: a term of 0 */
 	memset(&pad, 0, sizeof pad);
-	pad.pad[0] = (unsigned char)za;
+	pad.pad[0] = (unsigned char)pv;
 	read_pad(&ap, P, L, &pad);
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
@@ -537,9 +539,19 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 
 	mp_range rd[2];
 	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
+	/* padded: the bytes the copy reads, not the box's (which reaches
+	   before the image: a neighbouring output would seem to overlap) */
+	if (P > 0 && G == 1 && rd[0].lo <= rd[0].hi) {
+		intptr_t plo, phi;
+		int f = mp_pad_span(a, M, a_si, M2, a_s2, kd, (int)L + 1, &pad, &plo, &phi);
+		if (f == 0)
+			rd[0].lo = 1, rd[0].hi = 0;
+		else if (f > 0)
+			rd[0].lo = plo, rd[0].hi = phi;
+	}
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	ok = range_checks(&ap, nargs, 43 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 45 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
 	va_end(ap);
 	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
 	    (has_rows2 && mode == 0))
@@ -555,9 +567,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		return fallback(loc, MP_FB_OMP, t0);
 	if (za != (int32_t)za || zb != (int32_t)zb)
 		return fallback(loc, MP_FB_LAYOUT, t0);
-	/* padding puts A's zero point in A's place: it must be one of A's
-	   values */
-	if (P > 0 && (a_dt == MP_DT_U8 ? (za < 0 || za > 255) : (za < -128 || za > 127)))
+	/* padding puts A's zero point (or a select's other value) in A's
+	   place: it must be one of A's values */
+	if (P > 0 && (a_dt == MP_DT_U8 ? (pv < 0 || pv > 255) : (pv < -128 || pv > 127)))
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
@@ -903,7 +915,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 35)
+	if (abi != MP_NEST_ABI || nargs < 37)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -941,30 +953,41 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	/* summed reduction loops and padding, as __mixprec_i8_nest's */
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 35 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 37 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
 	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
 	read_levels(&ap, L, kd);
-	long P = va_arg(ap, long);
+	long P = va_arg(ap, long), pv_kind = va_arg(ap, long), pv = va_arg(ap, long);
 	mp_pad pad;
-	if (P < 0 || P > MP_MAX_PAD || nargs < 35 + 3 * L + P * (4 + L)) {
+	if (P < 0 || P > MP_MAX_PAD || nargs < 37 + 3 * L + P * (4 + L)) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
 	memset(&pad, 0, sizeof pad);
-	if (is_double)
-		memcpy(pad.pad, &za, sizeof za);
-	else {
-		float zf = (float)za;
-		memcpy(pad.pad, &zf, sizeof zf);
+	{   /* A's zero point (a term of 0), or a select's other value */
+		double pd = pv_kind ? (double)pv : za;
+		if (is_double)
+			memcpy(pad.pad, &pd, sizeof pd);
+		else {
+			float zf = (float)pd;
+			memcpy(pad.pad, &zf, sizeof zf);
+		}
 	}
 	read_pad(&ap, P, L, &pad);
 
 	mp_range rd[4];
 	int nrd = 2;
 	rd[0] = spank(a, M, a_si, 1, 0, 1, 0, kd, (int)L + 1, 0);
+	if (P > 0 && rd[0].lo <= rd[0].hi) {   /* padded: as __mixprec_i8_nest's */
+		intptr_t plo, phi;
+		int f = mp_pad_span(a, M, a_si, 1, 0, kd, (int)L + 1, &pad, &plo, &phi);
+		if (f == 0)
+			rd[0].lo = 1, rd[0].hi = 0;
+		else if (f > 0)
+			rd[0].lo = plo, rd[0].hi = phi;
+	}
 	rd[1] = spank(b, N, b_sj, 1, 0, 1, 0, kd, (int)L + 1, 1);
 	for (int r = 0; r < 2; r++)
 		if (rd[r].lo <= rd[r].hi)
@@ -976,7 +999,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int reads = M > 0 && N > 0 && K > 0;
 	for (long l = 1; l <= L; l++)
 		reads &= kd[l].n > 0;
-	ok = range_checks(&ap, nargs, 35 + 3 * L + P * (4 + L), rd, reads ? nrd : 0);
+	ok = range_checks(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);

@@ -177,6 +177,60 @@ static int pad_fits(const mp_pad *p, long rows, long blocks, const mp_kdim *dims
 }
 
 /* See mp_runtime.h. */
+int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
+		const mp_kdim *dims, int nd, const mp_pad *p, intptr_t *lo, intptr_t *hi)
+{
+	long e[MP_MAX_KDIMS] = { 1, 1, 1 };
+	ptrdiff_t s[MP_MAX_KDIMS] = { 0, 0, 0 };
+	int inner = 0, found = 0;
+
+	if (!pad_fits(p, M, M2, dims, nd))
+		return -1;
+	for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++)
+		e[d] = dims[d].n, s[d] = dims[d].a;
+	for (int c = 0; c < p->n; c++)
+		inner |= p->ck[c][0] != 0;
+	for (long b = 0; b < M2; b++)
+		for (long i = 0; i < M; i++) {
+			intptr_t row = (intptr_t)a + i * a_si + b * a_s2;
+			long rv[MP_MAX_PAD];
+
+			for (int c = 0; c < p->n; c++)
+				rv[c] = p->c0[c] + p->ci[c] * i + p->ci2[c] * b;
+			for (long o2 = 0; o2 < e[2]; o2++)
+				for (long o1 = 0; o1 < e[1]; o1++) {
+					intptr_t q = row + o2 * s[2] + o1 * s[1];
+					long part[MP_MAX_PAD];
+					int ok = 1;
+
+					for (int c = 0; c < p->n; c++) {
+						part[c] = rv[c] + p->ck[c][2] * o2 + p->ck[c][1] * o1;
+						ok &= part[c] >= 0;
+					}
+					for (long t = 0; t < e[0]; t++) {
+						int in = ok;
+
+						if (inner) {
+							in = 1;
+							for (int c = 0; c < p->n; c++)
+								in &= part[c] + p->ck[c][0] * t >= 0;
+						} else if (t > 0 && t < e[0] - 1)
+							continue;   /* the run's ends suffice */
+						if (!in)
+							continue;
+						intptr_t x = q + t * s[0];
+						if (!found || x < *lo)
+							*lo = x;
+						if (!found || x > *hi)
+							*hi = x;
+						found = 1;
+					}
+				}
+		}
+	return found;
+}
+
+/* See mp_runtime.h. */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		    mp_operands *o)
 {

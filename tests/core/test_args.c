@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 43 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 45 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -56,8 +56,9 @@ int main(void)
 	CHECK(a[38].cst == -1 && a[39].cst == 0 && a[40].cst == 0 && a[41].cst == 0,
 	      "no second row loop: -1, 0, 0, 0");
 	CHECK(a[42].kind == MP_ARG_CONST && a[42].cst == 0, "no padding: P 0");
-	CHECK(a[43].kind == MP_ARG_CONST && a[43].cst == ncheck, "ncheck");
-	CHECK(a[44 + 2 * ncheck].kind == MP_ARG_CONST && a[44 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[43].cst == 0 && a[44].cst == 0, "padded element: zero point");
+	CHECK(a[45].kind == MP_ARG_CONST && a[45].cst == ncheck, "ncheck");
+	CHECK(a[46 + 2 * ncheck].kind == MP_ARG_CONST && a[46 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
@@ -125,10 +126,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[44 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[45 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[46 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[46 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[47 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[48 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 47 + 2 * ncheck, "na %d", na);
+	CHECK(na == 49 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -191,8 +192,8 @@ int main(void)
 		      a[40 + 3 * l].var == v, "summed loop %d: B's stride", l);
 	}
 	CHECK(a[48].kind == MP_ARG_CONST && a[48].cst == 0, "no padding");
-	CHECK(a[49].kind == MP_ARG_CONST && a[49].cst == p->ncheck, "ncheck after the levels");
-	CHECK(na == 2 + 49 + 2 * p->ncheck, "conv na %d", na);
+	CHECK(a[51].kind == MP_ARG_CONST && a[51].cst == p->ncheck, "ncheck after the levels");
+	CHECK(na == 2 + 51 + 2 * p->ncheck, "conv na %d", na);
 	CHECK(a[1].cst == na - 2, "conv nargs");
 
 	/* a second row loop (a convolution's image rows oh around ow): its
@@ -216,7 +217,7 @@ int main(void)
 	CHECK(a[42].kind == MP_ARG_COEF && a[42].access == p->acc_a, "A's stride per block");
 	CHECK(a[43].kind == MP_ARG_COEF && a[43].access == p->epi_out, "out's stride per block");
 	CHECK(a[44].kind == MP_ARG_COEF && a[44].access == p->epi_bias, "bias's stride per block");
-	CHECK(na == 2 + 46 + 2 * p->ncheck, "rows2 na %d", na);
+	CHECK(na == 2 + 48 + 2 * p->ncheck, "rows2 na %d", na);
 
 	/* padding: the same with a window test on oh + kh (its value at the
 	   lower corner, then its change per iteration of i, oh, k, kh) */
@@ -234,8 +235,9 @@ int main(void)
 	CHECK(p->guard == 3 && p->loop_i2 == 0 && p->nsum == 1, "padded: guard %u i2 %d nsum %d",
 	      p->guard, p->loop_i2, p->nsum);
 	CHECK(a[45].kind == MP_ARG_CONST && a[45].cst == 2, "P 2");
+	CHECK(a[46].cst == 0 && a[47].cst == 0, "padded element: the zero point");
 	for (int c = 0; c < 2; c++) {
-		const mp_arg *q = &a[46 + 5 * c];
+		const mp_arg *q = &a[48 + 5 * c];
 		CHECK(q[0].kind == MP_ARG_COND_LO && q[0].access == c, "cond %d: value at the corner", c);
 		CHECK(q[1].kind == MP_ARG_COND_COEF && q[1].var == n->loop[p->loop_i].iter,
 		      "cond %d: per row", c);
@@ -246,7 +248,7 @@ int main(void)
 		CHECK(q[4].kind == MP_ARG_COND_COEF && q[4].var == n->loop[p->loop_sum[0]].iter,
 		      "cond %d: per summed loop", c);
 	}
-	CHECK(na == 2 + 46 + 10 + 2 * p->ncheck, "padded na %d", na);
+	CHECK(na == 2 + 48 + 10 + 2 * p->ncheck, "padded na %d", na);
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
@@ -259,7 +261,7 @@ int main(void)
 	CHECK(p->src_float && p->src_type == MP_TY_F64 && p->mode == MP_OUT_DIRECT, "float plan");
 	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
 	ncheck = p->ncheck;
-	CHECK(na == 2 + 35 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 37 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
 	CHECK(a[1].cst == na - 2, "lp nargs");
 	CHECK(a[2].cst == 1 && a[3].cst == 0, "direct, auto target");
 	CHECK(a[4].cst == 3 && a[5].cst == 1, "lp fp8_e4m3 = 3, is_double");
@@ -282,8 +284,8 @@ int main(void)
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 0, "lp: no summed loops, L 0");
 	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 0, "lp: no padding, P 0");
-	CHECK(a[35].kind == MP_ARG_CONST && a[35].cst == ncheck, "lp ncheck");
-	CHECK(a[36 + 2 * ncheck].cst == 0, "lp nprot");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == ncheck, "lp ncheck");
+	CHECK(a[38 + 2 * ncheck].cst == 0, "lp nprot");
 
 	/* a float convolution (issue 9): the summed loop and the padding
 	   after the location, as in the integer list */
@@ -302,8 +304,8 @@ int main(void)
 	CHECK(a[34].kind == MP_ARG_EXTENT && a[34].loop == p->loop_sum[0], "float conv: extent");
 	CHECK(a[35].kind == MP_ARG_COEF && a[35].access == p->acc_a, "float conv: A's stride");
 	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 2, "float conv: P 2");
-	CHECK(a[38].kind == MP_ARG_COND_LO && a[43].kind == MP_ARG_COND_LO, "float conv: conditions");
-	CHECK(na == 2 + 35 + 3 + 10 + 2 * p->ncheck, "float conv na %d", na);
+	CHECK(a[40].kind == MP_ARG_COND_LO && a[45].kind == MP_ARG_COND_LO, "float conv: conditions");
+	CHECK(na == 2 + 37 + 3 + 10 + 2 * p->ncheck, "float conv na %d", na);
 
 	/* alpha * x * w with scale=(0.5, ws[j]) and verify: the factor as a
 	   double, A one value, B per column (pointer advanced by loop j's lower

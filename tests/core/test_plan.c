@@ -1184,6 +1184,33 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x" },
 
+{ .name = "padded: a select on the operand (`inside ? x[..] : 0`)",
+  .text = DECLS "var s local s32\n"
+	"cond i+k-1\ncond -i-k+M\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k-1]:s8?0,1:0", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
+
+{ .name = "padded: a select on the right operand makes the operands change places",
+  .text = DECLS "var s local s32\n"
+	"cond j+k-1\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k-1]:s8?0:5") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x" },
+
+{ .name = "padded: a conditional read outside the operands is refused",
+  .text = DECLS "var s local s32\n"
+	"cond i-1\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ s (cast:s32 x[i]:s8?0:0))\n",
+  .ok = 0, .reason = "'x' is read under a condition outside the contraction's operands" },
+
 { .name = "padded: a condition on both output loops is refused",
   .text = DECLS "var s local s32\n"
 	"cond i-j\n"

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 8
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -11,7 +11,9 @@
  * loop (`if (...) for (ic ...)`); a uint8 input with its zero point, a
  * requantizing epilogue of the user's own (tile mode, one call per image
  * row); a 1-D convolution padded on both sides; accumulation into the
- * output (direct mode). */
+ * output (direct mode); padding written as a value, `v = inside ? in[...]
+ * : 0`, and a select whose other value is 3 inside the product (each
+ * padded term 3*w, as the loop computes it). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -183,6 +185,44 @@ __attribute__((noinline)) void pd_accumulate(int H, int W, int C, int OC, const 
 				}
 }
 
+/* padding written as a value: `v = inside ? in[...] : 0;`, and a select
+   whose other value is not 0 (3: each padded term is then 3 * w, as the
+   loop computes it) inside the product */
+__attribute__((noinline)) void pd_select(int H, int W, int C, int OC, int P, const int8_t *in,
+					 const int8_t *w, int32_t *out, int32_t *out3)
+{
+	int K = 2 * P + 1;
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++)
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++) {
+				int32_t acc = 0;
+				for (int kh = 0; kh < K; kh++)
+					for (int kw = 0; kw < K; kw++)
+						for (int ic = 0; ic < C; ic++) {
+							int ih = oh + kh - P, iw = ow + kw - P;
+							int8_t v = ih >= 0 && ih < H && iw >= 0 && iw < W ?
+								   in[(ih * W + iw) * C + ic] : 0;
+							acc += v * w[((oc * K + kh) * K + kw) * C + ic];
+						}
+				out[(oh * W + ow) * OC + oc] = acc;
+			}
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++)
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++) {
+				int32_t acc = 0;
+				for (int kh = 0; kh < K; kh++)
+					for (int kw = 0; kw < K; kw++)
+						for (int ic = 0; ic < C; ic++)
+							acc += (oh + kh >= P && oh + kh - P < H &&
+								ow + kw >= P && ow + kw - P < W ?
+								in[((oh + kh - P) * W + ow + kw - P) * C + ic] : 3) *
+							       w[((oc * K + kh) * K + kw) * C + ic];
+				out3[(oh * W + ow) * OC + oc] = acc;
+			}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -197,7 +237,7 @@ void corpus_main(void)
 		size_t nin = (size_t)B * H * W * C;
 		int8_t *inb = harness_rand_s8(nin + 2 * margin), *in = inb + margin;
 		uint8_t *xub = harness_rand_u8(nin + 2 * margin), *xu = xub + margin;
-		int8_t *w = harness_rand_s8((size_t)OC * (KH + 3) * (KW + 3) * C + 1);
+		int8_t *w = harness_rand_s8((size_t)OC * (KH + 4) * (KW + 4) * C + 1);
 		int32_t *bias = harness_rand_s32((size_t)OC + 1, -5000, 5000);
 		/* outputs are printed whole (what the loops do not write too) */
 		size_t nout = (size_t)B * (H + 4) * (W + 4) * (OC + 1) + 1;
@@ -240,6 +280,13 @@ void corpus_main(void)
 		}
 		pd_accumulate(H, W, C, OC, in, w, out);
 		harness_out_array(harness_name("accumulate %dx%dx%d oc%d", H, W, C, OC), out, nout);
+		{
+			int32_t *out3 = harness_rand_s32(nout, -1000, 1000);
+			pd_select(H, W, C, OC, 1 + sh % 2, in, w, out, out3);
+			harness_out_array(harness_name("select %dx%dx%d oc%d", H, W, C, OC), out, nout);
+			harness_out_array(harness_name("select3 %dx%dx%d oc%d", H, W, C, OC), out3, nout);
+			harness_free(out3);
+		}
 		harness_free(inb);
 		harness_free(xub);
 		harness_free(w);

@@ -70,8 +70,8 @@ What varies (see gen_nest / gen_func):
     declarations); direct convolutions (a KH x KW window with stride and
     dilation over NHWC input, OHWI / HWIO / OIHW weights, the reduction loops
     in several orders, kh counting down, an image loop around, padding with
-    the window test written around the update, as `continue`s, as a flag or
-    around the channel loop; near misses: a guard that is not padding,
+    the window test written around the update, as `continue`s, as a flag,
+    around the channel loop or as a select `v = inside ? A[..] : K`; near misses: a guard that is not padding,
     depthwise, a statement in a window loop); nests inside OpenMP constructs (per-thread row ranges,
     the body of `parallel for schedule(static)`, a task) and the pragma
     followed by `#pragma omp parallel for` (a warning).  Programs holding
@@ -1045,7 +1045,9 @@ def gen_xfunc(r, f):
     # loops (KissDL), a flag (TensorFlow Lite's is_point_inside_image), an
     # `if` around the channel loop
     xf["cpad"] = r.choice([0, 0, 1, 1, 2])
-    xf["cguard"] = wchoice(r, [("upd", 35), ("cont", 30), ("flag", 20), ("cloop", 15)])
+    xf["cpadv"] = r.choice([0, 0, 0, 1, -3, 7])   # the select's other value
+    xf["cguard"] = wchoice(r, [("upd", 30), ("cont", 25), ("flag", 15), ("cloop", 10),
+                               ("sel", 20)])
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
@@ -1112,6 +1114,10 @@ def conv_body(xf, pragma, zA):
     if guard == "upd":
         upd = "{ int ih = %s, iw = %s; if (ih >= 0 && ih < IH && iw >= 0 && iw < IW) %s }" % (
             ih_e, iw_e, upd)
+    elif guard == "sel":   # padding as a value: the select's other value (0, or not)
+        pv = xf.get("cpadv", 0)
+        upd = ("{ int ih = %s, iw = %s; int32_t v = ih >= 0 && ih < IH && iw >= 0 && "
+               "iw < IW ? %s : %d; s += v * %s; }" % (ih_e, iw_e, ain, pv, bw))
     if guard in ("cont", "flag", "cloop"):
         # kh { ih; [test;] kw { iw; test; c { upd } } }
         red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]

@@ -824,6 +824,20 @@ static int float_casts(const mp_nest *n, int e)
 	return x && is_float(x->type);
 }
 
+/* The update runs under a condition the glue could not read as a
+ * conjunction of affine comparisons (mp_stmt.conds 0): refused. */
+static int unread_guard(az *z, const mp_stmt *s)
+{
+	if (s->guarded && !s->conds)
+		return refuse(z, s->loc,
+			      "the update of '%s' is guarded by a condition mixprec cannot "
+			      "read; only conditions that are conjunctions of comparisons "
+			      "of affine expressions in the loop iterators (`ih >= 0 && ih < "
+			      "H`, or `if (ih < 0 || ih >= H) continue;`) are supported",
+			      acc_name(z));
+	return 0;
+}
+
 static int check_float_types(az *z)
 {
 	const mp_nest *n = z->n;
@@ -853,14 +867,7 @@ static int check_float_types(az *z)
 				      an(n, o->access), mp_scalar_name(o->load),
 				      mp_scalar_name(o->type));
 	}
-	if (s->guarded && !s->conds)
-		return refuse(z, s->loc,
-			      "the update of '%s' is guarded by a condition mixprec cannot "
-			      "read; only conditions that are conjunctions of comparisons "
-			      "of affine expressions in the loop iterators (`ih >= 0 && ih < "
-			      "H`, or `if (ih < 0 || ih >= H) continue;`) are supported",
-			      acc_name(z));
-	return 0;
+	return unread_guard(z, s);
 }
 
 static int check_types(az *z)
@@ -898,14 +905,7 @@ static int check_types(az *z)
 				      "(%s operand); only value-preserving widening is supported",
 				      an(n, o->access), mp_scalar_name(o->type));
 	}
-	if (s->guarded && !s->conds)
-		return refuse(z, s->loc,
-			      "the update of '%s' is guarded by a condition mixprec cannot "
-			      "read; only conditions that are conjunctions of comparisons "
-			      "of affine expressions in the loop iterators (`ih >= 0 && ih < "
-			      "H`, or `if (ih < 0 || ih >= H) continue;`) are supported",
-			      acc_name(z));
-	return 0;
+	return unread_guard(z, s);
 }
 
 static int check_statements(az *z)
@@ -2841,6 +2841,18 @@ static void fill_remarks(az *z)
  * A left out, whatever the column, and the runtime's copy of A holds A's
  * zero point there (a term of exactly 0).  A condition on any other loop
  * is refused: the runtime has no way to leave out a part of the output. */
+/* The operands change places, and so do the loops i and j (the padded
+ * operand is A). */
+static void swap_roles(az *z)
+{
+	int li = z->plan->loop_i;
+
+	swap_operands(&z->c);
+	z->swapped = !z->swapped;
+	z->plan->loop_i = z->plan->loop_j;
+	z->plan->loop_j = li;
+}
+
 /* A loop stepping by a variable (`for (j = 0; j <= n - GS; j += GS)`,
  * llama2.c's runq.c with GS read at run time) is described with step 1
  * and its values in between: only a group loop reads its iterations as a
@@ -2876,14 +2888,8 @@ static int check_guard(az *z)
 				      "'%s' is read under a condition outside the contraction's "
 				      "operands", an(n, a));
 	if (n->access[z->c.f[1].access].conds && !n->access[z->c.f[0].access].conds &&
-	    plan->loop_j >= 0 && plan->loop_i2 < 0) {
-		int vi = n->loop[plan->loop_i].iter;
-
-		swap_operands(&z->c);
-		z->swapped = !z->swapped;
-		plan->loop_i = plan->loop_j;
-		plan->loop_j = n->var[vi].loop;
-	}
+	    plan->loop_j >= 0 && plan->loop_i2 < 0)
+		swap_roles(z);
 	if (n->access[z->c.f[1].access].conds)
 		return refuse(z, st->loc, "both operands of the sum into '%s' are read under a "
 			      "condition (or the right one with a second row loop); padding "
@@ -2925,12 +2931,8 @@ static int check_guard(az *z)
 				ui |= mp_aff_uses_var(&n->cond[c].e, vi);
 				uj |= mp_aff_uses_var(&n->cond[c].e, vj);
 			}
-		if (uj && !ui) {
-			swap_operands(&z->c);
-			z->swapped = !z->swapped;
-			plan->loop_i = plan->loop_j;
-			plan->loop_j = n->var[vi].loop;
-		}
+		if (uj && !ui)
+			swap_roles(z);
 	}
 	for (c = 0; c < n->nconds; c++) {
 		if (!(g & (1u << c)))

@@ -2894,17 +2894,6 @@ static int check_guard(az *z)
 		return refuse(z, st->loc, "both operands of the sum into '%s' are read under a "
 			      "condition (or the right one with a second row loop); padding "
 			      "supplies one operand", acc_name(z));
-	sel = n->access[z->c.f[0].access].conds;
-	if (sel) {
-		if (g && !(n->access[z->c.f[0].access].padv == 0 && z->c.f[0].z < 0))
-			return refuse(z, st->loc, "the sum into '%s' is guarded and its operand '%s' "
-				      "is a conditional value other than 0", acc_name(z),
-				      an(n, z->c.f[0].access));
-		plan->pad_const = 1;
-		plan->pad_value = n->access[z->c.f[0].access].padv;
-		g |= sel;
-	}
-
 	for (l = 0; l < n->nloops; l++) {
 		if (!n->loop[l].conds)
 			continue;
@@ -2913,6 +2902,20 @@ static int check_guard(az *z)
 				      "only the reduction loops (a convolution's window "
 				      "loops: padding) may", ln(n, l));
 		g |= n->loop[l].conds;
+	}
+	/* a select on A pads with its other value; the terms a guard leaves
+	   out (of the update or of a window loop: g so far) need a term of 0,
+	   which that value gives only when it is 0 and A has no zero point */
+	sel = n->access[z->c.f[0].access].conds;
+	if (sel) {
+		if (g && !(n->access[z->c.f[0].access].padv == 0 && z->c.f[0].z < 0))
+			return refuse(z, st->loc, "the sum into '%s' is guarded and its operand '%s' "
+				      "is a conditional value other than 0 (or has a zero point): "
+				      "one padding value cannot give both", acc_name(z),
+				      an(n, z->c.f[0].access));
+		plan->pad_const = 1;
+		plan->pad_value = n->access[z->c.f[0].access].padv;
+		g |= sel;
 	}
 	if (!g)
 		return 0;

@@ -1202,6 +1202,15 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .a = "w", .b = "x" },
 
+{ .name = "padded: a window loop's condition and a select other than 0 are refused",
+  .text = DECLS "var s local s32\nvar h iter s32\n"
+	"cond i+h-1\ncond k-1\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop h parent=j lo=0 hi=2\nloop k parent=h lo=0 hi=K-1 if=0\n"
+	"stmt k : s = (+ s " PROD("x[i*K+h*K+k-K]:s8?1:3", "w[j*K+h*K+k]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 0, .reason = "one padding value cannot give both" },
+
 { .name = "padded: a conditional read outside the operands is refused",
   .text = DECLS "var s local s32\n"
 	"cond i-1\n"

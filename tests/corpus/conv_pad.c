@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 9
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -223,6 +223,51 @@ __attribute__((noinline)) void pd_select(int H, int W, int C, int OC, int P, con
 			}
 }
 
+/* a `continue` on the rows and a select on the columns: with the select's
+   other value 0 (no zero point) both leave a term of 0 (transformed); with
+   3 one padding value cannot give both (refused: a fuzz-like review found
+   the plugin adding 3*w for the left-out rows before the fix) */
+__attribute__((noinline)) void pd_mixed(int H, int W, int C, int OC, const int8_t *in,
+					const int8_t *w, int32_t *out, int32_t *out3)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++)
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++) {
+				int32_t acc = 0;
+				for (int kh = 0; kh < 3; kh++) {
+					int ih = oh + kh - 1;
+					if (ih < 0 || ih >= H)
+						continue;
+					for (int kw = 0; kw < 3; kw++)
+						for (int ic = 0; ic < C; ic++) {
+							int iw = ow + kw - 1;
+							int8_t v = (iw >= 0 && iw < W) ? in[(ih * W + iw) * C + ic] : 0;
+							acc += v * w[((oc * 3 + kh) * 3 + kw) * C + ic];
+						}
+				}
+				out[(oh * W + ow) * OC + oc] = acc;
+			}
+#pragma mixprec(int8, acc=int32)
+	for (int oh = 0; oh < H; oh++) // expected-warning {{one padding value cannot give both}}
+		for (int ow = 0; ow < W; ow++)
+			for (int oc = 0; oc < OC; oc++) {
+				int32_t acc = 0;
+				for (int kh = 0; kh < 3; kh++) {
+					int ih = oh + kh - 1;
+					if (ih < 0 || ih >= H)
+						continue;
+					for (int kw = 0; kw < 3; kw++)
+						for (int ic = 0; ic < C; ic++) {
+							int iw = ow + kw - 1;
+							int8_t v = (iw >= 0 && iw < W) ? in[(ih * W + iw) * C + ic] : 3;
+							acc += v * w[((oc * 3 + kh) * 3 + kw) * C + ic];
+						}
+				}
+				out3[(oh * W + ow) * OC + oc] = acc;
+			}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -285,6 +330,9 @@ void corpus_main(void)
 			pd_select(H, W, C, OC, 1 + sh % 2, in, w, out, out3);
 			harness_out_array(harness_name("select %dx%dx%d oc%d", H, W, C, OC), out, nout);
 			harness_out_array(harness_name("select3 %dx%dx%d oc%d", H, W, C, OC), out3, nout);
+			pd_mixed(H, W, C, OC, in, w, out, out3);
+			harness_out_array(harness_name("mixed %dx%dx%d oc%d", H, W, C, OC), out, nout);
+			harness_out_array(harness_name("mixed3 %dx%dx%d oc%d", H, W, C, OC), out3, nout);
 			harness_free(out3);
 		}
 		harness_free(inb);

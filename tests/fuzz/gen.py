@@ -1445,8 +1445,10 @@ def x_emit(fn):
             nim = max(NB, 1) if xf["cbatch"] else 1
             ih = max((T - 1) * xf["S"] + (xf["KH"] - 1) * xf["D"] + 1, 1)
             iw = max((M - 1) * xf["S"] + (xf["KW"] - 1) * xf["D"] + 1, 1)
-            na = nim * ih * iw * K + SLACK
-            nbb = xf["KH"] * xf["KW"] * K * N + SLACK
+            # (the depthwise near miss reads A and B by the output
+            # channel, whatever K)
+            na = nim * ih * iw * max(K, 1) + N + SLACK
+            nbb = xf["KH"] * xf["KW"] * max(K, 1) * N + SLACK
             ncc = nim * T * M * N + SLACK
         ny = M + N + SLACK
         L += ["\t{\t/* call %d */" % c,

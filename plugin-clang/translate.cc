@@ -1120,12 +1120,20 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 			unsigned set = 0;
 			if (!conds_of(co->getCond(), arm != 0, &set, 0) || !set)
 				continue;
+			int na0 = n->naccesses, ne0 = n->nexprs;
 			int x = expr_of(ld, stmt, depth + 1);
 			int y = x;
 			while (y >= 0 && n->expr[y].kind == MP_X_CAST)
 				y = n->expr[y].a;
-			if (y < 0 || n->expr[y].kind != MP_X_LOAD || n->expr[y].access < 0)
-				return x < 0 ? x : other(*this, ty, "?:", x, -1);
+			int bv = y >= 0 && n->expr[y].kind == MP_X_LOAD && n->expr[y].access >= 0
+				 ? n->array[n->access[n->expr[y].access].array].base_var : -1;
+			if (y < 0 || n->expr[y].kind != MP_X_LOAD || n->expr[y].access < 0 ||
+			    (bv >= 0 && n->var[bv].kind == MP_VAR_LOCAL)) {
+				/* not a load, or one through a walking pointer: as
+				   any ?: (the description made here undone) */
+				n->naccesses = na0, n->nexprs = ne0;
+				break;
+			}
 			n->access[n->expr[y].access].conds |= set;
 			n->access[n->expr[y].access].padv = kv;
 			return x;

@@ -1009,14 +1009,21 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 			int64_t kv;
 			unsigned set;
 			if (mp_select_conds(*this, t, at, &dv, &kv, &set)) {
+				int na0 = n->naccesses, ne0 = n->nexprs;
 				int x = def_expr(dv, stmt, depth), y = x;
 				while (y >= 0 && n->expr[y].kind == MP_X_CAST)
 					y = n->expr[y].a;
-				if (y >= 0 && n->expr[y].kind == MP_X_LOAD && n->expr[y].access >= 0) {
+				int bv = y >= 0 && n->expr[y].kind == MP_X_LOAD && n->expr[y].access >= 0
+					 ? n->array[n->access[n->expr[y].access].array].base_var : -1;
+				/* not through a walking pointer (the local as before) */
+				if (y >= 0 && n->expr[y].kind == MP_X_LOAD && n->expr[y].access >= 0 &&
+				    !(bv >= 0 && n->var[bv].kind == MP_VAR_LOCAL)) {
 					n->access[n->expr[y].access].conds |= set;
 					n->access[n->expr[y].access].padv = kv;
 					return x;
 				}
+				/* not a select of a load: the description as before */
+				n->naccesses = na0, n->nexprs = ne0;
 			}
 			return var_expr(var_for(t, MP_VAR_LOCAL), ty);
 		}

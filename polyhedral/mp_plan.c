@@ -80,6 +80,8 @@ typedef struct az {
 	int fsrc;         /* floating-point source (set by step 2) */
 	mp_scalar ftype;  /* its element type, MP_TY_F32 / MP_TY_F64 */
 	int swapped;      /* f[0] is the right factor as written (step 5) */
+	int select_other; /* a select (mp_access.conds) outside the operands:
+	                     the code around the sum runs as written */
 	/* the other contractions analysed with this one (mp_analyze_all), and
 	   the statements they forward (dead on the fast path as well) */
 	unsigned char others[MP_MAX_STMTS];
@@ -2331,7 +2333,7 @@ static int try_fuse(az *z, const int *chain, int d)
 	isl_bool inj;
 	mp_plan save = *plan;
 
-	if (plan->nadvance || walked_after(n) || z->nothers)
+	if (plan->nadvance || walked_after(n) || z->nothers || z->select_other)
 		return 0;   /* the fused rewrite drops the whole nest */
 	if (z->tri)
 		return 0;   /* the kernels would store every point of the box */
@@ -2880,13 +2882,12 @@ static int check_guard(az *z)
 	int l, c, t, x, a;
 
 	/* a select on an operand (`inside ? in[...] : 0`): the padding is its
-	   other value; on the operand that becomes A.  A conditional read
-	   anywhere else is refused */
+	   other value; on the operand that becomes A.  A select anywhere else
+	   (`s + (K > 0 ? a[-1] : 0)` in an epilogue) is code that runs as
+	   written: the plan keeps it (no fused epilogue, try_fuse) */
 	for (a = 0; a < n->naccesses; a++)
 		if (n->access[a].conds && a != z->c.f[0].access && a != z->c.f[1].access)
-			return refuse(z, n->access[a].loc ? n->access[a].loc : st->loc,
-				      "'%s' is read under a condition outside the contraction's "
-				      "operands", an(n, a));
+			z->select_other = 1;
 	if (n->access[z->c.f[1].access].conds && !n->access[z->c.f[0].access].conds &&
 	    plan->loop_j >= 0 && plan->loop_i2 < 0)
 		swap_roles(z);

@@ -184,19 +184,45 @@ int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
 	ptrdiff_t s[MP_MAX_KDIMS] = { 0, 0, 0 };
 	int inner = 0, found = 0;
 
+	long low[MP_MAX_PAD];
+	intptr_t blo = 0, bhi = 0;   /* a whole row's offsets */
+
 	if (!pad_fits(p, M, M2, dims, nd))
 		return -1;
-	for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++)
+	for (int d = 0; d < nd && d < MP_MAX_KDIMS; d++) {
 		e[d] = dims[d].n, s[d] = dims[d].a;
-	for (int c = 0; c < p->n; c++)
+		if (e[d] <= 0)
+			return 0;
+		intptr_t x = (intptr_t)(e[d] - 1) * s[d];
+		if (x < 0)
+			blo += x;
+		else
+			bhi += x;
+	}
+	for (int c = 0; c < p->n; c++) {
 		inner |= p->ck[c][0] != 0;
+		low[c] = 0;
+		for (int d = 0; d < MP_MAX_KDIMS; d++)
+			low[c] += p->ck[c][d] < 0 ? p->ck[c][d] * (e[d] - 1) : 0;
+	}
 	for (long b = 0; b < M2; b++)
 		for (long i = 0; i < M; i++) {
 			intptr_t row = (intptr_t)a + i * a_si + b * a_s2;
 			long rv[MP_MAX_PAD];
+			int all = 1;
 
-			for (int c = 0; c < p->n; c++)
+			for (int c = 0; c < p->n; c++) {
 				rv[c] = p->c0[c] + p->ci[c] * i + p->ci2[c] * b;
+				all &= rv[c] + low[c] >= 0;
+			}
+			if (all) {   /* inside the image: the row's whole box */
+				if (!found || row + blo < *lo)
+					*lo = row + blo;
+				if (!found || row + bhi > *hi)
+					*hi = row + bhi;
+				found = 1;
+				continue;
+			}
 			for (long o2 = 0; o2 < e[2]; o2++)
 				for (long o1 = 0; o1 < e[1]; o1++) {
 					intptr_t q = row + o2 * s[2] + o1 * s[1];
@@ -215,7 +241,7 @@ int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
 							for (int c = 0; c < p->n; c++)
 								in &= part[c] + p->ck[c][0] * t >= 0;
 						} else if (t > 0 && t < e[0] - 1)
-							continue;   /* the run's ends suffice */
+							t = e[0] - 1;   /* the run's ends suffice */
 						if (!in)
 							continue;
 						intptr_t x = q + t * s[0];

@@ -475,6 +475,34 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
 	return true;
 }
 
+/* The arms ONE and OTHERS of a branch in loop L, which set a local: none
+ * reaches another in one iteration, and every way from L's header to block
+ * USE passes one of them (so the value at USE is the last arm's). */
+static bool arms_cover(class loop *l, basic_block use, basic_block one,
+		       const std::vector<basic_block> &others)
+{
+	for (basic_block o : others)
+		if (o == one || reaches(l, one, o) || reaches(l, o, one))
+			return false;
+	std::vector<basic_block> work(1, l->header);
+	std::set<int> seen;
+	while (!work.empty()) {
+		basic_block b = work.back();
+		work.pop_back();
+		if (b == one || std::find(others.begin(), others.end(), b) != others.end() ||
+		    !seen.insert(b->index).second || !flow_bb_inside_loop_p(l, b))
+			continue;
+		if (b == use)
+			return false;
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, b->succs)
+			if (e->dest != l->header)
+				work.push_back(e->dest);
+	}
+	return true;
+}
+
 /* Local T at AT is set by `T = VALUE;` in one block and `T = K;` (a
  * constant) in another of the same iteration of AT's loop, exclusive, one
  * of them passed on every way to AT (GCC's gimplification of `v = inside ?
@@ -506,25 +534,9 @@ bool mp_select_conds(mp_ctx &c, tree t, gimple *at, gimple **val, int64_t *k, un
 	}
 	if (!dv || !dk)
 		return false;
-	basic_block bv = gimple_bb(dv), bk = gimple_bb(dk);
-	if (bv == bk || reaches(l, bv, bk) || reaches(l, bk, bv))
+	basic_block bv = gimple_bb(dv);
+	if (!arms_cover(l, ub, bv, std::vector<basic_block>(1, gimple_bb(dk))))
 		return false;
-	/* every way from the loop's header to AT passes one of them */
-	std::vector<basic_block> work(1, l->header);
-	std::set<int> seen;
-	while (!work.empty()) {
-		basic_block b = work.back();
-		work.pop_back();
-		if (b == bv || b == bk || !seen.insert(b->index).second || !flow_bb_inside_loop_p(l, b))
-			continue;
-		if (b == ub)
-			return false;
-		edge e;
-		edge_iterator ei;
-		FOR_EACH_EDGE(e, ei, b->succs)
-			if (e->dest != l->header)
-				work.push_back(e->dest);
-	}
 	*val = dv;
 	return guard_of(c, bv, l, set) && *set;
 }
@@ -553,28 +565,8 @@ static bool flag_conds(mp_ctx &c, tree t, bool neg, gimple *at, unsigned *set)
 		else
 			one = gimple_bb(d);
 	}
-	if (!one)
+	if (!one || !arms_cover(l, ub, one, zeros))
 		return false;
-	for (basic_block z : zeros)
-		if (reaches(l, one, z) || reaches(l, z, one))
-			return false;
-	/* every way from the loop's header to AT passes a definition */
-	std::vector<basic_block> work(1, l->header);
-	std::set<int> seen;
-	while (!work.empty()) {
-		basic_block b = work.back();
-		work.pop_back();
-		if (b == one || std::find(zeros.begin(), zeros.end(), b) != zeros.end() ||
-		    !seen.insert(b->index).second || !flow_bb_inside_loop_p(l, b))
-			continue;
-		if (b == ub)
-			return false;
-		edge e;
-		edge_iterator ei;
-		FOR_EACH_EDGE(e, ei, b->succs)
-			if (e->dest != l->header)
-				work.push_back(e->dest);
-	}
 	return guard_of(c, one, l, set) && *set;
 }
 

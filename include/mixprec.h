@@ -362,7 +362,7 @@ void mp_env_reload(void);
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c. */
-#define MP_NEST_ABI 7
+#define MP_NEST_ABI 8
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);

@@ -336,6 +336,8 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		expr(&v, MP_ARG_EXPR, p->alpha_expr, 1);
 	else
 		cst(&v, 1);
+	/* constant= (1: A, 2: B): packed once when the kernels pack it */
+	cst(&v, (p->const_a ? 1 : 0) | (p->const_b ? 2 : 0));
 	/* groups (TILE): their number and A's and B's byte strides per group */
 	if (p->loop_g >= 0) {
 		int vg = n->loop[p->loop_g].iter;

@@ -2793,11 +2793,18 @@ static void fill_remarks(az *z)
 				 ", one sum per group of loop '%s' (the code around the "
 				 "sums runs as written)", ln(n, plan->loop_g));
 		}
-		snprintf(mode, sizeof(mode), "%s%s",
+		snprintf(mode, sizeof(mode), "%s",
 			 plan->mode == MP_OUT_DIRECT ? "direct mode (C += A*B, nest replaced)" :
-			 plan->mode == MP_OUT_FUSED ? "fused epilogue" : "tile mode (epilogue kept)",
-			 plan->const_a || plan->const_b ?
-			 ", constant= not used for 8-bit integer operands (packing them is cheap)" : "");
+			 plan->mode == MP_OUT_FUSED ? "fused epilogue" : "tile mode (epilogue kept)");
+	}
+	if (!z->fsrc && (plan->const_a || plan->const_b)) {
+		size_t pos = strlen(plan->what);
+
+		snprintf(plan->what + pos, sizeof(plan->what) - pos,
+			 "; %s%s%s constant across calls (packed once when the kernels pack it)",
+			 plan->const_a ? an(n, A->access) : "",
+			 plan->const_a && plan->const_b ? " and " : "",
+			 plan->const_b ? an(n, B->access) : "");
 	}
 	if (plan->loop_i2 >= 0) {
 		size_t pos = strlen(plan->what);

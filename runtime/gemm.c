@@ -10,6 +10,7 @@
 #include "mp_gemm.h"
 #include "mp_runtime.h"
 #include "mp_par.h"
+#include "lp.h"
 
 static long mp_round_up(long x, long m)
 {
@@ -26,19 +27,24 @@ static long mp_min(long a, long b)
  * tile over all of K.  Buffers: the thread's scratch (mp_runtime.h). */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
-	if (k->direct && k->direct(g))
+	if (k->direct && !g->bpk && k->direct(g))
 		return;
 	long kp = mp_round_up(g->K, k->kg);
 	long mcb = mp_min(mp_round_up(k->mc, k->mr), mp_round_up(g->M, k->mr));
 	long ncb = mp_min(mp_round_up(k->nc, k->nr), mp_round_up(g->N, k->nr));
 	char *ap = mp_scratch(MP_SCR_A, (size_t)(mcb * kp * k->esz));
-	char *bp = mp_scratch(MP_SCR_B, (size_t)(ncb * kp * k->esz));
+	char *bp = g->bpk ? NULL : mp_scratch(MP_SCR_B, (size_t)(ncb * kp * k->esz));
 	int32_t *rcorr = mp_scratch(MP_SCR_RCORR, sizeof(int32_t) * (size_t)mcb);
-	int32_t *ccorr = mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncb);
+	int32_t *ccorr = g->bpk ? NULL : mp_scratch(MP_SCR_CCORR, sizeof(int32_t) * (size_t)ncb);
 
 	for (long jc = 0; jc < g->N; jc += ncb) {
 		long nc = mp_min(ncb, g->N - jc);
-		k->pack_b(g, jc, nc, kp, bp, ccorr);
+		if (g->bpk) {   /* packed once (mp_gemm_x8_const) */
+			bp = (char *)g->bpk + jc * kp * k->esz;
+			ccorr = (int32_t *)g->bcc + jc;
+		} else {
+			k->pack_b(g, jc, nc, kp, bp, ccorr);
+		}
 		for (long ic = 0; ic < g->M; ic += mcb) {
 			long mc = mp_min(mcb, g->M - ic);
 			k->pack_a(g, ic, mc, kp, ap, rcorr);
@@ -60,7 +66,7 @@ mp_gemm_args mp_gemm_args_transpose(const mp_gemm_args *g, mp_epilogue *ept)
 {
 	mp_gemm_args t = {g->N, g->M, g->K, g->b, g->b_dt, g->b_sj, g->b_sk, g->zb,
 			  g->a, g->a_dt, g->a_sk, g->a_si, g->za,
-			  g->c, g->c_sj, g->c_si, g->accumulate, NULL};
+			  g->c, g->c_sj, g->c_si, g->accumulate, NULL, NULL, NULL};
 	if (g->ep) {
 		*ept = *g->ep;
 		ept->bias_si = g->ep->bias_sj;
@@ -120,7 +126,9 @@ void mp_epi_store_generic(const mp_gemm_args *g, const int32_t *t, long ldt, lon
  * driver (which offers the problem to k->direct). */
 static void mp_gemm_x8_run(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
-	if (k->gemv) {
+	/* a packed constant B: every part reads it (the same B whatever the
+	   split, even where the user broke constant='s promise) */
+	if (k->gemv && !g->bpk) {
 		if (g->M == 1 && k->gemv(g))
 			return;
 		if (g->N == 1) {
@@ -161,6 +169,10 @@ static void mp_gemm_x8_part(void *p, int t, int n)
 	s.N = j1 - j0;
 	s.a = (const uint8_t *)g->a + i0 * g->a_si;
 	s.b = (const uint8_t *)g->b + j0 * g->b_sj;
+	if (g->bpk) {   /* j0 is a multiple of nr */
+		s.bpk = g->bpk + j0 * mp_round_up(g->K, k->kg) * k->esz;
+		s.bcc = g->bcc + j0;
+	}
 	if (g->ep) {
 		e = *g->ep;
 		size_t esz = e.out_dt == MP_DT_S32 ? 4 : 1;
@@ -210,7 +222,7 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 		int32_t *c, ptrdiff_t c_si, ptrdiff_t c_sj, int accumulate)
 {
 	mp_gemm_args g = {M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb,
-			  c, c_si, c_sj, accumulate, NULL};
+			  c, c_si, c_sj, accumulate, NULL, NULL, NULL};
 	if (M <= 0 || N <= 0)
 		return;
 	mp_gemm_x8_par(mp_kernel_table(kern), &g);
@@ -273,6 +285,60 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 			   (const char *)b + g * b_sg, b_dt, b_sk, b_sj, zb, t + g * N, G * N, 1, 0);
 }
 
+/* A constant B (mp_gemm_x8_const) that the blocked driver would pack
+ * (not a vector path, not the family's direct path for few rows): the
+ * cache's entry, packed on a miss, referenced until mp_lp_cache_done; or
+ * NULL (nothing to cache, or above the cache's limit). */
+static mp_lp_packed *mp_x8_const_b(const mp_gemm_kernel *k, const mp_gemm_args *g)
+{
+	if (g->M <= 1 || g->N <= 1 || g->K <= 0 || (k->direct && g->M <= 4 && g->b_sj == 1))
+		return NULL;
+	const long kp = mp_round_up(g->K, k->kg), w = mp_round_up(g->N, k->nr);
+	mp_lp_key key = {
+		.side = 1, .impl = MP_LPI_NONE, .dyn = 1, .p = g->b, .n = g->N, .K = g->K,
+		.s_n = g->b_sj, .s_k = g->b_sk, .x8_family = k,
+		.x8_aux = (uint64_t)(uint32_t)g->b_dt | (uint64_t)mp_corr_p(g) << 32,
+	};
+	key.fp = mp_lp_fingerprint_x8(g->b, g->N, g->K, g->b_sj, g->b_sk);
+	unsigned long epoch;
+	mp_lp_packed *pk = mp_lp_cache_get(&key, &epoch);
+	if (pk)
+		return pk;
+	pk = mp_lp_cache_new(&key, epoch, NULL, NULL, NULL, NULL, 0.0);
+	if (!pk)
+		return NULL;
+	mp_lp_packed_reserve(pk, 1);
+	mp_lp_packed_add(pk, 0, (size_t)(w * kp * k->esz), (size_t)w);
+	if (mp_lp_packed_commit(pk)) {
+		mp_lp_cache_done(pk);
+		return NULL;
+	}
+	k->pack_b(g, 0, g->N, kp, mp_lp_packed_blk(pk, 0), mp_lp_packed_corr(pk, 0));
+	pk->ready = 1;
+	return pk;
+}
+
+/* See mp_gemm.h. */
+void mp_gemm_x8_const(mp_kernel kern, int flags, const mp_gemm_args *g0)
+{
+	if (g0->M <= 0 || g0->N <= 0 || (!g0->ep && !g0->c))
+		return;
+	const mp_gemm_kernel *k = mp_kernel_table(kern);
+	mp_gemm_args g = *g0;
+	mp_epilogue et;
+	if ((flags & MP_X8_CONST_A) && !(flags & MP_X8_CONST_B) && g.M > 1 && g.N > 1) {
+		g = mp_gemm_args_transpose(g0, &et);
+		flags = MP_X8_CONST_B;
+	}
+	mp_lp_packed *pk = (flags & MP_X8_CONST_B) ? mp_x8_const_b(k, &g) : NULL;
+	if (pk) {
+		g.bpk = mp_lp_packed_blk(pk, 0);
+		g.bcc = mp_lp_packed_corr(pk, 0);
+	}
+	mp_gemm_x8_par(k, &g);
+	mp_lp_cache_done(pk);
+}
+
 /* See mixprec.h.  Same dispatch; every output goes through *ep. */
 void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 		    const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, int32_t za,
@@ -280,7 +346,7 @@ void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 		    const mp_epilogue *ep)
 {
 	mp_gemm_args g = {M, N, K, a, a_dt, a_si, a_sk, za, b, b_dt, b_sk, b_sj, zb,
-			  NULL, 0, 0, 0, ep};
+			  NULL, 0, 0, 0, ep, NULL, NULL};
 	if (M <= 0 || N <= 0 || !ep)
 		return;
 	mp_gemm_x8_par(mp_kernel_table(kern), &g);

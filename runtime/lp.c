@@ -1041,6 +1041,20 @@ static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdif
 	return h;
 }
 
+/* See lp.h: the same positions as mp_lp_fingerprint, bytes. */
+uint64_t mp_lp_fingerprint_x8(const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k)
+{
+	uint64_t h = 0xcbf29ce484222325ull, x = MP_LP_FP_SEED;
+	if (n <= 0 || K <= 0)
+		return h;
+	for (int t = 0; t < MP_LP_FP_SAMPLES; t++) {
+		long r, k;
+		mp_lp_fp_step(n, K, t, &x, &r, &k);
+		h = (h ^ ((const uint8_t *)p)[r * s_n + k * s_k]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
 static mp_lp_key mp_lp_key_of(int side, mp_lp_impl impl, mp_lp lp, int dbl, int dyn,
 			      const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k,
 			      const float *e, ptrdiff_t es, double z)

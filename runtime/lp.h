@@ -373,6 +373,12 @@ typedef struct mp_lp_key {
 	double z;              /* the operand's offset (mp_lp_opts.a_zero / b_zero) */
 	uint64_t fp;           /* a sample of the contents (lp.c): an entry whose
 	                          sample differs is stale and dropped */
+	/* 8-bit integer sources (mp_gemm_x8_const; NULL and 0 for float
+	   sources): the kernel family that packed it, and what else its
+	   packed bytes and corrections depend on (B's type, A's correction
+	   factor p) */
+	const void *x8_family;
+	uint64_t x8_aux;
 } mp_lp_key;
 
 /* One cached operand: its scales (what mp_lp_prepare derives from it) and
@@ -395,6 +401,9 @@ struct mp_lp_packed {
 /* A referenced, ready entry for k, or NULL (miss, or caching disabled:
  * MIXPREC_CACHE_MB=0).  Counts a hit or a miss.  *epoch: the count of
  * mp_lp_forget calls so far, for mp_lp_cache_new. */
+/* The sample of an 8-bit operand's contents that its cache key holds
+ * (n rows or columns of K bytes, strides in bytes). */
+uint64_t mp_lp_fingerprint_x8(const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k);
 mp_lp_packed *mp_lp_cache_get(const mp_lp_key *k, unsigned long *epoch);
 /* A new entry for k (a miss looked up at epoch, before the operand was
  * read) holding copies of the operand's scales (n each; za may be NULL),

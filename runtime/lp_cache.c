@@ -95,6 +95,8 @@ static uint64_t mp_lpc_hash(const mp_lp_key *k)
 	h = mp_lpc_mix(h, (uint64_t)k->s_n);
 	h = mp_lpc_mix(h, (uint64_t)k->s_k);
 	h = mp_lpc_mix(h, mp_f64_bits(k->z));
+	h = mp_lpc_mix(h, (uint64_t)(uintptr_t)k->x8_family);
+	h = mp_lpc_mix(h, k->x8_aux);
 	return h ^ (h >> 29);
 }
 
@@ -106,7 +108,8 @@ static int mp_lpc_same(const mp_lpc_ent *e, const mp_lp_key *k, uint64_t h)
 	const mp_lp_key *q = &e->key;
 	if (e->hash != h || q->side != k->side || q->impl != k->impl || q->lp != k->lp ||
 	    q->dbl != k->dbl || q->dyn != k->dyn || q->p != k->p || q->n != k->n || q->K != k->K ||
-	    q->s_n != k->s_n || q->s_k != k->s_k || mp_f64_bits(q->z) != mp_f64_bits(k->z))
+	    q->s_n != k->s_n || q->s_k != k->s_k || mp_f64_bits(q->z) != mp_f64_bits(k->z) ||
+	    q->x8_family != k->x8_family || q->x8_aux != k->x8_aux)
 		return 0;
 	if (!k->dyn)
 		for (long r = 0; r < k->n; r++)
@@ -210,6 +213,8 @@ mp_lp_packed *mp_lp_cache_get(const mp_lp_key *k, unsigned long *epoch)
 
 static void *mp_lpc_dup(const void *p, size_t n)
 {
+	if (!p)   /* an 8-bit operand's entry: no scales */
+		return NULL;
 	void *q = malloc(n ? n : 1);
 	if (!q)
 		abort();

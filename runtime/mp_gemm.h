@@ -41,6 +41,11 @@ typedef struct mp_gemm_args {
 	/* NULL: store / add S at c (mp_gemm_x8).  Otherwise (mp_gemm_x8_epi)
 	 * c is NULL and every output goes through this epilogue. */
 	const mp_epilogue *ep;
+	/* B already packed (a constant operand, mp_gemm_x8_const): column j's
+	 * sliver at bpk + j*kp*esz, its corrections at bcc + j (j a multiple
+	 * of nr); NULL: the blocked driver packs B itself */
+	const char *bpk;
+	const int32_t *bcc;
 } mp_gemm_args;
 
 /* Packs rows [i0, i0+mc) of A, all of K, into ap (layout above) and writes
@@ -106,6 +111,18 @@ int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt
 
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
+
+/* mp_gemm_x8 (G->ep NULL) or mp_gemm_x8_epi (G->ep set) on the arguments G,
+ * with operands the caller declares constant across calls (MP_X8_CONST_A,
+ * MP_X8_CONST_B: the pragma's constant=): a constant B that the blocked
+ * driver would pack is packed once for all its columns and kept in the
+ * process-wide cache of lp_cache.c (keyed by address, extents, strides,
+ * type and kernel family, checked by a sample of its bytes;
+ * mp_lp_forget drops it); a constant A alone is made B by transposing
+ * the problem.  The results are the same bits as without the flags. */
+#define MP_X8_CONST_A 1
+#define MP_X8_CONST_B 2
+void mp_gemm_x8_const(mp_kernel kern, int flags, const mp_gemm_args *g);
 
 /* The same contraction transposed (S^T = B^T A^T): operands swapped, output
  * strides (and g->ep's bias / out strides, copied into *ept) swapped. */

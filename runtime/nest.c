@@ -21,6 +21,11 @@
  *                                         (alpha*a*b; 1 without): TILE only,
  *                                         T = alpha*sum mod 2^32, as the
  *                                         source's int32 arithmetic wraps
+ *            cflags,                      the pragma's constant=: 1 A, 2 B
+ *                                         (MP_X8_CONST_A / _B of mp_gemm.h):
+ *                                         that operand, when the kernels
+ *                                         pack it, is packed once and kept
+ *                                         (mp_gemm_x8_const)
  *            G, a_sg, b_sg,               groups (TILE only; 1, 0, 0 without):
  *                                         a second reduction loop around k
  *                                         (G < 0: its step, a variable, is
@@ -471,7 +476,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int ok;
 	double t0 = call_start();
 
-	if (abi != MP_NEST_ABI || nargs < 44)
+	if (abi != MP_NEST_ABI || nargs < 45)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -500,10 +505,11 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.qmax = (int32_t)va_arg(ap, long);
 	const char *loc = va_arg(ap, const char *);
 	uint32_t alpha = (uint32_t)va_arg(ap, long);
+	int cflags = (int)(va_arg(ap, long) & (MP_X8_CONST_A | MP_X8_CONST_B));
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 45 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 46 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -520,7 +526,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	/* padding: the conditions under which a term is added (mp_pad) */
 	mp_pad pad;
 	long P = va_arg(ap, long), pv_kind = va_arg(ap, long), pv = va_arg(ap, long);
-	if (P < 0 || P > MP_MAX_PAD || nargs < 45 + 3 * L + P * (4 + L)) {
+	if (P < 0 || P > MP_MAX_PAD || nargs < 46 + 3 * L + P * (4 + L)) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -551,7 +557,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	}
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
-	ok = range_checks(&ap, nargs, 45 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
+	const void *const a_user = a, *const b_user = b;   /* before any copy */
+	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
 	va_end(ap);
 	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
 	    (has_rows2 && mode == 0))
@@ -690,14 +697,26 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 							: NULL;
 					ep.bias_si = bias_si / 4;
 					ep.bias_sj = bias_sj / 4;
+				}
+				/* constant= operands as the user's arrays (not
+				   copies, A whole) are packed once */
+				int cf = (cflags & MP_X8_CONST_B) && bb == b_user ? MP_X8_CONST_B : 0;
+				if ((cflags & MP_X8_CONST_A) && !stage && nblk == 1 && rows == M)
+					cf |= MP_X8_CONST_A;
+				mp_gemm_args ga = {rows, N, Kb, ab, (int)a_dt, asi, ask, (int32_t)za,
+						   bb, (int)b_dt, bsk, bsj, (int32_t)zb,
+						   mode == 2 ? NULL : (int32_t *)cb, c_si / 4, c_sj / 4,
+						   1, mode == 2 ? &ep : NULL, NULL, NULL};
+				if (cf)
+					mp_gemm_x8_const(kern, cf, &ga);
+				else if (mode == 2)
 					mp_gemm_x8_epi(kern, rows, N, Kb, ab, (int)a_dt, asi, ask,
 						       (int32_t)za, bb, (int)b_dt, bsk, bsj, (int32_t)zb,
 						       &ep);
-				} else {
+				else
 					mp_gemm_x8(kern, rows, N, Kb, ab, (int)a_dt, asi, ask,
 						   (int32_t)za, bb, (int)b_dt, bsk, bsj, (int32_t)zb,
 						   (int32_t *)cb, c_si / 4, c_sj / 4, 1);
-				}
 			}
 		ran(loc, kern, t0);
 		return &mp_direct_token;
@@ -713,7 +732,13 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int32_t *t = mp_tile_take(bytes);
 	if (!t)
 		return fallback(loc, MP_FB_ALLOC, t0);
-	if (M > 0 && N > 0 && G == 1)
+	int cf = ((cflags & MP_X8_CONST_A) && a == a_user ? MP_X8_CONST_A : 0) |
+		 ((cflags & MP_X8_CONST_B) && b == b_user ? MP_X8_CONST_B : 0);
+	if (M > 0 && N > 0 && G == 1 && cf) {
+		mp_gemm_args ga = {M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
+				   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0, NULL, NULL, NULL};
+		mp_gemm_x8_const(kern, cf, &ga);
+	} else if (M > 0 && N > 0 && G == 1)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
 	else if (M > 0 && N > 0 && G > 1)

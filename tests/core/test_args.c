@@ -31,7 +31,7 @@ int main(void)
 	CHECK(p->mode == MP_OUT_FUSED, "mode %d", p->mode);
 	int na = mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
 	int ncheck = p->ncheck;
-	CHECK(na == 2 + 45 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 46 + 2 * ncheck - 2 + 2, "na %d ncheck %d", na, ncheck);
 	CHECK(a[0].kind == MP_ARG_CONST && a[0].cst == MP_NEST_ABI_VERSION, "abi");
 	CHECK(a[1].kind == MP_ARG_CONST && a[1].cst == na - 2, "nargs %lld", (long long)a[1].cst);
 	CHECK(a[2].cst == 2, "mode FUSED = 2, got %lld", (long long)a[2].cst);
@@ -50,15 +50,36 @@ int main(void)
 	CHECK(a[29].kind == MP_ARG_EXPR_I32 && a[31].kind == MP_ARG_EXPR_I32, "zp..qmax");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string (per-nest statistics)");
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "alpha 1 (no factor)");
-	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1 && a[35].cst == 0 && a[36].cst == 0,
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 0, "no constant= operand");
+	CHECK(a[35].kind == MP_ARG_CONST && a[35].cst == 1 && a[36].cst == 0 && a[37].cst == 0,
 	      "no groups: G 1, strides 0");
-	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 0, "no summed reduction loops: L 0");
-	CHECK(a[38].cst == -1 && a[39].cst == 0 && a[40].cst == 0 && a[41].cst == 0,
+	{	/* constant=w (B, 2), constant=(x, w) (3); the layout is the same */
+		mp_pragma cpr = pr;
+		cpr.nconstant = 1;
+		strcpy(cpr.constant[0], "w");
+		CHECK(mp_analyze(n, &cpr, p) && p->const_b && !p->const_a, "constant=w: %s",
+		      p->reason);
+		CHECK(mp_plan_call_args(n, p, &cpr, a, MP_MAX_CALL_ARGS) == na &&
+		      a[34].kind == MP_ARG_CONST && a[34].cst == 2, "cflags B: %lld",
+		      (long long)a[34].cst);
+		CHECK(strstr(p->what, "w constant across calls (packed once"), "remark: %s",
+		      p->what);
+		cpr.nconstant = 2;
+		strcpy(cpr.constant[1], "x");
+		CHECK(mp_analyze(n, &cpr, p) && p->const_b && p->const_a, "constant=(w, x): %s",
+		      p->reason);
+		mp_plan_call_args(n, p, &cpr, a, MP_MAX_CALL_ARGS);
+		CHECK(a[34].cst == 3, "cflags A and B: %lld", (long long)a[34].cst);
+		CHECK(mp_analyze(n, &pr, p), "%s", p->reason);
+		mp_plan_call_args(n, p, &pr, a, MP_MAX_CALL_ARGS);
+	}
+	CHECK(a[38].kind == MP_ARG_CONST && a[38].cst == 0, "no summed reduction loops: L 0");
+	CHECK(a[39].cst == -1 && a[40].cst == 0 && a[41].cst == 0 && a[42].cst == 0,
 	      "no second row loop: -1, 0, 0, 0");
-	CHECK(a[42].kind == MP_ARG_CONST && a[42].cst == 0, "no padding: P 0");
-	CHECK(a[43].cst == 0 && a[44].cst == 0, "padded element: zero point");
-	CHECK(a[45].kind == MP_ARG_CONST && a[45].cst == ncheck, "ncheck");
-	CHECK(a[46 + 2 * ncheck].kind == MP_ARG_CONST && a[46 + 2 * ncheck].cst == 0, "nprot 0");
+	CHECK(a[43].kind == MP_ARG_CONST && a[43].cst == 0, "no padding: P 0");
+	CHECK(a[44].cst == 0 && a[45].cst == 0, "padded element: zero point");
+	CHECK(a[46].kind == MP_ARG_CONST && a[46].cst == ncheck, "ncheck");
+	CHECK(a[47 + 2 * ncheck].kind == MP_ARG_CONST && a[47 + 2 * ncheck].cst == 0, "nprot 0");
 
 	/* C += A*B through the scalar, as darknet's gemm_nt writes it (`sum =
 	   0; ...; C[i,j] += sum`) or with the sum starting from C[i,j]:
@@ -126,10 +147,10 @@ int main(void)
 	CHECK(a[2].cst == 0 && a[3].cst == 0, "tile mode, auto target");
 	CHECK(a[17].kind == MP_ARG_NULL, "no output pointer in tile mode");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
-	CHECK(a[46 + 2 * ncheck].cst == 1, "one protected variable");
-	CHECK(a[47 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[48 + 2 * ncheck].kind == MP_ARG_VAR_HI,
+	CHECK(a[47 + 2 * ncheck].cst == 1, "one protected variable");
+	CHECK(a[48 + 2 * ncheck].kind == MP_ARG_VAR_LO && a[49 + 2 * ncheck].kind == MP_ARG_VAR_HI,
 	      "protected range");
-	CHECK(na == 49 + 2 * ncheck, "na %d", na);
+	CHECK(na == 50 + 2 * ncheck, "na %d", na);
 	CHECK(mp_plan_call_args(n, p, NULL, a, 10) == -1, "too small a buffer is refused");
 
 	/* an integer factor alpha*a*b: tile mode, alpha passed after the
@@ -158,11 +179,11 @@ int main(void)
 	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
 	CHECK(p->mode == MP_OUT_TILE && p->loop_g == 1 && p->loop_k == 2, "groups: mode %d g %d",
 	      p->mode, p->loop_g);
-	CHECK(a[34].kind == MP_ARG_EXTENT && a[34].loop == p->loop_g, "G: the group loop's extent");
-	CHECK(a[35].kind == MP_ARG_COEF && a[35].access == p->acc_a &&
-	      a[35].var == n->loop[p->loop_g].iter, "A's stride per group");
-	CHECK(a[36].kind == MP_ARG_COEF && a[36].access == p->acc_b &&
-	      a[36].var == n->loop[p->loop_g].iter, "B's stride per group");
+	CHECK(a[35].kind == MP_ARG_EXTENT && a[35].loop == p->loop_g, "G: the group loop's extent");
+	CHECK(a[36].kind == MP_ARG_COEF && a[36].access == p->acc_a &&
+	      a[36].var == n->loop[p->loop_g].iter, "A's stride per group");
+	CHECK(a[37].kind == MP_ARG_COEF && a[37].access == p->acc_b &&
+	      a[37].var == n->loop[p->loop_g].iter, "B's stride per group");
 
 	/* a convolution: the reduction over kh, kw, ic (kh and kw summed
 	   around k = ic): L = 2, then each one's extent and A's and B's
@@ -180,20 +201,20 @@ int main(void)
 	CHECK(p->nsum == 2 && p->loop_k == 4 && p->loop_sum[0] == 2 && p->loop_sum[1] == 3,
 	      "summed loops kh, kw around k: nsum %d", p->nsum);
 	CHECK(p->mode == MP_OUT_FUSED, "conv: fused store, mode %d", p->mode);
-	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 1, "no groups");
-	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 2, "L 2");
+	CHECK(a[35].kind == MP_ARG_CONST && a[35].cst == 1, "no groups");
+	CHECK(a[38].kind == MP_ARG_CONST && a[38].cst == 2, "L 2");
 	for (int l = 0; l < 2; l++) {
 		int v = n->loop[p->loop_sum[l]].iter;
-		CHECK(a[38 + 3 * l].kind == MP_ARG_EXTENT && a[38 + 3 * l].loop == p->loop_sum[l],
+		CHECK(a[39 + 3 * l].kind == MP_ARG_EXTENT && a[39 + 3 * l].loop == p->loop_sum[l],
 		      "summed loop %d: extent", l);
-		CHECK(a[39 + 3 * l].kind == MP_ARG_COEF && a[39 + 3 * l].access == p->acc_a &&
-		      a[39 + 3 * l].var == v, "summed loop %d: A's stride", l);
-		CHECK(a[40 + 3 * l].kind == MP_ARG_COEF && a[40 + 3 * l].access == p->acc_b &&
-		      a[40 + 3 * l].var == v, "summed loop %d: B's stride", l);
+		CHECK(a[40 + 3 * l].kind == MP_ARG_COEF && a[40 + 3 * l].access == p->acc_a &&
+		      a[40 + 3 * l].var == v, "summed loop %d: A's stride", l);
+		CHECK(a[41 + 3 * l].kind == MP_ARG_COEF && a[41 + 3 * l].access == p->acc_b &&
+		      a[41 + 3 * l].var == v, "summed loop %d: B's stride", l);
 	}
-	CHECK(a[48].kind == MP_ARG_CONST && a[48].cst == 0, "no padding");
-	CHECK(a[51].kind == MP_ARG_CONST && a[51].cst == p->ncheck, "ncheck after the levels");
-	CHECK(na == 2 + 51 + 2 * p->ncheck, "conv na %d", na);
+	CHECK(a[49].kind == MP_ARG_CONST && a[49].cst == 0, "no padding");
+	CHECK(a[52].kind == MP_ARG_CONST && a[52].cst == p->ncheck, "ncheck after the levels");
+	CHECK(na == 2 + 52 + 2 * p->ncheck, "conv na %d", na);
 	CHECK(a[1].cst == na - 2, "conv nargs");
 
 	/* a second row loop (a convolution's image rows oh around ow): its
@@ -212,12 +233,12 @@ int main(void)
 	CHECK(p->loop_i2 == 0 && p->loop_i == 1 && p->nsum == 1 && p->mode == MP_OUT_FUSED,
 	      "rows (oh, i): i2 %d i %d nsum %d mode %d", p->loop_i2, p->loop_i, p->nsum,
 	      p->mode);
-	CHECK(a[37].cst == 1 && a[38].kind == MP_ARG_EXTENT, "L 1");
-	CHECK(a[41].kind == MP_ARG_EXTENT && a[41].loop == p->loop_i2, "M2: the row loop's extent");
-	CHECK(a[42].kind == MP_ARG_COEF && a[42].access == p->acc_a, "A's stride per block");
-	CHECK(a[43].kind == MP_ARG_COEF && a[43].access == p->epi_out, "out's stride per block");
-	CHECK(a[44].kind == MP_ARG_COEF && a[44].access == p->epi_bias, "bias's stride per block");
-	CHECK(na == 2 + 48 + 2 * p->ncheck, "rows2 na %d", na);
+	CHECK(a[38].cst == 1 && a[39].kind == MP_ARG_EXTENT, "L 1");
+	CHECK(a[42].kind == MP_ARG_EXTENT && a[42].loop == p->loop_i2, "M2: the row loop's extent");
+	CHECK(a[43].kind == MP_ARG_COEF && a[43].access == p->acc_a, "A's stride per block");
+	CHECK(a[44].kind == MP_ARG_COEF && a[44].access == p->epi_out, "out's stride per block");
+	CHECK(a[45].kind == MP_ARG_COEF && a[45].access == p->epi_bias, "bias's stride per block");
+	CHECK(na == 2 + 49 + 2 * p->ncheck, "rows2 na %d", na);
 
 	/* padding: the same with a window test on oh + kh (its value at the
 	   lower corner, then its change per iteration of i, oh, k, kh) */
@@ -234,10 +255,10 @@ int main(void)
 	na = mp_plan_call_args(n, p, NULL, a, MP_MAX_CALL_ARGS);
 	CHECK(p->guard == 3 && p->loop_i2 == 0 && p->nsum == 1, "padded: guard %u i2 %d nsum %d",
 	      p->guard, p->loop_i2, p->nsum);
-	CHECK(a[45].kind == MP_ARG_CONST && a[45].cst == 2, "P 2");
-	CHECK(a[46].cst == 0 && a[47].cst == 0, "padded element: the zero point");
+	CHECK(a[46].kind == MP_ARG_CONST && a[46].cst == 2, "P 2");
+	CHECK(a[47].cst == 0 && a[48].cst == 0, "padded element: the zero point");
 	for (int c = 0; c < 2; c++) {
-		const mp_arg *q = &a[48 + 5 * c];
+		const mp_arg *q = &a[49 + 5 * c];
 		CHECK(q[0].kind == MP_ARG_COND_LO && q[0].access == c, "cond %d: value at the corner", c);
 		CHECK(q[1].kind == MP_ARG_COND_COEF && q[1].var == n->loop[p->loop_i].iter,
 		      "cond %d: per row", c);
@@ -248,7 +269,7 @@ int main(void)
 		CHECK(q[4].kind == MP_ARG_COND_COEF && q[4].var == n->loop[p->loop_sum[0]].iter,
 		      "cond %d: per summed loop", c);
 	}
-	CHECK(na == 2 + 48 + 10 + 2 * p->ncheck, "padded na %d", na);
+	CHECK(na == 2 + 49 + 10 + 2 * p->ncheck, "padded na %d", na);
 
 	/* floating-point source, DIRECT: the list of __mixprec_lp_nest */
 	const char *fdirect = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"

@@ -159,7 +159,7 @@ static int check(mp_kernel kern, long M, long N, long K, int kind, int out_dt, i
 	int old = fegetround();
 	fesetround(rmodes[rmode]);
 	mp_gemm_args g = {M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
-			  NULL, 0, 0, 0, &e};
+			  NULL, 0, 0, 0, &e, NULL, NULL};
 	mp_gemm_x8_epi_ref(&g);
 	mp_gemm_x8_epi(kern, M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
 		       &eg);

@@ -76,7 +76,7 @@ static int mp_check(mp_kernel kern, long M, long N, long K, int a_dt, int b_dt, 
 	char *ctest_base = (char *)ctest + (C.base - (char *)C.buf);
 
 	mp_gemm_args g = {M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
-			  (int32_t *)C.base, C.s0, C.s1, acc, NULL};
+			  (int32_t *)C.base, C.s0, C.s1, acc, NULL, NULL, NULL};
 	mp_gemm_x8_ref(&g);
 	mp_gemm_x8(kern, M, N, K, A.base, a_dt, A.s0, A.s1, za, B.base, b_dt, B.s0, B.s1, zb,
 		   (int32_t *)ctest_base, C.s0, C.s1, acc);
@@ -150,7 +150,7 @@ static void mp_check_groups(mp_kernel kern, long M, long N, long K, long G, int 
 	for (long g = 0; g < G; g++) {
 		/* b per group: K x N, row-major (k stride N, j stride 1) */
 		mp_gemm_args ga = {M, N, K, a + g * a_sg, a_dt, a_si, 1, za, b + g * b_sg, b_dt,
-				   N, 1, zb, want + 1 + g * N, G * N, 1, 0, NULL};
+				   N, 1, zb, want + 1 + g * N, G * N, 1, 0, NULL, NULL, NULL};
 		if (M > 0 && N > 0)
 			mp_gemm_x8_ref(&ga);
 	}

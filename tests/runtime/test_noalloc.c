@@ -73,10 +73,10 @@ static void calls(void)
 		/* MP_NEST_ABI 7: loc ("FILE:LINE", here none), alpha (1), the
 		   groups (1, 0, 0), the summed loops (none) and the second row
 		   loop (1, 0, 0, 0) before the ranges */
-		void *t = __mixprec_i8_nest(MP_NEST_ABI, 45L, 0L, 0L, M, N, K, (void *)a, K, 1L,
+		void *t = __mixprec_i8_nest(MP_NEST_ABI, 46L, 0L, 0L, M, N, K, (void *)a, K, 1L,
 					    (long)MP_DT_S8, 0L, (void *)b, N, 1L, (long)MP_DT_S8, 0L,
 					    (void *)0, 0L, 0L, 0L, 0L, 0L, (void *)0, 0L, 0L, 0L, 0L,
-					    0L, 0L, 0L, 0L, (const char *)0, 1L, 1L, 0L, 0L, 0L,
+					    0L, 0L, 0L, 0L, (const char *)0, 1L, 0L, 1L, 0L, 0L, 0L,
 					    -1L, 0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L);
 		if (!t) {
 			printf("FAIL: __mixprec_i8_nest refused %ldx%ldx%ld\n", M, N, K);
@@ -87,10 +87,10 @@ static void calls(void)
 		   loop of 4 iterations whose A stride does not chain (A is
 		   copied, stage.c), B's does */
 		long K4 = K / 4;
-		t = __mixprec_i8_nest(MP_NEST_ABI, 48L, 0L, 0L, M, N, K4, (void *)a, K, 1L,
+		t = __mixprec_i8_nest(MP_NEST_ABI, 49L, 0L, 0L, M, N, K4, (void *)a, K, 1L,
 				      (long)MP_DT_S8, 0L, (void *)b, N, 1L, (long)MP_DT_S8, 0L,
 				      (void *)0, 0L, 0L, 0L, 0L, 0L, (void *)0, 0L, 0L, 0L, 0L,
-				      0L, 0L, 0L, 0L, (const char *)0, 1L, 1L, 0L, 0L,
+				      0L, 0L, 0L, 0L, (const char *)0, 1L, 0L, 1L, 0L, 0L,
 				      1L, 4L, K4 - 1 > 0 ? K4 - 1 : 0L, K4 * N, -1L, 0L, 0L, 0L, 0L,
 				      0L, 0L, 0L, 0L);
 		if (!t) {
@@ -101,10 +101,10 @@ static void calls(void)
 		__mixprec_release(t);
 		/* the same, padded: the summed loop's first iteration is left
 		   out (one condition, d1 - 1 >= 0: A copied with padding) */
-		t = __mixprec_i8_nest(MP_NEST_ABI, 53L, 0L, 0L, M, N, K4, (void *)a, K, 1L,
+		t = __mixprec_i8_nest(MP_NEST_ABI, 54L, 0L, 0L, M, N, K4, (void *)a, K, 1L,
 				      (long)MP_DT_S8, 0L, (void *)b, N, 1L, (long)MP_DT_S8, 0L,
 				      (void *)0, 0L, 0L, 0L, 0L, 0L, (void *)0, 0L, 0L, 0L, 0L,
-				      0L, 0L, 0L, 0L, (const char *)0, 1L, 1L, 0L, 0L,
+				      0L, 0L, 0L, 0L, (const char *)0, 1L, 0L, 1L, 0L, 0L,
 				      1L, 4L, K4 - 1 > 0 ? K4 - 1 : 0L, K4 * N, -1L, 0L, 0L, 0L,
 				      1L, 0L, 0L, -1L, 0L, 0L, 0L, 1L, 0L, 0L);
 		if (!t) {

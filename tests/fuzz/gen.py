@@ -111,6 +111,10 @@ BIAS_INITS = ("bias_j", "bias_i", "bias_j2", "bias2d")
 SHAPES = [0, 1, 1, 2, 3, 4, 5, 7, 8, 11, 13, 15, 16, 17, 19, 23, 31, 32, 33, 37,
           47, 48, 49, 63, 64, 65]
 ZP_VALS = [-128, 127, 255, 0, 1, -1, 128, -255, 3, -5, -127]
+# Each call's operands are new arrays (or new contents at the same place):
+# a constant= operand is no longer what earlier calls saw, so the program
+# keeps the clause's promise as a user must (docs/pragma.md).
+FORGET = "\t\tmp_lp_forget(0);\t/* new operands: constant= entries are stale */"
 PRAGMA_TEXTS = [
     ("#pragma mixprec({p}, acc=int32)", 50),
     ("#pragma mixprec({p})", 12),
@@ -879,6 +883,7 @@ def f_emit(fn):
         rg = cl["range"]
         lo = 0.0 if cl["nonneg"] else -rg
         L += ["\t{\t/* call %d */" % c,
+              FORGET,
               "\t\tint M = %d, N = %d, K = %d, lda = %d, ldb = %d;" % (M, N, K, lda, ldb),
               "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
               % (T, na, T, nb, T),
@@ -1046,6 +1051,11 @@ def gen_xfunc(r, f):
     # `if` around the channel loop
     xf["cpad"] = r.choice([0, 0, 1, 1, 2])
     xf["cpadv"] = r.choice([0, 0, 0, 1, -3, 7])   # the select's other value
+    # the select stored into a local of A's type: its other value converted
+    # (300 into int8_t is 44), sometimes out of the type's range
+    xf["cpadt"] = r.random() < 0.3
+    if xf["cpadt"] and r.random() < 0.5:
+        xf["cpadv"] = r.choice([300, -200, 255, 128, -129, 511])
     xf["cguard"] = wchoice(r, [("upd", 30), ("cont", 25), ("flag", 15), ("cloop", 10),
                                ("sel", 20)])
     fn = {"id": f, "kind": "xform", "xf": xf}
@@ -1116,8 +1126,9 @@ def conv_body(xf, pragma, zA):
             ih_e, iw_e, upd)
     elif guard == "sel":   # padding as a value: the select's other value (0, or not)
         pv = xf.get("cpadv", 0)
-        upd = ("{ int ih = %s, iw = %s; int32_t v = ih >= 0 && ih < IH && iw >= 0 && "
-               "iw < IW ? %s : %d; s += v * %s; }" % (ih_e, iw_e, ain, pv, bw))
+        vt = xf["ta"] if xf.get("cpadt") and not xf["za"] else "int32_t"
+        upd = ("{ int ih = %s, iw = %s; %s v = ih >= 0 && ih < IH && iw >= 0 && "
+               "iw < IW ? %s : %d; s += v * %s; }" % (ih_e, iw_e, vt, ain, pv, bw))
     if guard in ("cont", "flag", "cloop"):
         # kh { ih; [test;] kw { iw; test; c { upd } } }
         red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]
@@ -1452,6 +1463,7 @@ def x_emit(fn):
             ncc = nim * T * M * N + SLACK
         ny = M + N + SLACK
         L += ["\t{\t/* call %d */" % c,
+              FORGET,
               "\t\tint M = %d, N = %d, K = %d, NB = %d, T = %d;" % (M, N, K, NB, T),
               "\t\t%s *A = fz_alloc(%d);" % (ta, na),
               "\t\t%s *B = fz_alloc(%d);" % (tb, nbb),
@@ -2398,6 +2410,7 @@ class FuncEmitter:
         D = ["static void run_f%d(void)" % f, "{"]
         for c, call in enumerate(fn["calls"]):
             D.append("\t{\t/* call %d */" % c)
+            D.append(FORGET)
             frees = []
             hashes = []
             for q, n in enumerate(fn["nests"]):

@@ -42,6 +42,14 @@ if [ -x build/bench/bench_attn ]; then
   echo "== bench/bench_attn (batched int8 attention scores: plain loop, plugin build, oneDNN matmul)"
   OMP_NUM_THREADS=1 build/bench/bench_attn 11 || status=1
 fi
+if [ -x build/bench/bench_dense ]; then
+  echo "== bench/bench_dense (int8 dense layer, new activations, same weights: with and without constant=w)"
+  OMP_NUM_THREADS=1 build/bench/bench_dense 21 || status=1
+fi
+if [ -x build/bench/bench_shapes ]; then
+  echo "== bench/bench_shapes (int8 GEMMs of small constant shapes, 2000 operand sets: plain loop, plugin build, oneDNN)"
+  OMP_NUM_THREADS=1 build/bench/bench_shapes 11 || status=1
+fi
 if [ -x build/bench/bench_polybench ]; then
   echo "== bench/bench_polybench (PolyBench/C 4.2.1 kernels as written, float at bf16, plain build vs plugin build)"
   OMP_NUM_THREADS=1 build/bench/bench_polybench 5 || status=1

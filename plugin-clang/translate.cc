@@ -1031,9 +1031,29 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 		case CK_FunctionToPointerDecay:
 			return other(*this, ty, "addr", -1, -1);
 		default: {
+			int na0 = n->naccesses;
 			int a = expr_of(sub, stmt, depth + 1);
 			if (a < 0)
 				return a;
+			/* `(int8_t)(inside ? in[...] : 300)`, `int8_t v = inside ?
+			   in[...] : 300;`: the select's other value converted as
+			   the whole select is (44), as GCC's front end folds it */
+			if (c->getCastKind() == CK_IntegralCast &&
+			    isa<ConditionalOperator>(sub->IgnoreParens()) &&
+			    e->getType()->isIntegerType()) {
+				unsigned w = C.getIntWidth(e->getType());
+				bool sg = e->getType()->isSignedIntegerType();
+				for (int q = na0; q < n->naccesses && w < 64; q++) {
+					if (!n->access[q].conds)
+						continue;
+					llvm::APSInt v(llvm::APInt(64, (uint64_t)n->access[q].padv,
+								   true), false);
+					v = v.extOrTrunc(w);
+					v.setIsSigned(sg);
+					n->access[q].padv = sg ? v.getSExtValue()
+							       : (int64_t)v.getZExtValue();
+				}
+			}
 			if (mp_scalar_of_type(C, sub->getType()) == ty && ty != MP_TY_OTHER &&
 			    !e->getType()->isBooleanType())
 				return a;   /* int -> int32_t and the like: no conversion */

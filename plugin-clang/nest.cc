@@ -1395,7 +1395,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		} else if (mp_rewrite(c, plan, count)) {
 			/* one remark per contraction */
 			for (int q = 0; q < count; q++) {
-				char text[2 * MP_REASON_LEN + 512];
+				char text[3 * MP_REASON_LEN + 1024];
 				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
 				mp_report_passed(c.loop_loc, text);
 			}

@@ -1366,7 +1366,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 			*changed = true;
 			/* one remark per contraction */
 			for (int q = 0; q < count && dump_enabled_p(); q++) {
-				char text[2 * MP_REASON_LEN + 512];
+				char text[3 * MP_REASON_LEN + 1024];
 				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),

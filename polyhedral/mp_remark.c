@@ -35,7 +35,9 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
 	const char *target = pr ? mp_target_name(pr->target) : "auto";
 	return snprintf(buf, len,
 			"mixprec: %s; %s; %s; %s, chosen at run time for the running CPU "
-			"(target=%s, MIXPREC_TARGET overrides)%s%s",
+			"(target=%s, MIXPREC_TARGET overrides); a call too small to pay for "
+			"them runs the loop as written (decided per call from the extents: "
+			"fallback reason 'small' in MIXPREC_STATS)%s%s",
 			p->what, p->layout, mode_text(p),
 			p->src_float ? mp_lp_kernel_families : mp_kernel_families, target,
 			p->hint[0] ? "; " : "", p->hint);

@@ -1609,8 +1609,17 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 				}
 			s = first;
 			if (!isa_and_nonnull<CompoundStmt>(s) && !isa_and_nonnull<ForStmt>(s) &&
-			    !isa_and_nonnull<WhileStmt>(s))
+			    !isa_and_nonnull<WhileStmt>(s) && !isa_and_nonnull<DoStmt>(s))
 				s = nullptr;
+		}
+		if (DoStmt *dw = dyn_cast_or_null<DoStmt>(s)) {
+			/* a loop, not one mixprec reads: refused, compiled as
+			   written (CMSIS-DSP's and XNNPACK's loops are do-while) */
+			mp_warning(dw->getDoLoc(),
+				   std::string("mixprec: loop nest not transformed: ") +
+					   MP_DO_WHILE_REASON);
+			r.bad = true;
+			continue;
 		}
 		Stmt *f = dyn_cast_or_null<ForStmt>(s);
 		if (!f && isa_and_nonnull<WhileStmt>(s))

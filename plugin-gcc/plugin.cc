@@ -373,12 +373,14 @@ static bool is_debug_marker(tree t)
 	return t && TREE_CODE(t) == DEBUG_BEGIN_STMT;
 }
 
-/* The statement that a marker annotates: FOR_STMT or WHILE_STMT, possibly
- * inside the scope the C front end opens for `for (int i = ...)`. */
-static tree annotated_for(tree s)
+/* The statement that a marker annotates: FOR_STMT or WHILE_STMT (with
+ * DO: a DO_STMT), possibly inside the scope the C front end opens for `for
+ * (int i = ...)`, or inside braces. */
+static tree annotated_for(tree s, bool do_stmt = false)
 {
 	while (s) {
-		if (TREE_CODE(s) == FOR_STMT || TREE_CODE(s) == WHILE_STMT)
+		if (do_stmt ? TREE_CODE(s) == DO_STMT
+			    : TREE_CODE(s) == FOR_STMT || TREE_CODE(s) == WHILE_STMT)
 			return s;
 		if (TREE_CODE(s) == BIND_EXPR) {
 			s = BIND_EXPR_BODY(s);
@@ -673,6 +675,16 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 				continue;
 			warning_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, OPT_Wpragmas,
 				   "mixprec: loop nest not transformed: %s", why);
+			r.bad = true;
+			continue;
+		}
+		tree dw = !f && !tsi_end_p(n) ? annotated_for(tsi_stmt(n), true) : NULL_TREE;
+		if (dw) {
+			/* a loop, not one mixprec reads: refused, compiled as
+			   written (CMSIS-DSP's and XNNPACK's loops are do-while) */
+			location_t at = EXPR_LOCATION(dw);
+			warning_at(at != UNKNOWN_LOCATION ? at : r.pragma_loc, OPT_Wpragmas,
+				   "mixprec: loop nest not transformed: %s", MP_DO_WHILE_REASON);
 			r.bad = true;
 			continue;
 		}

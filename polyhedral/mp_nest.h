@@ -478,6 +478,11 @@ int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out,
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p,
 		     char *err, size_t errlen, int *err_tok);
 const char *mp_prec_name(mp_prec p);
+/* The refusal of a pragma above a do-while loop, in both glues' words. */
+#define MP_DO_WHILE_REASON                                                              \
+	"a do-while loop (its body runs once before the first test); mixprec reads "  \
+	"'for' and 'while' loops: write the nest with them (the loop is compiled as "  \
+	"written)"
 const char *mp_target_name(mp_target t);
 
 /* ---------------------------------------------------------------- plan */

@@ -339,6 +339,19 @@ struct mp_build {
 		}
 	}
 
+	/* The value of load E of invariant memory (mp_invariant_load: the
+	   core puts such loads only in invariant expressions), read before
+	   the nest from its address: *(T *)(base + off). */
+	Expr *load(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		QualType ty = type_of(x.type);
+		if (x.access < 0)
+			return cast(ty, lit(0));
+		return paren(un(UO_Deref, cast(C.getPointerType(ty.withConst()),
+					       addr(x.access, true))));
+	}
+
 	/* A loop-invariant scalar expression in its own C type (floats stay
 	   floats), for arguments of fused epilogue helpers. */
 	Expr *typed(int e)
@@ -358,6 +371,8 @@ struct mp_build {
 			return cast(ty, lit(x.cst));
 		case MP_X_VAR:
 			return cast(ty, value(x.var));
+		case MP_X_LOAD:   /* invariant memory (mp_invariant_load) */
+			return cast(ty, load(e));
 		case MP_X_CAST:
 			return cast(ty, typed(x.a));
 		case MP_X_NEG:
@@ -379,6 +394,8 @@ struct mp_build {
 			return lit(x.cst);
 		case MP_X_VAR:
 			return lng(value(x.var));
+		case MP_X_LOAD:
+			return lng(load(e));
 		case MP_X_CAST:
 			return lng(cast(type_of(x.type), expr(x.a)));
 		case MP_X_NEG:

@@ -361,6 +361,19 @@ struct mp_mat {
 		return build_string_literal(strlen(buf) + 1, buf);
 	}
 
+	/* The value of load E of invariant memory (mp_invariant_load), read
+	   before the nest from its address, in its own type (through a
+	   char pointer: any object may be read so). */
+	tree load(int e)
+	{
+		const mp_expr &x = c.n->expr[e];
+		tree ty = type_of_scalar(x.type);
+		if (x.access < 0 || !mp_invariant_load(c.n, x.access))
+			return build_zero_cst(ty);
+		return fold_build2(MEM_REF, ty, addr(x.access, true),
+				   build_int_cst(build_pointer_type(char_type_node), 0));
+	}
+
 	/* A loop-invariant scalar expression in its own C type (floats stay
 	   floats), for arguments of fused epilogue helpers. */
 	tree typed(int e)
@@ -379,6 +392,8 @@ struct mp_mat {
 			return build_int_cst(ty, x.cst);
 		case MP_X_VAR:
 			return value_of(c, x.var);
+		case MP_X_LOAD:   /* invariant memory (mp_invariant_load) */
+			return load(e);
 		case MP_X_CAST:
 			return fold_convert(ty, typed(x.a));
 		case MP_X_NEG:
@@ -401,6 +416,8 @@ struct mp_mat {
 			return build_int_cst(long_t(), x.cst);
 		case MP_X_VAR:
 			return fold_convert(long_t(), value_of(c, x.var));
+		case MP_X_LOAD:
+			return fold_convert(long_t(), load(e));
 		case MP_X_CAST:
 			return fold_convert(long_t(), fold_convert(type_of_scalar(x.type), expr(x.a)));
 		case MP_X_NEG:

@@ -85,11 +85,20 @@ static void checks(mp_argv *v, const mp_nest *n, const mp_plan *p)
 	}
 	for (i = 0; i < n->nvars; i++)
 		nprot += n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
+	for (i = 0; i < n->naccesses; i++)
+		nprot += mp_invariant_load(n, i);
 	cst(v, nprot);
 	for (i = 0; i < n->nvars; i++)
 		if (n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory) {
 			push(v, MP_ARG_VAR_LO)->var = i;
 			push(v, MP_ARG_VAR_HI)->var = i;
+		}
+	/* memory read once before the nest as an invariant (zp[0], *alpha):
+	   its bytes, as a global's */
+	for (i = 0; i < n->naccesses; i++)
+		if (mp_invariant_load(n, i)) {
+			push(v, MP_ARG_RANGE_LO)->access = i;
+			push(v, MP_ARG_RANGE_HI)->access = i;
 		}
 }
 

@@ -1652,3 +1652,36 @@ int mp_nest_parse(mp_nest *n, const char *text)
 		}
 	return ps.failed ? -1 : 0;
 }
+
+/* See mp_nest.h. */
+int mp_invariant_load(const mp_nest *n, int acc)
+{
+	const mp_access *a;
+	int t, q, u;
+
+	if (acc < 0 || acc >= n->naccesses)
+		return 0;
+	a = &n->access[acc];
+	if (!a->affine || a->is_write || a->conds || a->array < 0 || a->array >= n->narrays ||
+	    a->elem_size <= 0)
+		return 0;
+	if (n->array[a->array].base_var >= 0) {
+		const mp_var *b = &n->var[n->array[a->array].base_var];
+
+		if (b->kind != MP_VAR_PARAM || b->type != MP_TY_PTR)
+			return 0;
+	} else if (!n->array[a->array].is_decl) {
+		return 0;
+	}
+	for (t = 0; t < a->off.n; t++)
+		for (u = 0; u < 2; u++) {
+			int v = u ? a->off.t[t].v2 : a->off.t[t].v1;
+
+			if (v >= 0 && (v >= n->nvars || n->var[v].kind != MP_VAR_PARAM))
+				return 0;
+		}
+	for (q = 0; q < n->naccesses; q++)
+		if (n->access[q].is_write && n->access[q].array == a->array)
+			return 0;
+	return 1;
+}

@@ -478,6 +478,13 @@ int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out,
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p,
 		     char *err, size_t errlen, int *err_tok);
 const char *mp_prec_name(mp_prec p);
+/* Is access ACC a read of memory the nest may take as a loop-invariant
+ * value (a zero point `zp[0]`, `p->zp`, a factor `*alpha`): affine, its
+ * offset over parameters only, its array a parameter pointer or a
+ * declared array that no access of the nest writes?  The call reads it
+ * once, before the nest (the glues load it from its address); its bytes
+ * join the ranges the nest's stores must not hit (mp_args.c). */
+int mp_invariant_load(const mp_nest *n, int acc);
 /* The refusal of a pragma above a do-while loop, in both glues' words. */
 #define MP_DO_WHILE_REASON                                                              \
 	"a do-while loop (its body runs once before the first test); mixprec reads "  \

@@ -197,6 +197,8 @@ static int is_invariant(const mp_nest *n, int e)
 		return 0;
 	if (x->kind == MP_X_CONST)
 		return mp_scalar_is_int(x->type);
+	if (x->kind == MP_X_LOAD)   /* zp[0], p->zp */
+		return mp_scalar_is_int(x->type) && mp_invariant_load(n, x->access);
 	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
 	       n->var[x->var].kind == MP_VAR_PARAM &&
 	       mp_scalar_is_int(n->var[x->var].type);
@@ -221,6 +223,8 @@ static int is_invariant_value(const mp_nest *n, int e, int fl)
 		return 0;
 	if (x->kind == MP_X_CONST)
 		return 1;
+	if (x->kind == MP_X_LOAD)   /* *alpha, p->scale, zp[0] */
+		return mp_invariant_load(n, x->access);
 	return x->kind == MP_X_VAR && x->var >= 0 && x->var < n->nvars &&
 	       n->var[x->var].kind == MP_VAR_PARAM && n->var[x->var].type != MP_TY_PTR;
 }
@@ -2122,8 +2126,9 @@ static int peel_s32(const mp_nest *n, int e)
 	return e;
 }
 
-/* A loop-invariant argument: CONST, VAR of a PARAM, and casts and
- * + - * neg of those.  No load (a per-channel value), no call. */
+/* A loop-invariant argument: CONST, VAR of a PARAM, a read of invariant
+ * memory (mp_invariant_load: p->scale), and casts and + - * neg of those.
+ * No other load (a per-channel value), no call. */
 static int invariant_arg(const mp_nest *n, int e, int depth)
 {
 	const mp_expr *x = ex(n, e);
@@ -2139,6 +2144,8 @@ static int invariant_arg(const mp_nest *n, int e, int depth)
 		       n->var[x->var].kind == MP_VAR_PARAM &&
 		       n->var[x->var].type != MP_TY_PTR &&
 		       n->var[x->var].type != MP_TY_OTHER;
+	case MP_X_LOAD:
+		return mp_invariant_load(n, x->access);
 	case MP_X_CAST:
 	case MP_X_NEG:
 		return invariant_arg(n, x->a, depth + 1);

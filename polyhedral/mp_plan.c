@@ -584,15 +584,28 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 			continue;
 		prod = peel_casts(n, px);
 		mul = ex(n, prod);
+		/* the product in a local of its own type, read once here
+		   (gemmlowp's reference: `const int32_t mult_as_int = a_as_int
+		   * b_as_int; total += mult_as_int;`): forwarded */
+		int pd = -1;
+		if (mul && mul->kind == MP_X_VAR && (pd = fwd_def(n, c, mul->var, sid)) >= 0 &&
+		    ex(n, n->stmt[pd].rhs) && ex(n, n->stmt[pd].rhs)->kind == MP_X_MUL &&
+		    ex(n, n->stmt[pd].rhs)->type == n->var[mul->var].type) {
+			prod = n->stmt[pd].rhs;
+			mul = ex(n, prod);
+		} else {
+			pd = -1;
+		}
 		if (!mul || mul->kind != MP_X_MUL)
 			continue;
 		c->prod = prod;
 		c->alpha = -1;
 		fwd_reset(c);
+		fwd_mark(c, pd);
 		if (match_factor(n, c, mul->a, &c->f[0]) &&
 		    match_factor(n, c, mul->b, &c->f[1]))
 			return 1;
-		if (match_scaled(n, mul, c))
+		if (pd < 0 && match_scaled(n, mul, c))
 			return 1;
 	}
 	return 0;

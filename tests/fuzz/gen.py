@@ -269,8 +269,9 @@ def gen_nest(r, fn, q):
     if n["ld"]["c"] == "const" and r.random() < 0.7:
         n["dims"][ld_dim(n["clay"], "c")] = "const"
     for z in ("za", "zb"):
+        # mem: read from memory in the body, `zq[0]` (onnx2c's zero points)
         kind = wchoice(r, [(None, 55), ("const", 14), ("param", 15), ("global", 7),
-                           ("local", 5), ("macro", 4)])
+                           ("local", 5), ("macro", 4), ("mem", 5)])
         if kind is None:
             n[z] = None
         else:
@@ -1810,6 +1811,8 @@ class FuncEmitter:
             return "F%d_%s%d" % (self.f, z.upper(), o)
         if zp["kind"] == "global":
             return "g_%s%d_%d" % (z, self.f, o)
+        if zp["kind"] == "mem":
+            return "zq%d[%d]" % (o, 0 if z == "za" else 1)
         return "%s%d" % (z, o)
 
     def operand(self, q, x, kk):
@@ -2214,7 +2217,8 @@ class FuncEmitter:
         for z in ("za", "zb"):
             if n[z] and n[z]["kind"] == "param":
                 P.append(("%s %s%d" % (n[z]["ptype"], z, q), "%s%d" % (z, q)))
-        if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
+        if (n["za"] and n["za"]["kind"] in ("local", "mem")) or \
+                (n["zb"] and n["zb"]["kind"] in ("local", "mem")):
             P.append(("const int32_t *zq%d" % q, "zq%d" % q))
         P += self.epi_params(q)
         if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):
@@ -2532,7 +2536,8 @@ class FuncEmitter:
                     if n[z] and n[z]["kind"] == "global":
                         D.append("\t\tg_%s%d_%d = %s;" % (z, f, q, lit(cn[z])))
                         hashes.append('fz_live("%s.g_%s", g_%s%d_%d);' % (tag, z, z, f, q))
-                if (n["za"] and n["za"]["kind"] == "local") or (n["zb"] and n["zb"]["kind"] == "local"):
+                if (n["za"] and n["za"]["kind"] in ("local", "mem")) or \
+                        (n["zb"] and n["zb"]["kind"] in ("local", "mem")):
                     D.append("\t\tint32_t zq%d[2] = { %s, %s };" % (q, lit(cn["za"]), lit(cn["zb"])))
                 D += self.epi_values(q, cn, frees)
                 if any(x["kind"] == "ptr" and x["target"] == "base" for x in n["extras"]):

@@ -664,6 +664,16 @@ static int find_candidate(az *z)
 			if (n->expr[x].kind == MP_X_MUL && varying(n, n->expr[x].a, 0) &&
 			    varying(n, n->expr[x].b, 0))
 				z->plan->no_contraction = 0;
+		/* the product may be inside what mixprec cannot read (TinyMaix's
+		   tm_dot_prod(x, w, n, &sum)): say so, at that statement */
+		for (x = 0; x < n->nstmts; x++)
+			if (n->stmt[x].kind == MP_S_OPAQUE)
+				return refuse(z, n->stmt[x].loc,
+					      "no contraction found in the nest, which contains "
+					      "a statement mixprec cannot analyse (%s): a product "
+					      "computed inside it is not seen",
+					      n->stmt[x].why[0] ? n->stmt[x].why
+								: "unknown operation");
 		return refuse(z, loop_loc(n, 0),
 			      "no contraction found in the nest: expected 'acc = acc + a*b' "
 			      "or 'c[...] += a*b' with a and b loads of 8-bit integers, or of "

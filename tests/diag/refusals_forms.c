@@ -90,3 +90,17 @@ void rf_row_pointers(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 }
 
 
+
+/* the product inside a function mixprec cannot read (TinyMaix's tml_fc
+   calls tm_dot_prod(x, w, n, &sum)): the refusal names the call (a note
+   points at it) */
+void rf_dot_helper(const int8_t *x, const int8_t *w, int n, int32_t *sum);
+void rf_helper(int M, int K, const int8_t *x, const int8_t *W, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int c = 0; c < M; c++) { // expected-warning {{a product computed inside it is not seen}}
+		int32_t sum = 0;
+		rf_dot_helper(x, W + c * K, K, &sum);
+		y[c] = sum;
+	}
+}

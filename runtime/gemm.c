@@ -299,7 +299,7 @@ static mp_lp_packed *mp_x8_const_b(const mp_gemm_kernel *k, const mp_gemm_args *
 		.s_n = g->b_sj, .s_k = g->b_sk, .x8_family = k,
 		.x8_aux = (uint64_t)(uint32_t)g->b_dt | (uint64_t)mp_corr_p(g) << 32,
 	};
-	key.fp = mp_lp_fingerprint_x8(g->b, g->N, g->K, g->b_sj, g->b_sk);
+	key.fp = mp_lp_fingerprint(g->b, 1, g->N, g->K, g->b_sj, g->b_sk);
 	unsigned long epoch;
 	mp_lp_packed *pk = mp_lp_cache_get(&key, &epoch);
 	if (pk)

@@ -1024,8 +1024,8 @@ void mp_lp_fp_pos(long n, long K, int t, long *r, long *k)
 		mp_lp_fp_step(n, K, q, &x, r, k);
 }
 
-static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdiff_t s_n,
-				  ptrdiff_t s_k)
+/* See lp.h. */
+uint64_t mp_lp_fingerprint(const void *p, int esz, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k)
 {
 	uint64_t h = 0xcbf29ce484222325ull, x = MP_LP_FP_SEED;
 	if (n <= 0 || K <= 0)
@@ -1034,23 +1034,10 @@ static uint64_t mp_lp_fingerprint(const void *p, int dbl, long n, long K, ptrdif
 		long r, k;
 		mp_lp_fp_step(n, K, t, &x, &r, &k);
 		ptrdiff_t o = r * s_n + k * s_k;
-		uint64_t v = dbl ? mp_f64_bits(((const double *)p)[o])
-				 : mp_f32_bits(((const float *)p)[o]);
+		uint64_t v = esz == 8 ? mp_f64_bits(((const double *)p)[o])
+			   : esz == 4 ? mp_f32_bits(((const float *)p)[o])
+				      : ((const uint8_t *)p)[o];
 		h = (h ^ v) * 0x100000001b3ull;
-	}
-	return h;
-}
-
-/* See lp.h: the same positions as mp_lp_fingerprint, bytes. */
-uint64_t mp_lp_fingerprint_x8(const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k)
-{
-	uint64_t h = 0xcbf29ce484222325ull, x = MP_LP_FP_SEED;
-	if (n <= 0 || K <= 0)
-		return h;
-	for (int t = 0; t < MP_LP_FP_SAMPLES; t++) {
-		long r, k;
-		mp_lp_fp_step(n, K, t, &x, &r, &k);
-		h = (h ^ ((const uint8_t *)p)[r * s_n + k * s_k]) * 0x100000001b3ull;
 	}
 	return h;
 }
@@ -1064,7 +1051,7 @@ static mp_lp_key mp_lp_key_of(int side, mp_lp_impl impl, mp_lp lp, int dbl, int 
 		.n = n, .K = K, .s_n = s_n, .s_k = s_k, .e = dyn ? NULL : e, .es = dyn ? 0 : es,
 		.z = z,
 	};
-	k.fp = mp_lp_fingerprint(p, dbl, n, K, s_n, s_k);
+	k.fp = mp_lp_fingerprint(p, dbl ? 8 : 4, n, K, s_n, s_k);
 	return k;
 }
 

@@ -398,12 +398,13 @@ struct mp_lp_packed {
 	int ready;
 };
 
+/* The sample of an operand's contents that its cache key holds (mp_lp_key.fp):
+ * n rows or columns of K elements of ESZ bytes (8 double, 4 float, 1 an
+ * 8-bit integer), strides in elements. */
+uint64_t mp_lp_fingerprint(const void *p, int esz, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k);
 /* A referenced, ready entry for k, or NULL (miss, or caching disabled:
  * MIXPREC_CACHE_MB=0).  Counts a hit or a miss.  *epoch: the count of
  * mp_lp_forget calls so far, for mp_lp_cache_new. */
-/* The sample of an 8-bit operand's contents that its cache key holds
- * (n rows or columns of K bytes, strides in bytes). */
-uint64_t mp_lp_fingerprint_x8(const void *p, long n, long K, ptrdiff_t s_n, ptrdiff_t s_k);
 mp_lp_packed *mp_lp_cache_get(const mp_lp_key *k, unsigned long *epoch);
 /* A new entry for k (a miss looked up at epoch, before the operand was
  * read) holding copies of the operand's scales (n each; za may be NULL),

@@ -4,8 +4,9 @@
  * (default 4096 x 4096), one thread.  Times per call (median of REPS
  * calls, each on a new x):
  *   plain      the nest built without the plugin (-O3 -march=native);
- *   mixprec    the plugin build of the nest as written (the weights packed
- *              on every call when the kernels pack them);
+ *   mixprec    the plugin build of the nest as written (bench/loop_small.c's
+ *              dense_i8: the weights packed on every call when the kernels
+ *              pack them);
  *   constant   the plugin build with constant=w (packed once, reused);
  *   oneDNN     dnnl_gemm_s8s8s32 on the same operands (int32 out, no
  *              requantization: a lower bound of its cost).

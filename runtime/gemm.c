@@ -285,6 +285,8 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 			   (const char *)b + g * b_sg, b_dt, b_sk, b_sj, zb, t + g * N, G * N, 1, 0);
 }
 
+#define MP_X8_CONST_MIN_BYTES 16384.0
+
 /* A constant B (mp_gemm_x8_const) that the blocked driver would pack
  * (not a vector path, not the family's direct path for few rows): the
  * cache's entry, packed on a miss, referenced until mp_lp_cache_done; or
@@ -292,6 +294,12 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 static mp_lp_packed *mp_x8_const_b(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
 	if (g->M <= 1 || g->N <= 1 || g->K <= 0 || (k->direct && g->M <= 4 && g->b_sj == 1))
+		return NULL;
+	/* a small B packs faster than the cache is looked up (its lock, its
+	   hash, the 68-byte sample): bench/bench_dense, one thread, lost
+	   0.43-0.93x against packing at 32x32 and 64x64 weights, gained
+	   1.02-1.17x at 128x128 */
+	if ((double)g->N * (double)g->K < MP_X8_CONST_MIN_BYTES)
 		return NULL;
 	const long kp = mp_round_up(g->K, k->kg), w = mp_round_up(g->N, k->nr);
 	mp_lp_key key = {

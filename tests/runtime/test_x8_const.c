@@ -182,8 +182,11 @@ int main(int argc, char **argv)
 	long reused = 0;
 	for (int it = 0; it < 300; it++) {
 		prob p;
-		make(&p, shapes[mp_rand_below(NSHAPES)], shapes[mp_rand_below(NSHAPES)],
-		     it % 7 == 0 ? 300 + mp_rand_below(300) : shapes[mp_rand_below(NSHAPES)]);
+		/* every other problem with B above the size the cache is used
+		   for (16 KiB: 16 columns of K >= 1024) */
+		make(&p, shapes[mp_rand_below(NSHAPES)],
+		     it % 2 ? 16 + mp_rand_below(82) : shapes[mp_rand_below(NSHAPES)],
+		     it % 2 ? 1024 + mp_rand_below(200) : shapes[mp_rand_below(NSHAPES)]);
 		int flags = (int)(1 + mp_rand_below(3));   /* A, B, both */
 		int32_t *want = run(&p, 0);
 		int32_t *miss = run(&p, flags), *hit = run(&p, flags);

@@ -533,6 +533,11 @@ typedef struct mp_plan {
 	                              acc += s * scale[g]; }`): the tile holds
 	                              one sum per group, T[(i*G + g)*N + j],
 	                              G the iterations of loop_g; -1 without */
+	int g_batch;               /* loop_g is a batch loop, not a reduction
+	                              (a depthwise convolution's channel loop
+	                              indexes A, B and the output, inside the
+	                              row loop): the same tile, one sum per
+	                              (i, g, j), the output written at g */
 	/* Reduction loops summed into one sum (issue 9: a convolution's
 	   `for (kh...) for (kw...) for (ic...) acc += in[..] * w[..]`):
 	   loop_sum[0..nsum-1], outermost first, each directly enclosing the

@@ -9,6 +9,11 @@ static const char *const mp_kernel_families =
 	"kernels avx512vnni 8x32 (K groups of 4, vpdpbusd), avx2 6x16 (exact, vpmaddwd), "
 	"scalar 4x8";
 
+/* A batch loop inside the rows (runtime/batched*.c). */
+static const char *const mp_batched_kernel_families =
+	"kernels across the batch loop: avx512vnni 32 x 4 rows (int16 pairs, vpdpwssd; A "
+	"and B contiguous along it, one column), scalar otherwise";
+
 /* mp_gemm_lp's implementations (runtime/lp*.c). */
 static const char *const mp_lp_kernel_families =
 	"mp_gemm_lp kernels: bf16/fp8 on avx512bf16 (vdpbf16ps) or avx2+fma (the same "
@@ -39,6 +44,7 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
 			"them runs the loop as written (decided per call from the extents: "
 			"fallback reason 'small' in MIXPREC_STATS)%s%s",
 			p->what, p->layout, mode_text(p),
-			p->src_float ? mp_lp_kernel_families : mp_kernel_families, target,
+			p->src_float ? mp_lp_kernel_families
+			: p->g_batch ? mp_batched_kernel_families : mp_kernel_families, target,
 			p->hint[0] ? "; " : "", p->hint);
 }

@@ -109,6 +109,35 @@ int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt
 				 ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
 				 ptrdiff_t b_sg, int32_t *t);
 
+/* A batch loop inside the rows (batched.c, issue 9: a depthwise
+ * convolution's channels): T[(i*G + g)*N + j] = the sum over the nk
+ * reduction dims kd (innermost first) of (A(i,g,d) - za) * (B(g,d,j) - zb),
+ * A(i,g,d) = a[i*a_si + g*a_sg + sum_l d_l*kd[l].a], B(g,d,j) = b[g*b_sg +
+ * j*b_sj + sum_l d_l*kd[l].b] (bytes), A's element pad->pad[0] wherever a
+ * condition of PAD (NULL: none) fails, never read there.  Int32 sums
+ * modulo 2^32; rows split over the runtime's threads. */
+#include "mp_runtime.h"
+typedef struct mp_batched_args {
+	long M, N, G;
+	int nk;
+	mp_kdim kd[MP_MAX_KDIMS];
+	const void *a;
+	int a_dt;
+	ptrdiff_t a_si, a_sg;
+	int32_t za;
+	const void *b;
+	int b_dt;
+	ptrdiff_t b_sj, b_sg;
+	int32_t zb;
+	const mp_pad *pad;
+	int32_t *t;
+	int vec;   /* set by mp_gemm_x8_batched: the vector form applies */
+} mp_batched_args;
+void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x);
+/* Its vector form (batched_avx512.c): A and B contiguous in g, N == 1;
+ * rows lo..hi-1.  Returns 0 (nothing done) with more than 64 taps. */
+int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi);
+
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
 

@@ -560,8 +560,12 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	const void *const a_user = a, *const b_user = b;   /* before any copy */
 	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
 	va_end(ap);
-	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (L > 0 && G != 1) ||
-	    (has_rows2 && mode == 0))
+	/* a batch loop inside the rows (a depthwise convolution's channels:
+	   A and B advance by a_sg / b_sg bytes per g, the sum over the
+	   window's loops): batched.c, never the copies below.  Quantization
+	   groups (a_sg a group's length) take mp_gemm_x8_groups */
+	int batched = G > 1 && (L > 0 || P > 0 || (a_sg == 1 && b_sg == 1));
+	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (has_rows2 && mode == 0))
 		return fallback(NULL, MP_FB_ABI, t0);
 	if (bad_step)
 		return fallback(loc, MP_FB_LAYOUT, t0);
@@ -611,7 +615,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   mode; in pieces of rows below, so that a piece stays in cache.
 	   Padding copies A always (the conditions need each row's i, i2:
 	   m1 says how the rows of a merged block split) */
-	int stage = L > 0 || rows2 || P > 0;
+	int stage = (L > 0 || rows2 || P > 0) && !batched;
 	long Kin = K;   /* k's own extent (kd[0]) */
 	if (mode == 0 && stage) {
 		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0,
@@ -629,7 +633,12 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	/* too little work for the kernels: the loop as written (see above);
 	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
 	 * Groups: G sums of K each, estimated as one reduction over G*K */
-	if (mp_env.small &&
+	if (mp_env.small && batched) {
+		/* the vector form pays from a few vectors of work on (a
+		   call's cost, about 0.2 us, against a scalar loop) */
+		if ((double)M * (double)G * (double)N * (double)terms < 4096.0)
+			return fallback(loc, MP_FB_SMALL, t0);
+	} else if (mp_env.small &&
 	    too_small(&mp_small_k_i8,
 		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1) ? &mp_small_l_i8_kcontig
 							       : &mp_small_l_i8_strided,
@@ -741,7 +750,13 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	} else if (M > 0 && N > 0 && G == 1)
 		mp_gemm_x8(kern, M, N, K, a, (int)a_dt, a_si, a_sk, (int32_t)za,
 			   b, (int)b_dt, b_sk, b_sj, (int32_t)zb, t, N, 1, 0);
-	else if (M > 0 && N > 0 && G > 1)
+	else if (M > 0 && N > 0 && G > 1 && batched) {
+		mp_batched_args x = {M, N, G, (int)L + 1, {{0, 0, 0}}, a, (int)a_dt, a_si, a_sg,
+				     (int32_t)za, b, (int)b_dt, b_sj, b_sg, (int32_t)zb,
+				     P > 0 ? &pad : NULL, t, 0};
+		memcpy(x.kd, kd, sizeof(mp_kdim) * (size_t)(L + 1));
+		mp_gemm_x8_batched(kern, &x);
+	} else if (M > 0 && N > 0 && G > 1)
 		mp_gemm_x8_groups(kern, M, N, K, G, a, (int)a_dt, a_si, a_sk, a_sg, (int32_t)za,
 				  b, (int)b_dt, b_sk, b_sj, b_sg, (int32_t)zb, t);
 	if (alpha != 1)   /* sum of alpha*a*b in int32 = alpha*sum, mod 2^32 */

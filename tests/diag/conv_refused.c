@@ -61,13 +61,14 @@ void cr_guard_data(int H, int W, int C, int OC, const int8_t *in, const int8_t *
 			}
 }
 
-void cr_depthwise(int H, int W, int C, const int8_t *in, const int8_t *w, int32_t *out)
+/* float sources: depthwise (a batch loop inside the rows) is integer only */
+void cr_depthwise(int H, int W, int C, const float *in, const float *w, float *out)
 {
-#pragma mixprec(int8, acc=int32)
+#pragma mixprec(bf16, acc=fp32)
 	for (int oh = 0; oh < H - 2; oh++) // expected-warning {{loop 'c' indexes both operands 'in' and 'w' and the output 'acc' (a batch loop inside the contraction}}
 		for (int ow = 0; ow < W - 2; ow++)
 			for (int c = 0; c < C; c++) {
-				int32_t acc = 0;
+				float acc = 0;
 				for (int kh = 0; kh < 3; kh++)
 					for (int kw = 0; kw < 3; kw++)
 						acc += in[((oh + kh) * W + ow + kw) * C + c] *

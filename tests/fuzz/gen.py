@@ -71,8 +71,11 @@ What varies (see gen_nest / gen_func):
     dilation over NHWC input, OHWI / HWIO / OIHW weights, the reduction loops
     in several orders, kh counting down, an image loop around, padding with
     the window test written around the update, as `continue`s, as a flag,
-    around the channel loop or as a select `v = inside ? A[..] : K`; near misses: a guard that is not padding,
-    depthwise, a statement in a window loop); nests inside OpenMP constructs (per-thread row ranges,
+    around the channel loop or as a select `v = inside ? A[..] : K`; depthwise
+    convolutions (the output channel indexes the input, the weights and the
+    output: a batch loop inside the pixel loop), padded around the update or
+    by a select; near misses: a guard that is not padding, a statement in a
+    window loop); nests inside OpenMP constructs (per-thread row ranges,
     the body of `parallel for schedule(static)`, a task) and the pragma
     followed by `#pragma omp parallel for` (a warning).  Programs holding
     OpenMP carry the line OMP_MARK; run.py then builds them with -fopenmp.
@@ -1045,7 +1048,7 @@ def gen_xfunc(r, f):
     xf["cbatch"] = r.random() < 0.4      # conv: an image loop around
     xf["kdown"] = r.random() < 0.2       # conv: kh counts down
     xf["cepi"] = wchoice(r, [("store", 50), ("relu", 25), ("cast8", 10), ("addinto", 15)])
-    xf["cnear"] = wchoice(r, [("none", 80), ("guard", 8), ("depthwise", 6), ("side", 6)])
+    xf["cnear"] = wchoice(r, [("none", 70), ("guard", 6), ("depthwise", 18), ("side", 6)])
     # conv: padding P (the image smaller than the window needs) and the
     # window test as written: around the update, `continue` in the window
     # loops (KissDL), a flag (TensorFlow Lite's is_point_inside_image), an
@@ -1087,19 +1090,22 @@ def conv_body(xf, pragma, zA):
     """A direct convolution (issue 9): output C[n][oh][ow][oc] over T x M
     points, N channels; input A[n][IH][IW][K]; weights B in layout wlay; the
     reduction over (kh, kw, c) in the order corder (wc: kh fixed at 0, the
-    window one row); a near miss (cnear) the plugin must refuse."""
+    window one row); a depthwise form (cnear depthwise: no channel loop, the
+    output channel indexes all three) or a near miss (cnear) the plugin
+    must refuse."""
     KH, KW, S, D = xf["KH"], xf["KW"], xf["S"], xf["D"]
     if xf["corder"] == "wc":
         KH = 1
     near = xf["cnear"]
-    P = xf.get("cpad", 0) if near == "none" else 0
+    P = xf.get("cpad", 0) if near in ("none", "depthwise") else 0
     c = "oc" if near == "depthwise" else "c"
     ain = "A[((n * IH + oh * %d + kh * %d) * IW + ow * %d + kw * %d) * K + %s]" % (S, D, S, D, c)
     guard = xf.get("cguard", "upd") if P else None
-    if guard in ("cont", "flag", "cloop") and xf["corder"] not in ("hwc", "wc"):
+    if guard in ("cont", "flag", "cloop") and (xf["corder"] not in ("hwc", "wc") or
+                                              near == "depthwise"):
         guard = "upd"
     if P:
-        ain = "A[((n * IH + ih) * IW + iw) * K + c]"
+        ain = "A[((n * IH + ih) * IW + iw) * K + %s]" % c
     ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
     if xf["za"]:
         ain = "(%s%s)" % (ain, zA)
@@ -1457,8 +1463,8 @@ def x_emit(fn):
             nim = max(NB, 1) if xf["cbatch"] else 1
             ih = max((T - 1) * xf["S"] + (xf["KH"] - 1) * xf["D"] + 1, 1)
             iw = max((M - 1) * xf["S"] + (xf["KW"] - 1) * xf["D"] + 1, 1)
-            # (the depthwise near miss reads A and B by the output
-            # channel, whatever K)
+            # (the depthwise form reads A and B by the output channel,
+            # whatever K)
             na = nim * ih * iw * max(K, 1) + N + SLACK
             nbb = xf["KH"] * xf["KW"] * max(K, 1) * N + SLACK
             ncc = nim * T * M * N + SLACK

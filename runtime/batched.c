@@ -1,0 +1,129 @@
+/* batched.c -- int8 contractions with a batch loop inside the rows (issue
+ * 9): a depthwise convolution's channel loop indexes the input, the
+ * weights and the output, so each channel is a contraction of its own
+ * over the window (K = 9 for 3x3), one output column per channel
+ * multiplier:
+ *
+ *   T[(i*G + g)*N + j] = sum over the reduction's points d of
+ *                        (A(i,g,d) - za) * (B(g,d,j) - zb)
+ *   A(i,g,d) = a[i*a_si + g*a_sg + sum_l d_l*kd[l].a]
+ *   B(g,d,j) = b[g*b_sg + j*b_sj + sum_l d_l*kd[l].b]
+ *
+ * with d = (d_0 .. d_{nk-1}), d_l < kd[l].n (kd[0] innermost), and, when
+ * PAD is given, A's element replaced by pad->pad[0] wherever a condition
+ * c0 + ci*i + sum_l ck[l]*d_l >= 0 fails (the element is not read there).
+ * Int32 sums, modulo 2^32 (the caller bounds them).
+ *
+ * Such products are too thin for the GEMM kernels (a column of N = 1 per
+ * channel, a reduction of 9 terms); the vector form runs across the
+ * channels instead: with A and B contiguous in g and N == 1 (channel
+ * multiplier 1, the common case), 16 channels per vector
+ * (batched_avx512.c); any other layout runs the scalar form below.  Rows
+ * are split over the runtime's threads; each output cell is one thread's
+ * sum in a fixed order, so the result does not depend on the team. */
+#include <stdint.h>
+#include <string.h>
+#include "mp_gemm.h"
+#include "mp_par.h"
+#include "mp_runtime.h"
+
+/* 1 when every padding condition holds at row i, point d. */
+static int mp_inside(const mp_pad *pad, long i, const long *d, int nk)
+{
+	for (int c = 0; pad && c < pad->n; c++) {
+		long v = pad->c0[c] + pad->ci[c] * i;
+		for (int l = 0; l < nk; l++)
+			v += pad->ck[c][l] * d[l];
+		if (v < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int32_t mp_ld8(const void *p, int dt)
+{
+	return dt == MP_DT_U8 ? (int32_t)*(const uint8_t *)p : (int32_t)*(const int8_t *)p;
+}
+
+/* Rows lo..hi-1, any layout. */
+static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
+{
+	long d[MP_MAX_KDIMS];
+	const int nk = x->nk;
+	int32_t padv = x->pad ? (x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
+						     : (int32_t)(int8_t)x->pad->pad[0])
+			      : 0;
+
+	for (long i = lo; i < hi; i++) {
+		int32_t *row = x->t + (size_t)i * (size_t)x->G * (size_t)x->N;
+		memset(row, 0, sizeof(int32_t) * (size_t)x->G * (size_t)x->N);
+		memset(d, 0, sizeof d);
+		for (;;) {   /* every point d of the reduction */
+			ptrdiff_t oa = i * x->a_si, ob = 0;
+			for (int l = 0; l < nk; l++)
+				oa += d[l] * x->kd[l].a, ob += d[l] * x->kd[l].b;
+			int in = mp_inside(x->pad, i, d, nk);
+			for (long g = 0; g < x->G; g++) {
+				uint32_t av = (uint32_t)((in ? mp_ld8((const char *)x->a + oa +
+								      g * x->a_sg, x->a_dt)
+							     : padv) - x->za);
+				const char *bg = (const char *)x->b + ob + g * x->b_sg;
+				for (long j = 0; j < x->N; j++) {
+					uint32_t bv = (uint32_t)(mp_ld8(bg + j * x->b_sj, x->b_dt) -
+								 x->zb);
+					row[g * x->N + j] = (int32_t)((uint32_t)row[g * x->N + j] +
+								      av * bv);
+				}
+			}
+			int l = 0;
+			while (l < nk && ++d[l] >= x->kd[l].n)
+				d[l++] = 0;
+			if (l == nk)
+				break;
+		}
+	}
+}
+
+static void mp_batched_part(void *arg, int t, int n)
+{
+	const mp_batched_args *x = arg;
+	long lo, hi;
+
+	mp_par_part(x->M, 1, t, n, &lo, &hi);
+	if (hi <= lo)
+		return;
+#if defined(__x86_64__)
+	if (x->vec && mp_batched_rows__avx512(x, lo, hi))
+		return;
+#endif
+	mp_batched_rows_ref(x, lo, hi);
+}
+
+/* See mp_gemm.h. */
+void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x)
+{
+	double work = (double)x->M * (double)x->G * (double)x->N;
+
+	if (x->M <= 0 || x->N <= 0 || x->G <= 0)
+		return;
+	for (int l = 0; l < x->nk; l++) {
+		if (x->kd[l].n <= 0) {   /* an empty sum: zeros */
+			memset(x->t, 0, sizeof(int32_t) * (size_t)x->M * (size_t)x->G *
+					     (size_t)x->N);
+			return;
+		}
+		work *= (double)x->kd[l].n;
+	}
+	x->vec = 0;
+#if defined(__x86_64__)
+	x->vec = kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern) && x->N == 1 &&
+		 x->a_sg == 1 && x->b_sg == 1;
+#else
+	(void)kern;
+#endif
+	int nt = mp_par_threads(work);
+	if (nt > 1)
+		mp_par_run(nt, mp_batched_part, x);
+	else
+		mp_batched_part(x, 0, 1);
+}

@@ -38,6 +38,10 @@ if [ -x build/bench/bench_conv ]; then
   echo "== bench/bench_conv (int8 3x3 convolutions, NHWC: plain loop, plugin build, oneDNN convolution)"
   OMP_NUM_THREADS=1 build/bench/bench_conv 21 || status=1
 fi
+if [ -x build/bench/bench_dw ]; then
+  echo "== bench/bench_dw (int8 depthwise 3x3, NHWC, padding in the loop: plain loop, plugin build, oneDNN grouped convolution)"
+  OMP_NUM_THREADS=1 build/bench/bench_dw 21 || status=1
+fi
 if [ -x build/bench/bench_attn ]; then
   echo "== bench/bench_attn (batched int8 attention scores: plain loop, plugin build, oneDNN matmul)"
   OMP_NUM_THREADS=1 build/bench/bench_attn 11 || status=1

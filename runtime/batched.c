@@ -27,19 +27,6 @@
 #include "mp_par.h"
 #include "mp_runtime.h"
 
-/* 1 when every padding condition holds at row i, point d. */
-static int mp_inside(const mp_pad *pad, long i, const long *d, int nk)
-{
-	for (int c = 0; pad && c < pad->n; c++) {
-		long v = pad->c0[c] + pad->ci[c] * i;
-		for (int l = 0; l < nk; l++)
-			v += pad->ck[c][l] * d[l];
-		if (v < 0)
-			return 0;
-	}
-	return 1;
-}
-
 static int32_t mp_ld8(const void *p, int dt)
 {
 	return dt == MP_DT_U8 ? (int32_t)*(const uint8_t *)p : (int32_t)*(const int8_t *)p;
@@ -50,9 +37,7 @@ static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
 {
 	long d[MP_MAX_KDIMS];
 	const int nk = x->nk;
-	int32_t padv = x->pad ? (x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
-						     : (int32_t)(int8_t)x->pad->pad[0])
-			      : 0;
+	int32_t padv = mp_batched_padv(x);
 
 	for (long i = lo; i < hi; i++) {
 		int32_t *row = x->t + (size_t)i * (size_t)x->G * (size_t)x->N;
@@ -62,7 +47,7 @@ static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
 			ptrdiff_t oa = i * x->a_si, ob = 0;
 			for (int l = 0; l < nk; l++)
 				oa += d[l] * x->kd[l].a, ob += d[l] * x->kd[l].b;
-			int in = mp_inside(x->pad, i, d, nk);
+			int in = mp_batched_inside(x->pad, i, d, nk);
 			for (long g = 0; g < x->G; g++) {
 				uint32_t av = (uint32_t)((in ? mp_ld8((const char *)x->a + oa +
 								      g * x->a_sg, x->a_dt)

@@ -123,9 +123,7 @@ int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 			_mm512_store_si512(&bq[(blk * P + p) * 2 + 1], _mm512_unpackhi_epi16(b0, b1));
 		}
 	}
-	int32_t padv = x->pad ? (x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
-						     : (int32_t)(int8_t)x->pad->pad[0])
-			      : 0;
+	int32_t padv = mp_batched_padv(x);
 	const __m512i vpad = _mm512_set1_epi16((short)(padv - x->za));
 
 	/* per condition, its least value over the taps at i = 0: a row
@@ -150,16 +148,8 @@ int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 			if (all)
 				continue;
 			in[r] = 0;
-			for (long t = 0; t < T; t++) {
-				int ok = 1;
-				for (int c = 0; c < x->pad->n && ok; c++) {
-					long v = x->pad->c0[c] + x->pad->ci[c] * (i + r);
-					for (int l = 0; l < nk; l++)
-						v += x->pad->ck[c][l] * dd[t][l];
-					ok = v >= 0;
-				}
-				in[r] |= (uint64_t)ok << t;
-			}
+			for (long t = 0; t < T; t++)
+				in[r] |= (uint64_t)mp_batched_inside(x->pad, i + r, dd[t], nk) << t;
 		}
 		/* the row count a constant in each call: the accumulators stay
 		   in registers */

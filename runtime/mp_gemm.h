@@ -134,6 +134,24 @@ typedef struct mp_batched_args {
 	int vec;   /* set by mp_gemm_x8_batched: the vector form applies */
 } mp_batched_args;
 void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x);
+/* Its padding: 1 when every condition of PAD (NULL: none) holds at row i,
+ * reduction point d (nk dims); the padding value as A's type reads it. */
+static inline int mp_batched_inside(const mp_pad *pad, long i, const long *d, int nk)
+{
+	for (int c = 0; pad && c < pad->n; c++) {
+		long v = pad->c0[c] + pad->ci[c] * i;
+		for (int l = 0; l < nk; l++)
+			v += pad->ck[c][l] * d[l];
+		if (v < 0)
+			return 0;
+	}
+	return 1;
+}
+static inline int32_t mp_batched_padv(const mp_batched_args *x)
+{
+	return !x->pad ? 0 : x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
+						   : (int32_t)(int8_t)x->pad->pad[0];
+}
 /* Its vector form (batched_avx512.c): A and B contiguous in g, N == 1;
  * rows lo..hi-1.  Returns 0 (nothing done) with more than 64 taps. */
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi);

@@ -475,11 +475,11 @@ static basic_block branch_if(basic_block cond_bb, tree_code code, tree tile, bas
 	edge old = single_succ_edge(cond_bb);
 	old->flags &= ~EDGE_FALLTHRU;
 	old->flags |= EDGE_FALSE_VALUE;
-	old->probability = profile_probability::very_unlikely();
+	old->probability = profile_probability::even();
 	basic_block fast = create_empty_bb(cond_bb);
 	add_bb_to_loop(fast, cond_bb->loop_father);
 	edge t = make_edge(cond_bb, fast, EDGE_TRUE_VALUE);
-	t->probability = profile_probability::very_likely();
+	t->probability = profile_probability::even();
 	fast->count = cond_bb->count;
 	edge o = make_edge(fast, to, EDGE_FALLTHRU);
 	o->probability = profile_probability::always();

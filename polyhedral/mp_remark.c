@@ -11,8 +11,9 @@ static const char *const mp_kernel_families =
 
 /* A batch loop inside the rows (runtime/batched*.c). */
 static const char *const mp_batched_kernel_families =
-	"kernels across the batch loop: avx512vnni 32 x 4 rows (int16 pairs, vpdpwssd; A "
-	"and B contiguous along it, one column), scalar otherwise";
+	"kernels across the batch loop: avx512vnni 32 x 4 rows (int16 pairs, vpdpwssd), avx2 "
+	"16 x 4 rows (vpmaddwd), when A and B are contiguous along it with one column; "
+	"otherwise the loop as written";
 
 /* mp_gemm_lp's implementations (runtime/lp*.c). */
 static const char *const mp_lp_kernel_families =

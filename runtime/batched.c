@@ -17,8 +17,9 @@
  * Such products are too thin for the GEMM kernels (a column of N = 1 per
  * channel, a reduction of 9 terms); the vector form runs across the
  * channels instead: with A and B contiguous in g and N == 1 (channel
- * multiplier 1, the common case), 16 channels per vector
- * (batched_avx512.c); any other layout runs the scalar form below.  Rows
+ * multiplier 1, the common case), 32 channels per step on AVX512-VNNI
+ * (batched_avx512.c), 16 on AVX2 (batched_avx2.c); any other problem runs
+ * the scalar form below.  Rows
  * are split over the runtime's threads; each output cell is one thread's
  * sum in a fixed order, so the result does not depend on the team. */
 #include <stdint.h>
@@ -78,10 +79,26 @@ static void mp_batched_part(void *arg, int t, int n)
 	if (hi <= lo)
 		return;
 #if defined(__x86_64__)
-	if (x->vec && mp_batched_rows__avx512(x, lo, hi))
+	if (x->vec == 1 && mp_batched_rows__avx512(x, lo, hi))
+		return;
+	if (x->vec == 2 && mp_batched_rows__avx2(x, lo, hi))
 		return;
 #endif
 	mp_batched_rows_ref(x, lo, hi);
+}
+
+/* See mp_gemm.h. */
+int mp_batched_vec(mp_kernel kern, long N, ptrdiff_t a_sg, ptrdiff_t b_sg, double taps)
+{
+#if defined(__x86_64__)
+	if (N != 1 || a_sg != 1 || b_sg != 1 || taps > MP_BATCHED_MAX_TAPS ||
+	    (kern != MP_KERNEL_AVX512VNNI && kern != MP_KERNEL_AVX2) || !mp_kernel_available(kern))
+		return 0;
+	return kern == MP_KERNEL_AVX512VNNI ? 1 : 2;
+#else
+	(void)kern, (void)N, (void)a_sg, (void)b_sg, (void)taps;
+	return 0;
+#endif
 }
 
 /* See mp_gemm.h. */
@@ -99,13 +116,8 @@ void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x)
 		}
 		work *= (double)x->kd[l].n;
 	}
-	x->vec = 0;
-#if defined(__x86_64__)
-	x->vec = kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern) && x->N == 1 &&
-		 x->a_sg == 1 && x->b_sg == 1;
-#else
-	(void)kern;
-#endif
+	x->vec = mp_batched_vec(kern, x->N, x->a_sg, x->b_sg, work / ((double)x->M * (double)x->G *
+								   (double)x->N));
 	int nt = mp_par_threads(work);
 	if (nt > 1)
 		mp_par_run(nt, mp_batched_part, x);

@@ -23,7 +23,6 @@
 #include "mp_gemm.h"
 #include "mp_runtime.h"
 
-enum { MP_BATCHED_MAX_TAPS = 64 };
 
 /* 32 bytes at p (lanes of m) as int16, less z. */
 static inline __m512i mp_ld32(const void *p, __mmask32 m, int dt, __m512i z)
@@ -79,8 +78,8 @@ mp_rows(const mp_batched_args *x, long i, const int R, long T, const ptrdiff_t *
 	}
 }
 
-/* See mp_gemm.h: 0 when the taps are too many (the caller then runs the
- * scalar form). */
+/* See mp_gemm.h: 0 when the taps are too many or the scratch buffer
+ * cannot be had (the caller then runs the scalar form). */
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 {
 	ptrdiff_t oa[MP_BATCHED_MAX_TAPS], ob[MP_BATCHED_MAX_TAPS];
@@ -111,6 +110,8 @@ int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 	/* B's taps as int16 less zb, pairs (t, t+1) interleaved per channel
 	   as A's will be: per 32-channel block, per pair, (lo, hi) */
 	__m512i *bq = mp_scratch(MP_SCR_VEC, sizeof(__m512i) * 2 * (size_t)(nblk * P));
+	if (!bq)
+		return 0;
 	for (long blk = 0; blk < nblk; blk++) {
 		long g = blk * 32;
 		__mmask32 m = G - g >= 32 ? ~(__mmask32)0 : (__mmask32)((1u << (G - g)) - 1);

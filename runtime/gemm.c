@@ -230,8 +230,8 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 
 /* See mp_gemm.h.  The matrix-vector form with both operands contiguous
  * in k (LLM runners' quantized matmul) has a kernel of its own on
- * AVX512-VNNI; anything else is one mp_gemm_x8 per group into the tile's
- * columns g*N .. g*N + N-1. */
+ * AVX512-VNNI and on AVX2; anything else is one mp_gemm_x8 per group into
+ * the tile's columns g*N .. g*N + N-1. */
 #if defined(__x86_64__)
 /* The matrix-vector group sums on several threads: rows split in parts of
  * multiples of 4 (the kernel's row block), each row's sums computed by one
@@ -243,6 +243,7 @@ typedef struct mp_dot_groups_job {
 	int a_dt, b_dt;
 	ptrdiff_t a_si, a_sg, b_sg;
 	int32_t *t;
+	int form;   /* mp_x8_groups_vec's */
 	int failed;
 } mp_dot_groups_job;
 
@@ -252,12 +253,29 @@ static void mp_dot_groups_part(void *arg, int t, int n)
 	long lo, hi;
 	mp_par_part(j->M, 4, t, n, &lo, &hi);
 	if (hi > lo &&
-	    !mp_x8_dot_groups__avx512vnni(hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si,
-					  j->a_dt, j->a_si, j->a_sg, j->b, j->b_dt, j->b_sg,
-					  j->t + lo * j->G))
+	    !(j->form == 1 ? mp_x8_dot_groups__avx512vnni : mp_x8_dot_groups__avx2)(
+		    hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si, j->a_dt, j->a_si,
+		    j->a_sg, j->b, j->b_dt, j->b_sg, j->t + lo * j->G))
 		__atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
 }
 #endif
+
+int mp_x8_groups_vec(mp_kernel kern, long N, long K, ptrdiff_t a_sk, ptrdiff_t b_sk, int32_t za,
+		     int32_t zb, int a_dt, int b_dt)
+{
+#if defined(__x86_64__)
+	if (N != 1 || a_sk != 1 || b_sk != 1 || za != 0 || zb != 0 || K <= 0 ||
+	    !mp_kernel_available(kern))
+		return 0;
+	if (kern == MP_KERNEL_AVX512VNNI)
+		return a_dt == MP_DT_U8 && b_dt == MP_DT_U8 ? 0 : 1;
+	return kern == MP_KERNEL_AVX2 ? 2 : 0;
+#else
+	(void)kern, (void)N, (void)K, (void)a_sk, (void)b_sk, (void)za, (void)zb, (void)a_dt,
+		(void)b_dt;
+	return 0;
+#endif
+}
 
 void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 		       const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, ptrdiff_t a_sg,
@@ -267,11 +285,10 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 	if (M <= 0 || N <= 0 || G <= 0)
 		return;
 #if defined(__x86_64__)
-	if (kern == MP_KERNEL_AVX512VNNI && mp_kernel_available(kern) && N == 1 && a_sk == 1 &&
-	    b_sk == 1 && za == 0 && zb == 0 && K > 0 &&
-	    !(a_dt == MP_DT_U8 && b_dt == MP_DT_U8)) {
+	int form = mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, a_dt, b_dt);
+	if (form) {
 		int nt = mp_par_threads((double)M * (double)K * (double)G);
-		mp_dot_groups_job j = {M, K, G, a, b, a_dt, b_dt, a_si, a_sg, b_sg, t, 0};
+		mp_dot_groups_job j = {M, K, G, a, b, a_dt, b_dt, a_si, a_sg, b_sg, t, form, 0};
 		if (nt > 1)
 			mp_par_run(nt, mp_dot_groups_part, &j);
 		else

@@ -102,12 +102,23 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 		       const void *a, int a_dt, ptrdiff_t a_si, ptrdiff_t a_sk, ptrdiff_t a_sg,
 		       int32_t za, const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj,
 		       ptrdiff_t b_sg, int32_t zb, int32_t *t);
+/* The matrix-vector path below that mp_gemm_x8_groups takes for such a
+ * problem on kernel family KERN: 1 AVX512-VNNI, 2 AVX2, 0 none.  Without
+ * one it runs one mp_gemm_x8 per group, which for N == 1 (a matrix-vector
+ * product in groups of a few dozen terms: llama2.c's runq.c) was 30x
+ * slower than the loop as written at -O3 (bench_blockq on an AVX2 CPU);
+ * nest.c's cost model then runs the loop (fallback reason slow_form). */
+int mp_x8_groups_vec(mp_kernel kern, long N, long K, ptrdiff_t a_sk, ptrdiff_t b_sk, int32_t za,
+		     int32_t zb, int a_dt, int b_dt);
 /* Its matrix-vector path on AVX512-VNNI (groups_avx512vnni.c): N == 1,
  * both operands contiguous in k, no zero points, not both unsigned;
  * t[i*G + g].  Returns 0 (nothing done) when it declines. */
 int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt,
 				 ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
 				 ptrdiff_t b_sg, int32_t *t);
+/* The same on AVX2 (groups_avx2.c): any signedness, 0 when it declines. */
+int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrdiff_t a_si,
+			   ptrdiff_t a_sg, const void *b, int b_dt, ptrdiff_t b_sg, int32_t *t);
 
 /* A batch loop inside the rows (batched.c, issue 9: a depthwise
  * convolution's channels): T[(i*G + g)*N + j] = the sum over the nk
@@ -131,9 +142,16 @@ typedef struct mp_batched_args {
 	int32_t zb;
 	const mp_pad *pad;
 	int32_t *t;
-	int vec;   /* set by mp_gemm_x8_batched: the vector form applies */
+	int vec;   /* set by mp_gemm_x8_batched: mp_batched_vec's form */
 } mp_batched_args;
 void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x);
+/* Its vector form for such a problem on kernel family KERN (A and B
+ * contiguous in g, N == 1, at most MP_BATCHED_MAX_TAPS reduction points,
+ * the family's instructions present): 1 AVX512-VNNI, 2 AVX2, 0 none.  Any other problem runs the scalar
+ * form, slower than the loop as written compiled with -O3 (nest.c's cost
+ * model then runs the loop: fallback reason slow_form). */
+enum { MP_BATCHED_MAX_TAPS = 64 };
+int mp_batched_vec(mp_kernel kern, long N, ptrdiff_t a_sg, ptrdiff_t b_sg, double taps);
 /* Its padding: 1 when every condition of PAD (NULL: none) holds at row i,
  * reduction point d (nk dims); the padding value as A's type reads it. */
 static inline int mp_batched_inside(const mp_pad *pad, long i, const long *d, int nk)
@@ -155,6 +173,8 @@ static inline int32_t mp_batched_padv(const mp_batched_args *x)
 /* Its vector form (batched_avx512.c): A and B contiguous in g, N == 1;
  * rows lo..hi-1.  Returns 0 (nothing done) with more than 64 taps. */
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi);
+/* The same on AVX2 (batched_avx2.c), 16 channels per step. */
+int mp_batched_rows__avx2(const mp_batched_args *x, long lo, long hi);
 
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);

@@ -21,6 +21,9 @@ typedef enum mp_fallback {
 	                        (nest.c's cost model; MIXPREC_SMALL=0 turns it off) */
 	MP_FB_OMP,           /* tile mode under an OpenMP directive whose team would
 	                        be wider than the loops left on one thread afford */
+	MP_FB_SLOW,          /* no vector kernel for this problem on this CPU: the
+	                        loop as written is faster (nest.c's cost model;
+	                        MIXPREC_SMALL=0 turns it off) */
 	MP_FB_COUNT
 } mp_fallback;
 

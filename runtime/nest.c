@@ -385,9 +385,10 @@ static mp_kernel pick_kernel(long target)
  * multiply-add, dear per output element), a strided one is scalar; float
  * loops are scalar either way (a float sum is not reassociated without
  * -ffast-math), the dot-product form a little slower per multiply-add.  The kernel's side was measured for the avx512vnni family
- * (int8) and avx512bf16 (bf16, fp8); on the avx2 and scalar families the
- * kernels are slower and the model errs towards them, as the runtime did
- * before it.  Shapes beyond the grid (M*N*K > 2^20) always take the
+ * (int8, and for int8 on an AVX2-only CPU: mp_small_k_i8_avx2) and
+ * avx512bf16 (bf16, fp8); for float sources on the avx2 and scalar
+ * families the kernels are slower and the model errs towards them, as the
+ * runtime did before it.  Shapes beyond the grid (M*N*K > 2^20) always take the
  * kernels. */
 typedef struct mp_small_kern {
 	double c0, k, pack, mac, out, row, tilek, vrow, vcol, vk;
@@ -399,6 +400,15 @@ typedef struct mp_small_loop {
 /* int8 sources (__mixprec_i8_nest), mp_gemm_x8 on avx512vnni */
 static const mp_small_kern mp_small_k_i8 = {
 	75, 0.63, 0.0096, 0.0023, 0.166, 10.5, 5.6, 4.3, 2.44, 3.0};
+/* the same on the avx2 family (and scalar, slower still), fitted to
+   bench_small on an AVX2-only machine (AMD EPYC without AVX-512, gcc 12
+   -O3 -march=native); the loop's constants below too, as the loop on such
+   a CPU runs on 256-bit vectors at best.  With the avx512vnni constants
+   there, the worst choice was 26.7x the better path (tile_i8 32x1x256: the
+   kernels chosen at 40 us against the loop's 1.5 us) and 442 of 1176
+   shapes were above 1.2x; with these, 2.16x and 43 */
+static const mp_small_kern mp_small_k_i8_avx2 = {
+	285.5, 19.57, 1.707, 0.04441, 0.5493, 12.77, 15.56, 25, 2.457, 0};
 /* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel) */
 static const mp_small_kern mp_small_k_lp8 = {
 	360, 6.0, 0.197, 0.0, 1.34, 11.6, 3.7, 15.2, 3.9, 0.04};
@@ -407,6 +417,8 @@ static const mp_small_kern mp_small_k_lp16 = {
 	269, 4.2, 0.134, 0.0188, 0.73, 13.7, 8.85, 19.1, 2.36, 1.10};
 static const mp_small_loop mp_small_l_i8_kcontig = {5.54, 0.044};
 static const mp_small_loop mp_small_l_i8_strided = {1.19, 0.678};
+static const mp_small_loop mp_small_l_i8_kcontig_avx2 = {5.46, 0.103};
+static const mp_small_loop mp_small_l_i8_strided_avx2 = {0.986, 0.983};
 static const mp_small_loop mp_small_l_f_kcontig = {1.19, 0.538};
 static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
 
@@ -635,13 +647,23 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	 * Groups: G sums of K each, estimated as one reduction over G*K */
 	if (mp_env.small && batched) {
 		/* the vector form pays from a few vectors of work on (a
-		   call's cost, about 0.2 us, against a scalar loop) */
+		   call's cost, about 0.2 us, against a scalar loop); the
+		   scalar form never does: 0.07x-0.4x of the loop as written
+		   at -O3 (channel multipliers above 1, other layouts) */
+		if (!mp_batched_vec(kern, N, a_sg, b_sg, (double)terms))
+			return fallback(loc, MP_FB_SLOW, t0);
 		if ((double)M * (double)G * (double)N * (double)terms < 4096.0)
 			return fallback(loc, MP_FB_SMALL, t0);
+	} else if (mp_env.small && G > 1 && N == 1 &&
+		   !mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, (int)a_dt, (int)b_dt)) {
+		return fallback(loc, MP_FB_SLOW, t0);
 	} else if (mp_env.small &&
-	    too_small(&mp_small_k_i8,
-		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1) ? &mp_small_l_i8_kcontig
-							       : &mp_small_l_i8_strided,
+	    too_small(kern == MP_KERNEL_AVX512VNNI ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
+		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1)
+			      ? (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_kcontig
+							      : &mp_small_l_i8_kcontig_avx2)
+			      : (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_strided
+							      : &mp_small_l_i8_strided_avx2),
 		      M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1))
 		return fallback(loc, MP_FB_SMALL, t0);
 

@@ -1,7 +1,10 @@
 /* small.c -- the runtime's cost model for small nests (small.sh): the same
  * int8 nest (line 15) and float nest (line 25) called on a tiny shape,
  * where the loop as written wins and the runtime runs it (fallback reason
- * `small`), and on a large one, where the kernels run; the sums printed
+ * `small`), and on a large one, where the kernels run; a depthwise
+ * convolution with a channel multiplier of 2 (TensorFlow Lite's
+ * depth_multiplier, dw below), which no vector kernel takes: every call
+ * runs the loop as written (fallback reason `slow_form`).  The sums printed
  * must equal those of the build without the plugin. */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +34,9 @@ __attribute__((noinline)) static void fgemm(int M, int N, int K, const float *A,
 		}
 }
 
+__attribute__((noinline)) static void dw(int H, int W, int C, int DM, const int8_t *in,
+					 const int8_t *w, int32_t *out);
+
 int main(int argc, char **argv)
 {
 	enum { D = 256 };
@@ -57,6 +63,29 @@ int main(int argc, char **argv)
 		s += C[i];
 	for (int i = 0; i < 64 * 64; i++)
 		fs += FC[i];
+	dw(31, 31, 32, 2, A, B, C);         /* no vector form: the loop */
+	for (int i = 0; i < 31 * 31 * 64; i++)
+		s += C[i];
 	printf("%ld %.1f\n", s, fs);
 	return 0;
+}
+
+/* Each output channel m + c*DM reads input channel c (a 3x3 window, no
+   padding): the channel loop c indexes all three arrays (a batch loop),
+   m only the weights and the output. */
+__attribute__((noinline)) static void dw(int H, int W, int C, int DM, const int8_t *in,
+					 const int8_t *w, int32_t *out)
+{
+#pragma mixprec(int8)
+	for (int y = 0; y < H - 2; y++)
+		for (int x = 0; x < W - 2; x++)
+			for (int c = 0; c < C; c++)
+				for (int m = 0; m < DM; m++) {
+					int32_t acc = 0;
+					for (int ky = 0; ky < 3; ky++)
+						for (int kx = 0; kx < 3; kx++)
+							acc += in[((y + ky) * W + x + kx) * C + c] *
+							       w[(ky * 3 + kx) * C * DM + m + c * DM];
+					out[(y * (W - 2) + x) * C * DM + m + c * DM] = acc;
+				}
 }

@@ -70,6 +70,59 @@ static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
 	}
 }
 
+/* See mp_gemm.h. */
+long mp_batched_taps(const mp_batched_args *x, ptrdiff_t *oa, ptrdiff_t *ob,
+		     long (*dd)[MP_MAX_KDIMS], long *least)
+{
+	long d[MP_MAX_KDIMS], T = 1;
+	const int nk = x->nk;
+
+	for (int l = 0; l < nk; l++) {
+		if (x->kd[l].n > MP_BATCHED_MAX_TAPS)
+			return 0;
+		T *= x->kd[l].n;
+		if (T > MP_BATCHED_MAX_TAPS)
+			return 0;
+	}
+	memset(d, 0, sizeof d);
+	for (long t = 0; t < T; t++) {
+		oa[t] = ob[t] = 0;
+		for (int l = 0; l < nk; l++) {
+			oa[t] += d[l] * x->kd[l].a;
+			ob[t] += d[l] * x->kd[l].b;
+			dd[t][l] = d[l];
+		}
+		for (int l = 0; l < nk && ++d[l] >= x->kd[l].n; l++)
+			d[l] = 0;
+	}
+	/* per condition, its least value over the taps at i = 0: a row
+	   where every condition holds at its least is inside at every tap
+	   (the image's interior), tested once per condition */
+	for (int c = 0; x->pad && c < x->pad->n; c++)
+		for (long t = 0; t < T; t++) {
+			long v = x->pad->c0[c];
+			for (int l = 0; l < nk; l++)
+				v += x->pad->ck[c][l] * dd[t][l];
+			least[c] = t == 0 || v < least[c] ? v : least[c];
+		}
+	return T;
+}
+
+/* See mp_gemm.h. */
+uint64_t mp_batched_row_in(const mp_batched_args *x, long i, long T,
+			   const long (*dd)[MP_MAX_KDIMS], const long *least)
+{
+	int all = 1;
+	for (int c = 0; x->pad && c < x->pad->n && all; c++)
+		all = least[c] + x->pad->ci[c] * i >= 0;
+	if (all)
+		return ~(uint64_t)0;
+	uint64_t in = 0;
+	for (long t = 0; t < T; t++)
+		in |= (uint64_t)mp_batched_inside(x->pad, i, dd[t], x->nk) << t;
+	return in;
+}
+
 static void mp_batched_part(void *arg, int t, int n)
 {
 	const mp_batched_args *x = arg;

@@ -17,22 +17,14 @@
  * value without reading it. */
 #include <immintrin.h>
 #include <string.h>
+#include "mp_avx2.h"
 #include "mp_gemm.h"
 #include "mp_runtime.h"
 
 /* n (<= 16) bytes at p as int16, less z. */
 static inline __m256i mp_ld16(const void *p, long n, int dt, __m256i z)
 {
-	__m128i v;
-	if (n >= 16) {
-		v = _mm_loadu_si128((const __m128i *)p);
-	} else {
-		unsigned char buf[16] = {0};
-		memcpy(buf, p, (size_t)n);
-		v = _mm_loadu_si128((const __m128i *)buf);
-	}
-	return _mm256_sub_epi16(dt == MP_DT_U8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v),
-				z);
+	return _mm256_sub_epi16(mp_avx2_w16(p, n, dt), z);
 }
 
 /* Rows i .. i+R-1 (R <= 4), every channel; bq: B's interleaved pairs. */
@@ -89,28 +81,10 @@ mp_rows2(const mp_batched_args *x, long i, const int R, long T, const ptrdiff_t 
 int mp_batched_rows__avx2(const mp_batched_args *x, long lo, long hi)
 {
 	ptrdiff_t oa[MP_BATCHED_MAX_TAPS], ob[MP_BATCHED_MAX_TAPS];
-	long dd[MP_BATCHED_MAX_TAPS][MP_MAX_KDIMS];
-	long d[MP_MAX_KDIMS], T = 1;
-	const int nk = x->nk;
-
-	for (int l = 0; l < nk; l++) {
-		if (x->kd[l].n > MP_BATCHED_MAX_TAPS)
-			return 0;
-		T *= x->kd[l].n;
-		if (T > MP_BATCHED_MAX_TAPS)
-			return 0;
-	}
-	memset(d, 0, sizeof d);
-	for (long t = 0; t < T; t++) {
-		oa[t] = ob[t] = 0;
-		for (int l = 0; l < nk; l++) {
-			oa[t] += d[l] * x->kd[l].a;
-			ob[t] += d[l] * x->kd[l].b;
-			dd[t][l] = d[l];
-		}
-		for (int l = 0; l < nk && ++d[l] >= x->kd[l].n; l++)
-			d[l] = 0;
-	}
+	long dd[MP_BATCHED_MAX_TAPS][MP_MAX_KDIMS], least[MP_MAX_PAD];
+	const long T = mp_batched_taps(x, oa, ob, dd, least);
+	if (!T)
+		return 0;
 	const long G = x->G, P = (T + 1) / 2, nblk = (G + 15) / 16;
 	const __m256i vza = _mm256_set1_epi16((short)x->za), vzb = _mm256_set1_epi16((short)x->zb);
 	/* B's taps as int16 less zb, pairs (t, t+1) interleaved per channel
@@ -132,30 +106,11 @@ int mp_batched_rows__avx2(const mp_batched_args *x, long lo, long hi)
 	int32_t padv = mp_batched_padv(x);
 	const __m256i vpad = _mm256_set1_epi16((short)(padv - x->za));
 
-	/* per condition, its least value over the taps at i = 0 (as in
-	   batched_avx512.c: a row inside the image tests each condition once) */
-	long least[MP_MAX_PAD];
-	for (int c = 0; x->pad && c < x->pad->n; c++)
-		for (long t = 0; t < T; t++) {
-			long v = x->pad->c0[c];
-			for (int l = 0; l < nk; l++)
-				v += x->pad->ck[c][l] * dd[t][l];
-			least[c] = t == 0 || v < least[c] ? v : least[c];
-		}
-
 	for (long i = lo; i < hi; i += 4) {
 		int rows = hi - i < 4 ? (int)(hi - i) : 4;
 		uint64_t in[4] = {~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0};
-		for (int r = 0; r < rows && x->pad; r++) {
-			int all = 1;
-			for (int c = 0; c < x->pad->n && all; c++)
-				all = least[c] + x->pad->ci[c] * (i + r) >= 0;
-			if (all)
-				continue;
-			in[r] = 0;
-			for (long t = 0; t < T; t++)
-				in[r] |= (uint64_t)mp_batched_inside(x->pad, i + r, dd[t], nk) << t;
-		}
+		for (int r = 0; r < rows && x->pad; r++)   /* the taps inside, per row */
+			in[r] = mp_batched_row_in(x, i + r, T, (const long (*)[MP_MAX_KDIMS])dd, least);
 		switch (rows) {
 		case 4: mp_rows2(x, i, 4, T, oa, bq, in, vza, vpad); break;
 		case 3: mp_rows2(x, i, 3, T, oa, bq, in, vza, vpad); break;

@@ -83,28 +83,10 @@ mp_rows(const mp_batched_args *x, long i, const int R, long T, const ptrdiff_t *
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 {
 	ptrdiff_t oa[MP_BATCHED_MAX_TAPS], ob[MP_BATCHED_MAX_TAPS];
-	long dd[MP_BATCHED_MAX_TAPS][MP_MAX_KDIMS];
-	long d[MP_MAX_KDIMS], T = 1;
-	const int nk = x->nk;
-
-	for (int l = 0; l < nk; l++) {
-		if (x->kd[l].n > MP_BATCHED_MAX_TAPS)
-			return 0;
-		T *= x->kd[l].n;
-		if (T > MP_BATCHED_MAX_TAPS)
-			return 0;
-	}
-	memset(d, 0, sizeof d);
-	for (long t = 0; t < T; t++) {
-		oa[t] = ob[t] = 0;
-		for (int l = 0; l < nk; l++) {
-			oa[t] += d[l] * x->kd[l].a;
-			ob[t] += d[l] * x->kd[l].b;
-			dd[t][l] = d[l];
-		}
-		for (int l = 0; l < nk && ++d[l] >= x->kd[l].n; l++)
-			d[l] = 0;
-	}
+	long dd[MP_BATCHED_MAX_TAPS][MP_MAX_KDIMS], least[MP_MAX_PAD];
+	const long T = mp_batched_taps(x, oa, ob, dd, least);
+	if (!T)
+		return 0;
 	const long G = x->G, P = (T + 1) / 2, nblk = (G + 31) / 32;
 	const __m512i vza = _mm512_set1_epi16((short)x->za), vzb = _mm512_set1_epi16((short)x->zb);
 	/* B's taps as int16 less zb, pairs (t, t+1) interleaved per channel
@@ -127,31 +109,11 @@ int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi)
 	int32_t padv = mp_batched_padv(x);
 	const __m512i vpad = _mm512_set1_epi16((short)(padv - x->za));
 
-	/* per condition, its least value over the taps at i = 0: a row
-	   where every condition holds at its least is inside at every tap
-	   (the image's interior), tested once per condition */
-	long least[MP_MAX_PAD];
-	for (int c = 0; x->pad && c < x->pad->n; c++)
-		for (long t = 0; t < T; t++) {
-			long v = x->pad->c0[c];
-			for (int l = 0; l < nk; l++)
-				v += x->pad->ck[c][l] * dd[t][l];
-			least[c] = t == 0 || v < least[c] ? v : least[c];
-		}
-
 	for (long i = lo; i < hi; i += 4) {
 		int rows = hi - i < 4 ? (int)(hi - i) : 4;
 		uint64_t in[4] = {~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0};
-		for (int r = 0; r < rows && x->pad; r++) {   /* the taps inside, per row */
-			int all = 1;
-			for (int c = 0; c < x->pad->n && all; c++)
-				all = least[c] + x->pad->ci[c] * (i + r) >= 0;
-			if (all)
-				continue;
-			in[r] = 0;
-			for (long t = 0; t < T; t++)
-				in[r] |= (uint64_t)mp_batched_inside(x->pad, i + r, dd[t], nk) << t;
-		}
+		for (int r = 0; r < rows && x->pad; r++)   /* the taps inside, per row */
+			in[r] = mp_batched_row_in(x, i + r, T, (const long (*)[MP_MAX_KDIMS])dd, least);
 		/* the row count a constant in each call: the accumulators stay
 		   in registers */
 		switch (rows) {

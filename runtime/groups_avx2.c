@@ -14,21 +14,8 @@
 #include <immintrin.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_avx2.h"
 #include "mp_runtime.h"
-
-/* 16 bytes at p (n of them valid, the rest read as 0) as int16. */
-static inline __m256i mp_w16(const uint8_t *p, long n, int dt)
-{
-	__m128i v;
-	if (n >= 16) {
-		v = _mm_loadu_si128((const __m128i *)p);
-	} else {
-		unsigned char buf[16] = {0};
-		memcpy(buf, p, (size_t)n);
-		v = _mm_loadu_si128((const __m128i *)buf);
-	}
-	return dt == MP_DT_U8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v);
-}
 
 /* The four sums of s0..s3's dwords, in order. */
 static inline __m128i mp_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
@@ -48,7 +35,7 @@ int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrd
 		return 0;
 	for (long g = 0; g < G; g++)
 		for (long s = 0; s < KP; s++)
-			_mm256_store_si256(&bw[g * KP + s], mp_w16(ub + g * b_sg + 16 * s,
+			_mm256_store_si256(&bw[g * KP + s], mp_avx2_w16(ub + g * b_sg + 16 * s,
 								   K - 16 * s, b_dt));
 	long i = 0;
 	for (; i + 4 <= M; i += 4) {
@@ -60,10 +47,10 @@ int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrd
 			for (long s = 0; s < KP; s++) {
 				const __m256i vb = _mm256_load_si256(&bw[g * KP + s]);
 				const long n = K - 16 * s;
-				s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(mp_w16(r0 + o + 16 * s, n, a_dt), vb));
-				s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(mp_w16(r1 + o + 16 * s, n, a_dt), vb));
-				s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(mp_w16(r2 + o + 16 * s, n, a_dt), vb));
-				s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(mp_w16(r3 + o + 16 * s, n, a_dt), vb));
+				s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(mp_avx2_w16(r0 + o + 16 * s, n, a_dt), vb));
+				s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(mp_avx2_w16(r1 + o + 16 * s, n, a_dt), vb));
+				s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(mp_avx2_w16(r2 + o + 16 * s, n, a_dt), vb));
+				s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(mp_avx2_w16(r3 + o + 16 * s, n, a_dt), vb));
 			}
 			int32_t v[4];
 			_mm_storeu_si128((__m128i *)v, mp_sum4(s0, s1, s2, s3));
@@ -79,7 +66,7 @@ int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrd
 			__m256i s0 = _mm256_setzero_si256();
 			for (long s = 0; s < KP; s++)
 				s0 = _mm256_add_epi32(
-					s0, _mm256_madd_epi16(mp_w16(r0 + g * a_sg + 16 * s, K - 16 * s,
+					s0, _mm256_madd_epi16(mp_avx2_w16(r0 + g * a_sg + 16 * s, K - 16 * s,
 								     a_dt),
 							      _mm256_load_si256(&bw[g * KP + s])));
 			int32_t v[4];

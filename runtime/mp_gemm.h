@@ -170,6 +170,16 @@ static inline int32_t mp_batched_padv(const mp_batched_args *x)
 	return !x->pad ? 0 : x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
 						   : (int32_t)(int8_t)x->pad->pad[0];
 }
+/* For the vector forms: the reduction's points in order (kd[0]
+ * innermost), their byte offsets in A (oa) and B (ob) and coordinates
+ * (dd), and per padding condition its least value over them at row 0
+ * (least); returns their count, 0 when above MP_BATCHED_MAX_TAPS.  Then
+ * per row i the points inside the image, one bit each (all bits set when
+ * the row's window lies inside: one test per condition). */
+long mp_batched_taps(const mp_batched_args *x, ptrdiff_t *oa, ptrdiff_t *ob,
+		     long (*dd)[MP_MAX_KDIMS], long *least);
+uint64_t mp_batched_row_in(const mp_batched_args *x, long i, long T,
+			   const long (*dd)[MP_MAX_KDIMS], const long *least);
 /* Its vector form (batched_avx512.c): A and B contiguous in g, N == 1;
  * rows lo..hi-1.  Returns 0 (nothing done) with more than 64 taps. */
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi);

@@ -2,7 +2,9 @@
  * loop (loop.c without plugin), the same loop built with the plugin flags,
  * mp_gemm_x8 with each available kernel family, and oneDNN's
  * dnnl_gemm_s8s8s32.  Prints median GOP/s (2*M*N*K / time), ratios to
- * oneDNN, and checks that all results are identical.
+ * the plain loop and to oneDNN, and checks every result against the plain
+ * loop's (the reference: oneDNN is exact only with AVX512-VNNI; on AVX2 it
+ * saturates int16 pair sums, and its differences are reported, not failed).
  * Usage: bench_gemm [max_seconds_per_measurement] */
 #include <math.h>
 #include <omp.h>
@@ -202,13 +204,14 @@ int main(int argc, char **argv)
 	printf("mp(...)     : mp_gemm_x8 called directly with that kernel family\n");
 	printf("oneDNN      : dnnl_gemm_s8s8s32 (oneDNN %d.%d), zero offsets, alpha 1, beta 0\n",
 	       dnnl_version()->major, dnnl_version()->minor);
-	printf("all results compared element by element with oneDNN's\n\n");
+	printf("all results compared element by element with loop_plain's (exact); a\n"
+	       "oneDNN result that differs is marked ~ (AVX2 oneDNN saturates)\n\n");
 	printf("%-16s", "M x N x K");
 	for (int c = 0; c < NCOL; c++)
 		printf(" %14s", names[c]);
-	printf("   %s\n", "mp/oneDNN  plugin/oneDNN  plugin fired");
+	printf("   %s\n", "mp/oneDNN  plugin/plain  plugin fired");
 
-	int bad_total = 0;
+	int bad_total = 0, dnnl_differs_total = 0;
 	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
 		int M = sizes[si][0], N = sizes[si][1], K = sizes[si][2];
 		int8_t *A = malloc((size_t)M * K), *B = malloc((size_t)K * N);
@@ -225,23 +228,18 @@ int main(int argc, char **argv)
 		printf("%-16s", label);
 		fflush(stdout);
 
-		/* oneDNN first: its result is the reference */
-		p.C = R;
-		gops[COL_DNNL] = ops / mp_time(mp_run_dnnl, &p, 0, budget) / 1e9;
-		p.C = C;
-		int fired = -1;
+		/* the plain loop first: its result is the reference */
+		int fired = -1, dnnl_differs = 0;
 		for (int c = 0; c < NCOL; c++) {
-			gops[c] = c == COL_DNNL ? gops[c] : NAN;
+			gops[c] = NAN;
 			mp_method_fn fn = NULL;
 			int which = 0;
 			if (c == COL_PLAIN || c == COL_PLUGIN) {
-				if (ops / 2.5e9 > 5.0) { /* the loop runs at 2-3 GOP/s */
-					printf(" %14s", "skipped");
-					continue;
-				}
 				fn = mp_run_loop;
 				which = c == COL_PLUGIN;
-			} else if (c != COL_DNNL) {
+			} else if (c == COL_DNNL) {
+				fn = mp_run_dnnl;
+			} else {
 				which = c == COL_MP512 ? MP_KERNEL_AVX512VNNI
 					: c == COL_MP2 ? MP_KERNEL_AVX2 : MP_KERNEL_SCALAR;
 				if (!mp_kernel_available((mp_kernel)which)) {
@@ -250,28 +248,33 @@ int main(int argc, char **argv)
 				}
 				fn = mp_run_mp;
 			}
-			if (fn) {
-				mp_stats st;
-				memset(C, 0x5a, sizeof(int32_t) * M * N);
-				mp_stats_reset();
-				gops[c] = ops / mp_time(fn, &p, which, budget) / 1e9;
-				if (c == COL_PLUGIN) {
-					mp_stats_get(&st);
-					fired = st.fast > 0;
-				}
-				if (memcmp(C, R, sizeof(int32_t) * M * N)) {
-					printf(" %13s!", "MISMATCH");
-					bad_total++;
+			mp_stats st;
+			p.C = c == COL_PLAIN ? R : C;
+			memset(p.C, 0x5a, sizeof(int32_t) * M * N);
+			mp_stats_reset();
+			gops[c] = ops / mp_time(fn, &p, which, budget) / 1e9;
+			if (c == COL_PLUGIN) {
+				mp_stats_get(&st);
+				fired = st.fast > 0;
+			}
+			if (c != COL_PLAIN && memcmp(C, R, sizeof(int32_t) * M * N)) {
+				if (c == COL_DNNL) {
+					dnnl_differs = 1;
+					printf(" %13.2f~", gops[c]);
 					continue;
 				}
+				printf(" %13s!", "MISMATCH");
+				bad_total++;
+				continue;
 			}
 			printf(" %14.2f", gops[c]);
 			fflush(stdout);
 		}
+		dnnl_differs_total += dnnl_differs;
 		double mpbest = best == MP_KERNEL_AVX512VNNI ? gops[COL_MP512]
 				: best == MP_KERNEL_AVX2 ? gops[COL_MP2] : gops[COL_MPS];
-		printf("   %8.2fx  %12.3fx  %s\n", mpbest / gops[COL_DNNL],
-		       gops[COL_PLUGIN] / gops[COL_DNNL],
+		printf("   %8.2fx%s  %10.2fx  %s\n", mpbest / gops[COL_DNNL], dnnl_differs ? "~" : " ",
+		       gops[COL_PLUGIN] / gops[COL_PLAIN],
 		       fired < 0 ? "-" : fired ? "yes" : "no");
 		free(A);
 		free(B);
@@ -279,7 +282,10 @@ int main(int argc, char **argv)
 		free(R);
 	}
 	mp_bench_calls(budget);
+	if (dnnl_differs_total)
+		printf("\n~ oneDNN's result differs from the exact loop's on %d shapes (inexact peer)\n",
+		       dnnl_differs_total);
 	if (bad_total)
-		printf("\n%d MISMATCHES against oneDNN\n", bad_total);
+		printf("\n%d MISMATCHES against the plain loop\n", bad_total);
 	return bad_total != 0;
 }

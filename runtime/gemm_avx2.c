@@ -1,7 +1,8 @@
 /* gemm_avx2.c -- AVX2 kernel family of mp_gemm_x8:
  * mp_x8_gemm_ukernel_6x16c2__avx2.  Exact: operands are packed widened to
  * int16 (a' in [0,255], b' in [-128,127]) in K-groups of 2 and multiplied
- * with vpmaddwd (no vpmaddubsw, whose int16 pair sums saturate).
+ * with vpmaddwd (no vpmaddubsw, whose int16 pair sums saturate).  The
+ * matrix-vector paths (M == 1, N == 1) are in gemv_avx2.c.
  * Compiled with -mavx2 -mfma: call only after
  * mp_kernel_available(MP_KERNEL_AVX2). */
 #include <immintrin.h>
@@ -93,5 +94,6 @@ static void mp_x8_gemm_ukernel_6x16c2__avx2(const mp_gemm_args *g, long kg, cons
 
 const mp_gemm_kernel mp_x8_gemm_kernel__avx2 = {
 	MP_MR, MP_NR, MP_KG, 2, 72, 512,
-	mp_x8_pack_a_6c2__avx2, mp_x8_pack_b_16c2__avx2, mp_x8_gemm_ukernel_6x16c2__avx2, NULL, NULL,
+	mp_x8_pack_a_6c2__avx2, mp_x8_pack_b_16c2__avx2, mp_x8_gemm_ukernel_6x16c2__avx2, NULL,
+	mp_x8_gemv__avx2,
 };

@@ -87,6 +87,9 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
 
+/* The AVX2 family's matrix-vector paths (gemv_avx2.c). */
+int mp_x8_gemv__avx2(const mp_gemm_args *g);
+
 /* The oracle: the plain loop, in wrapping int32 arithmetic.  Same contract
  * as mp_gemm_x8. */
 void mp_gemm_x8_ref(const mp_gemm_args *g);

@@ -1,0 +1,228 @@
+/* gemv_avx2.c -- the matrix-vector paths of the AVX2 kernel family
+ * (mp_gemm_kernel.gemv: M == 1, and N == 1 through the transposition in
+ * gemm.c), for CPUs without AVX512-VNNI.
+ *
+ * Without them an N == 1 product went through the blocked driver, which
+ * packs the whole matrix widened to int16 and fills one column of each
+ * 6 x 16 tile: 4096 x 4096 ran at 0.38x the loop as written at -O3
+ * (bench_gemm on an AVX2 CPU).  Here the matrix is read once, in place,
+ * and each 16 bytes are widened as they are loaded (vpmovsxbw /
+ * vpmovzxbw), multiplied with vpmaddwd and added with vpaddd.
+ *
+ * The vector is packed once per call to int16 with A's zero point folded
+ * in, a'(k) = a(k) - za (so no sums over the matrix are needed), and
+ *   S(j) = sum_k a'(k) b(k, j) - zb sum_k a'(k)          (mod 2^32).
+ * a' fits int16 when -32512 <= za <= 32640 (other zero points decline: the
+ * blocked driver takes them); a product fits 24 bits, a vpmaddwd pair 25,
+ * and the int32 additions wrap as the source's do.  Exact: integer sums
+ * do not see the order of the additions.
+ *
+ * Two layouts of the matrix: columns contiguous in k (b_sk == 1: A x with
+ * A row-major, after the transposition), dot products of four columns at
+ * a time; rows contiguous in j (b_sj == 1: x^T B), two pairs of rows at a
+ * time interleaved byte-wise into vpmaddwd's pairs, into int32
+ * accumulators for a block of columns held in L1. */
+#include <immintrin.h>
+#include <string.h>
+#include "mp_gemm.h"
+#include "mp_runtime.h"
+
+#define MP_GEMV_NB 1024 /* columns per pass of the rows path */
+#define MP_GEMV_NT 64   /* outputs per store of the columns path */
+
+/* The four sums of s0..s3's dwords, in order. */
+static inline __m128i mp_gemv_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
+{
+	__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
+
+/* 16 bytes at p widened to int16 as dt reads them (all 16 valid). */
+static inline __attribute__((always_inline)) __m256i mp_gemv_w16(const uint8_t *p,
+								 const int u8)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+	return u8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v);
+}
+
+/* The vector a'(k) = a(k) - za as int16 into the thread's scratch, zero
+ * from K up to a multiple of 16; *corr = -zb sum a' (mod 2^32).  NULL
+ * when za does not fit the int16 fold, or without scratch. */
+static int16_t *mp_gemv_vec(const mp_gemm_args *g, uint32_t *corr)
+{
+	if (g->za < -32512 || g->za > 32640)
+		return NULL;
+	const long K = g->K, kp = (K + 15) / 16 * 16;
+	int16_t *xv = mp_scratch(MP_SCR_VEC, sizeof(int16_t) * (size_t)kp);
+	if (!xv)
+		return NULL;
+	const uint8_t *a = g->a;
+	uint32_t sum = 0;
+	for (long k = 0; k < K; k++) {
+		uint8_t v = a[k * g->a_sk];
+		int32_t x = (g->a_dt == MP_DT_U8 ? (int32_t)v : (int32_t)(int8_t)v) - g->za;
+		xv[k] = (int16_t)x;
+		sum += (uint32_t)x;
+	}
+	memset(xv + K, 0, sizeof(int16_t) * (size_t)(kp - K));
+	*corr = (uint32_t)0 - (uint32_t)g->zb * sum;
+	return xv;
+}
+
+/* Columns contiguous in k: S(j) for nc (1 or 4) columns at cols[]. */
+static inline __attribute__((always_inline)) void
+mp_gemv_cols_dot(const int16_t *xv, const uint8_t *const *cols, long K, uint32_t corr,
+		 uint32_t *out, const int nc, const int u8)
+{
+	__m256i s[4];
+	for (int c = 0; c < nc; c++)
+		s[c] = _mm256_setzero_si256();
+	long k = 0;
+	for (; k + 16 <= K; k += 16) {
+		const __m256i x = _mm256_load_si256((const __m256i *)(xv + k));
+#pragma GCC unroll 4
+		for (int c = 0; c < nc; c++)
+			s[c] = _mm256_add_epi32(s[c], _mm256_madd_epi16(mp_gemv_w16(cols[c] + k, u8), x));
+	}
+	uint32_t v[4];
+	_mm_storeu_si128((__m128i *)v, nc == 4 ? mp_gemv_sum4(s[0], s[1], s[2], s[3])
+					       : mp_gemv_sum4(s[0], s[0], s[0], s[0]));
+	for (int c = 0; c < nc; c++) {
+		/* the last K % 16 terms in scalar code (a partial vector load
+		   through a buffer cost more on short columns) */
+		uint32_t t = v[c] + corr;
+		for (long q = k; q < K; q++)
+			t += (uint32_t)((int32_t)xv[q] * (u8 ? (int32_t)cols[c][q]
+							     : (int32_t)(int8_t)cols[c][q]));
+		out[c] = t;
+	}
+}
+
+static inline __attribute__((always_inline)) void
+mp_gemv_cols_run(const mp_gemm_args *g, const int16_t *xv, uint32_t corr, const int u8)
+{
+	const uint8_t *b = g->b;
+	const long N = g->N, K = g->K;
+	uint32_t t[MP_GEMV_NT];
+	for (long j0 = 0; j0 < N; j0 += MP_GEMV_NT) {
+		int n = N - j0 < MP_GEMV_NT ? (int)(N - j0) : MP_GEMV_NT, j = 0;
+		for (; j + 4 <= n; j += 4) {
+			const uint8_t *cols[4];
+			for (int c = 0; c < 4; c++)
+				cols[c] = b + (j0 + j + c) * g->b_sj;
+			mp_gemv_cols_dot(xv, cols, K, corr, t + j, 4, u8);
+		}
+		for (; j < n; j++) {
+			const uint8_t *col = b + (j0 + j) * g->b_sj;
+			mp_gemv_cols_dot(xv, &col, K, corr, t + j, 1, u8);
+		}
+		mp_store_tile(g, (const int32_t *)t, MP_GEMV_NT, 0, j0, 1, n);
+	}
+}
+
+/* Rows contiguous in j: adds the rows r[0..2*np) (columns from the block's
+ * start, nb of them, a multiple of 16) times the int16 pairs w[0..np) (a'(k) low, a'(k+1)
+ * high) into acc[0..nb). */
+static inline __attribute__((always_inline)) void
+mp_gemv_rows_pairs(const uint8_t *const *r, const int32_t *w, long nb, int32_t *acc,
+		   const int np, const int u8)
+{
+	__m256i wv[2];
+	for (int h = 0; h < np; h++)
+		wv[h] = _mm256_set1_epi32(w[h]);
+	for (long j = 0; j < nb; j += 16) {
+		__m256i lo = _mm256_load_si256((const __m256i *)(acc + j));
+		__m256i hi = _mm256_load_si256((const __m256i *)(acc + j + 8));
+#pragma GCC unroll 2
+		for (int h = 0; h < np; h++) {
+			__m128i x0 = _mm_loadu_si128((const __m128i *)(r[2 * h] + j));
+			__m128i x1 = _mm_loadu_si128((const __m128i *)(r[2 * h + 1] + j));
+			/* (b(k, j), b(k+1, j)) byte pairs, columns j..j+7 then j+8.. */
+			__m128i p0 = _mm_unpacklo_epi8(x0, x1), p1 = _mm_unpackhi_epi8(x0, x1);
+			__m256i y0 = u8 ? _mm256_cvtepu8_epi16(p0) : _mm256_cvtepi8_epi16(p0);
+			__m256i y1 = u8 ? _mm256_cvtepu8_epi16(p1) : _mm256_cvtepi8_epi16(p1);
+			lo = _mm256_add_epi32(lo, _mm256_madd_epi16(y0, wv[h]));
+			hi = _mm256_add_epi32(hi, _mm256_madd_epi16(y1, wv[h]));
+		}
+		_mm256_store_si256((__m256i *)(acc + j), lo);
+		_mm256_store_si256((__m256i *)(acc + j + 8), hi);
+	}
+}
+
+/* The int16 pair (a'(k), a'(k+1)) as one int32 (a'(K) = 0: xv is zero
+ * past K). */
+static inline int32_t mp_gemv_pair(const int16_t *xv, long k)
+{
+	int32_t w;
+	memcpy(&w, xv + k, 4);
+	return w;
+}
+
+static inline __attribute__((always_inline)) void
+mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, uint32_t corr, int32_t *acc,
+		 const int u8)
+{
+	const uint8_t *b = g->b;
+	const long N = g->N, K = g->K;
+	for (long jb = 0; jb < N; jb += MP_GEMV_NB) {
+		long nb = N - jb < MP_GEMV_NB ? N - jb : MP_GEMV_NB, nv = nb / 16 * 16;
+		memset(acc, 0, sizeof(int32_t) * (size_t)nb);
+		long k = 0;
+		for (; nv && k + 4 <= K; k += 4) {
+			const uint8_t *r[4];
+			for (int u = 0; u < 4; u++)
+				r[u] = b + (k + u) * g->b_sk + jb;
+			int32_t w[2] = {mp_gemv_pair(xv, k), mp_gemv_pair(xv, k + 2)};
+			mp_gemv_rows_pairs(r, w, nv, acc, 2, u8);
+		}
+		for (; nv && k < K; k += 2) {
+			/* the last row alone pairs with itself, times a'(K) = 0 */
+			const uint8_t *r[2] = {b + k * g->b_sk + jb,
+					       b + (k + 1 < K ? k + 1 : k) * g->b_sk + jb};
+			int32_t w[1] = {mp_gemv_pair(xv, k)};
+			mp_gemv_rows_pairs(r, w, nv, acc, 1, u8);
+		}
+		/* the last nb % 16 columns in scalar code (AVX2 has no masked
+		   byte loads; through a buffer they cost more on narrow rows) */
+		for (long j = nv; j < nb; j++) {
+			const uint8_t *col = b + jb + j;
+			uint32_t t = 0;
+			for (long q = 0; q < K; q++) {
+				uint8_t v = col[q * g->b_sk];
+				t += (uint32_t)((int32_t)xv[q] * (u8 ? (int32_t)v : (int32_t)(int8_t)v));
+			}
+			acc[j] = (int32_t)t;
+		}
+		for (long j = 0; j < nb; j++)
+			acc[j] = (int32_t)((uint32_t)acc[j] + corr);
+		mp_store_tile(g, acc, nb, 0, jb, 1, (int)nb);
+	}
+}
+
+/* gemv hook of the AVX2 family (M == 1; see the top of the file).  Declines
+ * (0) other layouts, K == 0, zero points of A beyond the int16 fold. */
+int mp_x8_gemv__avx2(const mp_gemm_args *g)
+{
+	if (g->M != 1 || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1))
+		return 0;
+	uint32_t corr;
+	int16_t *xv = mp_gemv_vec(g, &corr);
+	if (!xv)
+		return 0;
+	const int u8 = g->b_dt == MP_DT_U8;
+	if (g->b_sk == 1) {
+		if (u8)
+			mp_gemv_cols_run(g, xv, corr, 1);
+		else
+			mp_gemv_cols_run(g, xv, corr, 0);
+		return 1;
+	}
+	int32_t *acc = mp_scratch(MP_SCR_T, sizeof(int32_t) * MP_GEMV_NB);
+	if (!acc)
+		return 0;
+	if (u8)
+		mp_gemv_rows_run(g, xv, corr, acc, 1);
+	else
+		mp_gemv_rows_run(g, xv, corr, acc, 0);
+	return 1;
+}

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 	dnnl_stream_t st;
 	CHK(dnnl_engine_create(&eng, dnnl_cpu, 0));
 	CHK(dnnl_stream_create(&st, eng, dnnl_stream_default_flags));
-	int bad = 0;
+	int bad = 0, peer_bad = 0;
 	printf("one thread; us per call, median of %d passes over %d operand sets\n", reps, nsets);
 	printf("%-12s %9s %9s %9s %9s  %8s %8s %8s\n", "M x N x K", "plain", "mixprec", "gemm",
 	       "matmul", "/plain", "/gemm", "/matmul");
@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		double tg = TIME_PASSES(reps, nsets, CHK(dnnl_gemm_s8s8s32(
 			'N', 'N', 'F', s.M, s.N, s.K, 1.0f, set_a(&s, i), s.K, 0, set_b(&s, i), s.N,
 			0, 0.0f, set_c(&s, i), s.N, &co)));
-		bad |= check(&s, ref, "dnnl_gemm_s8s8s32");
+		peer_bad |= check(&s, ref, "dnnl_gemm_s8s8s32");
 		memset(s.C, 0x55, nc * sizeof(int32_t));
 		/* the matmul primitive, created once for the shape */
 		dnnl_dims_t ad = {s.M, s.K}, bd = {s.K, s.N}, cd = {s.M, s.N};
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 			CHK(dnnl_primitive_execute(mm, st, 3, args));
 			CHK(dnnl_stream_wait(st));
 		});
-		bad |= check(&s, ref, "the matmul primitive");
+		peer_bad |= check(&s, ref, "the matmul primitive");
 		dnnl_memory_destroy(am);
 		dnnl_memory_destroy(bm);
 		dnnl_memory_destroy(cm);
@@ -159,7 +159,10 @@ int main(int argc, char **argv)
 	}
 	dnnl_stream_destroy(st);
 	dnnl_engine_destroy(eng);
+	if (peer_bad)
+		printf("oneDNN's results differ from the exact loop's (oneDNN without AVX512-VNNI "
+		       "saturates int16 pair sums): its ratios are against an inexact peer\n");
 	if (bad)
-		printf("RESULTS DIFFER\n");
+		printf("RESULTS DIFFER: the plugin build against the plain build\n");
 	return bad;
 }

@@ -122,21 +122,26 @@ void mp_epi_store_generic(const mp_gemm_args *g, const int32_t *t, long ldt, lon
 			mp_epi_one(g->ep, i0 + r, j0 + j, (uint32_t)t[r * ldt + j]);
 }
 
-/* Vector paths first (M == 1, or N == 1 transposed), then the blocked
+/* Vector paths first (M == 1, or N == 1 transposed; then up to
+ * MP_GEMV_FEW rows or columns where the family takes them), then the blocked
  * driver (which offers the problem to k->direct). */
 static void mp_gemm_x8_run(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
 	/* a packed constant B: every part reads it (the same B whatever the
 	   split, even where the user broke constant='s promise) */
 	if (k->gemv && !g->bpk) {
+		mp_epilogue et;
+		mp_gemm_args t;
 		if (g->M == 1 && k->gemv(g))
 			return;
-		if (g->N == 1) {
-			mp_epilogue et;
-			mp_gemm_args t = mp_gemm_args_transpose(g, &et);
-			if (k->gemv(&t))
-				return;
-		}
+		if (g->N == 1 && (t = mp_gemm_args_transpose(g, &et), k->gemv(&t)))
+			return;
+		/* few rows (or columns): the families that take them */
+		if (g->M > 1 && g->M <= MP_GEMV_FEW && k->gemv(g))
+			return;
+		if (g->N > 1 && g->N <= MP_GEMV_FEW &&
+		    (t = mp_gemm_args_transpose(g, &et), k->gemv(&t)))
+			return;
 	}
 	mp_gemm_x8_blocked(k, g);
 }
@@ -226,6 +231,33 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 	if (M <= 0 || N <= 0)
 		return;
 	mp_gemm_x8_par(mp_kernel_table(kern), &g);
+}
+
+/* See mp_gemm.h: mp_gemm_x8_run's order, mp_x8_gemv__avx2's conditions. */
+int mp_x8_few_form(mp_kernel kern, long M, long N, long K, ptrdiff_t a_si, ptrdiff_t a_sk,
+		   int32_t za, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb, long *mr, long *nv)
+{
+	int za_ok = za >= -32512 && za <= 32640, zb_ok = zb >= -32512 && zb <= 32640;
+	if (kern != MP_KERNEL_AVX2 || K <= 0)
+		return 0;
+	*mr = 1;
+	if (M == 1 && za_ok && (b_sk == 1 || b_sj == 1)) {
+		*nv = N;
+		return b_sk == 1 ? 1 : 2;
+	}
+	if (N == 1 && zb_ok && (a_sk == 1 || a_si == 1)) {
+		*nv = M;
+		return a_sk == 1 ? 1 : 2;
+	}
+	if (M > 1 && M <= MP_GEMV_FEW && za_ok && b_sk == 1) {
+		*mr = M, *nv = N;
+		return 1;
+	}
+	if (N > 1 && N <= MP_GEMV_FEW && zb_ok && a_sk == 1) {
+		*mr = N, *nv = M;
+		return 1;
+	}
+	return 0;
 }
 
 /* See mp_gemm.h.  The matrix-vector form with both operands contiguous

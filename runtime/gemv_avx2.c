@@ -29,6 +29,7 @@
 
 #define MP_GEMV_NB 1024 /* columns per pass of the rows path */
 #define MP_GEMV_NT 64   /* outputs per store of the columns path */
+#define MP_GEMV_MR MP_GEMV_FEW /* most rows of A the columns path takes */
 
 /* The four sums of s0..s3's dwords, in order. */
 static inline __m128i mp_gemv_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
@@ -45,78 +46,104 @@ static inline __attribute__((always_inline)) __m256i mp_gemv_w16(const uint8_t *
 	return u8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v);
 }
 
-/* The vector a'(k) = a(k) - za as int16 into the thread's scratch, zero
- * from K up to a multiple of 16; *corr = -zb sum a' (mod 2^32).  NULL
- * when za does not fit the int16 fold, or without scratch. */
-static int16_t *mp_gemv_vec(const mp_gemm_args *g, uint32_t *corr)
+/* The M (<= MP_GEMV_MR) vectors a'(i, k) = a(i, k) - za as int16 into the
+ * thread's scratch, row i at i*kp (kp = K rounded up to 16, zeros past K);
+ * corr[i] = -zb sum_k a'(i, k) (mod 2^32).  NULL when za does not fit the
+ * int16 fold, or without scratch. */
+static int16_t *mp_gemv_vec(const mp_gemm_args *g, long kp, uint32_t *corr)
 {
 	if (g->za < -32512 || g->za > 32640)
 		return NULL;
-	const long K = g->K, kp = (K + 15) / 16 * 16;
-	int16_t *xv = mp_scratch(MP_SCR_VEC, sizeof(int16_t) * (size_t)kp);
+	const long K = g->K;
+	int16_t *xv = mp_scratch(MP_SCR_VEC, sizeof(int16_t) * (size_t)(kp * g->M));
 	if (!xv)
 		return NULL;
-	const uint8_t *a = g->a;
-	uint32_t sum = 0;
-	for (long k = 0; k < K; k++) {
-		uint8_t v = a[k * g->a_sk];
-		int32_t x = (g->a_dt == MP_DT_U8 ? (int32_t)v : (int32_t)(int8_t)v) - g->za;
-		xv[k] = (int16_t)x;
-		sum += (uint32_t)x;
+	for (long i = 0; i < g->M; i++) {
+		const uint8_t *a = (const uint8_t *)g->a + i * g->a_si;
+		int16_t *x = xv + i * kp;
+		uint32_t sum = 0;
+		for (long k = 0; k < K; k++) {
+			uint8_t v = a[k * g->a_sk];
+			int32_t d = (g->a_dt == MP_DT_U8 ? (int32_t)v : (int32_t)(int8_t)v) - g->za;
+			x[k] = (int16_t)d;
+			sum += (uint32_t)d;
+		}
+		memset(x + K, 0, sizeof(int16_t) * (size_t)(kp - K));
+		corr[i] = (uint32_t)0 - (uint32_t)g->zb * sum;
 	}
-	memset(xv + K, 0, sizeof(int16_t) * (size_t)(kp - K));
-	*corr = (uint32_t)0 - (uint32_t)g->zb * sum;
 	return xv;
 }
 
-/* Columns contiguous in k: S(j) for nc (1 or 4) columns at cols[]. */
+/* Columns contiguous in k: S(i, j) for mr rows (vectors xv + i*kp) and nc
+ * columns at cols[] (mr*nc <= 8 accumulators), into out[i*ldo + c]. */
 static inline __attribute__((always_inline)) void
-mp_gemv_cols_dot(const int16_t *xv, const uint8_t *const *cols, long K, uint32_t corr,
-		 uint32_t *out, const int nc, const int u8)
+mp_gemv_cols_dot(const int16_t *xv, long kp, const uint8_t *const *cols, long K,
+		 const uint32_t *corr, uint32_t *out, long ldo, const int mr, const int nc,
+		 const int u8)
 {
-	__m256i s[4];
-	for (int c = 0; c < nc; c++)
-		s[c] = _mm256_setzero_si256();
+	__m256i s[8];
+#pragma GCC unroll 8
+	for (int i = 0; i < mr * nc; i++)
+		s[i] = _mm256_setzero_si256();
 	long k = 0;
 	for (; k + 16 <= K; k += 16) {
-		const __m256i x = _mm256_load_si256((const __m256i *)(xv + k));
+		__m256i bw[4];
 #pragma GCC unroll 4
 		for (int c = 0; c < nc; c++)
-			s[c] = _mm256_add_epi32(s[c], _mm256_madd_epi16(mp_gemv_w16(cols[c] + k, u8), x));
+			bw[c] = mp_gemv_w16(cols[c] + k, u8);
+#pragma GCC unroll 8
+		for (int r = 0; r < mr; r++) {
+			const __m256i x = _mm256_load_si256((const __m256i *)(xv + r * kp + k));
+#pragma GCC unroll 4
+			for (int c = 0; c < nc; c++)
+				s[r * nc + c] = _mm256_add_epi32(s[r * nc + c], _mm256_madd_epi16(bw[c], x));
+		}
 	}
-	uint32_t v[4];
-	_mm_storeu_si128((__m128i *)v, nc == 4 ? mp_gemv_sum4(s[0], s[1], s[2], s[3])
-					       : mp_gemv_sum4(s[0], s[0], s[0], s[0]));
-	for (int c = 0; c < nc; c++) {
-		/* the last K % 16 terms in scalar code (a partial vector load
-		   through a buffer cost more on short columns) */
-		uint32_t t = v[c] + corr;
-		for (long q = k; q < K; q++)
-			t += (uint32_t)((int32_t)xv[q] * (u8 ? (int32_t)cols[c][q]
-							     : (int32_t)(int8_t)cols[c][q]));
-		out[c] = t;
+	uint32_t v[8];
+#pragma GCC unroll 2
+	for (int i = 0; i < mr * nc; i += 4) {
+		const int n = mr * nc - i;
+		_mm_storeu_si128((__m128i *)(v + i),
+				 mp_gemv_sum4(s[i], s[n > 1 ? i + 1 : i], s[n > 2 ? i + 2 : i],
+					      s[n > 3 ? i + 3 : i]));
 	}
+#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++)
+		for (int c = 0; c < nc; c++) {
+			/* the last K % 16 terms in scalar code (a partial vector
+			   load through a buffer cost more on short columns) */
+			uint32_t t = v[r * nc + c] + corr[r];
+			for (long q = k; q < K; q++)
+				t += (uint32_t)((int32_t)xv[r * kp + q] *
+						(u8 ? (int32_t)cols[c][q] : (int32_t)(int8_t)cols[c][q]));
+			out[r * ldo + c] = t;
+		}
 }
 
+/* Columns per step for mr rows: as many as keep mr*nc <= 8 accumulators. */
+#define MP_GEMV_NC(mr) ((mr) <= 2 ? 4 : (mr) <= 4 ? 2 : 1)
+
 static inline __attribute__((always_inline)) void
-mp_gemv_cols_run(const mp_gemm_args *g, const int16_t *xv, uint32_t corr, const int u8)
+mp_gemv_cols_run(const mp_gemm_args *g, const int16_t *xv, long kp, const uint32_t *corr,
+		 const int mr, const int u8)
 {
 	const uint8_t *b = g->b;
 	const long N = g->N, K = g->K;
-	uint32_t t[MP_GEMV_NT];
+	const int nc = MP_GEMV_NC(mr);
+	uint32_t t[MP_GEMV_MR * MP_GEMV_NT];
 	for (long j0 = 0; j0 < N; j0 += MP_GEMV_NT) {
 		int n = N - j0 < MP_GEMV_NT ? (int)(N - j0) : MP_GEMV_NT, j = 0;
-		for (; j + 4 <= n; j += 4) {
+		for (; j + nc <= n; j += nc) {
 			const uint8_t *cols[4];
-			for (int c = 0; c < 4; c++)
+			for (int c = 0; c < nc; c++)
 				cols[c] = b + (j0 + j + c) * g->b_sj;
-			mp_gemv_cols_dot(xv, cols, K, corr, t + j, 4, u8);
+			mp_gemv_cols_dot(xv, kp, cols, K, corr, t + j, MP_GEMV_NT, mr, nc, u8);
 		}
 		for (; j < n; j++) {
 			const uint8_t *col = b + (j0 + j) * g->b_sj;
-			mp_gemv_cols_dot(xv, &col, K, corr, t + j, 1, u8);
+			mp_gemv_cols_dot(xv, kp, &col, K, corr, t + j, MP_GEMV_NT, mr, 1, u8);
 		}
-		mp_store_tile(g, (const int32_t *)t, MP_GEMV_NT, 0, j0, 1, n);
+		mp_store_tile(g, (const int32_t *)t, MP_GEMV_NT, 0, j0, mr, n);
 	}
 }
 
@@ -199,30 +226,41 @@ mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, uint32_t corr, int32_
 	}
 }
 
-/* gemv hook of the AVX2 family (M == 1; see the top of the file).  Declines
- * (0) other layouts, K == 0, zero points of A beyond the int16 fold. */
+/* gemv hook of the AVX2 family (see the top of the file): M == 1, or up to
+ * MP_GEMV_MR rows with columns contiguous in k.  Declines (0) other
+ * layouts, K == 0, zero points of A beyond the int16 fold. */
 int mp_x8_gemv__avx2(const mp_gemm_args *g)
 {
-	if (g->M != 1 || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1))
+	if (g->M < 1 || g->M > MP_GEMV_MR || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1) ||
+	    (g->M > 1 && g->b_sk != 1))
 		return 0;
-	uint32_t corr;
-	int16_t *xv = mp_gemv_vec(g, &corr);
+	const long kp = (g->K + 15) / 16 * 16;
+	uint32_t corr[MP_GEMV_MR];
+	int16_t *xv = mp_gemv_vec(g, kp, corr);
 	if (!xv)
 		return 0;
 	const int u8 = g->b_dt == MP_DT_U8;
 	if (g->b_sk == 1) {
-		if (u8)
-			mp_gemv_cols_run(g, xv, corr, 1);
-		else
-			mp_gemv_cols_run(g, xv, corr, 0);
+#define MP_GEMV_COLS(MR)                                                        \
+	case MR:                                                                \
+		if (u8)                                                         \
+			mp_gemv_cols_run(g, xv, kp, corr, MR, 1);               \
+		else                                                            \
+			mp_gemv_cols_run(g, xv, kp, corr, MR, 0);               \
+		break;
+		switch (g->M) {
+		MP_GEMV_COLS(1) MP_GEMV_COLS(2) MP_GEMV_COLS(3) MP_GEMV_COLS(4)
+		MP_GEMV_COLS(5) MP_GEMV_COLS(6) MP_GEMV_COLS(7) MP_GEMV_COLS(8)
+		}
+#undef MP_GEMV_COLS
 		return 1;
 	}
 	int32_t *acc = mp_scratch(MP_SCR_T, sizeof(int32_t) * MP_GEMV_NB);
 	if (!acc)
 		return 0;
 	if (u8)
-		mp_gemv_rows_run(g, xv, corr, acc, 1);
+		mp_gemv_rows_run(g, xv, corr[0], acc, 1);
 	else
-		mp_gemv_rows_run(g, xv, corr, acc, 0);
+		mp_gemv_rows_run(g, xv, corr[0], acc, 0);
 	return 1;
 }

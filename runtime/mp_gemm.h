@@ -78,7 +78,9 @@ typedef struct mp_gemm_kernel {
 	mp_tile_fn tile;
 	mp_direct_fn direct; /* may be NULL */
 	/* may be NULL: a vector-matrix path for M == 1 (the driver also offers
-	 * it the transposed problem when N == 1, see mp_gemm_args_transpose) */
+	 * it the transposed problem when N == 1, see mp_gemm_args_transpose),
+	 * then for M <= MP_GEMV_FEW and N <= MP_GEMV_FEW (transposed); it
+	 * returns 0 for what it does not take */
 	mp_direct_fn gemv;
 } mp_gemm_kernel;
 
@@ -87,7 +89,16 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
 
-/* The AVX2 family's matrix-vector paths (gemv_avx2.c). */
+/* The AVX2 family's matrix-vector paths (gemv_avx2.c): M == 1, and M <=
+ * MP_GEMV_FEW with B's columns contiguous in k. */
+#define MP_GEMV_FEW 8
+/* The path mp_gemm_x8 takes on family KERN for such a problem (A(i,k) at
+ * i*a_si + k*a_sk, B(k,j) at k*b_sk + j*b_sj): 1 the columns form, 2 the
+ * rows form of gemv_avx2.c, 0 the blocked driver (and on any family but
+ * avx2); *mr the rows (or columns) packed as vectors, *nv the other
+ * extent.  For nest.c's cost model. */
+int mp_x8_few_form(mp_kernel kern, long M, long N, long K, ptrdiff_t a_si, ptrdiff_t a_sk,
+		   int32_t za, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb, long *mr, long *nv);
 int mp_x8_gemv__avx2(const mp_gemm_args *g);
 
 /* The oracle: the plain loop, in wrapping int32 arithmetic.  Same contract

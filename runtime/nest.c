@@ -409,20 +409,23 @@ static const mp_small_kern mp_small_k_i8 = {
    shapes were above 1.2x; with these, 2.16x and 43 */
 static const mp_small_kern mp_small_k_i8_avx2 = {
 	285.5, 19.57, 1.707, 0.04441, 0.5493, 12.77, 15.56, 25, 2.457, 0};
-/* The matrix-vector paths of the avx2 family (gemv_avx2.c: M == 1, and
-   N == 1 transposed; nothing packed), their own estimate:
-     c0 + k*K + mac*M*N*K + out*M*N + vcol*N (M == 1) or vrow*M (N == 1)
-   where the rows form (M == 1, B not contiguous in k) costs nothing per
-   multiply-add beyond the loads the others count, but tail*(N % 16)*K for
-   its columns past the last 16 (scalar code).  Fitted as mp_small_k_i8_avx2
-   to bench_small's 312 shapes with M == 1 or N == 1: relative error median
-   0.27, the decision alone worst 2.0x the better path, geometric mean
-   1.02x, 13 shapes above 1.2x (before: 20x, the loop chosen for 64x1x256
-   at 13 us against the kernels' 0.5 us) */
+/* The matrix-vector paths of the avx2 family (gemv_avx2.c: M == 1, N == 1
+   transposed, and up to 8 rows or columns with the other operand
+   contiguous in k; nothing packed but mr vectors of K), their own
+   estimate (mp_x8_few_form gives the form, mr, and nv the other extent):
+     c0 + k*mr*K + mac*M*N*K + out*M*N + col*nv
+        + ktail*(K % 16)*M*N (columns form: the terms past the last 16)
+        + ntail*(N % 16)*K   (rows form: the columns past the last 16)
+   where the rows form costs nothing per multiply-add beyond the loads
+   counted in k.  Fitted as mp_small_k_i8_avx2 to the 852 shapes of
+   bench_small's grid that take these paths: relative error median 0.11,
+   the decision alone at worst 1.8x the better path, geometric mean 1.02x,
+   41 shapes above 1.2x (with the blocked driver's constants: 19x, the loop
+   chosen for 64x2x256 at 13 us against the kernels' 0.7 us) */
 typedef struct mp_small_vec {
-	double c0, k, mac, out, vcol, vrow, tail;
+	double c0, k, mac, out, col, ktail, ntail;
 } mp_small_vec;
-static const mp_small_vec mp_small_v_i8_avx2 = {167.6, 0.2426, 0.0223, 3.923, 0, 4.071, 0.2833};
+static const mp_small_vec mp_small_v_i8_avx2 = {157.5, 0.2365, 0.014, 4.533, 0, 0.6937, 0.5425};
 /* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel) */
 static const mp_small_kern mp_small_k_lp8 = {
 	360, 6.0, 0.197, 0.0, 1.34, 11.6, 3.7, 15.2, 3.9, 0.04};
@@ -450,17 +453,19 @@ static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
  * when that operand is not packed on this call (constant=, cached);
  * B_KCONTIG: B contiguous in k. */
 static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, long N,
-		     long K, int pack_a, int pack_b, int b_kcontig, const mp_small_vec *vc)
+		     long K, int pack_a, int pack_b, int b_kcontig, const mp_small_vec *vc,
+		     int form, long mr, long nv)
 {
 	double m = (double)M, n = (double)N, k = (double)K;
 	if (m * n * k > 1048576.0)
 		return 0;
 	double loop = m * n * (lc->out + lc->mac * k);
-	if (vc && (M == 1 || N == 1)) {
-		int rows = M == 1 && !b_kcontig;
-		double kern = vc->c0 + vc->k * k + (rows ? 0 : vc->mac * m * n * k) +
-			      vc->out * m * n + (M == 1 ? vc->vcol * n : vc->vrow * m) +
-			      (rows ? vc->tail * (double)(N % 16) * k : 0);
+	if (vc && form) {
+		double kern = vc->c0 + vc->k * (double)mr * k + vc->out * m * n + vc->col * (double)nv;
+		if (form == 1)
+			kern += vc->mac * m * n * k + vc->ktail * (double)(K % 16) * m * n;
+		else
+			kern += vc->ntail * (double)(N % 16) * k;
 		return loop < kern;
 	}
 	double kern = kc->c0 + kc->k * k + kc->pack * (m * pack_a + n * pack_b) * k +
@@ -631,6 +636,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   read in place if they chain too, else copied (stage.c); otherwise
 	   one contraction per block */
 	long nblk = M2 > 0 && M > 0 ? M2 : 1, Mblk = M;
+	int few = 0;   /* the cost model's view of the avx2 matrix-vector paths */
+	long few_mr = 0, few_nv = 0;
 	int rows2 = 0, merged = 0;
 	if (has_rows2 && mode != 0 && M > 0 && M2 > 0 && N > 0 &&
 	    !disjoint_rows(M, c_si, N, c_sj, M2, c_s2,
@@ -679,14 +686,16 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		   !mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, (int)a_dt, (int)b_dt)) {
 		return fallback(loc, MP_FB_SLOW, t0);
 	} else if (mp_env.small &&
-	    too_small(kern == MP_KERNEL_AVX512VNNI ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
+	    (few = mp_x8_few_form(G <= 1 && nblk == 1 ? kern : MP_KERNEL_NONE, M, N, K, a_si,
+				  a_sk, (int32_t)za, b_sk, b_sj, (int32_t)zb, &few_mr, &few_nv),
+	     too_small(kern == MP_KERNEL_AVX512VNNI ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
 		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1)
 			      ? (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_kcontig
 							      : &mp_small_l_i8_kcontig_avx2)
 			      : (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_strided
 							      : &mp_small_l_i8_strided_avx2),
-		      M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1,
-		      kern == MP_KERNEL_AVX2 && G <= 1 && nblk == 1 ? &mp_small_v_i8_avx2 : NULL))
+		      M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1, &mp_small_v_i8_avx2,
+		      few, few_mr, few_nv)))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	if (mode == 1 || mode == 2) {
@@ -1126,7 +1135,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	     too_small(lp == MP_LP_INT8 || lp == MP_LP_UINT8 ? &mp_small_k_lp8 : &mp_small_k_lp16,
 		       k_contiguous(a_si, a_sk, b_sk, b_sj, esz) ? &mp_small_l_f_kcontig
 								  : &mp_small_l_f_strided,
-		       M, N, K, !(flags & 2), !(flags & 4), 1, NULL)))
+		       M, N, K, !(flags & 2), !(flags & 4), 1, NULL, 0, 0, 0)))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */

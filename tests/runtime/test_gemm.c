@@ -230,7 +230,20 @@ int main(int argc, char **argv)
 	mp_check_groups(kern, 4096 / 64, 1, 32, 128, MP_DT_S8, MP_DT_S8, 0, 0, 0, 1);
 	mp_check_groups(kern, 37, 1, 1031, 3, MP_DT_S8, MP_DT_S8, 0, 0, 1, 1);
 
-	/* 5. the checker can fail */
+	/* 5. few rows or few columns (the avx2 family's paths for up to 8 rows,
+	   and their transpositions): every count 1..9, every layout */
+	static const long fk[] = {1, 15, 16, 17, 100};
+	for (long m = 1; m <= 9; m++)
+		for (int q = 0; q < (int)(sizeof fk / sizeof fk[0]); q++) {
+			long n = 1 + (long)mp_rand_below(70);
+			mp_check_random(kern, m, n, fk[q]);
+			mp_check_random(kern, n, m, fk[q]);
+			mp_check(kern, m, n, fk[q] + 64, (int)mp_rand_below(2), (int)mp_rand_below(2),
+				 mp_rand_zp(), mp_rand_zp(), L_ROW, q % 2 ? L_COL : L_COL_PAD,
+				 L_ROW, q & 1, 0, 0, 0);
+		}
+
+	/* 6. the checker can fail */
 	int inj_fail = mp_failures;
 	mp_check(kern, 17, 33, 65, MP_DT_S8, MP_DT_S8, 3, -5, L_ROW, L_ROW, L_ROW_PAD, 0, 0, 0, 1);
 	if (mp_failures != inj_fail)

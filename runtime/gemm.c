@@ -249,13 +249,13 @@ int mp_x8_few_form(mp_kernel kern, long M, long N, long K, ptrdiff_t a_si, ptrdi
 		*nv = M;
 		return a_sk == 1 ? 1 : 2;
 	}
-	if (M > 1 && M <= MP_GEMV_FEW && za_ok && b_sk == 1) {
+	if (M > 1 && M <= MP_GEMV_FEW && za_ok && (b_sk == 1 || b_sj == 1)) {
 		*mr = M, *nv = N;
-		return 1;
+		return b_sk == 1 ? 1 : 2;
 	}
-	if (N > 1 && N <= MP_GEMV_FEW && zb_ok && a_sk == 1) {
+	if (N > 1 && N <= MP_GEMV_FEW && zb_ok && (a_sk == 1 || a_si == 1)) {
 		*mr = N, *nv = M;
-		return 1;
+		return a_sk == 1 ? 1 : 2;
 	}
 	return 0;
 }

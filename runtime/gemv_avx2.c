@@ -17,17 +17,20 @@
  * and the int32 additions wrap as the source's do.  Exact: integer sums
  * do not see the order of the additions.
  *
- * Two layouts of the matrix: columns contiguous in k (b_sk == 1: A x with
- * A row-major, after the transposition), dot products of four columns at
- * a time; rows contiguous in j (b_sj == 1: x^T B), two pairs of rows at a
- * time interleaved byte-wise into vpmaddwd's pairs, into int32
- * accumulators for a block of columns held in L1. */
+ * Up to MP_GEMV_MR (8) rows of A, each packed so; mp_gemm_x8_run also offers
+ * the transposed problem of up to 8 columns.  Two layouts of the matrix:
+ * columns contiguous in k (b_sk == 1: A x with A row-major, after the
+ * transposition), dot products of mr rows with 4, 2 or 1 columns at a time
+ * (at most 8 accumulators, each column widened once for all rows); rows
+ * contiguous in j (b_sj == 1: x^T B), two pairs of rows at a time
+ * interleaved byte-wise into vpmaddwd's pairs, into int32 accumulators per
+ * row of A for a block of columns held in L1. */
 #include <immintrin.h>
 #include <string.h>
 #include "mp_gemm.h"
 #include "mp_runtime.h"
 
-#define MP_GEMV_NB 1024 /* columns per pass of the rows path */
+#define MP_GEMV_NB 512  /* columns per pass of the rows path */
 #define MP_GEMV_NT 64   /* outputs per store of the columns path */
 #define MP_GEMV_MR MP_GEMV_FEW /* most rows of A the columns path takes */
 
@@ -147,32 +150,39 @@ mp_gemv_cols_run(const mp_gemm_args *g, const int16_t *xv, long kp, const uint32
 	}
 }
 
-/* Rows contiguous in j: adds the rows r[0..2*np) (columns from the block's
- * start, nb of them, a multiple of 16) times the int16 pairs w[0..np) (a'(k) low, a'(k+1)
- * high) into acc[0..nb). */
+/* Rows contiguous in j: adds the rows r[0..2*np) of B (columns from the
+ * block's start, nb of them, a multiple of 16) times A's int16 pairs
+ * w[i*2 + h] (row i of A: a'(i, k) low, a'(i, k+1) high; pair h of the
+ * step) into acc[i*MP_GEMV_NB ...] for the mr rows of A. */
 static inline __attribute__((always_inline)) void
 mp_gemv_rows_pairs(const uint8_t *const *r, const int32_t *w, long nb, int32_t *acc,
-		   const int np, const int u8)
+		   const int mr, const int np, const int u8)
 {
-	__m256i wv[2];
-	for (int h = 0; h < np; h++)
-		wv[h] = _mm256_set1_epi32(w[h]);
 	for (long j = 0; j < nb; j += 16) {
-		__m256i lo = _mm256_load_si256((const __m256i *)(acc + j));
-		__m256i hi = _mm256_load_si256((const __m256i *)(acc + j + 8));
+		__m256i y[2][2];
 #pragma GCC unroll 2
 		for (int h = 0; h < np; h++) {
 			__m128i x0 = _mm_loadu_si128((const __m128i *)(r[2 * h] + j));
 			__m128i x1 = _mm_loadu_si128((const __m128i *)(r[2 * h + 1] + j));
 			/* (b(k, j), b(k+1, j)) byte pairs, columns j..j+7 then j+8.. */
 			__m128i p0 = _mm_unpacklo_epi8(x0, x1), p1 = _mm_unpackhi_epi8(x0, x1);
-			__m256i y0 = u8 ? _mm256_cvtepu8_epi16(p0) : _mm256_cvtepi8_epi16(p0);
-			__m256i y1 = u8 ? _mm256_cvtepu8_epi16(p1) : _mm256_cvtepi8_epi16(p1);
-			lo = _mm256_add_epi32(lo, _mm256_madd_epi16(y0, wv[h]));
-			hi = _mm256_add_epi32(hi, _mm256_madd_epi16(y1, wv[h]));
+			y[h][0] = u8 ? _mm256_cvtepu8_epi16(p0) : _mm256_cvtepi8_epi16(p0);
+			y[h][1] = u8 ? _mm256_cvtepu8_epi16(p1) : _mm256_cvtepi8_epi16(p1);
 		}
-		_mm256_store_si256((__m256i *)(acc + j), lo);
-		_mm256_store_si256((__m256i *)(acc + j + 8), hi);
+#pragma GCC unroll 8
+		for (int i = 0; i < mr; i++) {
+			int32_t *ai = acc + i * MP_GEMV_NB + j;
+			__m256i lo = _mm256_load_si256((const __m256i *)ai);
+			__m256i hi = _mm256_load_si256((const __m256i *)(ai + 8));
+#pragma GCC unroll 2
+			for (int h = 0; h < np; h++) {
+				const __m256i wv = _mm256_set1_epi32(w[i * 2 + h]);
+				lo = _mm256_add_epi32(lo, _mm256_madd_epi16(y[h][0], wv));
+				hi = _mm256_add_epi32(hi, _mm256_madd_epi16(y[h][1], wv));
+			}
+			_mm256_store_si256((__m256i *)ai, lo);
+			_mm256_store_si256((__m256i *)(ai + 8), hi);
+		}
 	}
 }
 
@@ -186,53 +196,63 @@ static inline int32_t mp_gemv_pair(const int16_t *xv, long k)
 }
 
 static inline __attribute__((always_inline)) void
-mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, uint32_t corr, int32_t *acc,
-		 const int u8)
+mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, long kp, const uint32_t *corr,
+		 int32_t *acc, const int mr, const int u8)
 {
 	const uint8_t *b = g->b;
 	const long N = g->N, K = g->K;
 	for (long jb = 0; jb < N; jb += MP_GEMV_NB) {
 		long nb = N - jb < MP_GEMV_NB ? N - jb : MP_GEMV_NB, nv = nb / 16 * 16;
-		memset(acc, 0, sizeof(int32_t) * (size_t)nb);
+		for (int i = 0; i < mr; i++)
+			memset(acc + i * MP_GEMV_NB, 0, sizeof(int32_t) * (size_t)nb);
 		long k = 0;
+		int32_t w[2 * MP_GEMV_MR];
 		for (; nv && k + 4 <= K; k += 4) {
 			const uint8_t *r[4];
 			for (int u = 0; u < 4; u++)
 				r[u] = b + (k + u) * g->b_sk + jb;
-			int32_t w[2] = {mp_gemv_pair(xv, k), mp_gemv_pair(xv, k + 2)};
-			mp_gemv_rows_pairs(r, w, nv, acc, 2, u8);
+			for (int i = 0; i < mr; i++) {
+				w[2 * i] = mp_gemv_pair(xv + i * kp, k);
+				w[2 * i + 1] = mp_gemv_pair(xv + i * kp, k + 2);
+			}
+			mp_gemv_rows_pairs(r, w, nv, acc, mr, 2, u8);
 		}
 		for (; nv && k < K; k += 2) {
 			/* the last row alone pairs with itself, times a'(K) = 0 */
 			const uint8_t *r[2] = {b + k * g->b_sk + jb,
 					       b + (k + 1 < K ? k + 1 : k) * g->b_sk + jb};
-			int32_t w[1] = {mp_gemv_pair(xv, k)};
-			mp_gemv_rows_pairs(r, w, nv, acc, 1, u8);
+			for (int i = 0; i < mr; i++)
+				w[2 * i] = mp_gemv_pair(xv + i * kp, k);
+			mp_gemv_rows_pairs(r, w, nv, acc, mr, 1, u8);
 		}
 		/* the last nb % 16 columns in scalar code (AVX2 has no masked
 		   byte loads; through a buffer they cost more on narrow rows) */
-		for (long j = nv; j < nb; j++) {
-			const uint8_t *col = b + jb + j;
-			uint32_t t = 0;
-			for (long q = 0; q < K; q++) {
-				uint8_t v = col[q * g->b_sk];
-				t += (uint32_t)((int32_t)xv[q] * (u8 ? (int32_t)v : (int32_t)(int8_t)v));
+		for (int i = 0; i < mr; i++) {
+			int32_t *ai = acc + i * MP_GEMV_NB;
+			const int16_t *x = xv + i * kp;
+			for (long j = nv; j < nb; j++) {
+				const uint8_t *col = b + jb + j;
+				uint32_t t = 0;
+				for (long q = 0; q < K; q++) {
+					uint8_t v = col[q * g->b_sk];
+					t += (uint32_t)((int32_t)x[q] *
+							(u8 ? (int32_t)v : (int32_t)(int8_t)v));
+				}
+				ai[j] = (int32_t)t;
 			}
-			acc[j] = (int32_t)t;
+			for (long j = 0; j < nb; j++)
+				ai[j] = (int32_t)((uint32_t)ai[j] + corr[i]);
 		}
-		for (long j = 0; j < nb; j++)
-			acc[j] = (int32_t)((uint32_t)acc[j] + corr);
-		mp_store_tile(g, acc, nb, 0, jb, 1, (int)nb);
+		mp_store_tile(g, acc, MP_GEMV_NB, 0, jb, mr, (int)nb);
 	}
 }
 
-/* gemv hook of the AVX2 family (see the top of the file): M == 1, or up to
- * MP_GEMV_MR rows with columns contiguous in k.  Declines (0) other
- * layouts, K == 0, zero points of A beyond the int16 fold. */
+/* gemv hook of the AVX2 family (see the top of the file): up to MP_GEMV_MR
+ * rows of A.  Declines (0) other layouts, K == 0, zero points of A beyond
+ * the int16 fold. */
 int mp_x8_gemv__avx2(const mp_gemm_args *g)
 {
-	if (g->M < 1 || g->M > MP_GEMV_MR || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1) ||
-	    (g->M > 1 && g->b_sk != 1))
+	if (g->M < 1 || g->M > MP_GEMV_MR || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1))
 		return 0;
 	const long kp = (g->K + 15) / 16 * 16;
 	uint32_t corr[MP_GEMV_MR];
@@ -240,27 +260,25 @@ int mp_x8_gemv__avx2(const mp_gemm_args *g)
 	if (!xv)
 		return 0;
 	const int u8 = g->b_dt == MP_DT_U8;
-	if (g->b_sk == 1) {
-#define MP_GEMV_COLS(MR)                                                        \
-	case MR:                                                                \
-		if (u8)                                                         \
-			mp_gemv_cols_run(g, xv, kp, corr, MR, 1);               \
-		else                                                            \
-			mp_gemv_cols_run(g, xv, kp, corr, MR, 0);               \
-		break;
-		switch (g->M) {
-		MP_GEMV_COLS(1) MP_GEMV_COLS(2) MP_GEMV_COLS(3) MP_GEMV_COLS(4)
-		MP_GEMV_COLS(5) MP_GEMV_COLS(6) MP_GEMV_COLS(7) MP_GEMV_COLS(8)
-		}
-#undef MP_GEMV_COLS
-		return 1;
-	}
-	int32_t *acc = mp_scratch(MP_SCR_T, sizeof(int32_t) * MP_GEMV_NB);
-	if (!acc)
+	int32_t *acc = NULL;
+	if (g->b_sk != 1 &&
+	    !(acc = mp_scratch(MP_SCR_T, sizeof(int32_t) * (size_t)(MP_GEMV_NB * g->M))))
 		return 0;
-	if (u8)
-		mp_gemv_rows_run(g, xv, corr[0], acc, 1);
-	else
-		mp_gemv_rows_run(g, xv, corr[0], acc, 0);
+#define MP_GEMV_CASE(MR)                                                        \
+	case MR:                                                                \
+		if (g->b_sk == 1 && u8)                                         \
+			mp_gemv_cols_run(g, xv, kp, corr, MR, 1);               \
+		else if (g->b_sk == 1)                                          \
+			mp_gemv_cols_run(g, xv, kp, corr, MR, 0);               \
+		else if (u8)                                                    \
+			mp_gemv_rows_run(g, xv, kp, corr, acc, MR, 1);          \
+		else                                                            \
+			mp_gemv_rows_run(g, xv, kp, corr, acc, MR, 0);          \
+		break;
+	switch (g->M) {
+	MP_GEMV_CASE(1) MP_GEMV_CASE(2) MP_GEMV_CASE(3) MP_GEMV_CASE(4)
+	MP_GEMV_CASE(5) MP_GEMV_CASE(6) MP_GEMV_CASE(7) MP_GEMV_CASE(8)
+	}
+#undef MP_GEMV_CASE
 	return 1;
 }

@@ -90,7 +90,7 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
 
 /* The AVX2 family's matrix-vector paths (gemv_avx2.c): M == 1, and M <=
- * MP_GEMV_FEW with B's columns contiguous in k. */
+ * MP_GEMV_FEW with B contiguous in k or in j. */
 #define MP_GEMV_FEW 8
 /* The path mp_gemm_x8 takes on family KERN for such a problem (A(i,k) at
  * i*a_si + k*a_sk, B(k,j) at k*b_sk + j*b_sj): 1 the columns form, 2 the

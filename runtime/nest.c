@@ -409,23 +409,25 @@ static const mp_small_kern mp_small_k_i8 = {
    shapes were above 1.2x; with these, 2.16x and 43 */
 static const mp_small_kern mp_small_k_i8_avx2 = {
 	285.5, 19.57, 1.707, 0.04441, 0.5493, 12.77, 15.56, 25, 2.457, 0};
-/* The matrix-vector paths of the avx2 family (gemv_avx2.c: M == 1, N == 1
-   transposed, and up to 8 rows or columns with the other operand
-   contiguous in k; nothing packed but mr vectors of K), their own
-   estimate (mp_x8_few_form gives the form, mr, and nv the other extent):
-     c0 + k*mr*K + mac*M*N*K + out*M*N + col*nv
-        + ktail*(K % 16)*M*N (columns form: the terms past the last 16)
-        + ntail*(N % 16)*K   (rows form: the columns past the last 16)
-   where the rows form costs nothing per multiply-add beyond the loads
-   counted in k.  Fitted as mp_small_k_i8_avx2 to the 852 shapes of
-   bench_small's grid that take these paths: relative error median 0.11,
-   the decision alone at worst 1.8x the better path, geometric mean 1.02x,
-   41 shapes above 1.2x (with the blocked driver's constants: 19x, the loop
-   chosen for 64x2x256 at 13 us against the kernels' 0.7 us) */
+/* The matrix-vector paths of the avx2 family (gemv_avx2.c: up to 8 rows of
+   A, or 8 columns of B transposed, with the other operand contiguous in k
+   or in j; nothing packed but those few vectors), their own estimate
+   (mp_x8_few_form gives the form, mr the vectors, nv the other extent):
+     c0 + k*mr*K + out*M*N + col*nv
+        + mac*M*N*K + ktail*(K % 16)*M*N          (columns form: the terms
+                                                   past the last 16 scalar)
+        + mac_rows*M*N*K + ntail*(nv % 16)*K*mr   (rows form: the columns
+                                                   past the last 16 scalar)
+   Fitted as mp_small_k_i8_avx2 to the 960 shapes of bench_small's grid
+   that take these paths: relative error median 0.14, the decision alone
+   at worst 1.8x the better path, geometric mean 1.02x, 48 shapes above
+   1.2x (with the blocked driver's constants: 19x, the loop chosen for
+   64x2x256 at 13 us against the kernels' 0.7 us) */
 typedef struct mp_small_vec {
-	double c0, k, mac, out, col, ktail, ntail;
+	double c0, k, out, col, mac, ktail, mac_rows, ntail;
 } mp_small_vec;
-static const mp_small_vec mp_small_v_i8_avx2 = {157.5, 0.2365, 0.014, 4.533, 0, 0.6937, 0.5425};
+static const mp_small_vec mp_small_v_i8_avx2 = {160.1, 0.1364, 2.536, 1.358,
+						 0.0427, 0.8113, 0.0059, 0.8615};
 /* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel) */
 static const mp_small_kern mp_small_k_lp8 = {
 	360, 6.0, 0.197, 0.0, 1.34, 11.6, 3.7, 15.2, 3.9, 0.04};
@@ -465,7 +467,7 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 		if (form == 1)
 			kern += vc->mac * m * n * k + vc->ktail * (double)(K % 16) * m * n;
 		else
-			kern += vc->ntail * (double)(N % 16) * k;
+			kern += vc->mac_rows * m * n * k + vc->ntail * (double)(nv % 16) * k * (double)mr;
 		return loop < kern;
 	}
 	double kern = kc->c0 + kc->k * k + kc->pack * (m * pack_a + n * pack_b) * k +
@@ -499,6 +501,7 @@ static void read_pad(va_list *ap, long P, long L, mp_pad *pad)
 {
 	pad->n = (int)P;
 	for (long c = 0; c < P; c++) {
+		memset(pad->ck[c], 0, sizeof pad->ck[c]);   /* the levels past L */
 		pad->c0[c] = va_arg(*ap, long);
 		pad->ci[c] = va_arg(*ap, long);
 		pad->ci2[c] = va_arg(*ap, long);
@@ -527,8 +530,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	long b_dt = va_arg(ap, long), zb = va_arg(ap, long);
 	void *c = va_arg(ap, void *);
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
-	mp_epilogue ep;
-	memset(&ep, 0, sizeof ep);
+	static const mp_epilogue ep0;   /* a copy, not a memset: rep stos costs
+					   ~40 cycles on each call */
+	mp_epilogue ep = ep0;
 	ep.kind = (mp_epi)va_arg(ap, long);
 	ep.out_dt = (int)va_arg(ap, long);
 	ep.init = (int32_t)va_arg(ap, long);
@@ -570,7 +574,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	}
 	if (!pv_kind)
 		pv = za;   /* A's zero point: a term of 0 */
-	memset(&pad, 0, sizeof pad);
+	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
 	pad.pad[0] = (unsigned char)pv;
 	read_pad(&ap, P, L, &pad);
 	int has_rows2 = M2 >= 0;
@@ -1058,7 +1062,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
-	memset(&pad, 0, sizeof pad);
+	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
 	{   /* A's zero point (a term of 0), or a select's other value */
 		double pd = pv_kind ? (double)pv : za;
 		if (is_double)

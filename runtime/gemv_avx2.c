@@ -28,18 +28,12 @@
 #include <immintrin.h>
 #include <string.h>
 #include "mp_gemm.h"
+#include "mp_avx2.h"
 #include "mp_runtime.h"
 
 #define MP_GEMV_NB 512  /* columns per pass of the rows path */
 #define MP_GEMV_NT 64   /* outputs per store of the columns path */
 #define MP_GEMV_MR MP_GEMV_FEW /* most rows of A the columns path takes */
-
-/* The four sums of s0..s3's dwords, in order. */
-static inline __m128i mp_gemv_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
-{
-	__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
 
 /* 16 bytes at p widened to int16 as dt reads them (all 16 valid). */
 static inline __attribute__((always_inline)) __m256i mp_gemv_w16(const uint8_t *p,
@@ -107,7 +101,7 @@ mp_gemv_cols_dot(const int16_t *xv, long kp, const uint8_t *const *cols, long K,
 	for (int i = 0; i < mr * nc; i += 4) {
 		const int n = mr * nc - i;
 		_mm_storeu_si128((__m128i *)(v + i),
-				 mp_gemv_sum4(s[i], s[n > 1 ? i + 1 : i], s[n > 2 ? i + 2 : i],
+				 mp_avx2_sum4(s[i], s[n > 1 ? i + 1 : i], s[n > 2 ? i + 2 : i],
 					      s[n > 3 ? i + 3 : i]));
 	}
 #pragma GCC unroll 8

@@ -17,13 +17,6 @@
 #include "mp_avx2.h"
 #include "mp_runtime.h"
 
-/* The four sums of s0..s3's dwords, in order. */
-static inline __m128i mp_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
-{
-	__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
-	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
-
 /* See mp_gemm.h.  0 (nothing done) when the scratch buffer cannot be had. */
 int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrdiff_t a_si,
 			   ptrdiff_t a_sg, const void *b, int b_dt, ptrdiff_t b_sg, int32_t *t)
@@ -53,7 +46,7 @@ int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrd
 				s3 = _mm256_add_epi32(s3, _mm256_madd_epi16(mp_avx2_w16(r3 + o + 16 * s, n, a_dt), vb));
 			}
 			int32_t v[4];
-			_mm_storeu_si128((__m128i *)v, mp_sum4(s0, s1, s2, s3));
+			_mm_storeu_si128((__m128i *)v, mp_avx2_sum4(s0, s1, s2, s3));
 			t[(i + 0) * G + g] = v[0];
 			t[(i + 1) * G + g] = v[1];
 			t[(i + 2) * G + g] = v[2];
@@ -70,7 +63,7 @@ int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrd
 								     a_dt),
 							      _mm256_load_si256(&bw[g * KP + s])));
 			int32_t v[4];
-			_mm_storeu_si128((__m128i *)v, mp_sum4(s0, s0, s0, s0));
+			_mm_storeu_si128((__m128i *)v, mp_avx2_sum4(s0, s0, s0, s0));
 			t[i * G + g] = v[0];
 		}
 	}

@@ -1156,8 +1156,7 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		mp_lp_i8_run__avx512vnni(&x);
 		break;
 	case MP_LPI_I8_AVX2:
-		mp_lp_i8_driver(&x, &mp_x8_gemm_kernel__avx2, mp_lp_i8_pack_a_generic,
-				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
+		mp_lp_i8_run__avx2(&x);
 		break;
 	case MP_LPI_BF16_AVX512BF16:
 		mp_lp_bf16_run__avx512bf16(&x);

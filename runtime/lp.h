@@ -504,6 +504,8 @@ void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x);
  * fp32 with MXCSR.FTZ (lp_avx2.c); call only after
  * mp_kernel_available(MP_KERNEL_AVX2). */
 void mp_lp_bf16_run__avx2(const mp_lp_ctx *x);
+/* INT8 / UINT8 on the avx2 int8 family, vector packers (lp_i8_avx2.c). */
+void mp_lp_i8_run__avx2(const mp_lp_ctx *x);
 /* INT8 contraction through the avx512vnni tiles with quantizing packers
  * (lp_avx512vnni.c). */
 void mp_lp_i8_run__avx512vnni(const mp_lp_ctx *x);

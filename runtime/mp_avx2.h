@@ -20,4 +20,11 @@ static inline __m256i mp_avx2_w16(const void *p, long n, int dt)
 	}
 	return dt == MP_DT_U8 ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v);
 }
+
+/* The four sums of s0..s3's dwords, in order. */
+static inline __m128i mp_avx2_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s3)
+{
+	__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+}
 #endif

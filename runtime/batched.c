@@ -28,11 +28,6 @@
 #include "mp_par.h"
 #include "mp_runtime.h"
 
-static int32_t mp_ld8(const void *p, int dt)
-{
-	return dt == MP_DT_U8 ? (int32_t)*(const uint8_t *)p : (int32_t)*(const int8_t *)p;
-}
-
 /* Rows lo..hi-1, any layout. */
 static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
 {
@@ -50,12 +45,12 @@ static void mp_batched_rows_ref(const mp_batched_args *x, long lo, long hi)
 				oa += d[l] * x->kd[l].a, ob += d[l] * x->kd[l].b;
 			int in = mp_batched_inside(x->pad, i, d, nk);
 			for (long g = 0; g < x->G; g++) {
-				uint32_t av = (uint32_t)((in ? mp_ld8((const char *)x->a + oa +
+				uint32_t av = (uint32_t)((in ? mp_x8_ld((const char *)x->a + oa +
 								      g * x->a_sg, x->a_dt)
 							     : padv) - x->za);
 				const char *bg = (const char *)x->b + ob + g * x->b_sg;
 				for (long j = 0; j < x->N; j++) {
-					uint32_t bv = (uint32_t)(mp_ld8(bg + j * x->b_sj, x->b_dt) -
+					uint32_t bv = (uint32_t)(mp_x8_ld(bg + j * x->b_sj, x->b_dt) -
 								 x->zb);
 					row[g * x->N + j] = (int32_t)((uint32_t)row[g * x->N + j] +
 								      av * bv);

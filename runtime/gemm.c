@@ -233,29 +233,29 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 	mp_gemm_x8_par(mp_kernel_table(kern), &g);
 }
 
-/* See mp_gemm.h: mp_gemm_x8_run's order, mp_x8_gemv__avx2's conditions. */
+/* See mp_gemm.h: mp_gemm_x8_run's order, mp_x8_gemv__avx2's conditions
+ * (the transposed problem: B's strides a_sk, a_si, zero point zb). */
 int mp_x8_few_form(mp_kernel kern, long M, long N, long K, ptrdiff_t a_si, ptrdiff_t a_sk,
 		   int32_t za, ptrdiff_t b_sk, ptrdiff_t b_sj, int32_t zb, long *mr, long *nv)
 {
-	int za_ok = za >= -32512 && za <= 32640, zb_ok = zb >= -32512 && zb <= 32640;
-	if (kern != MP_KERNEL_AVX2 || K <= 0)
+	int f;
+	if (kern != MP_KERNEL_AVX2)
 		return 0;
-	*mr = 1;
-	if (M == 1 && za_ok && (b_sk == 1 || b_sj == 1)) {
-		*nv = N;
-		return b_sk == 1 ? 1 : 2;
+	if (M == 1 && (f = mp_x8_gemv_avx2_form(1, K, b_sk, b_sj, za))) {
+		*mr = 1, *nv = N;
+		return f;
 	}
-	if (N == 1 && zb_ok && (a_sk == 1 || a_si == 1)) {
-		*nv = M;
-		return a_sk == 1 ? 1 : 2;
+	if (N == 1 && (f = mp_x8_gemv_avx2_form(1, K, a_sk, a_si, zb))) {
+		*mr = 1, *nv = M;
+		return f;
 	}
-	if (M > 1 && M <= MP_GEMV_FEW && za_ok && (b_sk == 1 || b_sj == 1)) {
+	if (M > 1 && (f = mp_x8_gemv_avx2_form(M, K, b_sk, b_sj, za))) {
 		*mr = M, *nv = N;
-		return b_sk == 1 ? 1 : 2;
+		return f;
 	}
-	if (N > 1 && N <= MP_GEMV_FEW && zb_ok && (a_sk == 1 || a_si == 1)) {
+	if (N > 1 && (f = mp_x8_gemv_avx2_form(N, K, a_sk, a_si, zb))) {
 		*mr = N, *nv = M;
-		return a_sk == 1 ? 1 : 2;
+		return f;
 	}
 	return 0;
 }

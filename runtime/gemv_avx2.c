@@ -45,12 +45,9 @@ static inline __attribute__((always_inline)) __m256i mp_gemv_w16(const uint8_t *
 
 /* The M (<= MP_GEMV_MR) vectors a'(i, k) = a(i, k) - za as int16 into the
  * thread's scratch, row i at i*kp (kp = K rounded up to 16, zeros past K);
- * corr[i] = -zb sum_k a'(i, k) (mod 2^32).  NULL when za does not fit the
- * int16 fold, or without scratch. */
+ * corr[i] = -zb sum_k a'(i, k) (mod 2^32).  NULL without scratch. */
 static int16_t *mp_gemv_vec(const mp_gemm_args *g, long kp, uint32_t *corr)
 {
-	if (g->za < -32512 || g->za > 32640)
-		return NULL;
 	const long K = g->K;
 	int16_t *xv = mp_scratch(MP_SCR_VEC, sizeof(int16_t) * (size_t)(kp * g->M));
 	if (!xv)
@@ -60,8 +57,7 @@ static int16_t *mp_gemv_vec(const mp_gemm_args *g, long kp, uint32_t *corr)
 		int16_t *x = xv + i * kp;
 		uint32_t sum = 0;
 		for (long k = 0; k < K; k++) {
-			uint8_t v = a[k * g->a_sk];
-			int32_t d = (g->a_dt == MP_DT_U8 ? (int32_t)v : (int32_t)(int8_t)v) - g->za;
+			int32_t d = mp_x8_ld(a + k * g->a_sk, g->a_dt) - g->za;
 			x[k] = (int16_t)d;
 			sum += (uint32_t)d;
 		}
@@ -112,7 +108,7 @@ mp_gemv_cols_dot(const int16_t *xv, long kp, const uint8_t *const *cols, long K,
 			uint32_t t = v[r * nc + c] + corr[r];
 			for (long q = k; q < K; q++)
 				t += (uint32_t)((int32_t)xv[r * kp + q] *
-						(u8 ? (int32_t)cols[c][q] : (int32_t)(int8_t)cols[c][q]));
+						mp_x8_ld(cols[c] + q, u8 ? MP_DT_U8 : MP_DT_S8));
 			out[r * ldo + c] = t;
 		}
 }
@@ -227,11 +223,10 @@ mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, long kp, const uint32
 			for (long j = nv; j < nb; j++) {
 				const uint8_t *col = b + jb + j;
 				uint32_t t = 0;
-				for (long q = 0; q < K; q++) {
-					uint8_t v = col[q * g->b_sk];
+				for (long q = 0; q < K; q++)
 					t += (uint32_t)((int32_t)x[q] *
-							(u8 ? (int32_t)v : (int32_t)(int8_t)v));
-				}
+							mp_x8_ld(col + q * g->b_sk,
+								 u8 ? MP_DT_U8 : MP_DT_S8));
 				ai[j] = (int32_t)t;
 			}
 			for (long j = 0; j < nb; j++)
@@ -242,11 +237,11 @@ mp_gemv_rows_run(const mp_gemm_args *g, const int16_t *xv, long kp, const uint32
 }
 
 /* gemv hook of the AVX2 family (see the top of the file): up to MP_GEMV_MR
- * rows of A.  Declines (0) other layouts, K == 0, zero points of A beyond
- * the int16 fold. */
+ * rows of A.  Declines (0) what mp_x8_gemv_avx2_form does: other layouts,
+ * K == 0, zero points of A beyond the int16 fold. */
 int mp_x8_gemv__avx2(const mp_gemm_args *g)
 {
-	if (g->M < 1 || g->M > MP_GEMV_MR || g->K <= 0 || (g->b_sk != 1 && g->b_sj != 1))
+	if (!mp_x8_gemv_avx2_form(g->M, g->K, g->b_sk, g->b_sj, g->za))
 		return 0;
 	const long kp = (g->K + 15) / 16 * 16;
 	uint32_t corr[MP_GEMV_MR];

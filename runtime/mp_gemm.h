@@ -89,9 +89,26 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
 
+/* An int8 operand's element at p, widened as type dt (MP_DT_U8 or
+ * MP_DT_S8) reads it. */
+static inline int32_t mp_x8_ld(const void *p, int dt)
+{
+	return dt == MP_DT_U8 ? (int32_t)*(const uint8_t *)p : (int32_t)*(const int8_t *)p;
+}
+
 /* The AVX2 family's matrix-vector paths (gemv_avx2.c): M == 1, and M <=
  * MP_GEMV_FEW with B contiguous in k or in j. */
 #define MP_GEMV_FEW 8
+/* The form in which mp_x8_gemv__avx2 takes an M-row problem: 1 columns
+ * (b_sk == 1), 2 rows (b_sj == 1), 0 it declines (M or K out of range, or
+ * A's zero point za beyond the int16 fold a - za). */
+static inline int mp_x8_gemv_avx2_form(long M, long K, ptrdiff_t b_sk, ptrdiff_t b_sj,
+				       int32_t za)
+{
+	if (M < 1 || M > MP_GEMV_FEW || K <= 0 || za < -32512 || za > 32640)
+		return 0;
+	return b_sk == 1 ? 1 : b_sj == 1 ? 2 : 0;
+}
 /* The path mp_gemm_x8 takes on family KERN for such a problem (A(i,k) at
  * i*a_si + k*a_sk, B(k,j) at k*b_sk + j*b_sj): 1 the columns form, 2 the
  * rows form of gemv_avx2.c, 0 the blocked driver (and on any family but
@@ -181,8 +198,7 @@ static inline int mp_batched_inside(const mp_pad *pad, long i, const long *d, in
 }
 static inline int32_t mp_batched_padv(const mp_batched_args *x)
 {
-	return !x->pad ? 0 : x->a_dt == MP_DT_U8 ? (int32_t)x->pad->pad[0]
-						   : (int32_t)(int8_t)x->pad->pad[0];
+	return x->pad ? mp_x8_ld(x->pad->pad, x->a_dt) : 0;
 }
 /* For the vector forms: the reduction's points in order (kd[0]
  * innermost), their byte offsets in A (oa) and B (ob) and coordinates

@@ -483,6 +483,24 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 	return loop < kern;
 }
 
+/* too_small for an int8 nest on family KERN: NBLK blocks of M rows, G
+ * groups of K terms (strides in bytes); the avx2 family's matrix-vector
+ * paths (one block, no groups) by their own estimate. */
+static int too_small_i8(mp_kernel kern, long M, long N, long K, long G, long nblk, long a_si,
+			long a_sk, int32_t za, long b_sk, long b_sj, int32_t zb)
+{
+	int v512 = kern == MP_KERNEL_AVX512VNNI;
+	long mr = 0, nv = 0;
+	int few = G <= 1 && nblk == 1 ?
+		mp_x8_few_form(kern, M, N, K, a_si, a_sk, za, b_sk, b_sj, zb, &mr, &nv) : 0;
+	return too_small(v512 ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
+			 k_contiguous(a_si, a_sk, b_sk, b_sj, 1)
+				 ? (v512 ? &mp_small_l_i8_kcontig : &mp_small_l_i8_kcontig_avx2)
+				 : (v512 ? &mp_small_l_i8_strided : &mp_small_l_i8_strided_avx2),
+			 M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1, &mp_small_v_i8_avx2, few,
+			 mr, nv);
+}
+
 /* The summed reduction loops' dims after k's (kd[0] set by the caller):
  * L triples, outermost first, so kd[L] is the outermost. */
 static void read_levels(va_list *ap, long L, mp_kdim *kd)
@@ -640,8 +658,6 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   read in place if they chain too, else copied (stage.c); otherwise
 	   one contraction per block */
 	long nblk = M2 > 0 && M > 0 ? M2 : 1, Mblk = M;
-	int few = 0;   /* the cost model's view of the avx2 matrix-vector paths */
-	long few_mr = 0, few_nv = 0;
 	int rows2 = 0, merged = 0;
 	if (has_rows2 && mode != 0 && M > 0 && M2 > 0 && N > 0 &&
 	    !disjoint_rows(M, c_si, N, c_sj, M2, c_s2,
@@ -689,18 +705,10 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	} else if (mp_env.small && G > 1 && N == 1 &&
 		   !mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, (int)a_dt, (int)b_dt)) {
 		return fallback(loc, MP_FB_SLOW, t0);
-	} else if (mp_env.small &&
-	    (few = mp_x8_few_form(G <= 1 && nblk == 1 ? kern : MP_KERNEL_NONE, M, N, K, a_si,
-				  a_sk, (int32_t)za, b_sk, b_sj, (int32_t)zb, &few_mr, &few_nv),
-	     too_small(kern == MP_KERNEL_AVX512VNNI ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
-		      k_contiguous(a_si, a_sk, b_sk, b_sj, 1)
-			      ? (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_kcontig
-							      : &mp_small_l_i8_kcontig_avx2)
-			      : (kern == MP_KERNEL_AVX512VNNI ? &mp_small_l_i8_strided
-							      : &mp_small_l_i8_strided_avx2),
-		      M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1, &mp_small_v_i8_avx2,
-		      few, few_mr, few_nv)))
+	} else if (mp_env.small && too_small_i8(kern, M, N, K, G, nblk, a_si, a_sk, (int32_t)za,
+						b_sk, b_sj, (int32_t)zb)) {
 		return fallback(loc, MP_FB_SMALL, t0);
+	}
 
 	if (mode == 1 || mode == 2) {
 		int esz = mode == 1 || ep.out_dt == MP_DT_S32 ? 4 : 1;

@@ -11,10 +11,12 @@
  *           they can (the behaviour before the cost model);
  *   model   the plugin build as users run it: the runtime's cost model
  *           (runtime/nest.c, mp_small) picks the kernels or the original
- *           loop; "chose" says which (from mp_stats_get);
+ *           loop; "chose" says which (from mp_stats_get: "loop" also when
+ *           the inline guard before the call skipped it, docs/design.md);
  *   fb      the plugin build with MIXPREC_DISABLE=1: the runtime call
  *           returns at once and the original loop runs (the floor of the
- *           "loop" choice: the call's fixed cost plus the loop).
+ *           "loop" choice: the call's fixed cost plus the loop; on shapes
+ *           the inline guard skips, the guard plus the loop).
  * Per shape: the four times (us per call), kern/plain, the choice, and
  * model / min(plain, kern).  Per nest and overall: the worst of
  *   model / min(plain, kern)   with the cost model (the target: <= ~1.1),

@@ -55,6 +55,18 @@ inline clang::FunctionDecl *extern_fn(clang::ASTContext &C, clang::DeclContext *
 					   clang::SC_Extern);
 }
 
+/* long[N] and the like: ArrayType::ArraySizeModifier became the scoped
+ * enum ArraySizeModifier in clang 18. */
+inline clang::QualType array_type(const clang::ASTContext &C, clang::QualType elt, unsigned n)
+{
+#if LLVM_VERSION_MAJOR >= 18
+	return C.getConstantArrayType(elt, llvm::APInt(32, n), nullptr,
+				      clang::ArraySizeModifier::Normal, 0);
+#else
+	return C.getConstantArrayType(elt, llvm::APInt(32, n), nullptr, clang::ArrayType::Normal, 0);
+#endif
+}
+
 /* Type::isPromotableIntegerType moved to ASTContext in clang 16. */
 inline bool is_promotable_int(const clang::ASTContext &C, clang::QualType t)
 {

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 7
+#define MP_CORE_TABLE_VERSION 8
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -64,6 +64,9 @@ typedef struct mp_core_table {
 	int (*analyze_all)(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
 	/* version 7 */
 	int (*nest_add_cond)(mp_nest *n, const mp_aff *e, int loc);
+	/* version 8 */
+	int (*plan_work_loops)(const mp_plan *p, const mp_arg *args, int na, int *loops,
+			       int *nout);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

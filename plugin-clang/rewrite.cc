@@ -443,6 +443,23 @@ struct mp_build {
 		return fd;
 	}
 
+	/* The runtime's array NAME (long NAME[LEN]): the TU's declaration when
+	   there is one, else an implicit extern declaration. */
+	VarDecl *runtime_array(const char *name, unsigned len)
+	{
+		TranslationUnitDecl *tu = C.getTranslationUnitDecl();
+		DeclarationName dn(&C.Idents.get(name));
+		for (NamedDecl *d : tu->lookup(dn))
+			if (VarDecl *vd = dyn_cast<VarDecl>(d))
+				return vd;
+		QualType t = mpc::array_type(C, C.LongTy, len);
+		VarDecl *v = VarDecl::Create(C, tu, L, L, &C.Idents.get(name), t,
+					     C.getTrivialTypeSourceInfo(t, L), SC_Extern);
+		v->setImplicit();
+		tu->addDecl(v);
+		return v;
+	}
+
 	Expr *call(FunctionDecl *fd, std::vector<Expr *> &args)
 	{
 		return ok(S.ActOnCallExpr(nullptr, ref(fd), L, args, L));
@@ -584,6 +601,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	   all in tile mode); the fast path needs every tile */
 	static mp_arg recipe[MP_MAX_CALL_ARGS];
 	std::vector<VarDecl *> tiles;
+	VarDecl *go = nullptr;
 	for (int q = 0; q < count; q++) {
 	args.clear();
 	int na = mp_plan_call_args(n, &plans[q], &c.pr->p, recipe, MP_MAX_CALL_ARGS);
@@ -594,6 +612,52 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		return false;
 	}
 	m.bx = &plans[q];
+	if (q == 0) {
+		/* the inline guard (polyhedral/mp_nest.h, mp_plan_work_loops):
+		   out and work, each product capped, against __mixprec_small */
+		int loops[MP_MAX_WORK_LOOPS], nout;
+		int nl = mp_plan_work_loops(&p, recipe, na, loops, &nout);
+		auto local = [&](const char *what, int i, Expr *init) {
+			char name[40];
+			snprintf(name, sizeof name, "__mixprec_%s%d", what, i);
+			VarDecl *v = m.local(name, lt, init);
+			pre.push_back(m.decl_stmt(v));
+			return v;
+		};
+		auto capped = [&](VarDecl *v) {
+			return m.cond(m.bin(BO_LT, m.ref(v), m.lit(MP_SMALL_CAP)), m.ref(v),
+				      m.lit(MP_SMALL_CAP));
+		};
+		Expr *prod = m.lit(1);
+		VarDecl *out = nullptr;
+		for (int i = 0; i <= nl; i++) {
+			if (i == nout) {
+				out = local("out", 0, prod);
+				prod = m.ref(out);
+			}
+			if (i == nl)
+				break;
+			int l = loops[i];
+			VarDecl *e = local("ext", i, l == li ? m.ref(mvar) : l == lj ? m.ref(nvar)
+								     : m.extent(l));
+			prod = capped(local("prod", i, m.bin(BO_Mul, m.paren(prod), m.paren(capped(e)))));
+		}
+		VarDecl *work = local("work", 0, prod);
+		VarDecl *tbl = m.runtime_array("__mixprec_small", MP_SMALL_GUARD_LEN);
+		int g0 = p.src_float ? 5 : 0;
+		auto g = [&](int i) {
+			return m.ok(S.CreateBuiltinArraySubscriptExpr(m.ref(tbl), m.L, m.lit(g0 + i), m.L));
+		};
+		Expr *cond = nullptr;
+		for (int f = 0; f < 2; f++) {
+			Expr *cost = m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), g(1 + 2 * f)),
+					   m.bin(BO_Mul, m.ref(work), g(2 + 2 * f)));
+			Expr *ge = m.bin(BO_GE, cost, g(0));
+			cond = cond ? m.bin(BO_LOr, cond, ge) : ge;
+		}
+		go = m.local("__mixprec_go", C.IntTy, cond);
+		pre.push_back(m.decl_stmt(go));
+	}
 	for (int i = 0; i < na; i++) {
 		const mp_arg &a = recipe[i];
 		switch (a.kind) {
@@ -678,7 +742,8 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			break;
 		}
 	}
-	tiles.push_back(m.local("__mixprec_tile", vp, m.call(nest_fn, args)));
+	tiles.push_back(m.local("__mixprec_tile", vp,
+				m.cond(m.ref(go), m.call(nest_fn, args), nullp())));
 	m.bx = &p;
 	}
 	VarDecl *tile = tiles[0];

@@ -104,7 +104,7 @@ extern FILE *mp_dump_fp;
 bool mp_build_init(struct plugin_name_args *info, opt_pass *pass, const char *dump_file);
 std::string mp_remark_split(const char *text);
 
-#define MP_RT_DECLS 5
+#define MP_RT_DECLS 6
 extern tree mp_rt_decls[MP_RT_DECLS];
 
 #endif

@@ -434,7 +434,7 @@ struct mp_mat {
 /* The runtime's entry points, built once per compilation; they live across
    functions, so they are GC roots (plugin.cc). */
 tree mp_rt_decls[MP_RT_DECLS];
-enum { RT_I8_NEST, RT_LP_NEST, RT_RELEASE, RT_TILE_ADD, RT_OMP_THREADS };
+enum { RT_I8_NEST, RT_LP_NEST, RT_RELEASE, RT_TILE_ADD, RT_OMP_THREADS, RT_SMALL };
 
 static tree runtime_fn(tree *slot, const char *name, tree type)
 {
@@ -512,6 +512,53 @@ static basic_block guarded(basic_block cur, tree cond, gimple_seq set)
 	g = gsi_start_bb(sb);
 	gsi_insert_seq_after(&g, set, GSI_CONTINUE_LINKING);
 	return join;
+}
+
+/* __mixprec_small[I] (runtime/nest.c): the inline guard's table. */
+static tree small_entry(int i)
+{
+	tree &d = mp_rt_decls[RT_SMALL];
+	if (!d) {
+		tree at = build_array_type_nelts(long_integer_type_node, MP_SMALL_GUARD_LEN);
+		d = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier("__mixprec_small"), at);
+		DECL_EXTERNAL(d) = 1;
+		TREE_PUBLIC(d) = 1;
+		DECL_ARTIFICIAL(d) = 1;
+	}
+	return build4(ARRAY_REF, long_integer_type_node, d, build_int_cst(integer_type_node, i),
+		      NULL_TREE, NULL_TREE);
+}
+
+/* The inline guard (polyhedral/mp_nest.h, mp_plan_work_loops): true when
+   the call of plan P (its recipes ARGS) is worth making.  Its code is
+   appended to SEQ. */
+static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
+			gimple_seq *seq)
+{
+	int loops[MP_MAX_WORK_LOOPS], nout;
+	int nl = mp_plan_work_loops(&p, args, na, loops, &nout);
+	tree lt = long_t(), cap = build_int_cst(lt, MP_SMALL_CAP);
+	tree prod = build_int_cst(lt, 1), out = NULL_TREE;
+	for (int i = 0; i <= nl; i++) {
+		if (i == nout)
+			prod = out = gval(prod, seq);
+		if (i == nl)
+			break;
+		tree e = fold_build2(MIN_EXPR, lt, m.extent(loops[i]), cap);
+		prod = fold_build2(MIN_EXPR, lt, fold_build2(MULT_EXPR, lt, prod, e), cap);
+	}
+	tree work = gval(prod, seq);
+	int g = p.src_float ? 5 : 0;
+	tree lim = gval(small_entry(g), seq), go = boolean_false_node;
+	for (int f = 0; f < 2; f++) {
+		tree cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 1 + 2 * f)),
+					fold_build2(MULT_EXPR, lt, work, small_entry(g + 2 + 2 * f)));
+		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node, go,
+				 fold_build2(GE_EXPR, boolean_type_node, cost, lim));
+	}
+	tree v = create_tmp_var(boolean_type_node, "mp_go");
+	gimple_seq_add_stmt(seq, gimple_build_assign(v, gval(go, seq)));
+	return v;
 }
 
 /* Final value of loop L's iterator (max(lo, hi + 1)), in its type. */
@@ -599,14 +646,18 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 							    : c.pr->omp_threads));
 	}
 
+	/* before the calls, unconditionally: the extents the tile reads use,
+	   no tile yet, and the inline guard */
+	gimple_seq head = NULL;
 	tree mvar = create_tmp_var(long_t(), "mp_M");
 	tree nvar = create_tmp_var(long_t(), "mp_N");
-	assign(&seq, mvar, m.extent(li));
-	assign(&seq, nvar, m.extent(lj));
+	assign(&head, mvar, m.extent(li));
+	assign(&head, nvar, m.extent(lj));
 	/* one call per contraction (rows unrolled into accumulators: several,
 	   all in tile mode); the fast path needs every tile */
 	static mp_arg recipe[MP_MAX_CALL_ARGS];
 	std::vector<tree> tiles;
+	tree go = NULL_TREE;
 	for (int q = 0; q < count; q++) {
 		int na = mp_plan_call_args(n, &plans[q], &c.pr->p, recipe, MP_MAX_CALL_ARGS);
 		if (na < 0) {
@@ -614,10 +665,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return false;
 		}
 		m.bx = &plans[q];
+		if (q == 0)
+			go = small_guard(m, p, recipe, na, &head);
 		for (int i = 0; i < na; i++)
 			m.arg(recipe[i], &seq, &args);
 		m.bx = &p;
 		tree t = create_tmp_var(ptr, "mp_tile");
+		gimple_seq_add_stmt(&head, gimple_build_assign(t, null_pointer_node));
 		gcall *call = gimple_build_call_vec(nest_fn, args);
 		args.release();
 		gimple_call_set_lhs(call, t);
@@ -627,6 +681,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	}
 	if (thr_fn)
 		gimple_seq_add_stmt(&seq, gimple_build_call(thr_fn, 1, zero));
+	/* the calls only when the guard says they are worth making */
+	basic_block pre = block_on_edge(e0);
+	gimple_stmt_iterator g = gsi_last_bb(pre);
+	gsi_insert_seq_after(&g, head, GSI_CONTINUE_LINKING);
+	pre = guarded(pre, go, seq);
+	seq = NULL;
 	tree tile = tiles[0];
 	if (count > 1) {
 		/* all or nothing: tile = every tile non-null ? tiles[0] : 0 */
@@ -644,8 +704,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	if (c.pr->omp_go)
 		assign(&seq, c.pr->omp_go, fold_build2(EQ_EXPR, integer_type_node, tile,
 							null_pointer_node));
-	basic_block pre = block_on_edge(e0);
-	gimple_stmt_iterator g = gsi_last_bb(pre);
+	g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, seq, GSI_CONTINUE_LINKING);
 	if (c.pr->omp_go && p.mode != MP_OUT_TILE) {
 		redirect_edge_and_branch(single_succ_edge(pre), ex->dest);

@@ -389,3 +389,26 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	out[1].cst = v.n - 2;
 	return v.n;
 }
+
+/* See mp_nest.h. */
+int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops, int *nout)
+{
+	int n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < na; i++) {
+			int l = args[i].loop, red = 0;
+
+			if (args[i].kind != MP_ARG_EXTENT || l < 0)
+				continue;
+			red = l == p->loop_k || l == p->loop_g;
+			for (int s = 0; s < p->nsum; s++)
+				red |= l == p->loop_sum[s];
+			if (red == pass && n < MP_MAX_WORK_LOOPS)
+				loops[n++] = l;
+		}
+		if (pass == 0)
+			*nout = n;
+	}
+	return n;
+}

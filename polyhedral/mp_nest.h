@@ -780,6 +780,22 @@ typedef struct mp_arg {
 int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		      mp_arg *out, int max);
 
+/* The inline guard before the call (runtime/nest.c, __mixprec_small): the
+ * loops whose extents multiply to the call's work, as the runtime reads
+ * them from ARGS (the recipes of mp_plan_call_args): loops[0..*nout-1] the
+ * outputs' (i, j, a second row loop), then the reduction's (k, groups,
+ * summed loops).  Returns how many (at most MP_MAX_WORK_LOOPS).  The glue
+ * computes out = the product of the first *nout extents and work = out *
+ * the product of the others, each product capped at MP_SMALL_CAP after
+ * every factor, and makes the call only when, with g = &__mixprec_small[5 *
+ * p->src_float],
+ *     out*g[1] + work*g[2] >= g[0]  or  out*g[3] + work*g[4] >= g[0];
+ * otherwise the loop as written runs (the call would have chosen it). */
+#define MP_MAX_WORK_LOOPS 8
+#define MP_SMALL_CAP (1L << 20)
+#define MP_SMALL_GUARD_LEN 10
+int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops, int *nout);
+
 /* The one-line remark for a transformed nest (both plugins print it):
  * what was recognised, layouts, output mode, kernel families and tiles. */
 int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len);

@@ -34,6 +34,10 @@ double mp_stats_now(void);
 /* Count one verification (verify mode): its worst |err| / bound, failed. */
 void mp_stats_note_verify(double worst, int failed);
 
+/* The inline guard the plugin's code reads before each call (nest.c;
+ * polyhedral/mp_nest.h, mp_plan_work_loops). */
+extern long __mixprec_small[10];
+
 /* Forget the cached MIXPREC_TARGET selection (cpu.c; mp_env_reload). */
 void mp_kernel_select_reload(void);
 

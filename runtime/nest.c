@@ -260,12 +260,15 @@ static inline void mp_env_get(void)
 		mp_env_load();
 }
 
+static void small_guard_set(void);
+
 /* See mixprec.h. */
 void mp_env_reload(void)
 {
 	mp_env_load();
 	mp_kernel_select_reload();
 	mp_par_reload();
+	small_guard_set();
 }
 
 static int disabled(void)
@@ -441,6 +444,25 @@ static const mp_small_loop mp_small_l_i8_strided_avx2 = {0.986, 0.983};
 static const mp_small_loop mp_small_l_f_kcontig = {1.19, 0.538};
 static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
 
+/* ------------------------------------------------ the inline guard
+ *
+ * On the smallest nests the call itself (about 50-80 ns: the argument
+ * list, the checks, the model) costs several times the loop as written
+ * (a 1x1x4 int8 product: 6 ns).  So the plugin's code decides before
+ * calling, from the extents alone (polyhedral/mp_nest.h,
+ * mp_plan_work_loops): out = the outputs, work = the multiply-adds, and it
+ * calls only when, for g = &__mixprec_small[5 * (floating-point source)],
+ *     out*g[1] + work*g[2] >= g[0]  or  out*g[3] + work*g[4] >= g[0]
+ * in 1/64 ns.  g[0] is the least the model ever estimates for the kernels
+ * (the smallest c0 of the family's tables, rounded down), the two forms the
+ * model's estimates for the loop as written with operands contiguous in k
+ * and strided (rounded up).  So the code skips a call only where
+ * too_small would return the loop: the same choice, without the call.
+ * Under MIXPREC_SMALL=0 or MIXPREC_STATS, g[0] = 0: every call is made (and
+ * counted).  Set before main (and by mp_env_reload) for the family
+ * mp_kernel_select picks; the static values are the avx2 family's. */
+long __mixprec_small[10] = {10246, 350, 7, 64, 63, 17216, 77, 35, 77, 31};
+
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
  * checked too: with N == 1, B[k*N + j] has a k stride of one element
@@ -448,6 +470,33 @@ static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
 static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
 {
 	return a_sk == esz && b_sk == esz && a_si != esz && b_sj != esz;
+}
+
+static long floor64(double ns) { return (long)(ns * 64.0); }
+static long ceil64(double ns) { return (long)(ns * 64.0) + 1; }
+
+/* __mixprec_small for the current environment and kernel family. */
+static void small_guard_set(void)
+{
+	mp_env_get();
+	int v512 = mp_kernel_select() == MP_KERNEL_AVX512VNNI;
+	const mp_small_kern *k = v512 ? &mp_small_k_i8 : &mp_small_k_i8_avx2;
+	const mp_small_loop *lk = v512 ? &mp_small_l_i8_kcontig : &mp_small_l_i8_kcontig_avx2;
+	const mp_small_loop *ls = v512 ? &mp_small_l_i8_strided : &mp_small_l_i8_strided_avx2;
+	double c0 = v512 ? k->c0 : (k->c0 < mp_small_v_i8_avx2.c0 ? k->c0 : mp_small_v_i8_avx2.c0);
+	double f0 = mp_small_k_lp8.c0 < mp_small_k_lp16.c0 ? mp_small_k_lp8.c0 : mp_small_k_lp16.c0;
+	long g[10] = {floor64(c0), ceil64(lk->out), ceil64(lk->mac), ceil64(ls->out), ceil64(ls->mac),
+		      floor64(f0), ceil64(mp_small_l_f_kcontig.out), ceil64(mp_small_l_f_kcontig.mac),
+		      ceil64(mp_small_l_f_strided.out), ceil64(mp_small_l_f_strided.mac)};
+	if (!mp_env.small || mp_env.stats)
+		g[0] = g[5] = 0;
+	for (int i = 0; i < 10; i++)
+		__atomic_store_n(&__mixprec_small[i], g[i], __ATOMIC_RELAXED);
+}
+
+__attribute__((constructor)) static void small_guard_init(void)
+{
+	small_guard_set();
 }
 
 /* 1 when the loop as written is estimated faster than the kernels for an

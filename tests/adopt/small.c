@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <mixprec.h>
 
 __attribute__((noinline)) static void gemm(int M, int N, int K, const int8_t *A,
@@ -37,6 +38,62 @@ __attribute__((noinline)) static void fgemm(int M, int N, int K, const float *A,
 __attribute__((noinline)) static void dw(int H, int W, int C, int DM, const int8_t *in,
 					 const int8_t *w, int32_t *out);
 
+/* What one call of NEST on M x N x K did: 0 the runtime was not called
+   (the inline guard), 1 the kernels ran, 2 the original loop. */
+#define OUTCOME(call)                                                                  \
+	({                                                                             \
+		mp_stats a_, b_;                                                       \
+		mp_stats_get(&a_);                                                     \
+		call;                                                                  \
+		mp_stats_get(&b_);                                                     \
+		b_.fast > a_.fast ? 1 : b_.fallback > a_.fallback ? 2 : 0;             \
+	})
+
+static void env(const char *stats)
+{
+	if (stats)
+		setenv("MIXPREC_STATS", stats, 1);
+	else
+		unsetenv("MIXPREC_STATS");
+	mp_env_reload();
+}
+
+/* The inline guard against the runtime's model over a grid of shapes: a
+   call the guard skips (default environment) must be one the model sends
+   to the loop (MIXPREC_STATS=1 turns the guard off); prints how many were
+   skipped. */
+static int grid(const int8_t *A, const int8_t *B, int32_t *C, const float *FA,
+		const float *FB, float *FC)
+{
+	static const int ext[] = {0, 1, 2, 3, 4, 7, 8, 16, 33, 64};
+	const int n = sizeof ext / sizeof ext[0];
+	int skipped[2] = {0, 0}, shapes = 0, bad = 0;
+	for (int x = 0; x < n; x++)
+		for (int y = 0; y < n; y++)
+			for (int z = 0; z < n; z++) {
+				int M = ext[x], N = ext[y], K = ext[z];
+				for (int f = 0; f < 2; f++) {
+					env(NULL);
+					int g = f ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
+						  : OUTCOME(gemm(M, N, K, A, B, C));
+					env("1");
+					int m = f ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
+						  : OUTCOME(gemm(M, N, K, A, B, C));
+					if (m == 0 || (g == 0 && m != 2) || (g != 0 && g != m)) {
+						printf("grid: %s %dx%dx%d: guard %d, model %d\n",
+						       f ? "float" : "int8", M, N, K, g, m);
+						bad++;
+					}
+					skipped[f] += g == 0;
+				}
+				shapes++;
+			}
+	env(NULL);
+	printf("grid: %d shapes, skipped int8 %d float %d, %d wrong\n", shapes, skipped[0],
+	       skipped[1], bad);
+	return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
 	enum { D = 256 };
@@ -48,11 +105,19 @@ int main(int argc, char **argv)
 		/* small integers: bf16 represents them exactly, the sums too */
 		FA[i] = (float)(i % 5 - 2), FB[i] = (float)(i % 3 - 1);
 	}
+	if (argc > 2 && !strcmp(argv[2], "grid"))
+		return grid(A, B, C, FA, FB, FC);
 	int calls = argc > 1 ? atoi(argv[1]) : 1;
+	mp_stats st0, st1;
+	mp_stats_get(&st0);
 	for (int c = 0; c < calls; c++) {
 		gemm(2, 2, 8, A, B, C);     /* tiny: the original loop */
 		fgemm(2, 2, 8, FA, FB, FC);
 	}
+	/* calls the runtime saw (none when the inline guard skipped them) */
+	mp_stats_get(&st1);
+	fprintf(stderr, "tiny: fast=%ld fallback=%ld\n", st1.fast - st0.fast,
+		st1.fallback - st0.fallback);
 	long s = 0;
 	double fs = 0;
 	for (int i = 0; i < 4; i++)

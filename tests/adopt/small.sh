@@ -1,13 +1,20 @@
 #!/bin/sh
-# small.sh SRC CC GCC_PLUGIN -- the runtime's cost model for small nests
-# (runtime/nest.c): small.c built with and without the plugin prints the
-# same sums; under MIXPREC_STATS=1 the tiny calls of each nest ran the
-# original loop with the fallback reason `small` and the large call ran on
-# the kernels; the depthwise nest with a channel multiplier (line 80, one
-# call per image row, no vector kernel for it) ran the loop on every call,
-# fallback reason `slow_form`; MIXPREC_SMALL=0 runs all on the kernels.
+# small.sh SRC CC PLUGIN [CC PLUGIN]... -- small nests (runtime/nest.c),
+# under GCC and each clang plugin given: small.c built with and without the
+# plugin prints the same sums;
+# - without MIXPREC_STATS the tiny calls never reach the runtime (the
+#   inline guard before the call: its counters do not move);
+# - under MIXPREC_STATS=1 (the guard off) the tiny calls of each nest ran
+#   the original loop with the fallback reason `small` and the large call
+#   ran on the kernels; the depthwise nest with a channel multiplier (one
+#   call per image row, no vector kernel for it) ran the loop on every
+#   call, fallback reason `slow_form`;
+# - MIXPREC_SMALL=0 runs all on the kernels;
+# - over a grid of 1000 shapes (extents 0 to 64), every call the guard
+#   skips is one the runtime's model sends to the loop.
 # Needs RUNTIME (the path of libmixprec.so) in the environment.
-src=$1 gcc=$2 gplugin=$3
+src=$1
+shift
 . "$src/tests/adopt/common.sh"
 cp "$src/tests/adopt/small.c" "$T/small.c"
 cd "$T"
@@ -15,18 +22,32 @@ lib="-L$(dirname "$RUNTIME") -Wl,-rpath,$(dirname "$RUNTIME") -lmixprec -lm"
 expect() {   # FILE REGEX WHAT
 	grep -qE -- "$2" "$1" || { cat "$1"; fail "$3: no line matching '$2'"; }
 }
-$gcc -O2 -Wno-unknown-pragmas -I"$src/include" small.c -o plain $lib || fail "build without the plugin"
-$gcc -O2 -fplugin="$gplugin" -I"$src/include" small.c -o prog $lib || fail "build with the plugin"
-./plain 5 >want || fail "run the plain build"
-env -u MIXPREC_SMALL MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "run"
-cmp -s want got || fail "results differ: $(cat want) / $(cat got)"
 pid='[0-9]+'
-expect err "^mixprec: pid=$pid nest .*small.c:18 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "int8: tiny calls on the loop, the large one on the kernels"
-expect err "^mixprec: pid=$pid nest .*small.c:28 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "float: tiny calls on the loop, the large one on the kernels"
-expect err "^mixprec: pid=$pid nest .*small.c:80 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "depthwise, multiplier 2: the loop"
-MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "run (MIXPREC_SMALL=0)"
-cmp -s want got || fail "results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
-expect err "^mixprec: pid=$pid nest .*small.c:18 calls=6 kernels=6 fallbacks=0 kernel=" "MIXPREC_SMALL=0: int8 on the kernels"
-expect err "^mixprec: pid=$pid nest .*small.c:28 calls=6 kernels=6 fallbacks=0 kernel=" "MIXPREC_SMALL=0: float on the kernels"
-expect err "^mixprec: pid=$pid nest .*small.c:80 calls=29 kernels=29 fallbacks=0 kernel=" "MIXPREC_SMALL=0: depthwise on the kernels"
+cc=$1
+$cc -O2 -Wno-unknown-pragmas -I"$src/include" small.c -o plain $lib || fail "build without the plugin"
+./plain 5 >want 2>/dev/null || fail "run the plain build"
+while [ $# -ge 2 ]; do
+	cc=$1 plugin=$2
+	shift 2
+	echo "== $cc"
+	$cc -O2 -fplugin="$plugin" -I"$src/include" small.c -o prog $lib || fail "$cc: build with the plugin"
+	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 5 >got 2>err || fail "$cc: run"
+	cmp -s want got || fail "$cc: results differ: $(cat want) / $(cat got)"
+	expect err "^tiny: fast=0 fallback=0$" "$cc: the inline guard skips the tiny calls"
+	env -u MIXPREC_SMALL MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_STATS=1)"
+	cmp -s want got || fail "$cc: results differ: $(cat want) / $(cat got)"
+	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
+	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:145 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
+	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
+	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:145 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 1 grid >grid 2>/dev/null || { cat grid; fail "$cc: the guard skipped a call the model would make"; }
+	cat grid
+	expect grid "^grid: 1000 shapes, skipped int8 [1-9][0-9]* float [1-9][0-9]*, 0 wrong$" "$cc: grid"
+done
 echo "PASS"

@@ -6,8 +6,10 @@ plugin (the reference: plain GCC at -O0) and, with the plugin, under GCC
 (-fplugin=mixprec.so), clang 14 (-fplugin=mixprec-clang.so) and clang 19
 (-fplugin=mixprec-clang19.so), each at a random level of -O0 -O1 -O2 -O3 -Os
 plus random extra flags (-g, -march=native; -flto under GCC).  Every plugin
-build runs three times: default, MIXPREC_TARGET=scalar and
-MIXPREC_TARGET=avx2, and its stdout must equal the reference's byte for byte.  When it does not (or the
+build runs four times: default, MIXPREC_TARGET=scalar,
+MIXPREC_TARGET=avx2 (these three with MIXPREC_SMALL=0: the kernels on every
+shape) and with the cost model and its inline guard on (MIXPREC_SMALL=1),
+and its stdout must equal the reference's byte for byte.  When it does not (or the
 run crashes), the plain build with the same compiler and flags is built and
 run too, and the plugin build is compared with that one: a difference there
 is a finding.  (With --full, or at random one time in eight, the plain build
@@ -80,7 +82,10 @@ ICE_MARKERS = ("internal compiler error", "Please submit a full bug report",
 OPT_LEVELS = ["-O0", "-O1", "-O2", "-O3", "-Os"]
 EXTRA_FLAGS = ["-g", "-march=native"]
 ENVS = [("default", {}), ("scalar", {"MIXPREC_TARGET": "scalar"}),
-        ("avx2", {"MIXPREC_TARGET": "avx2"})]
+        ("avx2", {"MIXPREC_TARGET": "avx2"}),
+        # the cost model and the inline guard before the call (the others
+        # run MIXPREC_SMALL=0: the kernels on every shape)
+        ("model", {"MIXPREC_SMALL": "1"})]
 
 
 # ---------------------------------------------------------------- set-up

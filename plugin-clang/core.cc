@@ -113,8 +113,8 @@ int mp_scalar_is_int(mp_scalar t) { return T->scalar_is_int(t); }
 int mp_scalar_bits(mp_scalar t) { return T->scalar_bits(t); }
 int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr, mp_arg *out, int max)
 { return T->plan_call_args(n, p, pr, out, max); }
-int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops, int *nout)
-{ return T->plan_work_loops(p, args, na, loops, nout); }
+void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w)
+{ T->plan_work(n, p, args, na, w); }
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 { return T->analyze_all(n, p, plans, max); }
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p, char *err, size_t errlen,

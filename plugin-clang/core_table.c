@@ -41,7 +41,7 @@ static const mp_core_table mp_table = {
 	mp_pragma_scales,
 	mp_analyze_all,
 	mp_nest_add_cond,
-	mp_plan_work_loops,
+	mp_plan_work,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -65,8 +65,8 @@ typedef struct mp_core_table {
 	/* version 7 */
 	int (*nest_add_cond)(mp_nest *n, const mp_aff *e, int loc);
 	/* version 8 */
-	int (*plan_work_loops)(const mp_plan *p, const mp_arg *args, int na, int *loops,
-			       int *nout);
+	void (*plan_work)(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na,
+			  mp_work *w);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

@@ -613,10 +613,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	}
 	m.bx = &plans[q];
 	if (q == 0) {
-		/* the inline guard (polyhedral/mp_nest.h, mp_plan_work_loops):
-		   out and work, each product capped, against __mixprec_small */
-		int loops[MP_MAX_WORK_LOOPS], nout;
-		int nl = mp_plan_work_loops(&p, recipe, na, loops, &nout);
+		/* the inline guard (polyhedral/mp_nest.h, mp_plan_work): out
+		   and work, each product capped, and the layout, against
+		   __mixprec_small */
+		mp_work w;
+		mp_plan_work(n, &p, recipe, na, &w);
 		auto local = [&](const char *what, int i, Expr *init) {
 			char name[40];
 			snprintf(name, sizeof name, "__mixprec_%s%d", what, i);
@@ -630,14 +631,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		};
 		Expr *prod = m.lit(1);
 		VarDecl *out = nullptr;
-		for (int i = 0; i <= nl; i++) {
-			if (i == nout) {
+		for (int i = 0; i <= w.nloops; i++) {
+			if (i == w.nout) {
 				out = local("out", 0, prod);
 				prod = m.ref(out);
 			}
-			if (i == nl)
+			if (i == w.nloops)
 				break;
-			int l = loops[i];
+			int l = w.loops[i];
 			VarDecl *e = local("ext", i, l == li ? m.ref(mvar) : l == lj ? m.ref(nvar)
 								     : m.extent(l));
 			prod = capped(local("prod", i, m.bin(BO_Mul, m.paren(prod), m.paren(capped(e)))));
@@ -648,13 +649,28 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		auto g = [&](int i) {
 			return m.ok(S.CreateBuiltinArraySubscriptExpr(m.ref(tbl), m.L, m.lit(g0 + i), m.L));
 		};
-		Expr *cond = nullptr;
-		for (int f = 0; f < 2; f++) {
+		auto form = [&](int f) {
 			Expr *cost = m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), g(1 + 2 * f)),
 					   m.bin(BO_Mul, m.ref(work), g(2 + 2 * f)));
-			Expr *ge = m.bin(BO_GE, cost, g(0));
-			cond = cond ? m.bin(BO_LOr, cond, ge) : ge;
-		}
+			return m.bin(BO_GE, cost, g(0));
+		};
+		Expr *cond;
+		if (w.stride[0] >= 0) {
+			/* the layout the model sees: contiguous in k, or strided */
+			VarDecl *st[4];
+			for (int s = 0; s < 4; s++) {
+				const mp_arg &a = recipe[w.stride[s]];
+				st[s] = local("stride", s, a.var < 0 ? m.lit(0)
+								    : m.coef(&n->access[a.access].off, a.var));
+			}
+			auto is = [&](int s, BinaryOperatorKind k) {
+				return m.bin(k, m.ref(st[s]), m.lit(w.esz));
+			};
+			Expr *kc = m.bin(BO_LAnd, m.bin(BO_LAnd, is(1, BO_EQ), is(2, BO_EQ)),
+					 m.bin(BO_LAnd, is(0, BO_NE), is(3, BO_NE)));
+			cond = m.cond(m.paren(kc), form(0), form(1));
+		} else
+			cond = m.bin(BO_LOr, form(0), form(1));
 		go = m.local("__mixprec_go", C.IntTy, cond);
 		pre.push_back(m.decl_stmt(go));
 	}

@@ -529,33 +529,55 @@ static tree small_entry(int i)
 		      NULL_TREE, NULL_TREE);
 }
 
-/* The inline guard (polyhedral/mp_nest.h, mp_plan_work_loops): true when
-   the call of plan P (its recipes ARGS) is worth making.  Its code is
-   appended to SEQ. */
+/* The inline guard (polyhedral/mp_nest.h, mp_plan_work): true when the
+   call of plan P (its recipes ARGS) is worth making.  Its code is appended
+   to SEQ. */
 static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 			gimple_seq *seq)
 {
-	int loops[MP_MAX_WORK_LOOPS], nout;
-	int nl = mp_plan_work_loops(&p, args, na, loops, &nout);
+	mp_work w;
+	mp_plan_work(m.c.n, &p, args, na, &w);
 	tree lt = long_t(), cap = build_int_cst(lt, MP_SMALL_CAP);
 	tree prod = build_int_cst(lt, 1), out = NULL_TREE;
-	for (int i = 0; i <= nl; i++) {
-		if (i == nout)
+	for (int i = 0; i <= w.nloops; i++) {
+		if (i == w.nout)
 			prod = out = gval(prod, seq);
-		if (i == nl)
+		if (i == w.nloops)
 			break;
-		tree e = fold_build2(MIN_EXPR, lt, m.extent(loops[i]), cap);
+		tree e = fold_build2(MIN_EXPR, lt, m.extent(w.loops[i]), cap);
 		prod = fold_build2(MIN_EXPR, lt, fold_build2(MULT_EXPR, lt, prod, e), cap);
 	}
 	tree work = gval(prod, seq);
 	int g = p.src_float ? 5 : 0;
-	tree lim = gval(small_entry(g), seq), go = boolean_false_node;
-	for (int f = 0; f < 2; f++) {
-		tree cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 1 + 2 * f)),
-					fold_build2(MULT_EXPR, lt, work, small_entry(g + 2 + 2 * f)));
-		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node, go,
-				 fold_build2(GE_EXPR, boolean_type_node, cost, lim));
-	}
+	tree lim = gval(small_entry(g), seq), form[2];
+	for (int f = 0; f < 2; f++)
+		form[f] = fold_build2(GE_EXPR, boolean_type_node,
+				      fold_build2(PLUS_EXPR, lt,
+						  fold_build2(MULT_EXPR, lt, out, small_entry(g + 1 + 2 * f)),
+						  fold_build2(MULT_EXPR, lt, work, small_entry(g + 2 + 2 * f))),
+				      lim);
+	tree go;
+	if (w.stride[0] >= 0) {
+		/* the layout the model sees: contiguous in k, or strided */
+		vec<tree> st = vNULL;
+		for (int s = 0; s < 4; s++)
+			m.arg(args[w.stride[s]], seq, &st);
+		tree esz = build_int_cst(lt, w.esz);
+		tree kc = fold_build2(TRUTH_AND_EXPR, boolean_type_node,
+				      fold_build2(TRUTH_AND_EXPR, boolean_type_node,
+						  fold_build2(EQ_EXPR, boolean_type_node, st[1], esz),
+						  fold_build2(EQ_EXPR, boolean_type_node, st[2], esz)),
+				      fold_build2(TRUTH_AND_EXPR, boolean_type_node,
+						  fold_build2(NE_EXPR, boolean_type_node, st[0], esz),
+						  fold_build2(NE_EXPR, boolean_type_node, st[3], esz)));
+		st.release();
+		tree kcv = gval(kc, seq);
+		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node,
+				 fold_build2(TRUTH_AND_EXPR, boolean_type_node, kcv, form[0]),
+				 fold_build2(TRUTH_AND_EXPR, boolean_type_node,
+					     fold_build1(TRUTH_NOT_EXPR, boolean_type_node, kcv), form[1]));
+	} else
+		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node, form[0], form[1]);
 	tree v = create_tmp_var(boolean_type_node, "mp_go");
 	gimple_seq_add_stmt(seq, gimple_build_assign(v, gval(go, seq)));
 	return v;

@@ -390,11 +390,22 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	return v.n;
 }
 
-/* See mp_nest.h. */
-int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops, int *nout)
+/* The index in ARGS of the first coefficient of access ACC's offset in
+ * iterator VAR, or -1. */
+static int coef_index(const mp_arg *args, int na, int acc, int var)
 {
-	int n = 0;
+	for (int i = 0; i < na; i++)
+		if (args[i].kind == MP_ARG_COEF && args[i].access == acc && args[i].var == var)
+			return i;
+	return -1;
+}
 
+/* See mp_nest.h. */
+void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w)
+{
+	int simple = p->nsum == 0 && p->guard == 0 && p->loop_g < 0 && p->loop_i2 < 0;
+
+	memset(w, 0, sizeof *w);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < na; i++) {
 			int l = args[i].loop, red = 0;
@@ -404,11 +415,23 @@ int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops,
 			red = l == p->loop_k || l == p->loop_g;
 			for (int s = 0; s < p->nsum; s++)
 				red |= l == p->loop_sum[s];
-			if (red == pass && n < MP_MAX_WORK_LOOPS)
-				loops[n++] = l;
+			if (red == pass && w->nloops < MP_MAX_WORK_LOOPS)
+				w->loops[w->nloops++] = l;
 		}
 		if (pass == 0)
-			*nout = n;
+			w->nout = w->nloops;
 	}
-	return n;
+	for (int s = 0; s < 4; s++)
+		w->stride[s] = -1;
+	w->esz = !p->src_float ? 1 : p->src_type == MP_TY_F64 ? 8 : 4;
+	if (!simple)
+		return;
+	int vi = n->loop[p->loop_i].iter, vk = n->loop[p->loop_k].iter;
+	int vj = p->loop_j >= 0 ? n->loop[p->loop_j].iter : -1;
+	int st[4] = { coef_index(args, na, p->acc_a, vi), coef_index(args, na, p->acc_a, vk),
+		      coef_index(args, na, p->acc_b, vk), coef_index(args, na, p->acc_b, vj) };
+	for (int s = 0; s < 4; s++)
+		if (st[s] < 0)
+			return;
+	memcpy(w->stride, st, sizeof st);
 }

@@ -780,21 +780,34 @@ typedef struct mp_arg {
 int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		      mp_arg *out, int max);
 
-/* The inline guard before the call (runtime/nest.c, __mixprec_small): the
- * loops whose extents multiply to the call's work, as the runtime reads
- * them from ARGS (the recipes of mp_plan_call_args): loops[0..*nout-1] the
- * outputs' (i, j, a second row loop), then the reduction's (k, groups,
- * summed loops).  Returns how many (at most MP_MAX_WORK_LOOPS).  The glue
- * computes out = the product of the first *nout extents and work = out *
- * the product of the others, each product capped at MP_SMALL_CAP after
- * every factor, and makes the call only when, with g = &__mixprec_small[5 *
- * p->src_float],
- *     out*g[1] + work*g[2] >= g[0]  or  out*g[3] + work*g[4] >= g[0];
- * otherwise the loop as written runs (the call would have chosen it). */
+/* The inline guard before the call (runtime/nest.c, __mixprec_small): what
+ * the glue reads of the call's arguments ARGS (the recipes of
+ * mp_plan_call_args) to estimate the loop as the runtime's model does.
+ * loops[0..nout-1]: the outputs' loops (i, j, a second row loop), then
+ * loops[nout..nloops-1] the reduction's (k, groups, summed loops), the
+ * extents the runtime reads.  The glue computes out = the product of the
+ * first nout extents and work = out * the product of the others, each
+ * product capped at MP_SMALL_CAP after every factor.  stride[0..3]: the
+ * indices in ARGS of a_si, a_sk, b_sk, b_sj (bytes), or -1 when the
+ * runtime may copy the operands first (summed loops, padding, groups, a
+ * second row loop) or the list has none; esz the element size in bytes.
+ * With g = &__mixprec_small[5 * p->src_float], f1 = out*g[1] + work*g[2]
+ * (operands contiguous in k), f2 = out*g[3] + work*g[4] (strided), the
+ * call is made only when
+ *     (kc ? f1 : f2) >= g[0],  kc = a_sk == esz && b_sk == esz &&
+ *                                   a_si != esz && b_sj != esz,
+ * or, without strides, when f1 >= g[0] or f2 >= g[0]; otherwise the loop
+ * as written runs (the model would have chosen it). */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
 #define MP_SMALL_GUARD_LEN 10
-int mp_plan_work_loops(const mp_plan *p, const mp_arg *args, int na, int *loops, int *nout);
+typedef struct mp_work {
+	int nloops, nout;
+	int loops[MP_MAX_WORK_LOOPS];
+	int stride[4];
+	int esz;
+} mp_work;
+void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w);
 
 /* The one-line remark for a transformed nest (both plugins print it):
  * what was recognised, layouts, output mode, kernel families and tiles. */

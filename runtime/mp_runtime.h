@@ -35,7 +35,7 @@ double mp_stats_now(void);
 void mp_stats_note_verify(double worst, int failed);
 
 /* The inline guard the plugin's code reads before each call (nest.c;
- * polyhedral/mp_nest.h, mp_plan_work_loops). */
+ * polyhedral/mp_nest.h, mp_plan_work). */
 extern long __mixprec_small[10];
 
 /* Forget the cached MIXPREC_TARGET selection (cpu.c; mp_env_reload). */

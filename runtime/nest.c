@@ -449,18 +449,20 @@ static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
  * On the smallest nests the call itself (about 50-80 ns: the argument
  * list, the checks, the model) costs several times the loop as written
  * (a 1x1x4 int8 product: 6 ns).  So the plugin's code decides before
- * calling, from the extents alone (polyhedral/mp_nest.h,
- * mp_plan_work_loops): out = the outputs, work = the multiply-adds, and it
- * calls only when, for g = &__mixprec_small[5 * (floating-point source)],
- *     out*g[1] + work*g[2] >= g[0]  or  out*g[3] + work*g[4] >= g[0]
- * in 1/64 ns.  g[0] is the least the model ever estimates for the kernels
- * (the smallest c0 of the family's tables, rounded down), the two forms the
- * model's estimates for the loop as written with operands contiguous in k
- * and strided (rounded up).  So the code skips a call only where
- * too_small would return the loop: the same choice, without the call.
- * Under MIXPREC_SMALL=0 or MIXPREC_STATS, g[0] = 0: every call is made (and
- * counted).  Set before main (and by mp_env_reload) for the family
- * mp_kernel_select picks; the static values are the avx2 family's. */
+ * calling, from the call's own arguments (polyhedral/mp_nest.h,
+ * mp_plan_work): out = the outputs, work = the multiply-adds, kc = the
+ * operands contiguous in k (k_contiguous); it calls only when, for
+ * g = &__mixprec_small[5 * (floating-point source)],
+ *     (kc ? out*g[1] + work*g[2] : out*g[3] + work*g[4]) >= g[0]
+ * in 1/64 ns (both forms, either >= g[0], when the operands may be copied
+ * before the model sees them).  g[0] is the least the model ever
+ * estimates for the kernels (the smallest c0 of the family's tables,
+ * rounded down), g[1..4] the model's loop constants (rounded up).  So the
+ * code skips a call only where too_small would return the loop: the same
+ * choice, without the call.  Under MIXPREC_SMALL=0 or MIXPREC_STATS,
+ * g[0] = 0: every call is made (and counted).  Set before main (and by
+ * mp_env_reload) for the family mp_kernel_select picks; the static values
+ * are the avx2 family's. */
 long __mixprec_small[10] = {10246, 350, 7, 64, 63, 17216, 77, 35, 77, 31};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in

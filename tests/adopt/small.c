@@ -35,6 +35,17 @@ __attribute__((noinline)) static void fgemm(int M, int N, int K, const float *A,
 		}
 }
 
+/* B read along its columns (B[k*N + j]): the strided form */
+__attribute__((noinline)) static void sgemm(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
 __attribute__((noinline)) static void dw(int H, int W, int C, int DM, const int8_t *in,
 					 const int8_t *w, int32_t *out);
 
@@ -67,21 +78,24 @@ static int grid(const int8_t *A, const int8_t *B, int32_t *C, const float *FA,
 {
 	static const int ext[] = {0, 1, 2, 3, 4, 7, 8, 16, 33, 64};
 	const int n = sizeof ext / sizeof ext[0];
-	int skipped[2] = {0, 0}, shapes = 0, bad = 0;
+	int skipped[3] = {0, 0, 0}, shapes = 0, bad = 0;
+	static const char *const what[3] = {"int8", "float", "int8 strided"};
 	for (int x = 0; x < n; x++)
 		for (int y = 0; y < n; y++)
 			for (int z = 0; z < n; z++) {
 				int M = ext[x], N = ext[y], K = ext[z];
-				for (int f = 0; f < 2; f++) {
+				for (int f = 0; f < 3; f++) {
 					env(NULL);
-					int g = f ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
-						  : OUTCOME(gemm(M, N, K, A, B, C));
+					int g = f == 1 ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
+						: f == 2 ? OUTCOME(sgemm(M, N, K, A, B, C))
+							 : OUTCOME(gemm(M, N, K, A, B, C));
 					env("1");
-					int m = f ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
-						  : OUTCOME(gemm(M, N, K, A, B, C));
+					int m = f == 1 ? OUTCOME(fgemm(M, N, K, FA, FB, FC))
+						: f == 2 ? OUTCOME(sgemm(M, N, K, A, B, C))
+							 : OUTCOME(gemm(M, N, K, A, B, C));
 					if (m == 0 || (g == 0 && m != 2) || (g != 0 && g != m)) {
 						printf("grid: %s %dx%dx%d: guard %d, model %d\n",
-						       f ? "float" : "int8", M, N, K, g, m);
+						       what[f], M, N, K, g, m);
 						bad++;
 					}
 					skipped[f] += g == 0;
@@ -89,8 +103,8 @@ static int grid(const int8_t *A, const int8_t *B, int32_t *C, const float *FA,
 				shapes++;
 			}
 	env(NULL);
-	printf("grid: %d shapes, skipped int8 %d float %d, %d wrong\n", shapes, skipped[0],
-	       skipped[1], bad);
+	printf("grid: %d shapes, skipped int8 %d float %d strided %d, %d wrong\n", shapes,
+	       skipped[0], skipped[1], skipped[2], bad);
 	return bad != 0;
 }
 
@@ -129,6 +143,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 64 * 64; i++)
 		fs += FC[i];
 	dw(31, 31, 32, 2, A, B, C);         /* no vector form: the loop */
+	(void)sgemm;
 	for (int i = 0; i < 31 * 31 * 64; i++)
 		s += C[i];
 	printf("%ld %.1f\n", s, fs);

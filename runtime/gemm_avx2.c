@@ -13,16 +13,179 @@
 #define MP_NR 16
 #define MP_KG 2
 
+/* One sliver of 6 rows of A contiguous in k (a_sk == 1), all live, into ap
+ * (kp/2 groups of 6 row pairs, int16) and their sums into sum[0..5]: 16
+ * bytes of each row, the 8 x 8 pairs (two rows of zeros) transposed, 24
+ * bytes stored per pair.  The same bytes as mp_pack_a_generic. */
+static void mp_x8_pack_a_sliver__avx2(const mp_gemm_args *g, long i, long kp, int16_t *ap,
+				      uint32_t *sum)
+{
+	const uint8_t *a = (const uint8_t *)g->a + i * g->a_si;
+	const __m128i flip = _mm_set1_epi8((char)mp_flip_a(g->a_dt));
+	const __m256i ones = _mm256_set1_epi16(1);
+	const long K = g->K;
+	__m256i acc = _mm256_setzero_si256();
+	long k = 0;
+	for (; k + 16 <= K; k += 16, ap += 8 * MP_MR * MP_KG) {
+		__m256i w[8], t[8], u[8];
+		for (int r = 0; r < MP_MR; r++)
+			w[r] = _mm256_cvtepu8_epi16(_mm_xor_si128(
+				_mm_loadu_si128((const __m128i *)(a + r * g->a_si + k)), flip));
+		w[6] = w[7] = _mm256_setzero_si256();
+		for (int r = 0; r < 8; r += 2) {
+			t[r] = _mm256_unpacklo_epi32(w[r], w[r + 1]);
+			t[r + 1] = _mm256_unpackhi_epi32(w[r], w[r + 1]);
+		}
+		for (int r = 0; r < 8; r += 4) {
+			u[r] = _mm256_unpacklo_epi64(t[r], t[r + 2]);
+			u[r + 1] = _mm256_unpackhi_epi64(t[r], t[r + 2]);
+			u[r + 2] = _mm256_unpacklo_epi64(t[r + 1], t[r + 3]);
+			u[r + 3] = _mm256_unpackhi_epi64(t[r + 1], t[r + 3]);
+		}
+		for (int q = 0; q < 4; q++) {   /* pairs q and q + 4 */
+			__m256i x = _mm256_permute2x128_si256(u[q], u[q + 4], 0x20);
+			__m256i y = _mm256_permute2x128_si256(u[q], u[q + 4], 0x31);
+			int16_t *px = ap + q * MP_MR * MP_KG, *py = ap + (q + 4) * MP_MR * MP_KG;
+			_mm_storeu_si128((__m128i *)px, _mm256_castsi256_si128(x));
+			_mm_storel_epi64((__m128i *)(px + 8), _mm256_extracti128_si256(x, 1));
+			_mm_storeu_si128((__m128i *)py, _mm256_castsi256_si128(y));
+			_mm_storel_epi64((__m128i *)(py + 8), _mm256_extracti128_si256(y, 1));
+			acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(x, ones),
+								  _mm256_madd_epi16(y, ones)));
+		}
+	}
+	uint32_t s8[8];
+	_mm256_storeu_si256((__m256i *)s8, acc);
+	/* the k left (fewer than 16), then zeros up to kp */
+	const int flipa = mp_flip_a(g->a_dt);
+	for (; k < kp; k += 2, ap += MP_MR * MP_KG)
+		for (int r = 0; r < MP_MR; r++)
+			for (int u = 0; u < 2; u++) {
+				uint8_t v = 0;
+				if (k + u < K)
+					v = (uint8_t)(a[r * g->a_si + k + u] ^ flipa);
+				ap[2 * r + u] = v;
+				s8[r] += v;
+			}
+	memcpy(sum, s8, MP_MR * sizeof *sum);
+}
+
 static void mp_x8_pack_a_6c2__avx2(const mp_gemm_args *g, long i0, long mc, long kp,
 				   void *ap, int32_t *rcorr)
 {
-	mp_pack_a_generic(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 2);
+	long s = 0;
+	if (g->a_sk == 1) {   /* full slivers on the vector path */
+		const uint32_t q = mp_corr_q(g), kpq = (uint32_t)g->K * mp_corr_p(g) * q;
+		for (; (s + 1) * MP_MR <= mc; s++) {
+			uint32_t sum[MP_MR];
+			mp_x8_pack_a_sliver__avx2(g, i0 + s * MP_MR, kp,
+						  (int16_t *)ap + s * kp * MP_MR, sum);
+			for (int r = 0; r < MP_MR; r++)
+				rcorr[s * MP_MR + r] = (int32_t)(kpq - q * sum[r]);
+		}
+	}
+	if (s * MP_MR < mc)
+		mp_pack_a_generic(g, i0 + s * MP_MR, mc - s * MP_MR, kp,
+				  (int16_t *)ap + s * kp * MP_MR, rcorr + s * MP_MR, MP_MR, MP_KG, 2);
+}
+
+/* One sliver of 16 columns of B, all live, into bp (kp/2 groups of 16
+ * column pairs, int16) and their sums into sum[0..15], when B is contiguous
+ * in j (b_sj == 1: two rows' 16 bytes interleaved per k pair) or in k
+ * (b_sk == 1: 16 bytes of each column, the 16 x 8 pairs transposed);
+ * returns 0 for other layouts.  The same bytes as mp_pack_b_generic. */
+static int mp_x8_pack_b_sliver__avx2(const mp_gemm_args *g, long j, long kp, int16_t *bp,
+				     int32_t *sum)
+{
+	const uint8_t *b = (const uint8_t *)g->b + j * g->b_sj;
+	const __m128i flip = _mm_set1_epi8((char)mp_flip_b(g->b_dt));
+	const __m256i ones = _mm256_set1_epi16(1);
+	const long K = g->K;
+	__m256i s0 = _mm256_setzero_si256(), s1 = s0;
+	long k = 0;
+	if (g->b_sj == 1) {
+		for (; k + 1 < K; k += 2, bp += 32) {
+			__m256i w0 = _mm256_cvtepi8_epi16(_mm_xor_si128(
+				_mm_loadu_si128((const __m128i *)(b + k * g->b_sk)), flip));
+			__m256i w1 = _mm256_cvtepi8_epi16(_mm_xor_si128(
+				_mm_loadu_si128((const __m128i *)(b + (k + 1) * g->b_sk)), flip));
+			__m256i lo = _mm256_unpacklo_epi16(w0, w1), hi = _mm256_unpackhi_epi16(w0, w1);
+			__m256i o0 = _mm256_permute2x128_si256(lo, hi, 0x20);
+			__m256i o1 = _mm256_permute2x128_si256(lo, hi, 0x31);
+			_mm256_storeu_si256((__m256i *)bp, o0);
+			_mm256_storeu_si256((__m256i *)(bp + 16), o1);
+			s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(o0, ones));
+			s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(o1, ones));
+		}
+	} else if (g->b_sk == 1) {
+		for (; k + 16 <= K; k += 16, bp += 8 * 32) {
+			for (int h = 0; h < 2; h++) {   /* columns 0-7, then 8-15 */
+				__m256i w[8], t[8], u[8];
+				for (int r = 0; r < 8; r++)
+					w[r] = _mm256_cvtepi8_epi16(_mm_xor_si128(_mm_loadu_si128(
+						(const __m128i *)(b + (8 * h + r) * g->b_sj + k)), flip));
+				for (int r = 0; r < 8; r += 2) {
+					t[r] = _mm256_unpacklo_epi32(w[r], w[r + 1]);
+					t[r + 1] = _mm256_unpackhi_epi32(w[r], w[r + 1]);
+				}
+				for (int r = 0; r < 8; r += 4) {
+					u[r] = _mm256_unpacklo_epi64(t[r], t[r + 2]);
+					u[r + 1] = _mm256_unpackhi_epi64(t[r], t[r + 2]);
+					u[r + 2] = _mm256_unpacklo_epi64(t[r + 1], t[r + 3]);
+					u[r + 3] = _mm256_unpackhi_epi64(t[r + 1], t[r + 3]);
+				}
+				__m256i acc = h ? s1 : s0;
+				for (int q = 0; q < 4; q++) {   /* pairs q and q + 4 */
+					__m256i x = _mm256_permute2x128_si256(u[q], u[q + 4], 0x20);
+					__m256i y = _mm256_permute2x128_si256(u[q], u[q + 4], 0x31);
+					_mm256_storeu_si256((__m256i *)(bp + q * 32 + 16 * h), x);
+					_mm256_storeu_si256((__m256i *)(bp + (q + 4) * 32 + 16 * h), y);
+					acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(x, ones),
+										  _mm256_madd_epi16(y, ones)));
+				}
+				if (h)
+					s1 = acc;
+				else
+					s0 = acc;
+			}
+		}
+	} else {
+		return 0;
+	}
+	_mm256_storeu_si256((__m256i *)sum, s0);
+	_mm256_storeu_si256((__m256i *)(sum + 8), s1);
+	/* the k left (fewer than a pair, or than 16), then zeros up to kp */
+	const int flipb = mp_flip_b(g->b_dt);
+	for (; k < kp; k += 2, bp += 32)
+		for (int r = 0; r < 16; r++)
+			for (int u = 0; u < 2; u++) {
+				int8_t v = 0;
+				if (k + u < K)
+					v = (int8_t)(b[r * g->b_sj + (k + u) * g->b_sk] ^ flipb);
+				bp[2 * r + u] = v;
+				sum[r] += v;
+			}
+	return 1;
 }
 
 static void mp_x8_pack_b_16c2__avx2(const mp_gemm_args *g, long j0, long nc, long kp,
 				    void *bp, int32_t *ccorr)
 {
-	mp_pack_b_generic(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 2);
+	const uint32_t p = mp_corr_p(g);
+	long s = 0;
+	/* full slivers on the vector path, the rest (and other layouts)
+	   generic */
+	for (; (s + 1) * MP_NR <= nc; s++) {
+		int32_t sum[MP_NR];
+		if (!mp_x8_pack_b_sliver__avx2(g, j0 + s * MP_NR, kp,
+					       (int16_t *)bp + s * kp * MP_NR, sum))
+			break;
+		for (int r = 0; r < MP_NR; r++)
+			ccorr[s * MP_NR + r] = (int32_t)(p * (uint32_t)sum[r]);
+	}
+	if (s * MP_NR < nc)
+		mp_pack_b_generic(g, j0 + s * MP_NR, nc - s * MP_NR, kp,
+				  (int16_t *)bp + s * kp * MP_NR, ccorr + s * MP_NR, MP_NR, MP_KG, 2);
 }
 
 /* The register tile for mr rows (constant after inlining). */

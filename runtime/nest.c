@@ -409,9 +409,14 @@ static const mp_small_kern mp_small_k_i8 = {
    a CPU runs on 256-bit vectors at best.  With the avx512vnni constants
    there, the worst choice was 26.7x the better path (tile_i8 32x1x256: the
    kernels chosen at 40 us against the loop's 1.5 us) and 442 of 1176
-   shapes were above 1.2x; with these, 2.16x and 43 */
+   shapes were above 1.2x; with these, 2.16x and 43.  Refitted (c0 to
+   tilek) after the avx2 packers were vectorised, on the 216 shapes of the
+   grid that take the blocked driver (non-negative least squares,
+   weights 1/the faster path; bench_small --csv 7 gemm_i8 acc_i8 dense_i8 tile_i8): the
+   decision alone at worst 1.18x the better path, geometric mean 1.004
+   (with the constants before: 3.34x, tile_i8 32x64x256 on the loop) */
 static const mp_small_kern mp_small_k_i8_avx2 = {
-	285.5, 19.57, 1.707, 0.04441, 0.5493, 12.77, 15.56, 25, 2.457, 0};
+	335.1, 8.299, 0.0418, 0.0271, 0.3263, 5.094, 2.963, 25, 2.457, 0};
 /* The matrix-vector paths of the avx2 family (gemv_avx2.c: up to 8 rows of
    A, or 8 columns of B transposed, with the other operand contiguous in k
    or in j; nothing packed but those few vectors), their own estimate

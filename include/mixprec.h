@@ -336,7 +336,12 @@ double mp_lp_error_bound(mp_lp lp, int is_double, long K,
 			 const void *b_col, ptrdiff_t b_sk,
 			 double step_a, double step_b, double c_old, int accumulate);
 
-/* Counters of the generated code's decisions (process-wide). */
+/* Counters of the generated code's decisions (process-wide).  The calls
+ * that the generated code's inline guard skips (nests too small for the
+ * kernels: the loop runs without calling, docs/design.md section 5) are
+ * counted only under MIXPREC_STATS or MIXPREC_SMALL=0, which turn the guard
+ * off (the guard reads the two when the library is loaded, at the first
+ * call that reaches the runtime and at mp_env_reload). */
 typedef struct mp_stats {
 	long fast;        /* nests run by the kernels */
 	long fallback;    /* nests that ran the original loop */

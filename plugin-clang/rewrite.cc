@@ -638,9 +638,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			}
 			if (i == w.nloops)
 				break;
+			/* an extent below 0 (a variable step <= 0) counts as 0:
+			   the call is still made when the guard is off */
 			int l = w.loops[i];
-			VarDecl *e = local("ext", i, l == li ? m.ref(mvar) : l == lj ? m.ref(nvar)
-								     : m.extent(l));
+			VarDecl *e0 = local("raw", i, l == li ? m.ref(mvar) : l == lj ? m.ref(nvar)
+								      : m.extent(l));
+			VarDecl *e = local("ext", i, m.cond(m.bin(BO_LT, m.ref(e0), m.lit(0)), m.lit(0),
+							    m.ref(e0)));
 			prod = capped(local("prod", i, m.bin(BO_Mul, m.paren(prod), m.paren(capped(e)))));
 		}
 		VarDecl *work = local("work", 0, prod);
@@ -669,8 +673,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			Expr *kc = m.bin(BO_LAnd, m.bin(BO_LAnd, is(1, BO_EQ), is(2, BO_EQ)),
 					 m.bin(BO_LAnd, is(0, BO_NE), is(3, BO_NE)));
 			cond = m.cond(m.paren(kc), form(0), form(1));
-		} else
-			cond = m.bin(BO_LOr, form(0), form(1));
+		} else {
+			/* the larger of each constant (as plugin-gcc/rewrite.cc) */
+			auto mx = [&](int x, int y) { return m.cond(m.bin(BO_GT, g(x), g(y)), g(x), g(y)); };
+			Expr *cost = m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), mx(1, 3)),
+					   m.bin(BO_Mul, m.ref(work), mx(2, 4)));
+			cond = m.bin(BO_GE, cost, g(0));
+		}
 		go = m.local("__mixprec_go", C.IntTy, cond);
 		pre.push_back(m.decl_stmt(go));
 	}

@@ -493,7 +493,8 @@ static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to
 
 /* CUR falls through to its successor; make it "if (COND) SET" and return
    the block where both paths meet. */
-static basic_block guarded(basic_block cur, tree cond, gimple_seq set)
+static basic_block guarded(basic_block cur, tree cond, gimple_seq set,
+			   profile_probability p_set = profile_probability::likely())
 {
 	basic_block join = split_edge(single_succ_edge(cur));
 	gimple_stmt_iterator g = gsi_last_bb(cur);
@@ -502,12 +503,12 @@ static basic_block guarded(basic_block cur, tree cond, gimple_seq set)
 	edge e = single_succ_edge(cur);
 	e->flags &= ~EDGE_FALLTHRU;
 	e->flags |= EDGE_FALSE_VALUE;
-	e->probability = profile_probability::unlikely();
+	e->probability = p_set.invert();
 	basic_block sb = create_empty_bb(cur);
 	add_bb_to_loop(sb, cur->loop_father);
 	sb->count = cur->count;
 	edge t = make_edge(cur, sb, EDGE_TRUE_VALUE);
-	t->probability = profile_probability::likely();
+	t->probability = p_set;
 	make_edge(sb, join, EDGE_FALLTHRU)->probability = profile_probability::always();
 	g = gsi_start_bb(sb);
 	gsi_insert_seq_after(&g, set, GSI_CONTINUE_LINKING);
@@ -533,7 +534,7 @@ static tree small_entry(int i)
    call of plan P (its recipes ARGS) is worth making.  Its code is appended
    to SEQ. */
 static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
-			gimple_seq *seq)
+			tree mvar, tree nvar, gimple_seq *seq)
 {
 	mp_work w;
 	mp_plan_work(m.c.n, &p, args, na, &w);
@@ -544,21 +545,21 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 			prod = out = gval(prod, seq);
 		if (i == w.nloops)
 			break;
-		tree e = fold_build2(MIN_EXPR, lt, m.extent(w.loops[i]), cap);
+		/* an extent below 0 (a variable step <= 0) counts as 0: the
+		   call is still made when the guard is off (g[0] = 0) */
+		int l = w.loops[i];
+		tree x = l == p.loop_i ? mvar : l == p.loop_j ? nvar : m.extent(l);
+		tree e = fold_build2(MIN_EXPR, lt, fold_build2(MAX_EXPR, lt, x, build_int_cst(lt, 0)),
+				     cap);
 		prod = fold_build2(MIN_EXPR, lt, fold_build2(MULT_EXPR, lt, prod, e), cap);
 	}
-	tree work = gval(prod, seq);
+	tree work = prod;
 	int g = p.src_float ? 5 : 0;
-	tree lim = gval(small_entry(g), seq), form[2];
-	for (int f = 0; f < 2; f++)
-		form[f] = fold_build2(GE_EXPR, boolean_type_node,
-				      fold_build2(PLUS_EXPR, lt,
-						  fold_build2(MULT_EXPR, lt, out, small_entry(g + 1 + 2 * f)),
-						  fold_build2(MULT_EXPR, lt, work, small_entry(g + 2 + 2 * f))),
-				      lim);
-	tree go;
+	/* the form's two constants: contiguous in k (g[1], g[2]) or strided
+	   (g[3], g[4]), picked by the layout the model sees; without the
+	   strides, the larger of each */
+	tree c_out, c_mac;
 	if (w.stride[0] >= 0) {
-		/* the layout the model sees: contiguous in k, or strided */
 		vec<tree> st = vNULL;
 		for (int s = 0; s < 4; s++)
 			m.arg(args[w.stride[s]], seq, &st);
@@ -572,14 +573,17 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 						  fold_build2(NE_EXPR, boolean_type_node, st[3], esz)));
 		st.release();
 		tree kcv = gval(kc, seq);
-		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node,
-				 fold_build2(TRUTH_AND_EXPR, boolean_type_node, kcv, form[0]),
-				 fold_build2(TRUTH_AND_EXPR, boolean_type_node,
-					     fold_build1(TRUTH_NOT_EXPR, boolean_type_node, kcv), form[1]));
-	} else
-		go = fold_build2(TRUTH_OR_EXPR, boolean_type_node, form[0], form[1]);
+		c_out = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 1), small_entry(g + 3));
+		c_mac = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 2), small_entry(g + 4));
+	} else {
+		c_out = fold_build2(MAX_EXPR, lt, small_entry(g + 1), small_entry(g + 3));
+		c_mac = fold_build2(MAX_EXPR, lt, small_entry(g + 2), small_entry(g + 4));
+	}
+	tree cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, c_out),
+				fold_build2(MULT_EXPR, lt, work, c_mac));
 	tree v = create_tmp_var(boolean_type_node, "mp_go");
-	gimple_seq_add_stmt(seq, gimple_build_assign(v, gval(go, seq)));
+	gimple_seq_add_stmt(seq, gimple_build_assign(
+		v, gval(fold_build2(GE_EXPR, boolean_type_node, cost, small_entry(g)), seq)));
 	return v;
 }
 
@@ -688,7 +692,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		}
 		m.bx = &plans[q];
 		if (q == 0)
-			go = small_guard(m, p, recipe, na, &head);
+			go = small_guard(m, p, recipe, na, mvar, nvar, &head);
 		for (int i = 0; i < na; i++)
 			m.arg(recipe[i], &seq, &args);
 		m.bx = &p;
@@ -707,7 +711,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, head, GSI_CONTINUE_LINKING);
-	pre = guarded(pre, go, seq);
+	pre = guarded(pre, go, seq, profile_probability::even());
 	seq = NULL;
 	tree tile = tiles[0];
 	if (count > 1) {

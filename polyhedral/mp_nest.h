@@ -796,8 +796,9 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  * call is made only when
  *     (kc ? f1 : f2) >= g[0],  kc = a_sk == esz && b_sk == esz &&
  *                                   a_si != esz && b_sj != esz,
- * or, without strides, when f1 >= g[0] or f2 >= g[0]; otherwise the loop
- * as written runs (the model would have chosen it). */
+ * or, without strides, when out*max(g[1], g[3]) + work*max(g[2], g[4]) >=
+ * g[0]; otherwise the loop as written runs (the model would have chosen
+ * it).  Extents below 0 count as 0. */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
 #define MP_SMALL_GUARD_LEN 10

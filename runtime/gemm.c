@@ -348,11 +348,13 @@ static mp_lp_packed *mp_x8_const_b(const mp_gemm_kernel *k, const mp_gemm_args *
 	   read B in place, faster than the blocked driver on B packed once
 	   (bench_dense, 4096 x 4096 weights, one thread: 2 rows 1.18 ms
 	   against 1.79, 5 rows 2.47 against 2.64; 8 rows 4.14 against 3.79) */
+#if defined(__x86_64__)
 	long mr, nv;
 	if (k == &mp_x8_gemm_kernel__avx2 &&
 	    mp_x8_few_form(MP_KERNEL_AVX2, g->M, g->N, g->K, g->a_si, g->a_sk, g->za, g->b_sk,
 			   g->b_sj, g->zb, &mr, &nv) && mr <= 5)
 		return NULL;
+#endif
 	/* a small B packs faster than the cache is looked up (its lock, its
 	   hash, the 68-byte sample): bench/bench_dense, one thread, lost
 	   0.43-0.93x against packing at 32x32 and 64x64 weights, gained

@@ -95,7 +95,7 @@ static void mp_x8_pack_a_6c2__avx2(const mp_gemm_args *g, long i0, long mc, long
  * (b_sk == 1: 16 bytes of each column, the 16 x 8 pairs transposed);
  * returns 0 for other layouts.  The same bytes as mp_pack_b_generic. */
 static int mp_x8_pack_b_sliver__avx2(const mp_gemm_args *g, long j, long kp, int16_t *bp,
-				     int32_t *sum)
+				     uint32_t *sum)
 {
 	const uint8_t *b = (const uint8_t *)g->b + j * g->b_sj;
 	const __m128i flip = _mm_set1_epi8((char)mp_flip_b(g->b_dt));
@@ -163,7 +163,7 @@ static int mp_x8_pack_b_sliver__avx2(const mp_gemm_args *g, long j, long kp, int
 				if (k + u < K)
 					v = (int8_t)(b[r * g->b_sj + (k + u) * g->b_sk] ^ flipb);
 				bp[2 * r + u] = v;
-				sum[r] += v;
+				sum[r] += (uint32_t)(int32_t)v;
 			}
 	return 1;
 }
@@ -176,12 +176,12 @@ static void mp_x8_pack_b_16c2__avx2(const mp_gemm_args *g, long j0, long nc, lon
 	/* full slivers on the vector path, the rest (and other layouts)
 	   generic */
 	for (; (s + 1) * MP_NR <= nc; s++) {
-		int32_t sum[MP_NR];
+		uint32_t sum[MP_NR];
 		if (!mp_x8_pack_b_sliver__avx2(g, j0 + s * MP_NR, kp,
 					       (int16_t *)bp + s * kp * MP_NR, sum))
 			break;
 		for (int r = 0; r < MP_NR; r++)
-			ccorr[s * MP_NR + r] = (int32_t)(p * (uint32_t)sum[r]);
+			ccorr[s * MP_NR + r] = (int32_t)(p * sum[r]);
 	}
 	if (s * MP_NR < nc)
 		mp_pack_b_generic(g, j0 + s * MP_NR, nc - s * MP_NR, kp,

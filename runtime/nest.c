@@ -237,6 +237,8 @@ static struct {
 	int loaded, disable, target_set, verify, small, stats;
 } mp_env;
 
+static void small_guard_set(void);
+
 static void mp_env_load(void)
 {
 	const char *d = getenv("MIXPREC_DISABLE"), *t = getenv("MIXPREC_TARGET");
@@ -251,6 +253,7 @@ static void mp_env_load(void)
 	mp_env.stats = st && *st && strcmp(st, "0") != 0;
 	mp_env.target_set = t != NULL;
 	mp_env.verify = !v || !*v ? 0 : !strcmp(v, "0") ? 1 : !strcmp(v, "all") ? 2 : 3;
+	small_guard_set();   /* the same MIXPREC_SMALL and MIXPREC_STATS */
 	__atomic_store_n(&mp_env.loaded, 1, __ATOMIC_RELEASE);
 }
 
@@ -260,15 +263,12 @@ static inline void mp_env_get(void)
 		mp_env_load();
 }
 
-static void small_guard_set(void);
-
 /* See mixprec.h. */
 void mp_env_reload(void)
 {
 	mp_env_load();
 	mp_kernel_select_reload();
 	mp_par_reload();
-	small_guard_set();
 }
 
 static int disabled(void)
@@ -459,16 +459,18 @@ static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
  * operands contiguous in k (k_contiguous); it calls only when, for
  * g = &__mixprec_small[5 * (floating-point source)],
  *     (kc ? out*g[1] + work*g[2] : out*g[3] + work*g[4]) >= g[0]
- * in 1/64 ns (both forms, either >= g[0], when the operands may be copied
- * before the model sees them).  g[0] is the least the model ever
+ * in 1/64 ns (out*max(g[1], g[3]) + work*max(g[2], g[4]) when the operands
+ * may be copied before the model sees them).  g[0] is the least the model ever
  * estimates for the kernels (the smallest c0 of the family's tables,
  * rounded down), g[1..4] the model's loop constants (rounded up).  So the
  * code skips a call only where too_small would return the loop: the same
  * choice, without the call.  Under MIXPREC_SMALL=0 or MIXPREC_STATS,
- * g[0] = 0: every call is made (and counted).  Set before main (and by
- * mp_env_reload) for the family mp_kernel_select picks; the static values
- * are the avx2 family's. */
-long __mixprec_small[10] = {10246, 350, 7, 64, 63, 17216, 77, 35, 77, 31};
+ * g[0] = 0: every call is made (and counted).  Set before main, at the
+ * first call that reaches the runtime and by mp_env_reload
+ * (small_guard_set); the static values, for calls made before the
+ * constructor runs, hold for every family (the least c0, the largest loop
+ * constants). */
+long __mixprec_small[10] = {4800, 355, 7, 77, 63, 17216, 77, 35, 77, 31};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
@@ -482,20 +484,31 @@ static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
 static long floor64(double ns) { return (long)(ns * 64.0); }
 static long ceil64(double ns) { return (long)(ns * 64.0) + 1; }
 
-/* __mixprec_small for the current environment and kernel family. */
+/* __mixprec_small for MIXPREC_SMALL and MIXPREC_STATS (read here, as
+ * mp_env_load reads them) and this CPU: the avx2 family's constants, or
+ * where AVX512-VNNI is available (MIXPREC_TARGET or target= may still pick
+ * avx2 or scalar) the least c0 and the largest loop constants of both.  It
+ * neither reads MIXPREC_TARGET nor fixes the other variables: called
+ * before main, at the first call that reaches the runtime and by
+ * mp_env_reload. */
 static void small_guard_set(void)
 {
-	mp_env_get();
-	int v512 = mp_kernel_select() == MP_KERNEL_AVX512VNNI;
-	const mp_small_kern *k = v512 ? &mp_small_k_i8 : &mp_small_k_i8_avx2;
-	const mp_small_loop *lk = v512 ? &mp_small_l_i8_kcontig : &mp_small_l_i8_kcontig_avx2;
-	const mp_small_loop *ls = v512 ? &mp_small_l_i8_strided : &mp_small_l_i8_strided_avx2;
-	double c0 = v512 ? k->c0 : (k->c0 < mp_small_v_i8_avx2.c0 ? k->c0 : mp_small_v_i8_avx2.c0);
-	double f0 = mp_small_k_lp8.c0 < mp_small_k_lp16.c0 ? mp_small_k_lp8.c0 : mp_small_k_lp16.c0;
-	long g[10] = {floor64(c0), ceil64(lk->out), ceil64(lk->mac), ceil64(ls->out), ceil64(ls->mac),
+	const char *sm = getenv("MIXPREC_SMALL"), *st = getenv("MIXPREC_STATS");
+	int off = (sm && !strcmp(sm, "0")) || (st && *st && strcmp(st, "0") != 0);
+	int v512 = mp_kernel_available(MP_KERNEL_AVX512VNNI);
+	const mp_small_loop *lk = &mp_small_l_i8_kcontig_avx2, *ls = &mp_small_l_i8_strided_avx2;
+	double c0 = fmin(mp_small_k_i8_avx2.c0, mp_small_v_i8_avx2.c0);
+	double ko = lk->out, km = lk->mac, so = ls->out, sm_ = ls->mac;
+	if (v512) {
+		c0 = fmin(c0, mp_small_k_i8.c0);
+		ko = fmax(ko, mp_small_l_i8_kcontig.out), km = fmax(km, mp_small_l_i8_kcontig.mac);
+		so = fmax(so, mp_small_l_i8_strided.out), sm_ = fmax(sm_, mp_small_l_i8_strided.mac);
+	}
+	double f0 = fmin(mp_small_k_lp8.c0, mp_small_k_lp16.c0);
+	long g[10] = {floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
 		      floor64(f0), ceil64(mp_small_l_f_kcontig.out), ceil64(mp_small_l_f_kcontig.mac),
 		      ceil64(mp_small_l_f_strided.out), ceil64(mp_small_l_f_strided.mac)};
-	if (!mp_env.small || mp_env.stats)
+	if (off)
 		g[0] = g[5] = 0;
 	for (int i = 0; i < 10; i++)
 		__atomic_store_n(&__mixprec_small[i], g[i], __ATOMIC_RELAXED);

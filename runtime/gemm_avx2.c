@@ -7,7 +7,7 @@
  * mp_kernel_available(MP_KERNEL_AVX2). */
 #include <immintrin.h>
 #include <string.h>
-#include "mp_gemm.h"
+#include "mp_avx2.h"
 
 #define MP_MR 6
 #define MP_NR 16
@@ -27,31 +27,17 @@ static void mp_x8_pack_a_sliver__avx2(const mp_gemm_args *g, long i, long kp, in
 	__m256i acc = _mm256_setzero_si256();
 	long k = 0;
 	for (; k + 16 <= K; k += 16, ap += 8 * MP_MR * MP_KG) {
-		__m256i w[8], t[8], u[8];
+		__m256i w[8], o[8];
 		for (int r = 0; r < MP_MR; r++)
 			w[r] = _mm256_cvtepu8_epi16(_mm_xor_si128(
 				_mm_loadu_si128((const __m128i *)(a + r * g->a_si + k)), flip));
 		w[6] = w[7] = _mm256_setzero_si256();
-		for (int r = 0; r < 8; r += 2) {
-			t[r] = _mm256_unpacklo_epi32(w[r], w[r + 1]);
-			t[r + 1] = _mm256_unpackhi_epi32(w[r], w[r + 1]);
-		}
-		for (int r = 0; r < 8; r += 4) {
-			u[r] = _mm256_unpacklo_epi64(t[r], t[r + 2]);
-			u[r + 1] = _mm256_unpackhi_epi64(t[r], t[r + 2]);
-			u[r + 2] = _mm256_unpacklo_epi64(t[r + 1], t[r + 3]);
-			u[r + 3] = _mm256_unpackhi_epi64(t[r + 1], t[r + 3]);
-		}
-		for (int q = 0; q < 4; q++) {   /* pairs q and q + 4 */
-			__m256i x = _mm256_permute2x128_si256(u[q], u[q + 4], 0x20);
-			__m256i y = _mm256_permute2x128_si256(u[q], u[q + 4], 0x31);
-			int16_t *px = ap + q * MP_MR * MP_KG, *py = ap + (q + 4) * MP_MR * MP_KG;
-			_mm_storeu_si128((__m128i *)px, _mm256_castsi256_si128(x));
-			_mm_storel_epi64((__m128i *)(px + 8), _mm256_extracti128_si256(x, 1));
-			_mm_storeu_si128((__m128i *)py, _mm256_castsi256_si128(y));
-			_mm_storel_epi64((__m128i *)(py + 8), _mm256_extracti128_si256(y, 1));
-			acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(x, ones),
-								  _mm256_madd_epi16(y, ones)));
+		mp_avx2_transpose8(w, o);
+		for (int q = 0; q < 8; q++) {   /* pair q: 6 dwords, 24 bytes */
+			int16_t *px = ap + q * MP_MR * MP_KG;
+			_mm_storeu_si128((__m128i *)px, _mm256_castsi256_si128(o[q]));
+			_mm_storel_epi64((__m128i *)(px + 8), _mm256_extracti128_si256(o[q], 1));
+			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(o[q], ones));
 		}
 	}
 	uint32_t s8[8];
@@ -120,28 +106,15 @@ static int mp_x8_pack_b_sliver__avx2(const mp_gemm_args *g, long j, long kp, int
 	} else if (g->b_sk == 1) {
 		for (; k + 16 <= K; k += 16, bp += 8 * 32) {
 			for (int h = 0; h < 2; h++) {   /* columns 0-7, then 8-15 */
-				__m256i w[8], t[8], u[8];
+				__m256i w[8], o[8];
 				for (int r = 0; r < 8; r++)
 					w[r] = _mm256_cvtepi8_epi16(_mm_xor_si128(_mm_loadu_si128(
 						(const __m128i *)(b + (8 * h + r) * g->b_sj + k)), flip));
-				for (int r = 0; r < 8; r += 2) {
-					t[r] = _mm256_unpacklo_epi32(w[r], w[r + 1]);
-					t[r + 1] = _mm256_unpackhi_epi32(w[r], w[r + 1]);
-				}
-				for (int r = 0; r < 8; r += 4) {
-					u[r] = _mm256_unpacklo_epi64(t[r], t[r + 2]);
-					u[r + 1] = _mm256_unpackhi_epi64(t[r], t[r + 2]);
-					u[r + 2] = _mm256_unpacklo_epi64(t[r + 1], t[r + 3]);
-					u[r + 3] = _mm256_unpackhi_epi64(t[r + 1], t[r + 3]);
-				}
+				mp_avx2_transpose8(w, o);
 				__m256i acc = h ? s1 : s0;
-				for (int q = 0; q < 4; q++) {   /* pairs q and q + 4 */
-					__m256i x = _mm256_permute2x128_si256(u[q], u[q + 4], 0x20);
-					__m256i y = _mm256_permute2x128_si256(u[q], u[q + 4], 0x31);
-					_mm256_storeu_si256((__m256i *)(bp + q * 32 + 16 * h), x);
-					_mm256_storeu_si256((__m256i *)(bp + (q + 4) * 32 + 16 * h), y);
-					acc = _mm256_add_epi32(acc, _mm256_add_epi32(_mm256_madd_epi16(x, ones),
-										  _mm256_madd_epi16(y, ones)));
+				for (int q = 0; q < 8; q++) {   /* pair q, these 8 columns */
+					_mm256_storeu_si256((__m256i *)(bp + q * 32 + 16 * h), o[q]);
+					acc = _mm256_add_epi32(acc, _mm256_madd_epi16(o[q], ones));
 				}
 				if (h)
 					s1 = acc;

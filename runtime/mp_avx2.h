@@ -27,4 +27,23 @@ static inline __m128i mp_avx2_sum4(__m256i s0, __m256i s1, __m256i s2, __m256i s
 	__m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
 	return _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
 }
+/* The 8 x 8 transpose of dwords: o[t] holds dword t of w[0..7], in order. */
+static inline void mp_avx2_transpose8(const __m256i w[8], __m256i o[8])
+{
+	__m256i t[8], u[8];
+	for (int r = 0; r < 8; r += 2) {
+		t[r] = _mm256_unpacklo_epi32(w[r], w[r + 1]);
+		t[r + 1] = _mm256_unpackhi_epi32(w[r], w[r + 1]);
+	}
+	for (int r = 0; r < 8; r += 4) {
+		u[r] = _mm256_unpacklo_epi64(t[r], t[r + 2]);
+		u[r + 1] = _mm256_unpackhi_epi64(t[r], t[r + 2]);
+		u[r + 2] = _mm256_unpacklo_epi64(t[r + 1], t[r + 3]);
+		u[r + 3] = _mm256_unpackhi_epi64(t[r + 1], t[r + 3]);
+	}
+	for (int q = 0; q < 4; q++) {
+		o[q] = _mm256_permute2x128_si256(u[q], u[q + 4], 0x20);
+		o[q + 4] = _mm256_permute2x128_si256(u[q], u[q + 4], 0x31);
+	}
+}
 #endif

@@ -237,23 +237,29 @@ static struct {
 	int loaded, disable, target_set, verify, small, stats;
 } mp_env;
 
-static void small_guard_set(void);
+static void small_guard_set(int small, int stats);
+
+/* MIXPREC_SMALL=0: no cost model, the kernels whenever they can (*small
+ * 0).  The per-nest counters (stats.c) are printed only under
+ * MIXPREC_STATS (*stats 1): without it a call spends no time on them (two
+ * clock reads and a lock, about 60 ns, the plain loop's whole time on the
+ * smallest nests). */
+static void env_small_stats(int *small, int *stats)
+{
+	const char *sm = getenv("MIXPREC_SMALL"), *st = getenv("MIXPREC_STATS");
+	*small = !(sm && !strcmp(sm, "0"));
+	*stats = st && *st && strcmp(st, "0") != 0;
+}
 
 static void mp_env_load(void)
 {
 	const char *d = getenv("MIXPREC_DISABLE"), *t = getenv("MIXPREC_TARGET");
-	const char *v = getenv("MIXPREC_VERIFY"), *sm = getenv("MIXPREC_SMALL");
-	const char *st = getenv("MIXPREC_STATS");
+	const char *v = getenv("MIXPREC_VERIFY");
 	mp_env.disable = d && *d && strcmp(d, "0") != 0;
-	/* MIXPREC_SMALL=0: no cost model, the kernels whenever they can */
-	mp_env.small = !(sm && !strcmp(sm, "0"));
-	/* the per-nest counters (stats.c) are printed only under MIXPREC_STATS:
-	 * without it a call spends no time on them (two clock reads and a
-	 * lock, about 60 ns, the plain loop's whole time on the smallest nests) */
-	mp_env.stats = st && *st && strcmp(st, "0") != 0;
+	env_small_stats(&mp_env.small, &mp_env.stats);
 	mp_env.target_set = t != NULL;
 	mp_env.verify = !v || !*v ? 0 : !strcmp(v, "0") ? 1 : !strcmp(v, "all") ? 2 : 3;
-	small_guard_set();   /* the same MIXPREC_SMALL and MIXPREC_STATS */
+	small_guard_set(mp_env.small, mp_env.stats);
 	__atomic_store_n(&mp_env.loaded, 1, __ATOMIC_RELEASE);
 }
 
@@ -484,17 +490,16 @@ static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
 static long floor64(double ns) { return (long)(ns * 64.0); }
 static long ceil64(double ns) { return (long)(ns * 64.0) + 1; }
 
-/* __mixprec_small for MIXPREC_SMALL and MIXPREC_STATS (read here, as
- * mp_env_load reads them) and this CPU: the avx2 family's constants, or
- * where AVX512-VNNI is available (MIXPREC_TARGET or target= may still pick
- * avx2 or scalar) the least c0 and the largest loop constants of both.  It
- * neither reads MIXPREC_TARGET nor fixes the other variables: called
- * before main, at the first call that reaches the runtime and by
+/* __mixprec_small for MIXPREC_SMALL and MIXPREC_STATS as read
+ * (env_small_stats) and this CPU: the avx2 family's constants, or where
+ * AVX512-VNNI is available (MIXPREC_TARGET or target= may still pick avx2
+ * or scalar) the least c0 and the largest loop constants of both.  Set
+ * before main (without fixing the other variables or MIXPREC_TARGET) and
+ * by mp_env_load: at the first call that reaches the runtime and at
  * mp_env_reload. */
-static void small_guard_set(void)
+static void small_guard_set(int small, int stats)
 {
-	const char *sm = getenv("MIXPREC_SMALL"), *st = getenv("MIXPREC_STATS");
-	int off = (sm && !strcmp(sm, "0")) || (st && *st && strcmp(st, "0") != 0);
+	int off = !small || stats;
 	int v512 = mp_kernel_available(MP_KERNEL_AVX512VNNI);
 	const mp_small_loop *lk = &mp_small_l_i8_kcontig_avx2, *ls = &mp_small_l_i8_strided_avx2;
 	double c0 = fmin(mp_small_k_i8_avx2.c0, mp_small_v_i8_avx2.c0);
@@ -516,7 +521,9 @@ static void small_guard_set(void)
 
 __attribute__((constructor)) static void small_guard_init(void)
 {
-	small_guard_set();
+	int small, stats;
+	env_small_stats(&small, &stats);
+	small_guard_set(small, stats);
 }
 
 /* 1 when the loop as written is estimated faster than the kernels for an

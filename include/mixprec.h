@@ -102,15 +102,19 @@ static inline MP_CONST_FN int32_t mp_requant_rndnu(int32_t acc, int32_t qm, int 
 
 /* ------------------------------------------------------------ runtime */
 
-/* Kernel families, in the order of preference.  MIXPREC_TARGET=scalar|avx2|
- * avx512vnni (environment) forces one; a forced kernel the CPU lacks makes
+/* Kernel families, in the order of preference (x86-64: avx2, avx512vnni;
+ * aarch64: dotprod (SDOT), i8mm (USMMLA); each runs only on its own
+ * architecture).  MIXPREC_TARGET=scalar|avx2|avx512vnni|dotprod|i8mm
+ * (environment) forces one; a forced kernel the CPU lacks makes
  * mp_kernel_select return MP_KERNEL_NONE. */
 typedef enum mp_kernel {
 	MP_KERNEL_NONE = -1,
 	MP_KERNEL_SCALAR = 0,
 	MP_KERNEL_AVX2 = 1,
 	MP_KERNEL_AVX512VNNI = 2,
-	MP_KERNEL_COUNT = 3
+	MP_KERNEL_DOTPROD = 3,
+	MP_KERNEL_I8MM = 4,
+	MP_KERNEL_COUNT = 5
 } mp_kernel;
 
 mp_kernel mp_kernel_select(void);

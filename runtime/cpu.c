@@ -1,7 +1,12 @@
 /* cpu.c -- CPU dispatch of the int8 kernels: which kernel families this
  * CPU can run, the MIXPREC_TARGET override, and their names.
- * Compiled for baseline x86-64: nothing here may use an ISA extension. */
+ * Compiled for baseline x86-64 / armv8-a: nothing here may use an ISA
+ * extension.  aarch64: the kernel's HWCAP bits (getauxval). */
 #include <stdio.h>
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#include <asm/hwcap.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include "mixprec.h"
@@ -23,6 +28,12 @@ int mp_kernel_available(mp_kernel k)
 		       __builtin_cpu_supports("avx512vl") &&
 		       __builtin_cpu_supports("avx512vnni");
 #endif
+#if defined(__aarch64__)
+	case MP_KERNEL_DOTPROD:
+		return (getauxval(AT_HWCAP) & HWCAP_ASIMDDP) != 0;
+	case MP_KERNEL_I8MM:
+		return (getauxval(AT_HWCAP2) & HWCAP2_I8MM) != 0;
+#endif
 	default:
 		return 0;
 	}
@@ -38,6 +49,10 @@ const char *mp_kernel_name(mp_kernel k)
 		return "avx2";
 	case MP_KERNEL_AVX512VNNI:
 		return "avx512vnni";
+	case MP_KERNEL_DOTPROD:
+		return "dotprod";
+	case MP_KERNEL_I8MM:
+		return "i8mm";
 	default:
 		return "none";
 	}
@@ -56,7 +71,7 @@ static mp_kernel mp_kernel_select_uncached(void)
 		/* a misspelt value would silently run every nest as written:
 		   say so once (the selection is computed once per process) */
 		fprintf(stderr, "mixprec: MIXPREC_TARGET=%s is not a kernel family (scalar, "
-			"avx2, avx512vnni); the annotated loops run as written\n", env);
+			"avx2, avx512vnni, dotprod, i8mm); the annotated loops run as written\n", env);
 		return MP_KERNEL_NONE;
 	}
 	for (int k = MP_KERNEL_COUNT - 1; k >= 0; k--)

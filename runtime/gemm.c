@@ -214,6 +214,12 @@ static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern)
 	case MP_KERNEL_AVX2:
 		return &mp_x8_gemm_kernel__avx2;
 #endif
+#if defined(__aarch64__)
+	case MP_KERNEL_I8MM:
+		return &mp_x8_gemm_kernel__i8mm;
+	case MP_KERNEL_DOTPROD:
+		return &mp_x8_gemm_kernel__dotprod;
+#endif
 	default:
 		return &mp_x8_gemm_kernel__scalar;
 	}

@@ -52,6 +52,11 @@ static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 			return MP_LPI_I8_AVX512VNNI;
 		if (kern == MP_KERNEL_AVX2 && mp_kernel_available(kern))
 			return MP_LPI_I8_AVX2;
+		/* aarch64: USMMLA reads the shared layout (u8 A); the dotprod
+		   family's signed A (gemm_dotprod.c) does not fit the packers
+		   here, so float sources on it run the scalar tiles */
+		if (kern == MP_KERNEL_I8MM && mp_kernel_available(kern))
+			return MP_LPI_I8_I8MM;
 		return MP_LPI_I8_SCALAR;
 	case MP_LP_BF16:
 	case MP_LP_FP8_E4M3:
@@ -78,6 +83,7 @@ const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
 	case MP_LPI_I8_SCALAR: return "scalar";
 	case MP_LPI_I8_AVX2: return "avx2";
 	case MP_LPI_I8_AVX512VNNI: return "avx512vnni";
+	case MP_LPI_I8_I8MM: return "i8mm";
 	case MP_LPI_BF16_SCALAR: return "scalar";
 	case MP_LPI_BF16_AVX2: return "avx2";
 	case MP_LPI_BF16_AVX512BF16: return "avx512bf16";
@@ -1163,6 +1169,12 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 		break;
 	case MP_LPI_BF16_AVX2:
 		mp_lp_bf16_run__avx2(&x);
+		break;
+#endif
+#if defined(__aarch64__)
+	case MP_LPI_I8_I8MM:
+		mp_lp_i8_driver(&x, &mp_x8_gemm_kernel__i8mm, mp_lp_i8_pack_a_generic,
+				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
 		break;
 #endif
 	case MP_LPI_BF16_SCALAR:

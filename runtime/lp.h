@@ -350,7 +350,7 @@ static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdi
 
 /* Which implementation mp_gemm_lp(kern, lp, ...) runs (lp.c); part of the
  * cache key, as it fixes the packed layout and the blocking. */
-typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_BF16_SCALAR,
+typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_I8_I8MM, MP_LPI_BF16_SCALAR,
 	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
 
 /* What determines the packed form of one operand (lp_cache.c): side, base

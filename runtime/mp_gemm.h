@@ -88,6 +88,8 @@ typedef struct mp_gemm_kernel {
 extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
+extern const mp_gemm_kernel mp_x8_gemm_kernel__dotprod;
+extern const mp_gemm_kernel mp_x8_gemm_kernel__i8mm;
 
 /* An int8 operand's element at p, widened as type dt (MP_DT_U8 or
  * MP_DT_S8) reads it. */
@@ -259,10 +261,15 @@ static inline uint32_t mp_corr_q(const mp_gemm_args *g)
 }
 
 /* Generic packing of A (any strides): mr rows per sliver, groups of kg,
- * elements of esz bytes.  Constant mr/kg/esz let the compiler specialize. */
+ * elements of esz bytes.  Constant mr/kg/esz let the compiler specialize.
+ * SXOR (0 or 0x80, bytes only) is xored into the stored elements, not into
+ * the row sums: 0x80 stores a' - 128 as a signed byte, for kernels whose
+ * instruction multiplies signed by signed (Arm SDOT, gemm_dotprod.c); their
+ * B packer then subtracts 128 from p (mp_pack_b_generic_x), since
+ * sum (a' - 128) b' = sum a'b' - 128 colsum(b').  Padding stays 0. */
 static inline __attribute__((always_inline)) void
-mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
-		  int32_t *rcorr, int mr, int kg, int esz)
+mp_pack_a_generic_x(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
+		    int32_t *rcorr, int mr, int kg, int esz, uint8_t sxor)
 {
 	const uint8_t *a = (const uint8_t *)g->a;
 	const uint8_t flip = (uint8_t)mp_flip_a(g->a_dt);
@@ -275,13 +282,15 @@ mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
 			const uint8_t *row = live ? a + (i0 + i) * g->a_si : a;
 			uint32_t sum = 0;
 			for (long k = 0; k < kp; k++) {
-				uint8_t v = 0;
-				if (live && k < g->K)
+				uint8_t v = 0, st = 0;
+				if (live && k < g->K) {
 					v = row[k * g->a_sk] ^ flip;
+					st = v ^ sxor;
+				}
 				sum += v;
 				long o = s * kp * mr + (k / kg) * mr * kg + r * kg + k % kg;
 				if (esz == 1)
-					((uint8_t *)ap)[o] = v;
+					((uint8_t *)ap)[o] = st;
 				else
 					((int16_t *)ap)[o] = v;
 			}
@@ -291,14 +300,23 @@ mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
 	}
 }
 
-/* Generic packing of B (any strides), like mp_pack_a_generic. */
 static inline __attribute__((always_inline)) void
-mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
-		  int32_t *ccorr, int nr, int kg, int esz)
+mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
+		  int32_t *rcorr, int mr, int kg, int esz)
+{
+	mp_pack_a_generic_x(g, i0, mc, kp, ap, rcorr, mr, kg, esz, 0);
+}
+
+/* Generic packing of B (any strides), like mp_pack_a_generic; PSUB is
+ * subtracted from p in the corrections (128 beside an A packed with SXOR
+ * 0x80). */
+static inline __attribute__((always_inline)) void
+mp_pack_b_generic_x(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
+		    int32_t *ccorr, int nr, int kg, int esz, uint32_t psub)
 {
 	const uint8_t *b = (const uint8_t *)g->b;
 	const uint8_t flip = (uint8_t)mp_flip_b(g->b_dt);
-	const uint32_t p = mp_corr_p(g);
+	const uint32_t p = mp_corr_p(g) - psub;
 	long nsl = (nc + nr - 1) / nr;
 	for (long s = 0; s < nsl; s++) {
 		for (int r = 0; r < nr; r++) {
@@ -320,6 +338,13 @@ mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
 			ccorr[j] = (int32_t)(live ? p * sum : 0);
 		}
 	}
+}
+
+static inline __attribute__((always_inline)) void
+mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
+		  int32_t *ccorr, int nr, int kg, int esz)
+{
+	mp_pack_b_generic_x(g, j0, nc, kp, bp, ccorr, nr, kg, esz, 0);
 }
 
 /* Writes (or adds) an mr x nc tile t (row stride ldt), rows from i0 and

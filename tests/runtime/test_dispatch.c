@@ -17,20 +17,33 @@ int main(void)
 			want = MP_KERNEL_AVX2;
 		if (mp_kernel_available(MP_KERNEL_AVX512VNNI))
 			want = MP_KERNEL_AVX512VNNI;
-	} else if (!strcmp(env, "scalar")) {
-		want = MP_KERNEL_SCALAR;
-	} else if (!strcmp(env, "avx2")) {
-		want = mp_kernel_available(MP_KERNEL_AVX2) ? MP_KERNEL_AVX2 : MP_KERNEL_NONE;
-	} else if (!strcmp(env, "avx512vnni")) {
-		want = mp_kernel_available(MP_KERNEL_AVX512VNNI) ? MP_KERNEL_AVX512VNNI
-								 : MP_KERNEL_NONE;
+		if (mp_kernel_available(MP_KERNEL_DOTPROD))
+			want = MP_KERNEL_DOTPROD;
+		if (mp_kernel_available(MP_KERNEL_I8MM))
+			want = MP_KERNEL_I8MM;
+	} else {
+		static const char *const names[] = {"scalar", "avx2", "avx512vnni", "dotprod",
+						    "i8mm"};
+		for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++)
+			if (!strcmp(env, names[k]))
+				want = mp_kernel_available((mp_kernel)k) ? (mp_kernel)k
+									 : MP_KERNEL_NONE;
 	}
+	/* each family runs on its own architecture only */
+#if defined(__x86_64__)
+	int foreign = mp_kernel_available(MP_KERNEL_DOTPROD) || mp_kernel_available(MP_KERNEL_I8MM);
+#elif defined(__aarch64__)
+	int foreign = mp_kernel_available(MP_KERNEL_AVX2) ||
+		      mp_kernel_available(MP_KERNEL_AVX512VNNI);
+#else
+	int foreign = 0;
+#endif
 	mp_kernel got = mp_kernel_select();
 	printf("MIXPREC_TARGET=%s: selected %s, expected %s\n", env ? env : "(unset)",
 	       mp_kernel_name(got), mp_kernel_name(want));
 	int fail = got != want || mp_kernel_select() != got;
 	fail |= strcmp(mp_kernel_name(MP_KERNEL_NONE), "none") != 0;
 	fail |= mp_kernel_available(MP_KERNEL_NONE) || mp_kernel_available(MP_KERNEL_COUNT);
-	fail |= !mp_kernel_available(MP_KERNEL_SCALAR);
+	fail |= !mp_kernel_available(MP_KERNEL_SCALAR) || foreign;
 	return fail;
 }

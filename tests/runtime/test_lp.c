@@ -18,7 +18,7 @@
  *
  * Usage: test_lp PREC KERNEL [SEED]
  *   PREC: int8 | uint8 | bf16 | fp8_e4m3 | fp8_e5m2 | conv
- *   KERNEL: scalar | avx2 | avx512vnni (int8, uint8), scalar | avx2 |
+ *   KERNEL: scalar | avx2 | avx512vnni | i8mm (int8, uint8), scalar | avx2 |
  *           avx512bf16 (others)
  * Exits 77 when the CPU lacks the kernel. */
 #include <float.h>
@@ -1025,6 +1025,7 @@ static void relu_compare(void)
 
 /* --------------------------------------------------------------- scan */
 
+#if defined(__x86_64__)
 /* The AVX-512 scan of lp_avx512vnni.c (per-row max |X(r,t) - z| and the
  * NaN/Inf flag) against a plain reference of the same definition, on both
  * layouts it takes (st == 1, sr == 1), float and double, with offsets,
@@ -1105,6 +1106,7 @@ static void test_scan(void)
 					free(got);
 				}
 }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -1120,11 +1122,15 @@ int main(int argc, char **argv)
 		mp_rng_state = 1;
 	printf("seed %llu\n", (unsigned long long)mp_rng_state);
 	if (!strcmp(argv[1], "scan")) {
+#if defined(__x86_64__)
 		if (!mp_kernel_available(MP_KERNEL_AVX512VNNI)) {
+#endif
 			printf("scan: no AVX-512 here\n");
 			return 77;
+#if defined(__x86_64__)
 		}
 		test_scan();
+#endif
 		printf("%s: %d failures\n", argv[1], failures);
 		return failures ? 1 : 0;
 	}
@@ -1148,14 +1154,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown precision %s\n", argv[1]);
 		return 2;
 	}
+	kern_under_test = MP_KERNEL_SCALAR;
 	if (!strcmp(argv[2], "avx512bf16"))
 		kern_under_test = MP_KERNEL_AVX512VNNI;
-	else if (!strcmp(argv[2], "avx512vnni"))
-		kern_under_test = MP_KERNEL_AVX512VNNI;
-	else if (!strcmp(argv[2], "avx2"))
-		kern_under_test = MP_KERNEL_AVX2;
-	else
-		kern_under_test = MP_KERNEL_SCALAR;
+	for (int k = 0; k < MP_KERNEL_COUNT; k++)
+		if (!strcmp(argv[2], mp_kernel_name((mp_kernel)k)))
+			kern_under_test = (mp_kernel)k;
 	if ((lp == MP_LP_INT8 || lp == MP_LP_UINT8) && !mp_kernel_available(kern_under_test))
 		return 77;
 	if (strcmp(mp_lp_kernel_name(kern_under_test, lp), argv[2]) != 0) {

@@ -1,0 +1,94 @@
+/* gemm_i8mm.c -- kernel family "i8mm" of mp_gemm_x8 on aarch64 with the
+ * int8 matrix-multiply instructions (FEAT_I8MM, Armv8.6: Neoverse V1/N2/V2,
+ * Cortex-A510/A710 and later): mp_x8_gemm_ukernel_8x8c8__i8mm.
+ *
+ * USMMLA multiplies a 2 x 8 block of unsigned bytes by the transpose of a
+ * 2 x 8 block of signed bytes into a 2 x 2 int32 block: exactly the shared
+ * packed layout with K-groups of 8 (mp_gemm.h: A as u8 a', B as s8 b',
+ * inside a group [mr][8] / [nr][8], so rows 2r and 2r+1 are one 16-byte
+ * vector), with the corrections of every family.  Per K-group: four A
+ * vectors (8 rows), four B vectors (8 columns), 16 USMMLA into 16 2 x 2
+ * accumulators (512 multiply-adds for 8 loads).  Built with
+ * -march=armv8.2-a+i8mm; run only after mp_kernel_available(MP_KERNEL_I8MM). */
+#include <arm_neon.h>
+#include "mp_gemm.h"
+
+#define MP_MR 8
+#define MP_NR 8
+#define MP_KG 8
+
+static void mp_x8_pack_a_8c8__i8mm(const mp_gemm_args *g, long i0, long mc, long kp,
+				   void *ap, int32_t *rcorr)
+{
+	mp_pack_a_generic(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 1);
+}
+
+static void mp_x8_pack_b_8c8__i8mm(const mp_gemm_args *g, long j0, long nc, long kp,
+				   void *bp, int32_t *ccorr)
+{
+	mp_pack_b_generic(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 1);
+}
+
+/* The tile (mp_tile_fn): accumulator (rp, cp) holds rows 2rp, 2rp+1 x
+ * columns 2cp, 2cp+1 ({r0c0, r0c1, r1c0, r1c1}), started at rcorr - ccorr. */
+static void mp_x8_gemm_ukernel_8x8c8__i8mm(const mp_gemm_args *g, long kgroups,
+					   const void *ap, const void *bp,
+					   const int32_t *rcorr, const int32_t *ccorr,
+					   long i0, long j0, int mr, int nc)
+{
+	const uint8_t *a = ap;
+	const int8_t *b = bp;
+	int32x4_t acc[4][4];
+	for (int rp = 0; rp < 4; rp++) {
+		int32_t r0 = 2 * rp < mr ? rcorr[2 * rp] : 0;
+		int32_t r1 = 2 * rp + 1 < mr ? rcorr[2 * rp + 1] : 0;
+		int32x4_t rc = {r0, r0, r1, r1};
+		for (int cp = 0; cp < 4; cp++) {
+			int32x2_t c2 = vld1_s32(ccorr + 2 * cp);
+			acc[rp][cp] = vsubq_s32(rc, vcombine_s32(c2, c2));
+		}
+	}
+	for (long q = 0; q < kgroups; q++, a += MP_MR * MP_KG, b += MP_NR * MP_KG) {
+		const uint8x16_t a0 = vld1q_u8(a), a1 = vld1q_u8(a + 16), a2 = vld1q_u8(a + 32),
+				 a3 = vld1q_u8(a + 48);
+		const int8x16_t b0 = vld1q_s8(b), b1 = vld1q_s8(b + 16), b2 = vld1q_s8(b + 32),
+				b3 = vld1q_s8(b + 48);
+#define MP_MMLA_ROW(RP, AV)                                          \
+	do {                                                         \
+		acc[RP][0] = vusmmlaq_s32(acc[RP][0], AV, b0);       \
+		acc[RP][1] = vusmmlaq_s32(acc[RP][1], AV, b1);       \
+		acc[RP][2] = vusmmlaq_s32(acc[RP][2], AV, b2);       \
+		acc[RP][3] = vusmmlaq_s32(acc[RP][3], AV, b3);       \
+	} while (0)
+		MP_MMLA_ROW(0, a0);
+		MP_MMLA_ROW(1, a1);
+		MP_MMLA_ROW(2, a2);
+		MP_MMLA_ROW(3, a3);
+#undef MP_MMLA_ROW
+	}
+	int32_t t[MP_MR * MP_NR];
+	for (int rp = 0; rp < 4; rp++)
+		for (int cp = 0; cp < 4; cp++) {
+			vst1_s32(t + (2 * rp) * MP_NR + 2 * cp, vget_low_s32(acc[rp][cp]));
+			vst1_s32(t + (2 * rp + 1) * MP_NR + 2 * cp, vget_high_s32(acc[rp][cp]));
+		}
+	if (!g->ep && mr == MP_MR && nc == MP_NR && g->c_sj == 1) {
+		for (int r = 0; r < MP_MR; r++) {
+			int32_t *d = g->c + (i0 + r) * g->c_si + j0;
+			for (int v = 0; v < 2; v++) {
+				int32x4_t x = vld1q_s32(t + r * MP_NR + 4 * v);
+				if (g->accumulate)
+					x = vaddq_s32(x, vld1q_s32(d + 4 * v));
+				vst1q_s32(d + 4 * v, x);
+			}
+		}
+		return;
+	}
+	mp_store_tile(g, t, MP_NR, i0, j0, mr, nc);
+}
+
+const mp_gemm_kernel mp_x8_gemm_kernel__i8mm = {
+	MP_MR, MP_NR, MP_KG, 1, 96, 384,
+	mp_x8_pack_a_8c8__i8mm, mp_x8_pack_b_8c8__i8mm, mp_x8_gemm_ukernel_8x8c8__i8mm, NULL,
+	NULL,
+};

@@ -106,8 +106,8 @@ int mp_pragma_parse(const mp_token *tok, int ntok, mp_pragma *out, char *err, si
 const char *mp_prec_name(mp_prec p) { return T->prec_name(p); }
 const char *mp_target_name(mp_target t) { return T->target_name(t); }
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan) { return T->analyze(n, p, plan); }
-int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len)
-{ return T->plan_remark(p, pr, buf, len); }
+int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, int arch, char *buf, size_t len)
+{ return T->plan_remark(p, pr, arch, buf, len); }
 const char *mp_scalar_name(mp_scalar t) { return T->scalar_name(t); }
 int mp_scalar_is_int(mp_scalar t) { return T->scalar_is_int(t); }
 int mp_scalar_bits(mp_scalar t) { return T->scalar_bits(t); }

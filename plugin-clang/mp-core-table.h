@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 8
+#define MP_CORE_TABLE_VERSION 9
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -51,7 +51,9 @@ typedef struct mp_core_table {
 	const char *(*prec_name)(mp_prec p);
 	const char *(*target_name)(mp_target t);
 	int (*analyze)(mp_nest *n, const mp_pragma *p, mp_plan *plan);
-	int (*plan_remark)(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len);
+	/* version 9: the architecture's kernels */
+	int (*plan_remark)(const mp_plan *p, const mp_pragma *pr, int arch, char *buf,
+			   size_t len);
 	const char *(*scalar_name)(mp_scalar t);
 	int (*scalar_is_int)(mp_scalar t);
 	int (*scalar_bits)(mp_scalar t);

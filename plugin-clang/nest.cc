@@ -7,6 +7,7 @@
 #include <functional>
 #include "mp-clang.h"
 #include <clang/AST/DeclOpenMP.h>
+#include <clang/Basic/TargetInfo.h>
 
 using namespace clang;
 
@@ -1286,7 +1287,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		/* as plugin-gcc/nest.cc: no kernels for these families yet */
 		char why[160];
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
-			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
+			 "(available: auto, scalar, avx2, avx512vnni, dotprod, i8mm)", mp_target_name(r.p.target));
 		report(r, kw, why, SourceLocation());
 		return nullptr;
 	}
@@ -1396,7 +1397,10 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			/* one remark per contraction */
 			for (int q = 0; q < count; q++) {
 				char text[3 * MP_REASON_LEN + 1024];
-				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
+				const llvm::Triple &tt = C.getTargetInfo().getTriple();
+				int arch = tt.getArch() == llvm::Triple::aarch64 ? MP_ARCH_AARCH64
+										: MP_ARCH_X86_64;
+				mp_plan_remark(&plan[q], &r.p, arch, text, sizeof text);
 				mp_report_passed(c.loop_loc, text);
 			}
 		} else {

@@ -4,6 +4,12 @@
 #ifndef MP_GCC_H
 #define MP_GCC_H
 
+/* The architecture of the compiler this plugin is built for (MP_ARCH_* of
+ * mp_nest.h): 1 for the aarch64 cross compiler's plugin (CMake). */
+#ifndef MP_GCC_TARGET_ARCH
+#define MP_GCC_TARGET_ARCH MP_ARCH_X86_64
+#endif
+
 
 mp_scalar mp_scalar_of_type(tree t);
 int64_t mp_int_cst(tree t);

@@ -1254,7 +1254,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	    (r.p.prec == MP_PREC_INT8 || r.p.prec == MP_PREC_UINT8)) {
 		char why[160];
 		snprintf(why, sizeof why, "target=%s has no 8-bit integer kernels in this version "
-			 "(available: auto, scalar, avx2, avx512vnni)", mp_target_name(r.p.target));
+			 "(available: auto, scalar, avx2, avx512vnni, dotprod, i8mm)", mp_target_name(r.p.target));
 		report(r, why, UNKNOWN_LOCATION);
 		return;
 	}
@@ -1367,7 +1367,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 			/* one remark per contraction */
 			for (int q = 0; q < count && dump_enabled_p(); q++) {
 				char text[3 * MP_REASON_LEN + 1024];
-				mp_plan_remark(&plan[q], &r.p, text, sizeof text);
+				mp_plan_remark(&plan[q], &r.p, MP_GCC_TARGET_ARCH, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),
 						"%s\n", mp_remark_split(text).c_str());

@@ -63,6 +63,8 @@ static int64_t target_code(mp_target t)
 	case MP_TARGET_SCALAR: return 1;
 	case MP_TARGET_AVX2: return 2;
 	case MP_TARGET_AVX512VNNI: return 3;
+	case MP_TARGET_DOTPROD: return 4;
+	case MP_TARGET_I8MM: return 5;
 	default: return 0;
 	}
 }

@@ -392,7 +392,7 @@ typedef enum mp_accty { MP_ACC_DEFAULT = 0, MP_ACC_INT32, MP_ACC_FP32 } mp_accty
 
 typedef enum mp_target {
 	MP_TARGET_AUTO = 0, MP_TARGET_SCALAR, MP_TARGET_AVX2, MP_TARGET_AVX512VNNI,
-	MP_TARGET_AVXVNNI, MP_TARGET_AVX512BF16
+	MP_TARGET_AVXVNNI, MP_TARGET_AVX512BF16, MP_TARGET_DOTPROD, MP_TARGET_I8MM
 } mp_target;
 
 typedef enum mp_scale_kind { MP_SCALE_NONE = 0, MP_SCALE_DYNAMIC, MP_SCALE_EXPR } mp_scale_kind;
@@ -810,9 +810,14 @@ typedef struct mp_work {
 } mp_work;
 void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w);
 
+/* The architecture the compiler generates code for: the kernel families
+ * the remark names. */
+enum { MP_ARCH_X86_64 = 0, MP_ARCH_AARCH64 = 1 };
+
 /* The one-line remark for a transformed nest (both plugins print it):
- * what was recognised, layouts, output mode, kernel families and tiles. */
-int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, char *buf, size_t len);
+ * what was recognised, layouts, output mode, kernel families of ARCH and
+ * tiles. */
+int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, int arch, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
  *          | scale  '=' ( dynamic | EXPR )   EXPR: balanced tokens up to the
  *                                            next top-level ',' or ')'
  *          | target '=' ( auto | scalar | avx2 | avx512vnni | avxvnni
- *                        | avx512bf16 )
+ *                        | avx512bf16 | dotprod | i8mm )
  *          | tile   '=' M x N x K             1 <= M, N, K <= 4096
  *          | verify
  *          | constant '=' ( NAME | '(' NAME [ ',' NAME ] ')' )
@@ -31,7 +31,7 @@
 #define PREC_LIST "int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2"
 #define CLAUSE_LIST "acc, constant, scale, target, tile, verify"
 #define ACC_LIST "int32, fp32"
-#define TARGET_LIST "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16"
+#define TARGET_LIST "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16, dotprod, i8mm"
 #define TILE_FORM "MxNxK (e.g. 64x32x4) with each of M, N, K an integer from 1 to 4096"
 
 /* ------------------------------------------------------------ names */
@@ -53,6 +53,8 @@ static const char *const target_names[] = {
 	[MP_TARGET_AVX512VNNI] = "avx512vnni",
 	[MP_TARGET_AVXVNNI] = "avxvnni",
 	[MP_TARGET_AVX512BF16] = "avx512bf16",
+	[MP_TARGET_DOTPROD] = "dotprod",
+	[MP_TARGET_I8MM] = "i8mm",
 };
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))

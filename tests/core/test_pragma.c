@@ -171,7 +171,7 @@ static const tcase cases[] = {
 	{ ERR("(int8, acc=int16)", "invalid value 'int16' for 'acc' in '#pragma mixprec'; expected one of int32, fp32", 5) },
 	{ ERR("(int8, acc=int32 int32)", "expected ',' or ')' before 'int32'", 6) },
 	{ ERR("(int8, target=avx512)", "invalid value 'avx512' for 'target'", 5),
-	  .msg2 = "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16" },
+	  .msg2 = "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16, dotprod, i8mm" },
 	{ ERR("(int8, target=\"avx2\")", "invalid value '\"avx2\"' for 'target'", 5) },
 	{ ERR("(int8, tile=64x32)", "invalid value '64x32' for 'tile'", 5), .msg2 = "MxNxK" },
 	{ ERR("(int8, tile=64x32x4x2)", "invalid value '64x32x4x2' for 'tile'", 5) },

@@ -15,8 +15,9 @@
         * every "// expected-warning {{text}}" at its line, no other mixprec
           warning, no warning the plain build does not have, no ICE.
       At -O2 the plugin build is rerun with MIXPREC_TARGET=scalar|avx2|
-      avx512vnni (skipped where the CPU lacks it) and MIXPREC_DISABLE=1
-      (fast must be 0).  --extra-variants adds -g, -flto (plugin on the link
+      avx512vnni (skipped where the CPU lacks it; --targets: another list)
+      and MIXPREC_DISABLE=1 (fast must be 0).  --runner CMD runs the
+      programs under CMD (a cross build under qemu-aarch64).  --extra-variants adds -g, -flto (plugin on the link
       line too; clang: also -flto=thin) and -march=native, each at -O2; an
       LTO variant the toolchain cannot link (no LLVM gold plugin) is skipped
       with the reason printed.
@@ -87,6 +88,12 @@ WARN_FLAGS = ["-Wall", "-Wextra"]
 # MIXPREC_TARGET value -> /proc/cpuinfo flags it needs.
 TARGETS = [("scalar", []), ("avx2", ["avx2"]),
            ("avx512vnni", ["avx512f", "avx512bw", "avx512_vnni"])]
+# --runner: the command that runs the test programs (qemu-aarch64 for a
+# cross build), and --targets: the MIXPREC_TARGET values to rerun with
+# (their CPU flags are then not checked: the runner's CPU decides, and a
+# family it lacks runs the loops as written).
+RUNNER = []
+RUN_TARGETS = None
 RUN_TIMEOUT = 300
 COMPILE_TIMEOUT = 600
 # --cc-env / --run-env: extra environment of the compiler and linker
@@ -278,7 +285,7 @@ def run_prog(cmd, env=None, timeout=RUN_TIMEOUT, binary=False):
     full = {"MIXPREC_SMALL": "0"}
     full.update(RUN_ENV)
     full.update(env or {})
-    return run_cmd(cmd, env=full or None, timeout=timeout, binary=binary)
+    return run_cmd(RUNNER + list(cmd), env=full or None, timeout=timeout, binary=binary)
 
 
 def cmdline(cmd):
@@ -363,7 +370,8 @@ class Builder:
         self.cc = shlex.split(args.cc)
         self.inc = ["-I", CORPUS_DIR] + (["-I", args.include] if args.include else [])
         # the file's own flags (// MIXPREC-CFLAGS:), on every compile and link
-        self.file_cflags = Expectations(src).cflags if os.path.exists(src) else []
+        self.file_cflags = (Expectations(src).cflags if os.path.exists(src) else []) + \
+            shlex.split(args.cflags or "")
         self.harness_obj = None
 
     def libs(self):
@@ -538,7 +546,8 @@ def check_variant(args, b, exp, tag, cflags, lto, seed, with_env):
     runs = [("default", {})]
     if with_env:
         flags = cpu_flags()
-        for target, need in TARGETS:
+        targets = TARGETS if RUN_TARGETS is None else [(t, []) for t in RUN_TARGETS]
+        for target, need in targets:
             if flags is not None and not all(f in flags for f in need):
                 print("  (skip MIXPREC_TARGET=%s: the CPU lacks %s)"
                       % (target, " ".join(f for f in need if f not in flags)))
@@ -853,6 +862,12 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, help="base seed (default: fresh)")
     ap.add_argument("--runs", type=int, default=1, help="seeds per variant")
     ap.add_argument("--nm", default="nm")
+    ap.add_argument("--cflags", default="",
+                    help="extra flags for every compile and link (after the file's own)")
+    ap.add_argument("--runner", default="",
+                    help="command prefix that runs the test programs (e.g. qemu-aarch64 -L DIR)")
+    ap.add_argument("--targets", help="MIXPREC_TARGET values for the -O2 reruns, comma-"
+                    "separated (default: scalar, avx2, avx512vnni where the CPU has them)")
     ap.add_argument("--diag-flags", default="", help="extra flags for diag mode")
     ap.add_argument("--skip-expect", action="store_true",
                     help="only compare outputs (debugging a partial plugin)")
@@ -861,10 +876,11 @@ def main(argv=None):
     ap.add_argument("--run-env", action="append", default=[], metavar="NAME=VALUE",
                     help="environment of the test programs (repeatable)")
     argv = list(sys.argv[1:] if argv is None else argv)
-    for i, a in enumerate(argv[:-1]):  # "--opt -O2" would read as an option
-        if a in ("--opt", "--diag-flags"):
-            argv[i:i + 2] = [a + "=" + argv[i + 1]]
-            break
+    i = 0
+    while i < len(argv) - 1:  # "--opt -O2" would read as an option
+        if argv[i] in ("--opt", "--diag-flags", "--cflags"):
+            argv[i:i + 2] = [argv[i] + "=" + argv[i + 1]]
+        i += 1
     args = ap.parse_args(argv)
     for opt, table in (("--cc-env", CC_ENV), ("--run-env", RUN_ENV)):
         for kv in getattr(args, opt[2:].replace("-", "_")):
@@ -872,6 +888,10 @@ def main(argv=None):
                 ap.error("%s wants NAME=VALUE, got %r" % (opt, kv))
             name, value = kv.split("=", 1)
             table[name] = value
+    global RUNNER, RUN_TARGETS
+    RUNNER = shlex.split(args.runner)
+    if args.targets is not None:
+        RUN_TARGETS = [t for t in args.targets.split(",") if t]
     if args.self_test:
         return self_test(args)
     if not args.mode or not args.file:

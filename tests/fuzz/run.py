@@ -21,6 +21,12 @@ Programs holding OpenMP constructs (gen.OMP_MARK) are built with -fopenmp
 (under clang also -L/usr/lib/llvm-14/lib: Debian 12 has only libomp 14) and
 run with OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive; the others without.
 --xforms-only makes programs of the newer forms only (gen.gen_xfunc).
+--arch aarch64 builds them with the cross GCC and its plugin
+(plugin-gcc/mixprec-aarch64.so) and clang --target=aarch64-linux-gnu, links
+the cross-built runtime (BUILD/tests/arm/build: ctest -R arm.build makes
+it) and runs them under qemu-aarch64 -cpu max, the reruns on the scalar and
+dotprod families (the default is i8mm); OpenMP directives are ignored under
+clang there (no aarch64 libomp in Debian 12).
 
 Findings:
   ice            the plugin build crashed the compiler (ICE, signal);
@@ -86,6 +92,26 @@ ENVS = [("default", {}), ("scalar", {"MIXPREC_TARGET": "scalar"}),
         # the cost model and the inline guard before the call (the others
         # run MIXPREC_SMALL=0: the kernels on every shape)
         ("model", {"MIXPREC_SMALL": "1"})]
+# --arch aarch64: the programs built by the cross compilers and run under
+# qemu-aarch64 (-cpu max: both aarch64 families), each plugin build rerun
+# on each family.  No -march=native there (the host's CPU).
+RUNNER = []
+ARCH_AARCH64 = {
+    "extra_flags": ["-g"],
+    "envs": [("default", {}), ("scalar", {"MIXPREC_TARGET": "scalar"}),
+             ("dotprod", {"MIXPREC_TARGET": "dotprod"}),
+             ("model", {"MIXPREC_SMALL": "1"})],
+    "runner": ["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"],
+}
+
+
+def set_arch(arch):
+    """The module's tables for ARCH (None: the host), in every process."""
+    global EXTRA_FLAGS, ENVS, RUNNER
+    if arch == "aarch64":
+        EXTRA_FLAGS = list(ARCH_AARCH64["extra_flags"])
+        ENVS = list(ARCH_AARCH64["envs"])
+        RUNNER = list(ARCH_AARCH64["runner"])
 
 
 # ---------------------------------------------------------------- set-up
@@ -95,7 +121,7 @@ class Compiler:
         self.name, self.cc, self.plugin, self.clang = name, cc, plugin, clang
 
     def available(self):
-        return (shutil.which(self.cc) is not None and self.plugin is not None
+        return (shutil.which(shlex.split(self.cc)[0]) is not None and self.plugin is not None
                 and os.path.isfile(self.plugin))
 
     def plugin_flags(self):
@@ -130,6 +156,7 @@ class Config:
 
     def __init__(self, args):
         self.compilers = [c for c in compilers_from_args(args) if c.available()]
+        self.arch = getattr(args, "arch", None)
         self.ref_cc = args.gcc if shutil.which(args.gcc) else (
             self.compilers[0].cc if self.compilers else "cc")
         self.include = os.path.abspath(args.include or os.path.join(ROOT, "include"))
@@ -195,6 +222,8 @@ def omp_flags(cc, src):
                 return []
     except OSError:
         return []
+    if "clang" in cc and "--target=" in cc:
+        return []   # no libomp for the target (Debian 12): the directives are ignored
     out = ["-fopenmp"]
     if "clang" in os.path.basename(cc) and os.path.isdir(OMP_LIBDIR):
         out.append("-L" + OMP_LIBDIR)
@@ -202,7 +231,8 @@ def omp_flags(cc, src):
 
 
 def build_cmd(cfg, cc, src, exe, flags, plugin=None):
-    cmd = [cc] + list(flags) + omp_flags(cc, src) + ["-std=gnu11", "-I", cfg.include]
+    cmd = shlex.split(cc) + list(flags) + omp_flags(cc, src) + ["-std=gnu11", "-I",
+                                                                 cfg.include]
     if plugin is not None:
         cmd += plugin.plugin_flags() + plugin.diag_flags()
     else:
@@ -286,7 +316,7 @@ class Probe:
         e.update(self.cfg.run_env)
         e.update(env)
         e["MIXPREC_STATS"] = "1"
-        return run_cmd([exe], env=e, timeout=self.cfg.run_timeout)
+        return run_cmd(RUNNER + [exe], env=e, timeout=self.cfg.run_timeout)
 
     def outcome(self, prog, comp, flags, env, kind):
         """Does prog still show `kind` under comp / flags / env?"""
@@ -331,6 +361,7 @@ def flags_for(seed, comp_name):
 
 def process_seed(job):
     cfg, seed = job
+    set_arch(cfg.arch)
     res = {"seed": seed, "builds": 0, "nests": 0, "pragmas": 0, "transformed": 0,
            "refused": 0, "fast": 0, "fallback": 0, "findings": [], "plain_differs": [],
            "gen_error": None, "per_comp": {}, "secs": 0.0}
@@ -547,10 +578,12 @@ def report_finding(cfg, probe, prog, seed, comp, flags, env, envname, kind, deta
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % fl,
           "$CC %s -std=gnu11 -I\"$INC\" %s repro.c -o plugin.exe "
           "-L\"$LIB\" -Wl,-rpath,\"$LIB\" -lmixprec -lm || exit 1" % (fl, plug),
-          ("env %s ./plain.exe > plain.out" % run_pre) if run_pre else "./plain.exe > plain.out",
+          "RUN=%s" % shlex.quote(" ".join(RUNNER)),
+          ("env %s $RUN ./plain.exe > plain.out" % run_pre) if run_pre
+          else "$RUN ./plain.exe > plain.out",
           # the differential runs set MIXPREC_SMALL=0 (run_cmd): the kernels
           # however small the shape, as the finding was made
-          "env %s ./plugin.exe > plugin.out" % " ".join(
+          "env %s $RUN ./plugin.exe > plugin.out" % " ".join(
               x for x in (run_pre, "MIXPREC_SMALL=0", envs) if x),
           "echo \"plain exit 0, plugin exit $?\"",
           "diff plain.out plugin.out && echo 'no difference'"]
@@ -637,6 +670,10 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"),
                     help="build folder holding the plugins and the runtime")
     ap.add_argument("--compilers", default="gcc,clang14,clang19")
+    ap.add_argument("--arch", choices=("aarch64",),
+                    help="aarch64: the cross compilers (GCC: aarch64-linux-gnu-gcc with "
+                    "BUILD/plugin-gcc/mixprec-aarch64.so; clang --target=aarch64-linux-gnu), "
+                    "the runtime of BUILD/tests/arm/build, programs run under qemu-aarch64")
     ap.add_argument("--gcc", default="gcc")
     ap.add_argument("--clang", default="clang-14" if shutil.which("clang-14") else "clang")
     ap.add_argument("--clang19", default="clang-19")
@@ -670,6 +707,16 @@ def main():
     ap.add_argument("--self-test", action="store_true",
                     help="prove that a miscompile is found and minimised (fault_cc.py)")
     args = ap.parse_args()
+    if args.arch == "aarch64":
+        build = os.path.abspath(args.build)
+        if args.gcc == "gcc":
+            args.gcc = "aarch64-linux-gnu-gcc"
+        args.gcc_plugin = args.gcc_plugin or os.path.join(build, "plugin-gcc",
+                                                          "mixprec-aarch64.so")
+        args.clang += " --target=aarch64-linux-gnu"
+        args.clang19 += " --target=aarch64-linux-gnu"
+        args.lib = args.lib or os.path.join(build, "tests", "arm", "build", "runtime")
+        set_arch("aarch64")
     if args.self_test:
         return self_test(args)
 

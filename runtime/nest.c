@@ -4,8 +4,8 @@
  *
  *   tile = __mixprec_i8_nest(MP_NEST_ABI, nargs,
  *            mode,                        0: TILE, 1: DIRECT, 2: FUSED
- *            target,                      the pragma's target= (mp_target of
- *                                         polyhedral/mp_nest.h; 0 = auto)
+ *            target,                      the pragma's target= (0 auto, 1 scalar,
+ *                                         2 avx2, 3 avx512vnni, 4 dotprod, 5 i8mm)
  *            M, N, K,                     extents of loops i, j, k (>= 0)
  *            a, a_si, a_sk, a_dt, za,     A(i,k) = a[i*a_si + k*a_sk]  (8-bit, bytes)
  *            b, b_sk, b_sj, b_dt, zb,     B(k,j) = b[k*b_sk + j*b_sj]
@@ -343,14 +343,16 @@ static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd,
 }
 
 /* The kernel family for the pragma's target= (0 auto, 1 scalar, 2 avx2,
- * 3 avx512vnni); MIXPREC_TARGET wins.  MP_KERNEL_NONE: none usable. */
+ * 3 avx512vnni, 4 dotprod, 5 i8mm); MIXPREC_TARGET wins.  MP_KERNEL_NONE:
+ * none usable. */
 static mp_kernel pick_kernel(long target)
 {
 	mp_kernel kern = mp_kernel_select();
 	mp_env_get();
 	if (!mp_env.target_set && target != 0) {
 		kern = target == 1 ? MP_KERNEL_SCALAR : target == 2 ? MP_KERNEL_AVX2
-		     : target == 3 ? MP_KERNEL_AVX512VNNI : MP_KERNEL_NONE;
+		     : target == 3 ? MP_KERNEL_AVX512VNNI : target == 4 ? MP_KERNEL_DOTPROD
+		     : target == 5 ? MP_KERNEL_I8MM : MP_KERNEL_NONE;
 		if (kern != MP_KERNEL_NONE && !mp_kernel_available(kern))
 			kern = MP_KERNEL_NONE;
 	}

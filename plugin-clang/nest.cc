@@ -1398,8 +1398,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 			for (int q = 0; q < count; q++) {
 				char text[3 * MP_REASON_LEN + 1024];
 				const llvm::Triple &tt = C.getTargetInfo().getTriple();
-				int arch = tt.getArch() == llvm::Triple::aarch64 ? MP_ARCH_AARCH64
-										: MP_ARCH_X86_64;
+				int arch = tt.isAArch64() ? MP_ARCH_AARCH64 : MP_ARCH_X86_64;
 				mp_plan_remark(&plan[q], &r.p, arch, text, sizeof text);
 				mp_report_passed(c.loop_loc, text);
 			}

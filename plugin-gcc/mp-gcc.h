@@ -5,7 +5,8 @@
 #define MP_GCC_H
 
 /* The architecture of the compiler this plugin is built for (MP_ARCH_* of
- * mp_nest.h): 1 for the aarch64 cross compiler's plugin (CMake). */
+ * mp_nest.h): MP_ARCH_AARCH64 for the aarch64 cross compiler's plugin and
+ * on an aarch64 host (CMake). */
 #ifndef MP_GCC_TARGET_ARCH
 #define MP_GCC_TARGET_ARCH MP_ARCH_X86_64
 #endif

@@ -6,6 +6,12 @@
 #if defined(__aarch64__)
 #include <sys/auxv.h>
 #include <asm/hwcap.h>
+#ifndef HWCAP_ASIMDDP /* kernel headers before 4.15 / 5.10 */
+#define HWCAP_ASIMDDP (1 << 20)
+#endif
+#ifndef HWCAP2_I8MM
+#define HWCAP2_I8MM (1 << 13)
+#endif
 #endif
 #include <stdlib.h>
 #include <string.h>

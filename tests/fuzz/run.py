@@ -222,8 +222,10 @@ def omp_flags(cc, src):
                 return []
     except OSError:
         return []
-    if "clang" in cc and "--target=" in cc:
-        return []   # no libomp for the target (Debian 12): the directives are ignored
+    if "clang" in cc and "--target=aarch64" in cc:
+        # no libomp for the target in Debian 12: clang then ignores the
+        # directives and links the target's libgomp for the omp_* calls
+        return ["-fopenmp=libgomp"]
     out = ["-fopenmp"]
     if "clang" in os.path.basename(cc) and os.path.isdir(OMP_LIBDIR):
         out.append("-L" + OMP_LIBDIR)

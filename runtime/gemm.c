@@ -270,7 +270,7 @@ int mp_x8_few_form(mp_kernel kern, long M, long N, long K, ptrdiff_t a_si, ptrdi
  * in k (LLM runners' quantized matmul) has a kernel of its own on
  * AVX512-VNNI and on AVX2; anything else is one mp_gemm_x8 per group into
  * the tile's columns g*N .. g*N + N-1. */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 /* The matrix-vector group sums on several threads: rows split in parts of
  * multiples of 4 (the kernel's row block), each row's sums computed by one
  * thread with the same operations whatever the count.  A part whose
@@ -290,10 +290,17 @@ static void mp_dot_groups_part(void *arg, int t, int n)
 	mp_dot_groups_job *j = arg;
 	long lo, hi;
 	mp_par_part(j->M, 4, t, n, &lo, &hi);
+#if defined(__x86_64__)
+	int (*fn)(long, long, long, const void *, int, ptrdiff_t, ptrdiff_t, const void *, int,
+		  ptrdiff_t, int32_t *) =
+		j->form == 1 ? mp_x8_dot_groups__avx512vnni : mp_x8_dot_groups__avx2;
+#else
+	int (*fn)(long, long, long, const void *, int, ptrdiff_t, ptrdiff_t, const void *, int,
+		  ptrdiff_t, int32_t *) = mp_x8_dot_groups__dotprod;
+#endif
 	if (hi > lo &&
-	    !(j->form == 1 ? mp_x8_dot_groups__avx512vnni : mp_x8_dot_groups__avx2)(
-		    hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si, j->a_dt, j->a_si,
-		    j->a_sg, j->b, j->b_dt, j->b_sg, j->t + lo * j->G))
+	    !fn(hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si, j->a_dt, j->a_si,
+		j->a_sg, j->b, j->b_dt, j->b_sg, j->t + lo * j->G))
 		__atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
 }
 #endif
@@ -308,6 +315,14 @@ int mp_x8_groups_vec(mp_kernel kern, long N, long K, ptrdiff_t a_sk, ptrdiff_t b
 	if (kern == MP_KERNEL_AVX512VNNI)
 		return a_dt == MP_DT_U8 && b_dt == MP_DT_U8 ? 0 : 1;
 	return kern == MP_KERNEL_AVX2 ? 2 : 0;
+#elif defined(__aarch64__)
+	/* groups_dotprod.c: both families have the dot products (I8MM comes
+	   with Armv8.6, which has them); s8 A x u8 b is not taken */
+	if (N != 1 || a_sk != 1 || b_sk != 1 || za != 0 || zb != 0 || K <= 0 ||
+	    (kern != MP_KERNEL_DOTPROD && kern != MP_KERNEL_I8MM) || !mp_kernel_available(kern) ||
+	    !mp_kernel_available(MP_KERNEL_DOTPROD) || (a_dt == MP_DT_S8 && b_dt == MP_DT_U8))
+		return 0;
+	return 3;
 #else
 	(void)kern, (void)N, (void)K, (void)a_sk, (void)b_sk, (void)za, (void)zb, (void)a_dt,
 		(void)b_dt;
@@ -322,7 +337,7 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 {
 	if (M <= 0 || N <= 0 || G <= 0)
 		return;
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 	int form = mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, a_dt, b_dt);
 	if (form) {
 		int nt = mp_par_threads((double)M * (double)K * (double)G);

@@ -136,7 +136,8 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
 		       int32_t za, const void *b, int b_dt, ptrdiff_t b_sk, ptrdiff_t b_sj,
 		       ptrdiff_t b_sg, int32_t zb, int32_t *t);
 /* The matrix-vector path below that mp_gemm_x8_groups takes for such a
- * problem on kernel family KERN: 1 AVX512-VNNI, 2 AVX2, 0 none.  Without
+ * problem on kernel family KERN: 1 AVX512-VNNI, 2 AVX2, 3 the aarch64
+ * dot products (families dotprod and i8mm), 0 none.  Without
  * one it runs one mp_gemm_x8 per group, which for N == 1 (a matrix-vector
  * product in groups of a few dozen terms: llama2.c's runq.c) was 30x
  * slower than the loop as written at -O3 (bench_blockq on an AVX2 CPU);
@@ -152,6 +153,11 @@ int mp_x8_dot_groups__avx512vnni(long M, long K, long G, const void *a, int a_dt
 /* The same on AVX2 (groups_avx2.c): any signedness, 0 when it declines. */
 int mp_x8_dot_groups__avx2(long M, long K, long G, const void *a, int a_dt, ptrdiff_t a_si,
 			   ptrdiff_t a_sg, const void *b, int b_dt, ptrdiff_t b_sg, int32_t *t);
+/* The same on aarch64 with SDOT / UDOT (groups_dotprod.c): not s8 A x u8
+ * b; 0 when it declines. */
+int mp_x8_dot_groups__dotprod(long M, long K, long G, const void *a, int a_dt,
+			      ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
+			      ptrdiff_t b_sg, int32_t *t);
 
 /* A batch loop inside the rows (batched.c, issue 9: a depthwise
  * convolution's channels): T[(i*G + g)*N + j] = the sum over the nk

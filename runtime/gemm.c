@@ -291,12 +291,9 @@ static void mp_dot_groups_part(void *arg, int t, int n)
 	long lo, hi;
 	mp_par_part(j->M, 4, t, n, &lo, &hi);
 #if defined(__x86_64__)
-	int (*fn)(long, long, long, const void *, int, ptrdiff_t, ptrdiff_t, const void *, int,
-		  ptrdiff_t, int32_t *) =
-		j->form == 1 ? mp_x8_dot_groups__avx512vnni : mp_x8_dot_groups__avx2;
+	mp_dot_groups_fn fn = j->form == 1 ? mp_x8_dot_groups__avx512vnni : mp_x8_dot_groups__avx2;
 #else
-	int (*fn)(long, long, long, const void *, int, ptrdiff_t, ptrdiff_t, const void *, int,
-		  ptrdiff_t, int32_t *) = mp_x8_dot_groups__dotprod;
+	mp_dot_groups_fn fn = mp_x8_dot_groups__dotprod;
 #endif
 	if (hi > lo &&
 	    !fn(hi - lo, j->K, j->G, (const char *)j->a + lo * j->a_si, j->a_dt, j->a_si,

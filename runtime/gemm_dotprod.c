@@ -10,8 +10,7 @@
  * vectors (12 columns x 4 bytes), 24 SDOT by lane into 24 accumulators
  * (384 multiply-adds for 5 loads).  Built with -march=armv8.2-a+dotprod;
  * run only after mp_kernel_available(MP_KERNEL_DOTPROD). */
-#include <arm_neon.h>
-#include "mp_gemm.h"
+#include "mp_neon.h"
 
 #define MP_MR 8
 #define MP_NR 12
@@ -66,23 +65,11 @@ static void mp_x8_gemm_ukernel_8x12c4__dotprod(const mp_gemm_args *g, long kgrou
 		MP_DOT_ROW(6, a1);
 		MP_DOT_ROW(7, a1);
 	}
-	if (!g->ep && mr == MP_MR && nc == MP_NR && g->c_sj == 1) {
-		for (int r = 0; r < MP_MR; r++) {
-			int32_t *d = g->c + (i0 + r) * g->c_si + j0;
-			for (int v = 0; v < 3; v++) {
-				int32x4_t x = acc[r][v];
-				if (g->accumulate)
-					x = vaddq_s32(x, vld1q_s32(d + 4 * v));
-				vst1q_s32(d + 4 * v, x);
-			}
-		}
-		return;
-	}
 	int32_t t[MP_MR * MP_NR];
 	for (int r = 0; r < MP_MR; r++)
 		for (int v = 0; v < 3; v++)
 			vst1q_s32(t + r * MP_NR + 4 * v, acc[r][v]);
-	mp_store_tile(g, t, MP_NR, i0, j0, mr, nc);
+	mp_neon_store_tile(g, t, MP_MR, MP_NR, i0, j0, mr, nc);
 }
 
 const mp_gemm_kernel mp_x8_gemm_kernel__dotprod = {

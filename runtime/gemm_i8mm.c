@@ -10,8 +10,7 @@
  * vectors (8 rows), four B vectors (8 columns), 16 USMMLA into 16 2 x 2
  * accumulators (512 multiply-adds for 8 loads).  Built with
  * -march=armv8.2-a+i8mm; run only after mp_kernel_available(MP_KERNEL_I8MM). */
-#include <arm_neon.h>
-#include "mp_gemm.h"
+#include "mp_neon.h"
 
 #define MP_MR 8
 #define MP_NR 8
@@ -72,19 +71,7 @@ static void mp_x8_gemm_ukernel_8x8c8__i8mm(const mp_gemm_args *g, long kgroups,
 			vst1_s32(t + (2 * rp) * MP_NR + 2 * cp, vget_low_s32(acc[rp][cp]));
 			vst1_s32(t + (2 * rp + 1) * MP_NR + 2 * cp, vget_high_s32(acc[rp][cp]));
 		}
-	if (!g->ep && mr == MP_MR && nc == MP_NR && g->c_sj == 1) {
-		for (int r = 0; r < MP_MR; r++) {
-			int32_t *d = g->c + (i0 + r) * g->c_si + j0;
-			for (int v = 0; v < 2; v++) {
-				int32x4_t x = vld1q_s32(t + r * MP_NR + 4 * v);
-				if (g->accumulate)
-					x = vaddq_s32(x, vld1q_s32(d + 4 * v));
-				vst1q_s32(d + 4 * v, x);
-			}
-		}
-		return;
-	}
-	mp_store_tile(g, t, MP_NR, i0, j0, mr, nc);
+	mp_neon_store_tile(g, t, MP_MR, MP_NR, i0, j0, mr, nc);
 }
 
 const mp_gemm_kernel mp_x8_gemm_kernel__i8mm = {

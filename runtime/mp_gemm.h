@@ -144,6 +144,12 @@ void mp_gemm_x8_groups(mp_kernel kern, long M, long N, long K, long G,
  * nest.c's cost model then runs the loop (fallback reason slow_form). */
 int mp_x8_groups_vec(mp_kernel kern, long N, long K, ptrdiff_t a_sk, ptrdiff_t b_sk, int32_t za,
 		     int32_t zb, int a_dt, int b_dt);
+/* The matrix-vector group sums' kernels below: t[i*G + g] for rows
+ * 0..M-1 (A at a, rows a_si apart, groups a_sg apart; b's groups b_sg
+ * apart); 0 when the kernel declines (nothing done). */
+typedef int (*mp_dot_groups_fn)(long M, long K, long G, const void *a, int a_dt,
+				ptrdiff_t a_si, ptrdiff_t a_sg, const void *b, int b_dt,
+				ptrdiff_t b_sg, int32_t *t);
 /* Its matrix-vector path on AVX512-VNNI (groups_avx512vnni.c): N == 1,
  * both operands contiguous in k, no zero points, not both unsigned;
  * t[i*G + g].  Returns 0 (nothing done) when it declines. */

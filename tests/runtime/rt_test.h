@@ -11,19 +11,27 @@
 #include <string.h>
 #include "mixprec.h"
 
-/* The kernel family named by argv[1] (scalar, avx2, avx512vnni).  Returns 0,
+/* The kernel family NAME (mp_kernel_name's spelling: scalar, avx2,
+ * avx512vnni, dotprod, i8mm), MP_KERNEL_NONE for any other. */
+static inline mp_kernel rt_kernel_by_name(const char *name)
+{
+	for (int k = 0; k < MP_KERNEL_COUNT; k++)
+		if (!strcmp(name, mp_kernel_name((mp_kernel)k)))
+			return (mp_kernel)k;
+	return MP_KERNEL_NONE;
+}
+
+/* The kernel family named by argv[1] (scalar, avx2, avx512vnni, dotprod,
+ * i8mm).  Returns 0,
  * or the exit code for the caller: 2 on a usage error, 77 (skipped) when
  * this CPU cannot run that family. */
 static inline int rt_kernel_arg(int argc, char **argv, mp_kernel *kern)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s scalar|avx2|avx512vnni [seed]\n", argv[0]);
+		fprintf(stderr, "usage: %s scalar|avx2|avx512vnni|dotprod|i8mm [seed]\n", argv[0]);
 		return 2;
 	}
-	*kern = MP_KERNEL_NONE;
-	for (int k = 0; k < MP_KERNEL_COUNT; k++)
-		if (!strcmp(argv[1], mp_kernel_name((mp_kernel)k)))
-			*kern = (mp_kernel)k;
+	*kern = rt_kernel_by_name(argv[1]);
 	if (*kern == MP_KERNEL_NONE) {
 		fprintf(stderr, "unknown kernel %s\n", argv[1]);
 		return 2;

@@ -1154,12 +1154,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown precision %s\n", argv[1]);
 		return 2;
 	}
-	kern_under_test = MP_KERNEL_SCALAR;
-	if (!strcmp(argv[2], "avx512bf16"))
-		kern_under_test = MP_KERNEL_AVX512VNNI;
-	for (int k = 0; k < MP_KERNEL_COUNT; k++)
-		if (!strcmp(argv[2], mp_kernel_name((mp_kernel)k)))
-			kern_under_test = (mp_kernel)k;
+	/* avx512bf16 is the avx512vnni family's bf16 kernel; an unknown name
+	   tests the scalar one (and is then reported not available) */
+	kern_under_test = !strcmp(argv[2], "avx512bf16") ? MP_KERNEL_AVX512VNNI
+							 : rt_kernel_by_name(argv[2]);
+	if (kern_under_test == MP_KERNEL_NONE)
+		kern_under_test = MP_KERNEL_SCALAR;
 	if ((lp == MP_LP_INT8 || lp == MP_LP_UINT8) && !mp_kernel_available(kern_under_test))
 		return 77;
 	if (strcmp(mp_lp_kernel_name(kern_under_test, lp), argv[2]) != 0) {

@@ -869,12 +869,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown precision %s\n", argv[1]);
 		return 2;
 	}
-	kern = MP_KERNEL_SCALAR;
-	if (!strcmp(argv[2], "avx512bf16"))
-		kern = MP_KERNEL_AVX512VNNI;
-	for (int k = 0; k < MP_KERNEL_COUNT; k++)
-		if (!strcmp(argv[2], mp_kernel_name((mp_kernel)k)))
-			kern = (mp_kernel)k;
+	/* as test_lp.c reads it */
+	kern = !strcmp(argv[2], "avx512bf16") ? MP_KERNEL_AVX512VNNI : rt_kernel_by_name(argv[2]);
+	if (kern == MP_KERNEL_NONE)
+		kern = MP_KERNEL_SCALAR;
 	if (integer_lp(lp_t) && !mp_kernel_available(kern))
 		return 77;
 	if (strcmp(mp_lp_kernel_name(kern, lp_t), argv[2]) != 0) {

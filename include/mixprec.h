@@ -103,7 +103,7 @@ static inline MP_CONST_FN int32_t mp_requant_rndnu(int32_t acc, int32_t qm, int 
 /* ------------------------------------------------------------ runtime */
 
 /* Kernel families, in the order of preference (x86-64: avx2, avx512vnni;
- * aarch64: dotprod (SDOT), i8mm (USMMLA); each runs only on its own
+ * aarch64: dotprod (SDOT), i8mm (SMMLA / UMMLA / USMMLA); each runs only on its own
  * architecture).  MIXPREC_TARGET=scalar|avx2|avx512vnni|dotprod|i8mm
  * (environment) forces one; a forced kernel the CPU lacks makes
  * mp_kernel_select return MP_KERNEL_NONE. */
@@ -295,11 +295,13 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
  * the accumulator (BF16: fp32) or of the output type (K max|A'| max|B'|
  * max(1, |alpha|) near FLT_MAX): the original loop is the fallback.
  * Which implementation a kernel family runs for lp: "avx512vnni", "avx2",
- * "scalar" (INT8 and UINT8), "avx512bf16", "avx2" or "scalar" (BF16 / FP8:
+ * "i8mm" or "scalar" (INT8 and UINT8), "avx512bf16", "avx2", "bfmlal",
+ * "neon" or "scalar" (BF16 / FP8:
  * the AVX512-BF16 kernel runs for kern == MP_KERNEL_AVX512VNNI on CPUs with
  * AVX512-BF16, the AVX2 + FMA one for kern == MP_KERNEL_AVX2, or for
- * MP_KERNEL_AVX512VNNI on CPUs without AVX512-BF16; all give the same bits
- * as the scalar reference). */
+ * MP_KERNEL_AVX512VNNI on CPUs without AVX512-BF16; on aarch64 "bfmlal"
+ * (FEAT_BF16) or "neon" for kern == MP_KERNEL_DOTPROD or MP_KERNEL_I8MM;
+ * all give the same bits as the scalar reference). */
 const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp);
 
 /* The dequantization steps mp_gemm_lp uses for the same arguments:

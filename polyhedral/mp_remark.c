@@ -9,7 +9,7 @@
 static const char *const mp_kernel_families[] = {
 	"kernels avx512vnni 8x32 (K groups of 4, vpdpbusd), avx2 6x16 (exact, vpmaddwd), "
 	"scalar 4x8",
-	"kernels i8mm 8x8 (K groups of 8, usmmla), dotprod 8x12 (K groups of 4, sdot), "
+	"kernels i8mm 8x8 (K groups of 8, smmla/ummla/usmmla by operand types), dotprod 8x12 (K groups of 4, sdot), "
 	"scalar 4x8",
 };
 
@@ -18,7 +18,9 @@ static const char *const mp_batched_kernel_families[] = {
 	"kernels across the batch loop: avx512vnni 32 x 4 rows (int16 pairs, vpdpwssd), avx2 "
 	"16 x 4 rows (vpmaddwd), when A and B are contiguous along it with one column; "
 	"otherwise the loop as written",
-	"no aarch64 kernel across the batch loop yet: the loop as written",
+	"kernels across the batch loop: neon 16 x 4 rows (int16, smlal) on the dotprod and i8mm "
+	"families, when A and B are contiguous along it with one column; otherwise the loop "
+	"as written",
 };
 
 /* mp_gemm_lp's implementations (runtime/lp*.c). */
@@ -26,7 +28,7 @@ static const char *const mp_lp_kernel_families[] = {
 	"mp_gemm_lp kernels: bf16/fp8 on avx512bf16 (vdpbf16ps) or avx2+fma (the same "
 	"bits), int8/uint8 on avx512vnni / avx2 / scalar int8 tiles, scalar reference",
 	"mp_gemm_lp kernels: int8/uint8 on i8mm (usmmla) / scalar int8 tiles, bf16/fp8 on "
-	"the scalar reference",
+	"bfmlal (bfmlalt/bfmlalb) or neon (fmla; the same bits), scalar reference",
 };
 
 static const char *mode_text(const mp_plan *p)

@@ -18,8 +18,9 @@
  * channel, a reduction of 9 terms); the vector form runs across the
  * channels instead: with A and B contiguous in g and N == 1 (channel
  * multiplier 1, the common case), 32 channels per step on AVX512-VNNI
- * (batched_avx512.c), 16 on AVX2 (batched_avx2.c); any other problem runs
- * the scalar form below.  Rows
+ * (batched_avx512.c), 16 on AVX2 (batched_avx2.c) and on aarch64's
+ * dotprod and i8mm families (batched_neon.c: plain NEON); any other
+ * problem runs the scalar form below.  Rows
  * are split over the runtime's threads; each output cell is one thread's
  * sum in a fixed order, so the result does not depend on the team. */
 #include <stdint.h>
@@ -132,6 +133,10 @@ static void mp_batched_part(void *arg, int t, int n)
 	if (x->vec == 2 && mp_batched_rows__avx2(x, lo, hi))
 		return;
 #endif
+#if defined(__aarch64__)
+	if (x->vec == 3 && mp_batched_rows__neon(x, lo, hi))
+		return;
+#endif
 	mp_batched_rows_ref(x, lo, hi);
 }
 
@@ -143,6 +148,11 @@ int mp_batched_vec(mp_kernel kern, long N, ptrdiff_t a_sg, ptrdiff_t b_sg, doubl
 	    (kern != MP_KERNEL_AVX512VNNI && kern != MP_KERNEL_AVX2) || !mp_kernel_available(kern))
 		return 0;
 	return kern == MP_KERNEL_AVX512VNNI ? 1 : 2;
+#elif defined(__aarch64__)
+	if (N != 1 || a_sg != 1 || b_sg != 1 || taps > MP_BATCHED_MAX_TAPS ||
+	    (kern != MP_KERNEL_DOTPROD && kern != MP_KERNEL_I8MM) || !mp_kernel_available(kern))
+		return 0;
+	return 3;
 #else
 	(void)kern, (void)N, (void)a_sg, (void)b_sg, (void)taps;
 	return 0;

@@ -203,7 +203,9 @@ static void mp_gemm_x8_par(const mp_gemm_kernel *k, const mp_gemm_args *g)
 	mp_par_run(nt, mp_gemm_x8_part, &job);
 }
 
-static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern)
+/* The kernel table of family kern for the operands of g (the i8mm family
+ * has one per instruction: gemm_i8mm.c). */
+static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern, const mp_gemm_args *g)
 {
 	if (!mp_kernel_available(kern))
 		kern = MP_KERNEL_SCALAR;
@@ -216,6 +218,9 @@ static const mp_gemm_kernel *mp_kernel_table(mp_kernel kern)
 #endif
 #if defined(__aarch64__)
 	case MP_KERNEL_I8MM:
+		if (g->a_dt == g->b_dt)
+			return g->a_dt == MP_DT_S8 ? &mp_x8_gemm_kernel__i8mm_ss
+						   : &mp_x8_gemm_kernel__i8mm_uu;
 		return &mp_x8_gemm_kernel__i8mm;
 	case MP_KERNEL_DOTPROD:
 		return &mp_x8_gemm_kernel__dotprod;
@@ -236,7 +241,7 @@ void mp_gemm_x8(mp_kernel kern, long M, long N, long K,
 			  c, c_si, c_sj, accumulate, NULL, NULL, NULL};
 	if (M <= 0 || N <= 0)
 		return;
-	mp_gemm_x8_par(mp_kernel_table(kern), &g);
+	mp_gemm_x8_par(mp_kernel_table(kern, &g), &g);
 }
 
 /* See mp_gemm.h: mp_gemm_x8_run's order, mp_x8_gemv__avx2's conditions
@@ -409,13 +414,13 @@ void mp_gemm_x8_const(mp_kernel kern, int flags, const mp_gemm_args *g0)
 {
 	if (g0->M <= 0 || g0->N <= 0 || (!g0->ep && !g0->c))
 		return;
-	const mp_gemm_kernel *k = mp_kernel_table(kern);
 	mp_gemm_args g = *g0;
 	mp_epilogue et;
 	if ((flags & MP_X8_CONST_A) && !(flags & MP_X8_CONST_B) && g.M > 1 && g.N > 1) {
 		g = mp_gemm_args_transpose(g0, &et);
 		flags = MP_X8_CONST_B;
 	}
+	const mp_gemm_kernel *k = mp_kernel_table(kern, &g);
 	mp_lp_packed *pk = (flags & MP_X8_CONST_B) ? mp_x8_const_b(k, &g) : NULL;
 	if (pk) {
 		g.bpk = mp_lp_packed_blk(pk, 0);
@@ -435,5 +440,5 @@ void mp_gemm_x8_epi(mp_kernel kern, long M, long N, long K,
 			  NULL, 0, 0, 0, ep, NULL, NULL};
 	if (M <= 0 || N <= 0 || !ep)
 		return;
-	mp_gemm_x8_par(mp_kernel_table(kern), &g);
+	mp_gemm_x8_par(mp_kernel_table(kern, &g), &g);
 }

@@ -19,13 +19,13 @@
 static void mp_x8_pack_a_8c4__dotprod(const mp_gemm_args *g, long i0, long mc, long kp,
 				      void *ap, int32_t *rcorr)
 {
-	mp_pack_a_generic_x(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 1, 0x80);
+	mp_pack_a_generic_x(g, i0, mc, kp, ap, rcorr, MP_MR, MP_KG, 1, 0x80, 0);
 }
 
 static void mp_x8_pack_b_12c4__dotprod(const mp_gemm_args *g, long j0, long nc, long kp,
 				       void *bp, int32_t *ccorr)
 {
-	mp_pack_b_generic_x(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 1, 128);
+	mp_pack_b_generic_x(g, j0, nc, kp, bp, ccorr, MP_NR, MP_KG, 1, 128, 0);
 }
 
 /* Row R of the tile: three accumulators, lane R % 4 of A vector R / 4. */

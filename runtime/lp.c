@@ -8,8 +8,8 @@
  *   3. the contraction, quantizing while packing: INT8 / UINT8 through the
  *      int8 kernel families' tiles (mp_gemm.h), BF16 / FP8 through the
  *      AVX512-BF16 kernel (lp_avx512bf16.c), its AVX2 + FMA emulation
- *      (lp_avx2.c) or the scalar reference below, which emulates vdpbf16ps
- *      exactly;
+ *      (lp_avx2.c), aarch64's BFMLAL / FMLA tiles (lp_neon.c) or the
+ *      scalar reference below, which emulates vdpbf16ps exactly;
  *   4. the epilogue: remove UINT8's zero points, dequantize, times alpha,
  *      accumulate, store.
  * An operand declared constant (MP_LP_CONST_A / _B) skips steps 1-3 for
@@ -25,6 +25,13 @@
  * taken when the CPU has it). */
 #include <float.h>
 #include <stdlib.h>
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#include <asm/hwcap.h>
+#ifndef HWCAP2_BF16 /* kernel headers before 5.10 */
+#define HWCAP2_BF16 (1 << 14)
+#endif
+#endif
 #include <string.h>
 #include "mp_gemm.h"
 #include "mp_runtime.h"
@@ -37,6 +44,15 @@ int mp_lp_have_avx512bf16(void)
 #if defined(__x86_64__)
 	__builtin_cpu_init();
 	return mp_kernel_available(MP_KERNEL_AVX512VNNI) && __builtin_cpu_supports("avx512bf16");
+#else
+	return 0;
+#endif
+}
+
+int mp_lp_have_arm_bf16(void)
+{
+#if defined(__aarch64__)
+	return (getauxval(AT_HWCAP2) & HWCAP2_BF16) != 0;
 #else
 	return 0;
 #endif
@@ -70,6 +86,12 @@ static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 		    mp_kernel_available(MP_KERNEL_AVX2))
 			return MP_LPI_BF16_AVX2;
 #endif
+#if defined(__aarch64__) /* lp_neon.c */
+		/* the int8 families' CPUs: BFMLALT / BFMLALB with FEAT_BF16,
+		 * else FMLA on the widened operands, the same bits */
+		if ((kern == MP_KERNEL_DOTPROD || kern == MP_KERNEL_I8MM) && mp_kernel_available(kern))
+			return mp_lp_have_arm_bf16() ? MP_LPI_BF16_BFMLAL : MP_LPI_BF16_NEON;
+#endif
 		return MP_LPI_BF16_SCALAR;
 	default:
 		return MP_LPI_NONE;
@@ -87,6 +109,8 @@ const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
 	case MP_LPI_BF16_SCALAR: return "scalar";
 	case MP_LPI_BF16_AVX2: return "avx2";
 	case MP_LPI_BF16_AVX512BF16: return "avx512bf16";
+	case MP_LPI_BF16_NEON: return "neon";
+	case MP_LPI_BF16_BFMLAL: return "bfmlal";
 	default: return "none";
 	}
 }
@@ -1175,6 +1199,10 @@ int mp_gemm_lp_ex(mp_kernel kern, mp_lp lp, int is_double, long M, long N, long 
 	case MP_LPI_I8_I8MM:
 		mp_lp_i8_driver(&x, &mp_x8_gemm_kernel__i8mm, mp_lp_i8_pack_a_generic,
 				mp_lp_i8_pack_b_generic, mp_lp_epilogue_generic);
+		break;
+	case MP_LPI_BF16_NEON:
+	case MP_LPI_BF16_BFMLAL:
+		mp_lp_bf16_run__neon(&x, impl == MP_LPI_BF16_BFMLAL);
 		break;
 #endif
 	case MP_LPI_BF16_SCALAR:

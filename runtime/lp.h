@@ -351,7 +351,8 @@ static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdi
 /* Which implementation mp_gemm_lp(kern, lp, ...) runs (lp.c); part of the
  * cache key, as it fixes the packed layout and the blocking. */
 typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_I8_I8MM, MP_LPI_BF16_SCALAR,
-	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_NONE } mp_lp_impl;
+	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_BF16_NEON, MP_LPI_BF16_BFMLAL,
+	       MP_LPI_NONE } mp_lp_impl;
 
 /* What determines the packed form of one operand (lp_cache.c): side, base
  * pointer, extents, strides, source type, precision, implementation and
@@ -504,6 +505,12 @@ void mp_lp_bf16_run__avx512bf16(const mp_lp_ctx *x);
  * fp32 with MXCSR.FTZ (lp_avx2.c); call only after
  * mp_kernel_available(MP_KERNEL_AVX2). */
 void mp_lp_bf16_run__avx2(const mp_lp_ctx *x);
+/* aarch64 (lp_neon.c): whether the CPU has FEAT_BF16 (HWCAP2_BF16), and
+ * the BF16 / FP8 contraction on NEON, the same bits as the reference:
+ * bfmlal != 0 with BFMLALT / BFMLALB (call only when mp_lp_have_arm_bf16),
+ * else FMLA on widened operands (any aarch64). */
+int mp_lp_have_arm_bf16(void);
+void mp_lp_bf16_run__neon(const mp_lp_ctx *x, int bfmlal);
 /* INT8 / UINT8 on the avx2 int8 family, vector packers (lp_i8_avx2.c). */
 void mp_lp_i8_run__avx2(const mp_lp_ctx *x);
 /* INT8 contraction through the avx512vnni tiles with quantizing packers

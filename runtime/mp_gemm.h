@@ -89,7 +89,9 @@ extern const mp_gemm_kernel mp_x8_gemm_kernel__scalar;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx2;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__avx512vnni;
 extern const mp_gemm_kernel mp_x8_gemm_kernel__dotprod;
-extern const mp_gemm_kernel mp_x8_gemm_kernel__i8mm;
+extern const mp_gemm_kernel mp_x8_gemm_kernel__i8mm;    /* USMMLA: u8 x s8, s8 x u8 */
+extern const mp_gemm_kernel mp_x8_gemm_kernel__i8mm_ss; /* SMMLA: s8 x s8 */
+extern const mp_gemm_kernel mp_x8_gemm_kernel__i8mm_uu; /* UMMLA: u8 x u8 */
 
 /* An int8 operand's element at p, widened as type dt (MP_DT_U8 or
  * MP_DT_S8) reads it. */
@@ -192,7 +194,8 @@ typedef struct mp_batched_args {
 void mp_gemm_x8_batched(mp_kernel kern, mp_batched_args *x);
 /* Its vector form for such a problem on kernel family KERN (A and B
  * contiguous in g, N == 1, at most MP_BATCHED_MAX_TAPS reduction points,
- * the family's instructions present): 1 AVX512-VNNI, 2 AVX2, 0 none.  Any other problem runs the scalar
+ * the family's instructions present): 1 AVX512-VNNI, 2 AVX2, 3 NEON (the
+ * aarch64 families dotprod and i8mm), 0 none.  Any other problem runs the scalar
  * form, slower than the loop as written compiled with -O3 (nest.c's cost
  * model then runs the loop: fallback reason slow_form). */
 enum { MP_BATCHED_MAX_TAPS = 64 };
@@ -229,6 +232,8 @@ uint64_t mp_batched_row_in(const mp_batched_args *x, long i, long T,
 int mp_batched_rows__avx512(const mp_batched_args *x, long lo, long hi);
 /* The same on AVX2 (batched_avx2.c), 16 channels per step. */
 int mp_batched_rows__avx2(const mp_batched_args *x, long lo, long hi);
+/* The same on aarch64 (batched_neon.c, SMLAL), 16 channels per step. */
+int mp_batched_rows__neon(const mp_batched_args *x, long lo, long hi);
 
 /* Runs the blocked driver with kernel k. */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g);
@@ -274,18 +279,25 @@ static inline uint32_t mp_corr_q(const mp_gemm_args *g)
 
 /* Generic packing of A (any strides): mr rows per sliver, groups of kg,
  * elements of esz bytes.  Constant mr/kg/esz let the compiler specialize.
- * SXOR (0 or 0x80, bytes only) is xored into the stored elements, not into
- * the row sums: 0x80 stores a' - 128 as a signed byte, for kernels whose
- * instruction multiplies signed by signed (Arm SDOT, gemm_dotprod.c); their
- * B packer then subtracts 128 from p (mp_pack_b_generic_x), since
- * sum (a' - 128) b' = sum a'b' - 128 colsum(b').  Padding stays 0. */
+ * For instructions that do not multiply u8 by s8 (Arm SDOT, SMMLA, UMMLA:
+ * gemm_dotprod.c, gemm_i8mm.c), the two packers can store other bytes:
+ *   SXOR (0 or 0x80, bytes only) is xored into the stored elements of A,
+ *   not into the row sums: 0x80 stores a' - 128 as a signed byte (the s8
+ *   value itself for an s8 A); B's packer then subtracts PSUB = 128 from p,
+ *   since sum (a' - 128) b' = sum a'b' - 128 colsum(b');
+ *   BXOR (mp_pack_b_generic_x) likewise stores b' + 128 as an unsigned
+ *   byte (the u8 value itself for a u8 B); A's packer then adds QADD = 128
+ *   to q in the row corrections, since sum a' (b' + 128) = sum a'b' + 128
+ *   rowsum(a').
+ * Padding stays 0. */
 static inline __attribute__((always_inline)) void
 mp_pack_a_generic_x(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
-		    int32_t *rcorr, int mr, int kg, int esz, uint8_t sxor)
+		    int32_t *rcorr, int mr, int kg, int esz, uint8_t sxor, uint32_t qadd)
 {
 	const uint8_t *a = (const uint8_t *)g->a;
 	const uint8_t flip = (uint8_t)mp_flip_a(g->a_dt);
 	const uint32_t q = mp_corr_q(g), kpq = (uint32_t)g->K * mp_corr_p(g) * q;
+	const uint32_t qr = q + qadd;
 	long nsl = (mc + mr - 1) / mr;
 	for (long s = 0; s < nsl; s++) {
 		for (int r = 0; r < mr; r++) {
@@ -307,7 +319,7 @@ mp_pack_a_generic_x(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
 					((int16_t *)ap)[o] = v;
 			}
 			if (live)
-				rcorr[i] = (int32_t)(kpq - q * sum);
+				rcorr[i] = (int32_t)(kpq - qr * sum);
 		}
 	}
 }
@@ -316,15 +328,16 @@ static inline __attribute__((always_inline)) void
 mp_pack_a_generic(const mp_gemm_args *g, long i0, long mc, long kp, void *ap,
 		  int32_t *rcorr, int mr, int kg, int esz)
 {
-	mp_pack_a_generic_x(g, i0, mc, kp, ap, rcorr, mr, kg, esz, 0);
+	mp_pack_a_generic_x(g, i0, mc, kp, ap, rcorr, mr, kg, esz, 0, 0);
 }
 
 /* Generic packing of B (any strides), like mp_pack_a_generic; PSUB is
  * subtracted from p in the corrections (128 beside an A packed with SXOR
- * 0x80). */
+ * 0x80), BXOR xored into the stored bytes (0x80 beside an A packer with
+ * QADD 128). */
 static inline __attribute__((always_inline)) void
 mp_pack_b_generic_x(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
-		    int32_t *ccorr, int nr, int kg, int esz, uint32_t psub)
+		    int32_t *ccorr, int nr, int kg, int esz, uint32_t psub, uint8_t bxor)
 {
 	const uint8_t *b = (const uint8_t *)g->b;
 	const uint8_t flip = (uint8_t)mp_flip_b(g->b_dt);
@@ -343,7 +356,7 @@ mp_pack_b_generic_x(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
 				sum += (uint32_t)(int32_t)v;
 				long o = s * kp * nr + (k / kg) * nr * kg + r * kg + k % kg;
 				if (esz == 1)
-					((int8_t *)bp)[o] = v;
+					((uint8_t *)bp)[o] = (uint8_t)v ^ bxor;
 				else
 					((int16_t *)bp)[o] = v;
 			}
@@ -356,7 +369,7 @@ static inline __attribute__((always_inline)) void
 mp_pack_b_generic(const mp_gemm_args *g, long j0, long nc, long kp, void *bp,
 		  int32_t *ccorr, int nr, int kg, int esz)
 {
-	mp_pack_b_generic_x(g, j0, nc, kp, bp, ccorr, nr, kg, esz, 0);
+	mp_pack_b_generic_x(g, j0, nc, kp, bp, ccorr, nr, kg, esz, 0, 0);
 }
 
 /* Writes (or adds) an mr x nc tile t (row stride ldt), rows from i0 and

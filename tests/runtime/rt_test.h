@@ -21,6 +21,31 @@ static inline mp_kernel rt_kernel_by_name(const char *name)
 	return MP_KERNEL_NONE;
 }
 
+/* The kernel family whose mp_gemm_lp implementation test_lp / test_lp_cache
+ * name: a family name, or an implementation of the bf16 / fp8 paths that
+ * has no family of its own: avx512bf16 (the avx512vnni family's),
+ * bfmlal and neon (aarch64: the i8mm or else the dotprod family's, which
+ * of the two this CPU has).  Unknown names give the scalar family (whose
+ * implementation then has another name: the caller skips). */
+static inline mp_kernel rt_lp_kernel_by_name(const char *name)
+{
+	if (!strcmp(name, "avx512bf16"))
+		return MP_KERNEL_AVX512VNNI;
+	if (!strcmp(name, "bfmlal") || !strcmp(name, "neon")) {
+		for (int k = 0; k < MP_KERNEL_COUNT; k++)
+			if (!strcmp(mp_kernel_name((mp_kernel)k), "i8mm") &&
+			    mp_kernel_available((mp_kernel)k))
+				return (mp_kernel)k;
+		for (int k = 0; k < MP_KERNEL_COUNT; k++)
+			if (!strcmp(mp_kernel_name((mp_kernel)k), "dotprod") &&
+			    mp_kernel_available((mp_kernel)k))
+				return (mp_kernel)k;
+		return MP_KERNEL_SCALAR;
+	}
+	mp_kernel k = rt_kernel_by_name(name);
+	return k == MP_KERNEL_NONE ? MP_KERNEL_SCALAR : k;
+}
+
 /* The kernel family named by argv[1] (scalar, avx2, avx512vnni, dotprod,
  * i8mm).  Returns 0,
  * or the exit code for the caller: 2 on a usage error, 77 (skipped) when

@@ -870,9 +870,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* as test_lp.c reads it */
-	kern = !strcmp(argv[2], "avx512bf16") ? MP_KERNEL_AVX512VNNI : rt_kernel_by_name(argv[2]);
-	if (kern == MP_KERNEL_NONE)
-		kern = MP_KERNEL_SCALAR;
+	kern = rt_lp_kernel_by_name(argv[2]);
 	if (integer_lp(lp_t) && !mp_kernel_available(kern))
 		return 77;
 	if (strcmp(mp_lp_kernel_name(kern, lp_t), argv[2]) != 0) {

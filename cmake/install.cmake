@@ -15,6 +15,8 @@ option(MIXPREC_INSTALL_GCC_PLUGIN_DIR
 
 install(FILES include/mixprec.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/mixprec)
+# mixprec-tune: the precision search of `#pragma mixprec(auto)` (docs/precision.md)
+install(PROGRAMS scripts/mixprec-tune DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS mixprec mixprec_static EXPORT mixprecTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -125,7 +127,8 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6, libisl23, libstdc++6, libgcc-s1")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-${MP_CFG_GCC_MAJOR}, pkg-config")
+# (mixprec-tune is a Python 3 script)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc-${MP_CFG_GCC_MAJOR}, pkg-config, python3")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clang-14, clang-19")
 set(CPACK_INSTALL_CMAKE_PROJECTS "${PROJECT_BINARY_DIR};mixprec;ALL;/")
 set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_BINARY_DIR}/mixprec-cpack-options.cmake)

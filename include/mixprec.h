@@ -370,6 +370,25 @@ void mp_stats_reset(void);
  * this to have them read again. */
 void mp_env_reload(void);
 
+/* Program-level sensitivity for `#pragma mixprec(auto)` (docs/precision.md):
+ * marks COUNT values at P (MP_OUT_FLOAT, MP_OUT_DOUBLE or MP_OUT_INT32
+ * elements) as an output that matters.  Under MIXPREC_PROFILE_OUTPUT=FILE
+ * (set by `mixprec-tune --run`) they are copied at the call and written to
+ * FILE at exit, so that the runs with one nest at a low precision and the
+ * others at their source precision can be compared with the run with all
+ * at the source precision.  Otherwise, and in a build without the plugin,
+ * it does nothing. */
+enum { MP_OUT_FLOAT = 0, MP_OUT_DOUBLE = 1, MP_OUT_INT32 = 2 };
+void __mixprec_profile_output(const void *p, long count, int type);
+static inline void mp_profile_output(const void *p, long count, int type)
+{
+#ifdef __MIXPREC__
+	__mixprec_profile_output(p, count, type);
+#else
+	(void)p, (void)count, (void)type;
+#endif
+}
+
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c. */

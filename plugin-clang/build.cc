@@ -9,7 +9,8 @@
  *    when the plugin is unloaded) the plugin file and libmixprec-core.so
  *    are added to its first rule (and as phony targets under -MP), so that
  *    Make, Ninja, Meson and CMake rebuild the annotated files when mixprec
- *    is reinstalled.  (The plugin embeds the SHA-256 of the core it was
+ *    is reinstalled; so is the assignment of
+ *    -fplugin-arg-mixprec-profile-use=FILE (docs/precision.md).  (The plugin embeds the SHA-256 of the core it was
  *    built with, core_id<N>.c: ccache, which hashes -fplugin= files, sees a
  *    changed core as a changed plugin.)
  * 3. Remarks: -Rpass=mixprec (the transformed nests; a remark longer than
@@ -160,8 +161,14 @@ void build_state::finish()
 	active = false;
 	if (!depfile.empty() && depfile != "-") {
 		std::string self = self_path();
+		std::vector<std::string> deps;
 		if (!self.empty())
-			patch_depfile(depfile, { self, core_path(self) }, phony);
+			deps = { self, core_path(self) };
+		/* the assignment of auto nests: a new one rebuilds the file */
+		if (!mp_opt_profile_use.empty())
+			deps.push_back(mp_opt_profile_use);
+		if (!deps.empty())
+			patch_depfile(depfile, deps, phony);
 	}
 	if (!record_file.empty() && !records.empty()) {
 		FILE *f = fopen(record_file.c_str(), "a");

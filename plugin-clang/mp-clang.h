@@ -32,6 +32,7 @@ struct mp_pragma_rec {
 extern std::vector<mp_pragma_rec> mp_pragmas;
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
+extern std::string mp_opt_profile_use;   /* -fplugin-arg-mixprec-profile-use=FILE */
 extern clang::Sema *mp_sema;
 
 /* Location cookies: small ints (>= 1) standing for a SourceLocation inside

@@ -1320,6 +1320,17 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	   floating-point nests have a verify mode) */
 	if (mp_opt_verify)
 		r.p.verify = 1;
+	std::string auto_where;   /* lives until the analysis is done */
+	if (r.p.prec == MP_PREC_AUTO) {
+		/* the runtime profile's key: rewrite.cc's MP_ARG_LOC string */
+		SourceManager &SM = C.getSourceManager();
+		PresumedLoc pl = SM.getPresumedLoc(SM.getExpansionLoc(c.loop_loc));
+		auto_where = pl.isInvalid() ? std::string("?")
+					    : std::string(pl.getFilename()) + ":" +
+						      std::to_string(pl.getLine());
+		r.p.auto_where = auto_where.c_str();
+		r.p.auto_profile = mp_opt_profile_use.empty() ? nullptr : mp_opt_profile_use.c_str();
+	}
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {
 		size_t len = 1 << 16;
@@ -1344,8 +1355,13 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 				c.loop_iter.erase(c.loop_iter.begin() + id);
 			}
 	}
+	r.p.auto_where = nullptr;
+	if (built && plan->auto_warn[0])
+		mp_warning(r.pragma_loc, std::string("mixprec: ") + plan->auto_warn);
 	if (!built) {
 		report(r, c.loop_loc, c.fail_text.c_str(), c.fail_loc);
+	} else if (!count && plan->auto_keep) {
+		mp_report_passed(c.loop_loc, std::string("mixprec: ") + plan->reason);
 	} else if (!count) {
 		if (plan->descend >= 0 && plan->descend < (int)c.loops.size() &&
 		    c.omp) {
@@ -1396,7 +1412,7 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 		} else if (mp_rewrite(c, plan, count)) {
 			/* one remark per contraction */
 			for (int q = 0; q < count; q++) {
-				char text[3 * MP_REASON_LEN + 1024];
+				char text[4 * MP_REASON_LEN + 1024];
 				const llvm::Triple &tt = C.getTargetInfo().getTriple();
 				int arch = tt.isAArch64() ? MP_ARCH_AARCH64 : MP_ARCH_X86_64;
 				mp_plan_remark(&plan[q], &r.p, arch, text, sizeof text);

@@ -39,6 +39,7 @@ using namespace clang;
 std::vector<mp_pragma_rec> mp_pragmas;
 bool mp_opt_dump;
 bool mp_opt_verify;
+std::string mp_opt_profile_use;
 Sema *mp_sema;
 static DiagnosticsEngine *mp_diags;
 static std::vector<SourceLocation> mp_cookies;
@@ -358,6 +359,8 @@ struct MixprecAction : PluginASTAction {
 				mp_opt_dump = true, dump_file = a.substr(5);
 			else if (a == "verify")
 				mp_opt_verify = true;
+			else if (a.compare(0, 12, "profile-use=") == 0)
+				mp_opt_profile_use = a.substr(12);
 			else
 				CI.getDiagnostics().Report(CI.getDiagnostics().getCustomDiagID(
 					DiagnosticsEngine::Warning, "mixprec: unknown plugin argument '%0'"))

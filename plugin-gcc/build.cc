@@ -6,7 +6,8 @@
  * 2. The plugin file is added to the dependency file GCC writes (-MD, -MMD,
  *    -M, -MM, -MF): Make, Ninja, Meson and CMake rebuild the annotated
  *    files when mixprec is reinstalled.  (The analysis core is linked into
- *    mixprec.so: there is no other file to list.)
+ *    mixprec.so: there is no other file to list.)  So is the assignment of
+ *    -fplugin-arg-mixprec-profile-use=FILE (docs/precision.md).
  * 3. -fopt-info: GCC keeps only the last -fopt-info-... option
  *    (-fopt-info-loop-optimized -fopt-info-loop-missed shows only the
  *    missed remarks); for mixprec's pass the kinds of every -fopt-info
@@ -43,6 +44,9 @@ static void define_and_depend(void *, void *)
 	class mkdeps *d = cpp_get_deps(parse_in);
 	if (d && deps_add_dep && mp_plugin_path)
 		deps_add_dep(d, mp_plugin_path);
+	/* the assignment of auto nests: a new one rebuilds the file */
+	if (d && deps_add_dep && mp_opt_profile_use)
+		deps_add_dep(d, mp_opt_profile_use);
 }
 
 /* The kinds (MSG_*) an -fopt-info argument ("loop-optimized-missed=f")

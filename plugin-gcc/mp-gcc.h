@@ -102,6 +102,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count);
 
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
+extern const char *mp_opt_profile_use;   /* -fplugin-arg-mixprec-profile-use=FILE */
 
 /* build.cc: __MIXPREC__, the dependency file, -fopt-info merging, the dump
  * stream (stderr or -fplugin-arg-mixprec-dump=FILE), long remarks split

@@ -1316,6 +1316,16 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 	   floating-point nests have a verify mode) */
 	if (mp_opt_verify)
 		r.p.verify = 1;
+	if (r.p.prec == MP_PREC_AUTO) {
+		/* the runtime profile's key: rewrite.cc's nest_loc() string */
+		location_t l = linemap_resolve_location(line_table, c.loop_loc,
+							LRK_MACRO_EXPANSION_POINT, NULL);
+		expanded_location x = expand_location(l);
+		/* (one small string per auto nest; any length: no truncation) */
+		r.p.auto_where = xstrdup((std::string(x.file ? x.file : "?") + ":" +
+					  std::to_string(x.line)).c_str());
+		r.p.auto_profile = mp_opt_profile_use;
+	}
 	calculate_dominance_info(CDI_DOMINATORS);
 	bool built = mp_build_nest(c);
 	if (mp_opt_dump) {
@@ -1331,8 +1341,15 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 		count = mp_analyze_all(c.n, &r.p, plan, maxc);
 		absorb_loops(c);
 	}
+	if (built && plan->auto_warn[0])
+		warning_at(r.pragma_loc, OPT_Wpragmas, "mixprec: %s", plan->auto_warn);
 	if (!built) {
 		report(r, c.fail_text.c_str(), c.fail_loc);
+	} else if (!count && plan->auto_keep) {
+		if (dump_enabled_p())
+			dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
+					dump_user_location_t::from_location_t(c.loop_loc),
+					"mixprec: %s\n", plan->reason);
 	} else if (!count) {
 		if (plan->descend >= 0 && plan->descend < (int)c.loops.size() &&
 		    r.omp_go) {
@@ -1366,7 +1383,7 @@ static class loop *plan_nest(function *fn, mp_pragma_rec &r, class loop *top,
 			*changed = true;
 			/* one remark per contraction */
 			for (int q = 0; q < count && dump_enabled_p(); q++) {
-				char text[3 * MP_REASON_LEN + 1024];
+				char text[4 * MP_REASON_LEN + 1024];
 				mp_plan_remark(&plan[q], &r.p, MP_GCC_TARGET_ARCH, text, sizeof text);
 				dump_printf_loc(MSG_OPTIMIZED_LOCATIONS,
 						dump_user_location_t::from_location_t(c.loop_loc),

@@ -17,7 +17,9 @@
  * and plan to stderr, for debugging and bug reports; =FILE appends them to
  * FILE); -fplugin-arg-mixprec-verify
  * (every floating-point nest of the translation unit runs in verify mode,
- * as if its pragma had the verify clause).
+ * as if its pragma had the verify clause); -fplugin-arg-mixprec-profile-use=
+ * FILE (the precisions of `auto` nests, written by mixprec-tune:
+ * polyhedral/mp_auto.c).
  */
 #include "gcc-common.h"
 #include "plugin-version.h"
@@ -29,6 +31,7 @@ std::vector<mp_pragma_rec> mp_pragmas;
 static std::vector<location_t> mp_cookies;
 bool mp_opt_dump;
 bool mp_opt_verify;
+const char *mp_opt_profile_use;
 
 /* The scale variables named by scale=(SA, SB), chained in a TREE_LIST that
  * is a GC root: the decls kept in mp_pragma_rec.scale_decl must survive the
@@ -753,6 +756,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			mp_opt_dump = true, dump_file = info->argv[i].value;
 		else if (!strcmp(info->argv[i].key, "verify"))
 			mp_opt_verify = true;
+		else if (!strcmp(info->argv[i].key, "profile-use") && info->argv[i].value)
+			mp_opt_profile_use = xstrdup(info->argv[i].value);
 		else
 			warning(0, "mixprec: unknown plugin argument %qs", info->argv[i].key);
 	}

@@ -356,9 +356,9 @@ struct mp_mat {
 		location_t l = linemap_resolve_location(line_table, c.loop_loc,
 							LRK_MACRO_EXPANSION_POINT, NULL);
 		expanded_location x = expand_location(l);
-		char buf[1024];
-		snprintf(buf, sizeof buf, "%s:%d", x.file ? x.file : "?", x.line);
-		return build_string_literal(strlen(buf) + 1, buf);
+		/* any length (a long path is not cut: the profile's key) */
+		std::string s = std::string(x.file ? x.file : "?") + ":" + std::to_string(x.line);
+		return build_string_literal(s.size() + 1, s.c_str());
 	}
 
 	/* The value of load E of invariant memory (mp_invariant_load), read

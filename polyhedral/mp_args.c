@@ -225,7 +225,8 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	cst(&v, 0);                                     /* nargs, set below */
 	cst(&v, p->mode == MP_OUT_DIRECT ? 1 : 0);
 	cst(&v, target_code(pr ? pr->target : MP_TARGET_AUTO));
-	cst(&v, lp_code(pr ? pr->prec : MP_PREC_INT8));
+	cst(&v, lp_code(pr && pr->prec == MP_PREC_AUTO ? p->auto_prec
+						       : pr ? pr->prec : MP_PREC_INT8));
 	cst(&v, p->src_type == MP_TY_F64);
 	extent(&v, p->loop_i);
 	extent(&v, p->loop_j);
@@ -247,8 +248,10 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	zero_args(&v, p->zb_expr, p->zsign_b);
 	scale_args(&v, &p->scale_a, p->sspec_a, p->loop_i);
 	scale_args(&v, &p->scale_b, p->sspec_b, p->loop_j);
-	/* flags: 1 verify, 2 A constant across calls, 4 B constant */
-	cst(&v, (pr && pr->verify ? 1 : 0) | (p->const_a ? 2 : 0) | (p->const_b ? 4 : 0));
+	/* flags: 1 verify, 2 A constant across calls, 4 B constant; 8 auto,
+	   its candidates (bits 8-15) and nest hash (bits 32-63): mp_auto.c */
+	cst(&v, (pr && pr->verify ? 1 : 0) | (p->const_a ? 2 : 0) | (p->const_b ? 4 : 0) |
+		p->auto_flags);
 	push(&v, MP_ARG_LOC);
 	levels(&v, n, p);
 	padding(&v, n, p);

@@ -385,8 +385,12 @@ int mp_nest_parse(mp_nest *n, const char *text);
 
 typedef enum mp_prec {
 	MP_PREC_NONE = 0, MP_PREC_INT8, MP_PREC_UINT8, MP_PREC_BF16,
-	MP_PREC_FP16, MP_PREC_FP8_E4M3, MP_PREC_FP8_E5M2
+	MP_PREC_FP16, MP_PREC_FP8_E4M3, MP_PREC_FP8_E5M2,
+	MP_PREC_AUTO   /* auto [(candidates)]: mp_analyze_auto picks one */
 } mp_prec;
+/* The candidates of `auto` (mp_pragma.auto_mask): bit (1 << prec). */
+#define MP_AUTO_CANDIDATES ((1 << MP_PREC_INT8) | (1 << MP_PREC_UINT8) | (1 << MP_PREC_BF16) | \
+			    (1 << MP_PREC_FP8_E4M3) | (1 << MP_PREC_FP8_E5M2))
 
 typedef enum mp_accty { MP_ACC_DEFAULT = 0, MP_ACC_INT32, MP_ACC_FP32 } mp_accty;
 
@@ -459,6 +463,14 @@ typedef struct mp_pragma {
 	                                  it can emit __mixprec_lp_nest, so
 	                                  floating-point sources may be planned;
 	                                  0: they are refused */
+	int auto_mask;                 /* prec == MP_PREC_AUTO: the candidates
+	                                  (MP_AUTO_CANDIDATES bits; all of them
+	                                  for a plain `auto`) */
+	/* set by the glue (never by the parser) for `auto`: the nest's
+	   "FILE:LINE" (the string of MP_ARG_LOC, the runtime profile's key)
+	   and -fplugin-arg-mixprec-profile-use's file, or NULL */
+	const char *auto_where;
+	const char *auto_profile;
 } mp_pragma;
 
 /* Parse the tokens between the pragma name and the end of the line:
@@ -680,6 +692,17 @@ typedef struct mp_plan {
 	/* ok == 0: no statement of the nest looks like a contraction (a
 	   region's init or element-wise loop: the glue only notes it) */
 	int no_contraction;
+	/* `#pragma mixprec(auto)` (mp_auto.c): the flags the call carries
+	   (8 | candidates << 8 | nest hash << 32, 0 otherwise), what the remark
+	   adds ("auto: bf16, the default without a profile"), a warning for
+	   the glue to give at the pragma (a stale or unreadable profile; ""
+	   if none), and auto_keep: ok == 0 because the profile keeps the nest
+	   at its source precision (a remark, not a warning) */
+	int64_t auto_flags;
+	mp_prec auto_prec;          /* the precision chosen (the call's lp) */
+	char auto_note[MP_REASON_LEN];
+	char auto_warn[MP_REASON_LEN];
+	int auto_keep;
 } mp_plan;
 
 /* Walking pointers (issue 8): for every LOCAL pointer the nest assigns
@@ -721,6 +744,20 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan);
  * contraction (mp_analyze's plan in plans[0]); 0 when not transformed
  * (the reason in plans[0]). */
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
+
+/* `#pragma mixprec(auto)` (mp_auto.c; mp_analyze and mp_analyze_all call it
+ * for p->prec == MP_PREC_AUTO): plans the nest at its default candidate
+ * (mp_auto_default), or at the one p->auto_profile (an assignment file
+ * written by mixprec-tune) gives p->auto_where when the entry's hash is
+ * the nest's, and sets the plans' auto_* fields.  A nest of integer
+ * sources is refused.  Returns the count as mp_analyze_all. */
+int mp_analyze_auto(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max);
+/* The candidate `auto` runs without a profile: bf16, else fp8_e4m3,
+ * int8, uint8, fp8_e5m2, the first of them in MASK. */
+mp_prec mp_auto_default(int mask);
+/* The nest hash of a plan's `what` (its contraction, without the
+ * precision): FNV-1a of the text between the first ": " and " (". */
+uint32_t mp_auto_hash(const char *what);
 
 /* --------------------------------------------------- runtime call */
 

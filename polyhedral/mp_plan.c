@@ -3349,6 +3349,8 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 
 	if (max < 1)
 		return 0;
+	if (p && p->prec == MP_PREC_AUTO)
+		return mp_analyze_auto(n, p, plans, max);
 	if (mp_analyze(n, p, &plans[0]) || max < 2)
 		return plans[0].ok;
 	/* several contractions: rows unrolled into accumulators of one
@@ -3453,6 +3455,8 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	mp_pragma dflt;
 	az z;
 
+	if (p && p->prec == MP_PREC_AUTO)
+		return mp_analyze_auto(n, p, plan, 1) > 0;
 	mp_walk_resolve(n);
 	mp_reroll(n);
 	fold_sub_neg(n);

@@ -5,6 +5,8 @@
  *
  *   '(' PREC { ',' CLAUSE } ')'            nothing may follow ')'
  *   PREC   : int8 | uint8 | bf16 | fp16 | fp8_e4m3 | fp8_e5m2
+ *          | auto [ '(' CAND { ',' CAND } ')' ]
+ *   CAND   : int8 | uint8 | bf16 | fp8_e4m3 | fp8_e5m2
  *   CLAUSE : acc    '=' ( int32 | fp32 )
  *          | scale  '=' ( dynamic | EXPR )   EXPR: balanced tokens up to the
  *                                            next top-level ',' or ')'
@@ -28,7 +30,8 @@
 #define MP_TILE_MAX           4096
 
 #define PRAGMA "'#pragma mixprec'"
-#define PREC_LIST "int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2"
+#define PREC_LIST "int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2, auto"
+#define CAND_LIST "int8, uint8, bf16, fp8_e4m3, fp8_e5m2"
 #define CLAUSE_LIST "acc, constant, scale, target, tile, verify"
 #define ACC_LIST "int32, fp32"
 #define TARGET_LIST "auto, scalar, avx2, avx512vnni, avxvnni, avx512bf16, dotprod, i8mm"
@@ -44,6 +47,7 @@ static const char *const prec_names[] = {
 	[MP_PREC_FP16] = "fp16",
 	[MP_PREC_FP8_E4M3] = "fp8_e4m3",
 	[MP_PREC_FP8_E5M2] = "fp8_e5m2",
+	[MP_PREC_AUTO] = "auto",
 };
 
 static const char *const target_names[] = {
@@ -328,6 +332,36 @@ static int parse_constant(pstate *s, int i, mp_pragma *p)
 	}
 }
 
+/* auto's optional candidate list at i (the token after `auto`): returns
+ * the index after it, or -1.  Without a list: every candidate. */
+static int parse_auto(pstate *s, int i, mp_pragma *p)
+{
+	char b1[96];
+	p->auto_mask = MP_AUTO_CANDIDATES;
+	if (!is_punct(s, i, "("))
+		return i;
+	p->auto_mask = 0;
+	for (i++;; i++) {
+		int c = is_name(s, i) ? lookup(prec_names, NELEM(prec_names), 1, s->tok[i].text) : -1;
+		if (c < 0 || !((MP_AUTO_CANDIDATES >> c) & 1))
+			return fail(s, i, "invalid candidate %s%s%s for 'auto' in " PRAGMA
+				    "; expected one of " CAND_LIST,
+				    i < s->ntok ? "'" : "", tok_text(s, i, b1, sizeof b1),
+				    i < s->ntok ? "'" : "");
+		if ((p->auto_mask >> c) & 1)
+			return fail(s, i, "duplicate candidate '%s' of 'auto' in " PRAGMA,
+				    s->tok[i].text);
+		p->auto_mask |= 1 << c;
+		i++;
+		if (is_punct(s, i, ")"))
+			return i + 1;
+		if (!is_punct(s, i, ","))
+			return fail(s, i, "expected ',' or ')' in the candidates of 'auto' in " PRAGMA
+				    ", found %s%s%s", i < s->ntok ? "'" : "",
+				    tok_text(s, i, b1, sizeof b1), i < s->ntok ? "'" : "");
+	}
+}
+
 /* The acc type the precision requires. */
 static int check_acc(pstate *s, int at, const mp_pragma *p)
 {
@@ -485,6 +519,11 @@ static int parse(pstate *s, mp_pragma *p)
 	p->prec = (mp_prec)prec;
 	p->loc = s->tok[i].loc;
 	i++;
+	if (p->prec == MP_PREC_AUTO) {
+		i = parse_auto(s, i, p);
+		if (i < 0)
+			return -1;
+	}
 
 	/* the clauses */
 	for (;;) {
@@ -509,6 +548,10 @@ static int parse(pstate *s, mp_pragma *p)
 	if (i + 1 < s->ntok)
 		return fail(s, i + 1, "unexpected '%s' after ')' in " PRAGMA,
 			    tok_text(s, i + 1, b1, sizeof b1));
+	if (p->prec == MP_PREC_AUTO && p->scale == MP_SCALE_EXPR)
+		return fail(s, p->scale_first,
+			    "scale= is not valid with 'auto' in " PRAGMA "; each candidate "
+			    "quantizes with its own dynamic scales");
 	return 0;
 }
 

@@ -55,9 +55,9 @@ int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, int arch, char *buf, s
 			"mixprec: %s; %s; %s; %s, chosen at run time for the running CPU "
 			"(target=%s, MIXPREC_TARGET overrides); a call too small to pay for "
 			"them runs the loop as written (decided per call from the extents: "
-			"fallback reason 'small' in MIXPREC_STATS)%s%s",
+			"fallback reason 'small' in MIXPREC_STATS)%s%s%s%s",
 			p->what, p->layout, mode_text(p),
 			p->src_float ? mp_lp_kernel_families[a]
 			: p->g_batch ? mp_batched_kernel_families[a] : mp_kernel_families[a], target,
-			p->hint[0] ? "; " : "", p->hint);
+			p->hint[0] ? "; " : "", p->hint, p->auto_note[0] ? "; " : "", p->auto_note);
 }

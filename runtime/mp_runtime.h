@@ -24,6 +24,8 @@ typedef enum mp_fallback {
 	MP_FB_SLOW,          /* no vector kernel for this problem on this CPU: the
 	                        loop as written is faster (nest.c's cost model;
 	                        MIXPREC_SMALL=0 turns it off) */
+	MP_FB_AUTO_SOURCE,   /* an auto nest forced to its source precision
+	                        (MIXPREC_AUTO_FORCE, mixprec-tune --run) */
 	MP_FB_COUNT
 } mp_fallback;
 
@@ -37,6 +39,19 @@ void mp_stats_note_verify(double worst, int failed);
 /* The inline guard the plugin's code reads before each call (nest.c;
  * polyhedral/mp_nest.h, mp_plan_work). */
 extern long __mixprec_small[10];
+
+/* MIXPREC_PROFILE (profile.c): whether profiling is on; one call of an
+ * auto nest (flags: its __mixprec_lp_nest flags) that ran on the kernels in
+ * SECONDS, its operands as mp_gemm_lp_ex takes them (element strides). */
+int mp_profile_on(void);
+/* MIXPREC_AUTO_FORCE: the precision the auto nest at LOC (its call's
+ * flags) is forced to: an mp_lp, -1 the source precision (the loop as
+ * written), -2 none (the compiled one). */
+int mp_auto_forced(const char *loc, long flags);
+struct mp_lp_opts;
+void mp_profile_call(const char *loc, long flags, double seconds, int kern, int dbl, long M,
+		     long N, long K, const void *a, long a_si, long a_sk, const void *b, long b_sk,
+		     long b_sj, const struct mp_lp_opts *opt);
 
 /* Forget the cached MIXPREC_TARGET selection (cpu.c; mp_env_reload). */
 void mp_kernel_select_reload(void);

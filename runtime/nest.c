@@ -103,7 +103,11 @@
  *            sb_mode, sb_bits, sb, sb_dt, B's, per column (N scales)
  *            flags,                       1: verify (the pragma's clause),
  *                                         2 / 4: A / B constant across calls
- *                                         (constant=: MP_LP_CONST_A / _B)
+ *                                         (constant=: MP_LP_CONST_A / _B),
+ *                                         8: an auto nest (mp_auto.c), its
+ *                                         candidates 1 << mp_prec in bits
+ *                                         8-15, its nest hash in bits 32-63
+ *                                         (MIXPREC_PROFILE: profile.c)
  *            loc,                         pointer: "FILE:LINE" or NULL
  *            L, {n, a_s, b_s} x L,        summed reduction loops, as above
  *            P, pv_kind, pv, {...} x P    padding, as above (ci2 is 0), in
@@ -1097,6 +1101,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	va_list ap;
 	int ok;
 	double t0 = call_start();
+	const double tp = mp_stats_now();   /* (cheap: the profile's time) */
 
 	if (abi != MP_NEST_ABI || nargs < 37)
 		return fallback(NULL, MP_FB_ABI, t0);
@@ -1190,6 +1195,13 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		return fallback(loc, MP_FB_OVERLAP, t0);
 	if (disabled())
 		return fallback(loc, MP_FB_DISABLED, t0);
+	if (flags & 8) {   /* an auto nest: MIXPREC_AUTO_FORCE (profile.c) */
+		int f = mp_auto_forced(loc, flags);
+		if (f == -1)
+			return fallback(loc, MP_FB_AUTO_SOURCE, t0);
+		if (f >= 0)
+			lp = f;
+	}
 	if (mp_par_tail_too_wide())
 		return fallback(loc, MP_FB_OMP, t0);
 	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
@@ -1317,6 +1329,11 @@ out:
 	if (!ret)
 		return fallback(loc, why, t0);
 	ran(loc, kern, t0);
+	/* MIXPREC_PROFILE: an auto nest's call, and on sampled calls every
+	   candidate on these operands (profile.c) */
+	if ((flags & 8) && mp_profile_on())
+		mp_profile_call(loc, flags, mp_stats_now() - tp, (int)kern, is_double != 0, M, N, K,
+				a, a_si, a_sk, b, b_sk, b_sj, &opt);
 	return ret;
 }
 

@@ -71,7 +71,7 @@ void mp_stats_reset(void)
 
 static const char *const mp_fb_names[MP_FB_COUNT] = {
 	"none", "abi", "disabled", "no_kernel", "overlap", "int32_bound", "layout", "alloc",
-	"values", "verify", "small", "omp_team", "slow_form",
+	"values", "verify", "small", "omp_team", "slow_form", "auto_source",
 };
 
 typedef struct mp_nest_stat {

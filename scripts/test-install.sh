@@ -20,6 +20,12 @@ $cc -O2 -fplugin="$plugin" -fopt-info-loop-optimized $(pkg-config --cflags mixpr
     "$src/samples/gemm_ikj.c" -o "$prefix/fast" $(pkg-config --libs mixprec) 2>"$prefix/remarks"
 grep -q "optimized: mixprec" "$prefix/remarks" || { echo "FAIL: no mixprec remark"; cat "$prefix/remarks"; exit 1; }
 sh "$src/scripts/compare-sample.sh" "$prefix/plain" "$prefix/fast"
+# mixprec-tune (docs/precision.md) installed and runnable
+tune=$(find "$prefix" -name mixprec-tune -perm -u+x)
+[ -n "$tune" ] || { echo "FAIL: mixprec-tune not installed"; exit 1; }
+if command -v python3 >/dev/null; then
+  "$tune" --help | grep -q "tol" || { echo "FAIL: mixprec-tune --help"; exit 1; }
+fi
 
 # The clang plugins, as the README tells clang users: clang_plugin with the
 # default clang (the one the build used, MIXPREC_CLANG in the cache) and

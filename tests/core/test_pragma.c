@@ -85,6 +85,7 @@ typedef struct tcase {
 	int tile_m, tile_n, tile_k;
 	int verify;
 	int loc, scale_loc;
+	int auto_mask;
 	/* ok == 0: expected message substring(s) and token index */
 	const char *msg;
 	const char *msg2;
@@ -114,6 +115,14 @@ static const tcase cases[] = {
 	{ OK("(int8, target=avx2)", MP_PREC_INT8), .target = MP_TARGET_AVX2 },
 	{ OK("(int8, target=avxvnni)", MP_PREC_INT8), .target = MP_TARGET_AVXVNNI },
 	{ OK("(int8, target=auto)", MP_PREC_INT8), .target = MP_TARGET_AUTO },
+	/* auto: every candidate, or the listed ones */
+	{ OK("(auto)", MP_PREC_AUTO), .auto_mask = MP_AUTO_CANDIDATES },
+	{ OK("(auto(int8, bf16))", MP_PREC_AUTO),
+	  .auto_mask = (1 << MP_PREC_INT8) | (1 << MP_PREC_BF16) },
+	{ OK("( auto ( fp8_e5m2 ) , verify, acc=fp32)", MP_PREC_AUTO), .verify = 1,
+	  .acc = MP_ACC_FP32, .auto_mask = 1 << MP_PREC_FP8_E5M2 },
+	{ OK("(auto, scale=dynamic, constant=w)", MP_PREC_AUTO), .scale = MP_SCALE_DYNAMIC,
+	  .scale_loc = LOC0 + 3, .auto_mask = MP_AUTO_CANDIDATES },
 	/* scale expressions: token ranges */
 	{ OK("(fp8_e4m3, scale=s)", MP_PREC_FP8_E4M3), .scale = MP_SCALE_EXPR,
 	  .scale_first = 5, .scale_count = 1, .scale_loc = LOC0 + 3 },
@@ -149,7 +158,16 @@ static const tcase cases[] = {
 	{ ERR("()", "empty argument list in '#pragma mixprec'", 1) },
 	{ ERR("(, acc=int32)", "missing precision", 1) },
 	{ ERR("(acc=int32)", "missing precision", 1), .msg2 = "found clause 'acc'" },
-	{ ERR("(int4)", "unknown precision 'int4' in '#pragma mixprec'; expected one of int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2", 1) },
+	{ ERR("(int4)", "unknown precision 'int4' in '#pragma mixprec'; expected one of int8, uint8, bf16, fp16, fp8_e4m3, fp8_e5m2, auto", 1) },
+	{ ERR("(auto())", "invalid candidate ')' for 'auto' in '#pragma mixprec'; expected one of int8, uint8, bf16, fp8_e4m3, fp8_e5m2", 3) },
+	{ ERR("(auto(fp16))", "invalid candidate 'fp16' for 'auto'", 3) },
+	{ ERR("(auto(auto))", "invalid candidate 'auto' for 'auto'", 3) },
+	{ ERR("(auto(int8, int8))", "duplicate candidate 'int8' of 'auto'", 5) },
+	{ ERR("(auto(int8 bf16))", "expected ',' or ')' in the candidates of 'auto'", 4) },
+	{ ERR("(auto(int8", "expected ',' or ')' in the candidates of 'auto'", AT_END) },
+	{ ERR("(auto, acc=int32)", "acc=int32 is not valid with auto", 5) },
+	{ ERR("(auto, scale=s)", "scale= is not valid with 'auto'", 5) },
+	{ ERR("(int8, auto)", "second precision 'auto'", 3) },
 	{ ERR("(INT8)", "unknown precision 'INT8'", 1) },
 	{ ERR("(8)", "unknown precision '8'", 1) },
 	{ ERR("(int8 acc=int32)", "expected ',' or ')' before 'acc'", 2) },
@@ -213,7 +231,7 @@ static int check_fields(const tcase *c, const mp_pragma *p)
 		if (p->scale_first != sf)
 			FAILF("scale_first = %d, expected %d", p->scale_first, sf);
 	}
-	F(tile_m); F(tile_n); F(tile_k); F(verify); F(loc); F(scale_loc);
+	F(tile_m); F(tile_n); F(tile_k); F(verify); F(loc); F(scale_loc); F(auto_mask);
 #undef F
 	return bad;
 }

@@ -323,7 +323,7 @@ int mp_analyze_auto(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 		}
 	}
 	for (int k = 0; k < count; k++) {
-		plans[k].auto_flags = 8 | (int64_t)mask << 8 | (int64_t)h << 32;
+		plans[k].auto_flags = (int64_t)(8u | (uint64_t)mask << 8 | (uint64_t)h << 32);
 		plans[k].auto_prec = chosen;
 		snprintf(plans[k].auto_note, sizeof(plans[k].auto_note),
 			 "auto: %s, %.200s (candidates", mp_prec_name(chosen), how);

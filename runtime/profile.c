@@ -143,7 +143,7 @@ static mp_prof_nest *mp_prof_find(const char *loc, long flags, double seconds, i
 		static const int lp_of_prec[] = { -1, MP_LP_INT8, MP_LP_UINT8, MP_LP_BF16, -1,
 						  MP_LP_FP8_E4M3, MP_LP_FP8_E5M2, -1 };
 		for (int b = 0; b < 8; b++)
-			if (((flags >> (8 + b)) & 1) && lp_of_prec[b] >= 0)
+			if ((((unsigned long)flags >> (8 + b)) & 1) && lp_of_prec[b] >= 0)
 				p->mask |= 1 << lp_of_prec[b];
 		mp_prof_n++;
 	}
@@ -375,7 +375,7 @@ int mp_auto_forced(const char *loc, long flags)
 	   1 << mp_prec, mp_prec = mp_lp + 1, fp8 one further: fp16 between) */
 	if (r >= 0) {
 		int prec = r <= MP_LP_BF16 ? r + 1 : r + 2;
-		if (!((flags >> (8 + prec)) & 1))
+		if (!(((unsigned long)flags >> (8 + prec)) & 1))
 			r = -2;
 	}
 	return r;

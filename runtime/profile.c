@@ -117,6 +117,20 @@ int mp_profile_on(void)
 	return on;
 }
 
+/* The candidates of an auto nest's call as mp_lp bits: its flags' bits
+ * 8-15 are 1 << mp_prec (polyhedral/mp_nest.h: int8 1, uint8 2, bf16 3,
+ * fp16 4, fp8_e4m3 5, fp8_e5m2 6). */
+static int mp_cand_mask(long flags)
+{
+	static const int lp_of_prec[] = { -1, MP_LP_INT8, MP_LP_UINT8, MP_LP_BF16, -1,
+					  MP_LP_FP8_E4M3, MP_LP_FP8_E5M2, -1 };
+	int mask = 0;
+	for (int b = 0; b < 8; b++)
+		if ((((unsigned long)flags >> (8 + b)) & 1) && lp_of_prec[b] >= 0)
+			mask |= 1 << lp_of_prec[b];
+	return mask;
+}
+
 /* The nest's entry (created), and whether this call is sampled. */
 static mp_prof_nest *mp_prof_find(const char *loc, long flags, double seconds, int *sample)
 {
@@ -138,13 +152,7 @@ static mp_prof_nest *mp_prof_find(const char *loc, long flags, double seconds, i
 		}
 		mp_prof[mp_prof_n] = p;
 		p->hash = hash;
-		/* flags bits 8-15: 1 << mp_prec (polyhedral/mp_nest.h: int8 1,
-		   uint8 2, bf16 3, fp16 4, fp8_e4m3 5, fp8_e5m2 6) -> 1 << mp_lp */
-		static const int lp_of_prec[] = { -1, MP_LP_INT8, MP_LP_UINT8, MP_LP_BF16, -1,
-						  MP_LP_FP8_E4M3, MP_LP_FP8_E5M2, -1 };
-		for (int b = 0; b < 8; b++)
-			if ((((unsigned long)flags >> (8 + b)) & 1) && lp_of_prec[b] >= 0)
-				p->mask |= 1 << lp_of_prec[b];
+		p->mask = mp_cand_mask(flags);
 		mp_prof_n++;
 	}
 	p->calls++;
@@ -371,13 +379,9 @@ int mp_auto_forced(const char *loc, long flags)
 		if (mp_forces[i].loc && !strcmp(mp_forces[i].loc, "*"))
 			r = mp_forces[i].lp;
 	pthread_mutex_unlock(&mp_prof_lock);
-	/* a forced precision must be a candidate of the nest (bits 8-15:
-	   1 << mp_prec, mp_prec = mp_lp + 1, fp8 one further: fp16 between) */
-	if (r >= 0) {
-		int prec = r <= MP_LP_BF16 ? r + 1 : r + 2;
-		if (!(((unsigned long)flags >> (8 + prec)) & 1))
-			r = -2;
-	}
+	/* a forced precision must be a candidate of the nest */
+	if (r >= 0 && !((mp_cand_mask(flags) >> r) & 1))
+		r = -2;
 	return r;
 }
 

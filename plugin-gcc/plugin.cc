@@ -244,8 +244,44 @@ static void handle_pragma(cpp_reader *)
 		mp_cpp_diag = cb->diagnostic;
 		cb->diagnostic = held_diag;
 	}
+	/* A _Pragma inside the line (written there, or from a macro such
+	   as `#define P _Pragma("mixprec(int8)")`) would come back from
+	   pragma_lex as a nested pragma token, which GCC 12's parser asserts
+	   against (c_parser_consume_token: an internal compiler error; its
+	   own OpenMP parser peeks and reports it).  While the line is read,
+	   _Pragma is an ordinary identifier: an unknown token, reported by
+	   the core at its place.  Its node is a plain identifier meanwhile
+	   (NT_VOID with no answers, a consistent state for the collector). */
+	cpp_hashnode *pragma_op = parse_in && lang_GNU_C() ? cpp_lookup(parse_in, (const unsigned char *)"_Pragma",
+							 7) : NULL;
+	bool pragma_op_off = pragma_op && pragma_op->type == NT_BUILTIN_MACRO;
+	enum cpp_builtin_type pragma_op_bt = pragma_op_off ? pragma_op->value.builtin : BT_PRAGMA;
+	if (pragma_op_off) {
+		pragma_op->type = NT_VOID;
+		pragma_op->value.answers = NULL;
+	}
+	bool nested = false;
 	for (;;) {
 		mp_held.clear();
+		/* A nested pragma token: a _Pragma("...") line whose text held
+		   a further _Pragma (from a macro), which cpplib ran while it
+		   collected the line.  pragma_lex would consume it (the same
+		   assertion); stop before it with an error, and GCC's parser
+		   skips the rest of the line (as after any handler).  C only:
+		   the C++ parser has lexed the file before (and the pragma is
+		   refused there). */
+		const cpp_token *next = NULL;
+		for (int i = 0; parse_in && lang_GNU_C() && i < 64; i++) {
+			next = cpp_peek_token(parse_in, i);
+			if (!next || next->type != CPP_PADDING)
+				break;
+		}
+		if (next && next->type == CPP_PRAGMA) {
+			nested = true;
+			error_at(next->src_loc, "a pragma inside %<#pragma mixprec%> (a %<_Pragma%> "
+				 "in its text, or from a macro there)");
+			break;
+		}
 		t = pragma_lex(&x, &loc);
 		std::string spelled;
 		if (t == CPP_NUMBER && x == error_mark_node && !mp_held.empty())
@@ -276,8 +312,14 @@ static void handle_pragma(cpp_reader *)
 	}
 	if (cb)
 		cb->diagnostic = mp_cpp_diag;
+	if (pragma_op_off) {
+		pragma_op->type = NT_BUILTIN_MACRO;
+		pragma_op->value.builtin = pragma_op_bt;
+	}
 	if (!locs.empty())
 		first = locs[0];
+	if (nested)
+		return;
 	if (too_long) {
 		error_at(first, "too many arguments in %<#pragma mixprec%> (more than %d tokens)",
 			 MP_MAX_PRAGMA_TOKENS);

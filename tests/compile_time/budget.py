@@ -54,7 +54,7 @@ def run(comp, src, obj, include, extra, env_budget, timeout):
     env = None
     if env_budget:
         env = {"MIXPREC_ISL_BUDGET": str(env_budget)}
-    cmd = [comp.cc] + comp.plugin_flags() + ["-O0", "-fdiagnostics-color=never"] + extra + [
+    cmd = [comp.cc] + comp.plugin_flags() + comp.remark_flags() + ["-O0", "-fdiagnostics-color=never"] + extra + [
         "-I", include, "-c", src, "-o", obj]
     secs, rc, err = compile_once(cmd, timeout, env)
     return cmd, secs, rc, err

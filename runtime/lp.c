@@ -98,6 +98,12 @@ static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 	}
 }
 
+/* See lp.h. */
+mp_lp_impl mp_lp_impl_of(mp_kernel kern, mp_lp lp)
+{
+	return mp_lp_pick(kern, lp);
+}
+
 /* See mixprec.h. */
 const char *mp_lp_kernel_name(mp_kernel kern, mp_lp lp)
 {

@@ -353,6 +353,9 @@ static inline float mp_lp_qbf(const mp_lp_ctx *x, int qmul, const void *p, ptrdi
 typedef enum { MP_LPI_I8_SCALAR, MP_LPI_I8_AVX2, MP_LPI_I8_AVX512VNNI, MP_LPI_I8_I8MM, MP_LPI_BF16_SCALAR,
 	       MP_LPI_BF16_AVX2, MP_LPI_BF16_AVX512BF16, MP_LPI_BF16_NEON, MP_LPI_BF16_BFMLAL,
 	       MP_LPI_NONE } mp_lp_impl;
+/* The implementation mp_gemm_lp(kern, lp, ...) runs on this CPU (the small
+ * shapes' cost model of nest.c picks its constants by it). */
+mp_lp_impl mp_lp_impl_of(mp_kernel kern, mp_lp lp);
 
 /* What determines the packed form of one operand (lp_cache.c): side, base
  * pointer, extents, strides, source type, precision, implementation and

@@ -143,6 +143,7 @@
 #include <string.h>
 #include "mixprec.h"
 #include "mp_runtime.h"
+#include "lp.h"
 #include "mp_gemm.h"
 #include "mp_par.h"
 
@@ -401,9 +402,10 @@ static mp_kernel pick_kernel(long target)
  * loops are scalar either way (a float sum is not reassociated without
  * -ffast-math), the dot-product form a little slower per multiply-add.  The kernel's side was measured for the avx512vnni family
  * (int8, and for int8 on an AVX2-only CPU: mp_small_k_i8_avx2) and
- * avx512bf16 (bf16, fp8); for float sources on the avx2 and scalar
- * families the kernels are slower and the model errs towards them, as the
- * runtime did before it.  Shapes beyond the grid (M*N*K > 2^20) always take the
+ * avx512bf16 (bf16, fp8), and for float sources on the avx2 family on an
+ * AVX2-only CPU (mp_small_k_lp8_avx2_*, mp_small_k_lp16_avx2_*, with its
+ * own loop constants); on the scalar family the kernels are slower still
+ * and the model errs towards them, as the runtime did before it.  Shapes beyond the grid (M*N*K > 2^20) always take the
  * kernels. */
 typedef struct mp_small_kern {
 	double c0, k, pack, mac, out, row, tilek, vrow, vcol, vk;
@@ -454,12 +456,34 @@ static const mp_small_kern mp_small_k_lp8 = {
 /* float sources at bf16 / fp8 (avx512bf16) */
 static const mp_small_kern mp_small_k_lp16 = {
 	269, 4.2, 0.134, 0.0188, 0.73, 13.7, 8.85, 19.1, 2.36, 1.10};
+/* float sources on the avx2 family (lp_avx2.c's 6x16 fp32 tiles for bf16
+   and fp8; the avx2 int8 packers and kernels for int8 / uint8), one set
+   per layout (A and B contiguous in k, or not: the packers differ most),
+   fitted to bench_small --csv 9 (dense_f32_* contiguous, gemm_f32_*
+   strided; M, N > 1; non-negative least squares, weights 1/the faster
+   path) on an AMD EPYC without AVX-512, gcc 12 -O3 -march=native; with
+   the loop's constants below.  The decision alone, over the 294 shapes
+   of each nest: at worst 1.34x the better path for bf16 (geometric mean
+   1.003), 1.93x for int8 (1.01); with the avx512 constants there, 7.3x
+   to 12x (gemm_f32_int8 2x64x256: the kernels at 405 us against the
+   loop's 34 us), and a geometric mean of 1.33 to 1.73 */
+static const mp_small_kern mp_small_k_lp8_avx2_kc = {
+	648.2, 0, 1.465, 0, 10.6, 49.58, 7.638, 0, 0, 0};
+static const mp_small_kern mp_small_k_lp8_avx2_st = {
+	1166, 46.11, 6.614, 0, 10.03, 3.931, 0, 0, 0, 0};
+static const mp_small_kern mp_small_k_lp16_avx2_kc = {
+	741.9, 9.659, 5.723, 0.03474, 8.04, 23.7, 42.27, 0, 0, 0};
+static const mp_small_kern mp_small_k_lp16_avx2_st = {
+	826.7, 11.73, 5.602, 0.05902, 6.117, 28.51, 29.88, 0, 0, 0};
 static const mp_small_loop mp_small_l_i8_kcontig = {5.54, 0.044};
 static const mp_small_loop mp_small_l_i8_strided = {1.19, 0.678};
 static const mp_small_loop mp_small_l_i8_kcontig_avx2 = {5.46, 0.103};
 static const mp_small_loop mp_small_l_i8_strided_avx2 = {0.986, 0.983};
 static const mp_small_loop mp_small_l_f_kcontig = {1.19, 0.538};
 static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
+/* the float loops on that AVX2 machine (the same fit) */
+static const mp_small_loop mp_small_l_f_kcontig_avx2 = {1.949, 0.5691};
+static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001};
 
 /* ------------------------------------------------ the inline guard
  *
@@ -515,10 +539,16 @@ static void small_guard_set(int small, int stats)
 		ko = fmax(ko, mp_small_l_i8_kcontig.out), km = fmax(km, mp_small_l_i8_kcontig.mac);
 		so = fmax(so, mp_small_l_i8_strided.out), sm_ = fmax(sm_, mp_small_l_i8_strided.mac);
 	}
-	double f0 = fmin(mp_small_k_lp8.c0, mp_small_k_lp16.c0);
+	/* the least over every family a float nest may run on here
+	   (MIXPREC_TARGET may pick avx2 on an AVX-512 CPU) */
+	double f0 = fmin(fmin(mp_small_k_lp8.c0, mp_small_k_lp16.c0),
+			 fmin(fmin(mp_small_k_lp8_avx2_kc.c0, mp_small_k_lp8_avx2_st.c0),
+			      fmin(mp_small_k_lp16_avx2_kc.c0, mp_small_k_lp16_avx2_st.c0)));
+	const mp_small_loop *fk = &mp_small_l_f_kcontig, *fs = &mp_small_l_f_strided;
+	const mp_small_loop *fk2 = &mp_small_l_f_kcontig_avx2, *fs2 = &mp_small_l_f_strided_avx2;
 	long g[10] = {floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
-		      floor64(f0), ceil64(mp_small_l_f_kcontig.out), ceil64(mp_small_l_f_kcontig.mac),
-		      ceil64(mp_small_l_f_strided.out), ceil64(mp_small_l_f_strided.mac)};
+		      floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
+		      ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
 	if (off)
 		g[0] = g[5] = 0;
 	for (int i = 0; i < 10; i++)
@@ -563,6 +593,31 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 			kc->tilek * (double)((M + 7) / 8) * (double)((N + 31) / 32) *
 				(double)((K + 3) / 4);
 	return loop < kern;
+}
+
+/* The kernel constants of a float nest at precision LP on family KERN:
+ * by the implementation mp_gemm_lp runs (the avx2 family's own fit; the
+ * avx512 fit elsewhere, the scalar tiles included, which it favours). */
+static int small_lp_avx2(mp_kernel kern, mp_lp lp)
+{
+	mp_lp_impl im = mp_lp_impl_of(kern, lp);
+	return im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
+}
+
+static const mp_small_kern *small_lp_kern(mp_kernel kern, mp_lp lp, int kc)
+{
+	int i8 = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
+	if (small_lp_avx2(kern, lp))
+		return i8 ? (kc ? &mp_small_k_lp8_avx2_kc : &mp_small_k_lp8_avx2_st)
+			  : (kc ? &mp_small_k_lp16_avx2_kc : &mp_small_k_lp16_avx2_st);
+	return i8 ? &mp_small_k_lp8 : &mp_small_k_lp16;
+}
+
+static const mp_small_loop *small_lp_loop(mp_kernel kern, mp_lp lp, int kc)
+{
+	if (small_lp_avx2(kern, lp))
+		return kc ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_strided_avx2;
+	return kc ? &mp_small_l_f_kcontig : &mp_small_l_f_strided;
 }
 
 /* too_small for an int8 nest on family KERN: NBLK blocks of M rows, G
@@ -1234,9 +1289,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	 * 6.4 us); the loop runs, whatever the size */
 	if (mp_env.small &&
 	    ((N == 1 && M > 1 && !(flags & 2)) || (M == 1 && N > 1 && !(flags & 4)) ||
-	     too_small(lp == MP_LP_INT8 || lp == MP_LP_UINT8 ? &mp_small_k_lp8 : &mp_small_k_lp16,
-		       k_contiguous(a_si, a_sk, b_sk, b_sj, esz) ? &mp_small_l_f_kcontig
-								  : &mp_small_l_f_strided,
+	     too_small(small_lp_kern(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz)),
+		       small_lp_loop(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz)),
 		       M, N, K, !(flags & 2), !(flags & 4), 1, NULL, 0, 0, 0)))
 		return fallback(loc, MP_FB_SMALL, t0);
 

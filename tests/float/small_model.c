@@ -129,5 +129,6 @@ int main(void)
 		fails += bad;
 	}
 	printf("small_model: %d failure(s)\n", fails);
+	free(a), free(b), free(bias), free(y), free(r);
 	return fails != 0;
 }

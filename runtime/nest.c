@@ -595,29 +595,29 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 	return loop < kern;
 }
 
-/* The kernel constants of a float nest at precision LP on family KERN:
- * by the implementation mp_gemm_lp runs (the avx2 family's own fit; the
- * avx512 fit elsewhere, the scalar tiles included, which it favours). */
-static int small_lp_avx2(mp_kernel kern, mp_lp lp)
+/* too_small for a float nest at precision LP on family KERN (strides in
+ * bytes, ESZ the element size; PACK_A / PACK_B as too_small's): the
+ * constants by the implementation mp_gemm_lp runs and the layout (the
+ * avx2 family's own fit; the avx512 fit elsewhere, the scalar tiles
+ * included, which it favours), as too_small_i8 picks them for int8. */
+static int too_small_lp(mp_kernel kern, mp_lp lp, long M, long N, long K, long a_si,
+			long a_sk, long b_sk, long b_sj, long esz, int pack_a, int pack_b)
 {
 	mp_lp_impl im = mp_lp_impl_of(kern, lp);
-	return im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
-}
-
-static const mp_small_kern *small_lp_kern(mp_kernel kern, mp_lp lp, int kc)
-{
+	int avx2 = im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
 	int i8 = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
-	if (small_lp_avx2(kern, lp))
-		return i8 ? (kc ? &mp_small_k_lp8_avx2_kc : &mp_small_k_lp8_avx2_st)
-			  : (kc ? &mp_small_k_lp16_avx2_kc : &mp_small_k_lp16_avx2_st);
-	return i8 ? &mp_small_k_lp8 : &mp_small_k_lp16;
-}
-
-static const mp_small_loop *small_lp_loop(mp_kernel kern, mp_lp lp, int kc)
-{
-	if (small_lp_avx2(kern, lp))
-		return kc ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_strided_avx2;
-	return kc ? &mp_small_l_f_kcontig : &mp_small_l_f_strided;
+	int kc = k_contiguous(a_si, a_sk, b_sk, b_sj, esz);
+	const mp_small_kern *kk;
+	const mp_small_loop *lc;
+	if (avx2) {
+		kk = i8 ? (kc ? &mp_small_k_lp8_avx2_kc : &mp_small_k_lp8_avx2_st)
+			: (kc ? &mp_small_k_lp16_avx2_kc : &mp_small_k_lp16_avx2_st);
+		lc = kc ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_strided_avx2;
+	} else {
+		kk = i8 ? &mp_small_k_lp8 : &mp_small_k_lp16;
+		lc = kc ? &mp_small_l_f_kcontig : &mp_small_l_f_strided;
+	}
+	return too_small(kk, lc, M, N, K, pack_a, pack_b, 1, NULL, 0, 0, 0);
 }
 
 /* too_small for an int8 nest on family KERN: NBLK blocks of M rows, G
@@ -1289,9 +1289,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	 * 6.4 us); the loop runs, whatever the size */
 	if (mp_env.small &&
 	    ((N == 1 && M > 1 && !(flags & 2)) || (M == 1 && N > 1 && !(flags & 4)) ||
-	     too_small(small_lp_kern(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz)),
-		       small_lp_loop(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz)),
-		       M, N, K, !(flags & 2), !(flags & 4), 1, NULL, 0, 0, 0)))
+	     too_small_lp(kern, lp, M, N, K, a_si, a_sk, b_sk, b_sj, esz, !(flags & 2),
+			  !(flags & 4))))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */

@@ -16,11 +16,13 @@
 #include <string.h>
 #include "mixprec.h"
 
-#define DENSE(prec)                                                                        \
-	static void dense_##prec(int M, int N, int K, const float *x, const float *w,      \
+/* NESTS(name, pragma): the two nests, annotated with PRAGMA (or not,
+ * PRAGMA empty: the reference for the loop's bits) */
+#define NESTS(name, pragma)                                                                \
+	static void dense_##name(int M, int N, int K, const float *x, const float *w,      \
 				 const float *b, float *y)                                 \
 	{                                                                                  \
-		_Pragma(MP_STR(mixprec(prec)))                                             \
+		pragma                                                                     \
 		for (int i = 0; i < M; i++)                                                \
 			for (int j = 0; j < N; j++) {                                      \
 				float s = b[j];                                            \
@@ -29,10 +31,10 @@
 				y[i * N + j] = s > 0 ? s : 0;                              \
 			}                                                                  \
 	}                                                                                  \
-	static void gemm_##prec(int M, int N, int K, const float *A, const float *B,       \
+	static void gemm_##name(int M, int N, int K, const float *A, const float *B,       \
 				float *C)                                                  \
 	{                                                                                  \
-		_Pragma(MP_STR(mixprec(prec)))                                             \
+		pragma                                                                     \
 		for (int i = 0; i < M; i++)                                                \
 			for (int j = 0; j < N; j++) {                                      \
 				float s = 0;                                               \
@@ -41,32 +43,9 @@
 				C[i * N + j] = s;                                          \
 			}                                                                  \
 	}
-#define MP_STR(x) #x
-DENSE(bf16)
-DENSE(int8)
-
-/* the same loops, not annotated: the reference for the loop's bits */
-static void dense_ref(int M, int N, int K, const float *x, const float *w, const float *b,
-		      float *y)
-{
-	for (int i = 0; i < M; i++)
-		for (int j = 0; j < N; j++) {
-			float s = b[j];
-			for (int k = 0; k < K; k++)
-				s += x[i * K + k] * w[j * K + k];
-			y[i * N + j] = s > 0 ? s : 0;
-		}
-}
-static void gemm_ref(int M, int N, int K, const float *A, const float *B, float *C)
-{
-	for (int i = 0; i < M; i++)
-		for (int j = 0; j < N; j++) {
-			float s = 0;
-			for (int k = 0; k < K; k++)
-				s += A[i * K + k] * B[k * N + j];
-			C[i * N + j] = s;
-		}
-}
+NESTS(bf16, _Pragma("mixprec(bf16)"))
+NESTS(int8, _Pragma("mixprec(int8)"))
+NESTS(ref, )
 
 typedef struct shape {
 	const char *name;

@@ -109,6 +109,7 @@ extern const char *mp_opt_profile_use;   /* -fplugin-arg-mixprec-profile-use=FIL
  * after a short first line. */
 extern FILE *mp_dump_fp;
 #define MP_REMARK_SHORT 200
+opt_pass *mp_split_pass_new(void);
 bool mp_build_init(struct plugin_name_args *info, opt_pass *pass, const char *dump_file);
 std::string mp_remark_split(const char *text);
 

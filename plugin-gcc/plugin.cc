@@ -823,5 +823,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	pi.ref_pass_instance_number = 1;
 	pi.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pi);
+	/* split.cc: tile-mode nests, one copy per path, once in SSA form */
+	struct register_pass_info ps;
+	ps.pass = mp_split_pass_new();
+	ps.reference_pass_name = "ssa";
+	ps.ref_pass_instance_number = 1;
+	ps.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &ps);
 	return mp_build_init(info, pi.pass, dump_file) ? 0 : 1;
 }

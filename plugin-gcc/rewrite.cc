@@ -1,6 +1,9 @@
 /* rewrite.cc -- the core's plan back into GIMPLE.
  *
- * Nothing is duplicated: both paths live in the one copy of the nest.
+ * Nothing is duplicated here: both paths live in the one copy of the nest.
+ * In tile mode, split.cc gives each path its own copy later, in SSA form
+ * (the test of the tile inside the loops kept GCC from vectorizing the
+ * fallback around loop k).
  *
  *   TILE mode (contract section 5), before:         after:
  *     for i { init; for k { s += A*B; } epi; }        t = __mixprec_i8_nest(...);

@@ -190,6 +190,12 @@ static unsigned int split_tile_nests(function *fn)
 		update_ssa(TODO_update_ssa);
 		fold_tests(l, p.second, true);
 		fold_tests(nl, p.second, false);
+		/* the kernels' copy: its loops only read the tile (and run the
+		   epilogue) as they did before the split, not vectorized; the
+		   compile time stays that of one copy plus the nest as written */
+		l->dont_vectorize = true;
+		for (class loop *in : loops_list(fn, 0, l))
+			in->dont_vectorize = true;
 		changed = true;
 	}
 	free_original_copy_tables();

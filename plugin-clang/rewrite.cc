@@ -649,7 +649,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		}
 		VarDecl *work = local("work", 0, prod);
 		VarDecl *tbl = m.runtime_array("__mixprec_small", MP_SMALL_GUARD_LEN);
-		int g0 = p.src_float ? 5 : 0;
+		int g0 = w.slot;
 		auto g = [&](int i) {
 			return m.ok(S.CreateBuiltinArraySubscriptExpr(m.ref(tbl), m.L, m.lit(g0 + i), m.L));
 		};

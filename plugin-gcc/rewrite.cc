@@ -614,7 +614,7 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 		prod = fold_build2(MIN_EXPR, lt, fold_build2(MULT_EXPR, lt, prod, e), cap);
 	}
 	tree work = prod;
-	int g = p.src_float ? 5 : 0;
+	int g = w.slot;
 	/* the form's two constants: contiguous in k (g[1], g[2]) or strided
 	   (g[3], g[4]), picked by the layout the model sees; without the
 	   strides, the larger of each */

@@ -828,22 +828,26 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  * indices in ARGS of a_si, a_sk, b_sk, b_sj (bytes), or -1 when the
  * runtime may copy the operands first (summed loops, padding, groups, a
  * second row loop) or the list has none; esz the element size in bytes.
- * With g = &__mixprec_small[5 * p->src_float], f1 = out*g[1] + work*g[2]
+ * With g = &__mixprec_small[slot], f1 = out*g[1] + work*g[2]
  * (operands contiguous in k), f2 = out*g[3] + work*g[4] (strided), the
  * call is made only when
  *     (kc ? f1 : f2) >= g[0],  kc = a_sk == esz && b_sk == esz &&
  *                                   a_si != esz && b_sj != esz,
  * or, without strides, when out*max(g[1], g[3]) + work*max(g[2], g[4]) >=
  * g[0]; otherwise the loop as written runs (the model would have chosen
- * it).  Extents below 0 count as 0. */
+ * it).  Extents below 0 count as 0.  slot: 0 for an integer source; for a
+ * floating-point source 5 when the pragma names a target=, else 10 at
+ * int8/uint8 and 15 at bf16/fp8 (the runtime fills those with the
+ * constants of the family it picks on the running CPU). */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
-#define MP_SMALL_GUARD_LEN 10
+#define MP_SMALL_GUARD_LEN 20   /* == runtime/mp_runtime.h's */
 typedef struct mp_work {
 	int nloops, nout;
 	int loops[MP_MAX_WORK_LOOPS];
 	int stride[4];
 	int esz;
+	int slot;   /* the guard's first entry in __mixprec_small */
 } mp_work;
 void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w);
 

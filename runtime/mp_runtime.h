@@ -38,7 +38,8 @@ void mp_stats_note_verify(double worst, int failed);
 
 /* The inline guard the plugin's code reads before each call (nest.c;
  * polyhedral/mp_nest.h, mp_plan_work). */
-extern long __mixprec_small[10];
+#define MP_SMALL_GUARD_LEN 20   /* == polyhedral/mp_nest.h's */
+extern long __mixprec_small[MP_SMALL_GUARD_LEN];
 
 /* MIXPREC_PROFILE (profile.c): whether profiling is on; one call of an
  * auto nest (flags: its __mixprec_lp_nest flags) that ran on the kernels in

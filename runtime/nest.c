@@ -242,7 +242,7 @@ static struct {
 	int loaded, disable, target_set, verify, small, stats;
 } mp_env;
 
-static void small_guard_set(int small, int stats);
+static void small_guard_set(int small, int stats, int env);
 
 /* MIXPREC_SMALL=0: no cost model, the kernels whenever they can (*small
  * 0).  The per-nest counters (stats.c) are printed only under
@@ -264,7 +264,7 @@ static void mp_env_load(void)
 	env_small_stats(&mp_env.small, &mp_env.stats);
 	mp_env.target_set = t != NULL;
 	mp_env.verify = !v || !*v ? 0 : !strcmp(v, "0") ? 1 : !strcmp(v, "all") ? 2 : 3;
-	small_guard_set(mp_env.small, mp_env.stats);
+	small_guard_set(mp_env.small, mp_env.stats, 1);
 	__atomic_store_n(&mp_env.loaded, 1, __ATOMIC_RELEASE);
 }
 
@@ -493,20 +493,28 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001};
  * calling, from the call's own arguments (polyhedral/mp_nest.h,
  * mp_plan_work): out = the outputs, work = the multiply-adds, kc = the
  * operands contiguous in k (k_contiguous); it calls only when, for
- * g = &__mixprec_small[5 * (floating-point source)],
+ * g = &__mixprec_small[slot],
  *     (kc ? out*g[1] + work*g[2] : out*g[3] + work*g[4]) >= g[0]
  * in 1/64 ns (out*max(g[1], g[3]) + work*max(g[2], g[4]) when the operands
  * may be copied before the model sees them).  g[0] is the least the model ever
- * estimates for the kernels (the smallest c0 of the family's tables,
- * rounded down), g[1..4] the model's loop constants (rounded up).  So the
- * code skips a call only where too_small would return the loop: the same
- * choice, without the call.  Under MIXPREC_SMALL=0 or MIXPREC_STATS,
- * g[0] = 0: every call is made (and counted).  Set before main, at the
- * first call that reaches the runtime and by mp_env_reload
- * (small_guard_set); the static values, for calls made before the
- * constructor runs, hold for every family (the least c0, the largest loop
- * constants). */
-long __mixprec_small[10] = {4800, 355, 7, 77, 63, 17216, 77, 35, 77, 31};
+ * estimates for the kernels (the smallest c0 of the tables the slot's calls
+ * may use, rounded down), g[1..4] the model's loop constants (rounded up).
+ * So the code skips a call only where too_small would return the loop: the
+ * same choice, without the call.  The slots (mp_plan_work): 0 integer
+ * sources; 5 floating-point sources with a target= (any family); 10 and 15
+ * floating-point sources at int8/uint8 and at bf16/fp8, target auto.
+ * Before the environment is read (the constructor: the program may still
+ * set MIXPREC_TARGET) slots 10 and 15 are slot 5, whose constants hold for
+ * every family; once it is read (the first call that reaches the runtime,
+ * mp_env_reload) they are those of the family auto picks on this CPU (on
+ * an AVX2 CPU the float kernels cost at least 648 ns where the AVX-512
+ * tables start at 269: calls in between no longer pay the call to come
+ * back to the loop).  Under MIXPREC_SMALL=0 or MIXPREC_STATS, every g[0] =
+ * 0: every call is made (and counted).  The static values, for calls made
+ * before the constructor runs, hold for every family (the least c0, the
+ * largest loop constants). */
+long __mixprec_small[MP_SMALL_GUARD_LEN] = {4800, 355, 7, 77, 63, 17216, 77, 35, 77, 31,
+					    17216, 77, 35, 77, 31, 17216, 77, 35, 77, 31};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
@@ -520,14 +528,33 @@ static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
 static long floor64(double ns) { return (long)(ns * 64.0); }
 static long ceil64(double ns) { return (long)(ns * 64.0) + 1; }
 
+/* A float slot of __mixprec_small (G[0..4]) for the calls at LP on family
+ * KERN: the tables too_small_lp reads for them (the least c0 of both
+ * layouts). */
+static void small_guard_lp(long *g, mp_kernel kern, mp_lp lp)
+{
+	mp_lp_impl im = mp_lp_impl_of(kern, lp);
+	int avx2 = im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
+	int i8 = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
+	double c0 = avx2 ? (i8 ? fmin(mp_small_k_lp8_avx2_kc.c0, mp_small_k_lp8_avx2_st.c0)
+			       : fmin(mp_small_k_lp16_avx2_kc.c0, mp_small_k_lp16_avx2_st.c0))
+			 : (i8 ? mp_small_k_lp8.c0 : mp_small_k_lp16.c0);
+	const mp_small_loop *fk = avx2 ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_kcontig;
+	const mp_small_loop *fs = avx2 ? &mp_small_l_f_strided_avx2 : &mp_small_l_f_strided;
+	g[0] = floor64(c0);
+	g[1] = ceil64(fk->out), g[2] = ceil64(fk->mac);
+	g[3] = ceil64(fs->out), g[4] = ceil64(fs->mac);
+}
+
 /* __mixprec_small for MIXPREC_SMALL and MIXPREC_STATS as read
  * (env_small_stats) and this CPU: the avx2 family's constants, or where
  * AVX512-VNNI is available (MIXPREC_TARGET or target= may still pick avx2
  * or scalar) the least c0 and the largest loop constants of both.  Set
- * before main (without fixing the other variables or MIXPREC_TARGET) and
- * by mp_env_load: at the first call that reaches the runtime and at
+ * before main (ENV 0: without fixing the other variables or
+ * MIXPREC_TARGET) and by mp_env_load (ENV 1: the family auto picks is
+ * known): at the first call that reaches the runtime and at
  * mp_env_reload. */
-static void small_guard_set(int small, int stats)
+static void small_guard_set(int small, int stats, int env)
 {
 	int off = !small || stats;
 	int v512 = mp_kernel_available(MP_KERNEL_AVX512VNNI);
@@ -546,12 +573,21 @@ static void small_guard_set(int small, int stats)
 			      fmin(mp_small_k_lp16_avx2_kc.c0, mp_small_k_lp16_avx2_st.c0)));
 	const mp_small_loop *fk = &mp_small_l_f_kcontig, *fs = &mp_small_l_f_strided;
 	const mp_small_loop *fk2 = &mp_small_l_f_kcontig_avx2, *fs2 = &mp_small_l_f_strided_avx2;
-	long g[10] = {floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
-		      floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
-		      ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
+	long g[MP_SMALL_GUARD_LEN] = {
+		floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
+		floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
+		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
+	mp_kernel kern = env ? mp_kernel_select() : MP_KERNEL_NONE;
+	for (int s = 10; s < MP_SMALL_GUARD_LEN; s += 5) {
+		if (kern == MP_KERNEL_NONE)
+			memcpy(&g[s], &g[5], 5 * sizeof g[0]);
+		else
+			small_guard_lp(&g[s], kern, s == 10 ? MP_LP_INT8 : MP_LP_BF16);
+	}
 	if (off)
-		g[0] = g[5] = 0;
-	for (int i = 0; i < 10; i++)
+		for (int s = 0; s < MP_SMALL_GUARD_LEN; s += 5)
+			g[s] = 0;
+	for (int i = 0; i < MP_SMALL_GUARD_LEN; i++)
 		__atomic_store_n(&__mixprec_small[i], g[i], __ATOMIC_RELAXED);
 }
 
@@ -559,7 +595,7 @@ __attribute__((constructor)) static void small_guard_init(void)
 {
 	int small, stats;
 	env_small_stats(&small, &stats);
-	small_guard_set(small, stats);
+	small_guard_set(small, stats, 0);
 }
 
 /* 1 when the loop as written is estimated faster than the kernels for an

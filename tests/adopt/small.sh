@@ -11,8 +11,12 @@
 #   call, fallback reason `slow_form`;
 # - MIXPREC_SMALL=0 runs all on the kernels;
 # - over a grid of 1000 shapes (extents 0 to 64; int8 and float operands
-#   contiguous in k, int8 with B strided), every call the guard skips is
-#   one the runtime's model sends to the loop.
+#   contiguous in k, int8 with B strided, float at bf16 and at int8), every
+#   call the guard skips is one the runtime's model sends to the loop, with
+#   MIXPREC_TARGET unset, avx2 and scalar (the float slots follow the family);
+# - MIXPREC_TARGET=avx2: 8x8x8 float calls at bf16 and int8 (the loop
+#   estimated between the AVX-512 tables' least kernel cost and the avx2
+#   family's) never reach the runtime; the model sends them to the loop.
 # Needs RUNTIME (the path of libmixprec.so) in the environment.
 src=$1
 shift
@@ -40,15 +44,24 @@ while [ $# -ge 2 ]; do
 	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:160 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:191 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
 	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
 	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
 	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:160 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
-	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 1 grid >grid 2>/dev/null || { cat grid; fail "$cc: the guard skipped a call the model would make"; }
-	cat grid
-	expect grid "^grid: 1000 shapes, skipped int8 [1-9][0-9]* float [1-9][0-9]* strided [1-9][0-9]*, 0 wrong$" "$cc: grid"
+	expect err "^mixprec: pid=$pid nest .*small.c:191 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	for t in auto avx2 scalar; do
+		if [ $t = auto ]; then
+			env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 grid >grid 2>/dev/null
+		else
+			env -u MIXPREC_SMALL -u MIXPREC_STATS MIXPREC_TARGET=$t ./prog 1 grid >grid 2>/dev/null
+		fi || { cat grid; fail "$cc: target $t: the guard skipped a call the model would make"; }
+		echo "target $t: $(cat grid)"
+		expect grid "^grid: 1000 shapes, skipped int8 [1-9][0-9]* float [1-9][0-9]* strided [1-9][0-9]* float-int8 [1-9][0-9]*, 0 wrong$" "$cc: target $t: grid"
+	done
+	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 1 band >band 2>/dev/null || fail "$cc: band"
+	cat band
+	expect band "^band: bf16 guard 0 model 2, int8 guard 0 model 2$" "$cc: the avx2 family's float slots: calls the kernels cannot win are skipped"
 done
 echo "PASS"

@@ -15,7 +15,8 @@
  * the kernels' copy reads the tile, the other is the nest as written.
  *
  * The tests are found by their operand: an SSA name of the temporaries
- * rewrite.cc names "mp_tile" / "mp_tiles", compared with 0.  Versioning a
+ * rewrite.cc names "mp_tile" / "mp_tiles" (anonymous SSA names, never a
+ * user's variable), compared with 0.  Versioning a
  * loop on a value defined outside it and folding that value's tests inside
  * each copy preserves the semantics whatever the loop holds.
  */
@@ -35,11 +36,13 @@ static tree tile_test(gimple *stmt)
 	if ((code != NE_EXPR && code != EQ_EXPR) || TREE_CODE(t) != SSA_NAME ||
 	    !integer_zerop(gimple_cond_rhs(c)) || !POINTER_TYPE_P(TREE_TYPE(t)))
 		return NULL_TREE;
+	/* rewrite.cc's temporaries (create_tmp_var: artificial and ignored,
+	   so their SSA names are anonymous, only an identifier "mp_tile.N"):
+	   a user's variable keeps its declaration (SSA_NAME_VAR) */
 	tree id = SSA_NAME_IDENTIFIER(t);
-	if (!id)
+	if (!id || SSA_NAME_VAR(t))
 		return NULL_TREE;
-	const char *nm = IDENTIFIER_POINTER(id);
-	return !strncmp(nm, "mp_tile", 7) ? t : NULL_TREE;
+	return !strncmp(IDENTIFIER_POINTER(id), "mp_tile", 7) ? t : NULL_TREE;
 }
 
 /* The outermost loop around BB whose body does not hold DEF's block. */

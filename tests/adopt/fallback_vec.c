@@ -56,6 +56,21 @@ __attribute__((noinline)) static void kernel_gemm(int ni, int nj, int nk, float 
 
 static float C[B][D1];
 
+/* no pragma: a user's pointer that happens to be called mp_tile (the
+   plugin's own temporaries are anonymous "mp_tile.N"); GCC unswitches the
+   loop on it and vectorizes both copies, with the plugin as without */
+__attribute__((noinline)) static void user_mp_tile(int32_t *out, const int32_t *mp_tile,
+						   int n, int m)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < m; j++) {
+			int32_t v = out[i * m + j];
+			if (mp_tile)
+				v += mp_tile[i * m + j];
+			out[i * m + j] = v * 3;
+		}
+}
+
 int main(void)
 {
 	for (int i = 0; i < B; i++)
@@ -74,6 +89,8 @@ int main(void)
 	dense();
 	qdense();
 	kernel_gemm(B, D1, D0, 2.0f, 0.5f, C, x, w1);
+	user_mp_tile(&qc[0][0], &qc[1][0], B - 1, D1);
+	user_mp_tile(&qc[0][0], 0, 1, D1);
 	double sh = 0, sc = 0;
 	long long sq = 0;
 	for (int i = 0; i < B; i++)

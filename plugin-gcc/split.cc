@@ -147,26 +147,28 @@ static bool live_after(class loop *loop)
 
 static unsigned int split_tile_nests(function *fn)
 {
+	/* the tests of a tile inside a loop; loops get preheaders only when
+	   there is one */
+	std::vector<gimple *> tests;
 	basic_block bb;
-	bool any = false;
 	FOR_EACH_BB_FN(bb, fn) {
 		gimple *last = last_stmt(bb);
-		any |= last && tile_test(last) && bb->loop_father != fn->x_current_loops->tree_root;
+		if (last && tile_test(last) && bb->loop_father != loops_for_fn(fn)->tree_root)
+			tests.push_back(last);
 	}
-	if (!any)
+	if (tests.empty())
 		return 0;
 	loop_optimizer_init(LOOPS_NORMAL);
 	/* the loops to version, each with its tile */
 	std::vector<std::pair<int, tree>> todo;
-	FOR_EACH_BB_FN(bb, fn) {
-		gimple *last = last_stmt(bb);
-		tree t = last ? tile_test(last) : NULL_TREE;
-		if (!t || bb->loop_father == fn->x_current_loops->tree_root)
+	for (gimple *test : tests) {
+		tree t = tile_test(test);   /* its name after the phis removed so far */
+		if (!t)
 			continue;
 		t = invariant_value(t);
 		basic_block def = SSA_NAME_IS_DEFAULT_DEF(t) ? NULL
 				  : gimple_bb(SSA_NAME_DEF_STMT(t));
-		class loop *l = version_target(bb, def);
+		class loop *l = version_target(gimple_bb(test), def);
 		if (!l)
 			continue;
 		bool seen = false;

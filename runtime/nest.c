@@ -528,20 +528,36 @@ static int k_contiguous(long a_si, long a_sk, long b_sk, long b_sj, long esz)
 static long floor64(double ns) { return (long)(ns * 64.0); }
 static long ceil64(double ns) { return (long)(ns * 64.0) + 1; }
 
-/* A float slot of __mixprec_small (G[0..4]) for the calls at LP on family
- * KERN: the tables too_small_lp reads for them (the least c0 of both
- * layouts). */
-static void small_guard_lp(long *g, mp_kernel kern, mp_lp lp)
+/* The cost model's constants for a float nest at precision LP on family
+ * KERN, operands contiguous in k (KC) or not: by the implementation
+ * mp_gemm_lp runs (the avx2 family's own fit, per layout; the avx512 fit
+ * elsewhere, the scalar tiles included, which it favours).  too_small_lp
+ * and the inline guard's float rows (small_guard_lp) read them here. */
+static void lp_tables(mp_kernel kern, mp_lp lp, int kc, const mp_small_kern **kk,
+		      const mp_small_loop **lc)
 {
 	mp_lp_impl im = mp_lp_impl_of(kern, lp);
 	int avx2 = im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
 	int i8 = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
-	double c0 = avx2 ? (i8 ? fmin(mp_small_k_lp8_avx2_kc.c0, mp_small_k_lp8_avx2_st.c0)
-			       : fmin(mp_small_k_lp16_avx2_kc.c0, mp_small_k_lp16_avx2_st.c0))
-			 : (i8 ? mp_small_k_lp8.c0 : mp_small_k_lp16.c0);
-	const mp_small_loop *fk = avx2 ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_kcontig;
-	const mp_small_loop *fs = avx2 ? &mp_small_l_f_strided_avx2 : &mp_small_l_f_strided;
-	g[0] = floor64(c0);
+	if (avx2) {
+		*kk = i8 ? (kc ? &mp_small_k_lp8_avx2_kc : &mp_small_k_lp8_avx2_st)
+			 : (kc ? &mp_small_k_lp16_avx2_kc : &mp_small_k_lp16_avx2_st);
+		*lc = kc ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_strided_avx2;
+	} else {
+		*kk = i8 ? &mp_small_k_lp8 : &mp_small_k_lp16;
+		*lc = kc ? &mp_small_l_f_kcontig : &mp_small_l_f_strided;
+	}
+}
+
+/* A float row of __mixprec_small (G[0..4]) for the calls at LP on family
+ * KERN: lp_tables' constants, the least c0 of both layouts. */
+static void small_guard_lp(long *g, mp_kernel kern, mp_lp lp)
+{
+	const mp_small_kern *kc, *ks;
+	const mp_small_loop *fk, *fs;
+	lp_tables(kern, lp, 1, &kc, &fk);
+	lp_tables(kern, lp, 0, &ks, &fs);
+	g[0] = floor64(fmin(kc->c0, ks->c0));
 	g[1] = ceil64(fk->out), g[2] = ceil64(fk->mac);
 	g[3] = ceil64(fs->out), g[4] = ceil64(fs->mac);
 }
@@ -632,27 +648,14 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 }
 
 /* too_small for a float nest at precision LP on family KERN (strides in
- * bytes, ESZ the element size; PACK_A / PACK_B as too_small's): the
- * constants by the implementation mp_gemm_lp runs and the layout (the
- * avx2 family's own fit; the avx512 fit elsewhere, the scalar tiles
- * included, which it favours), as too_small_i8 picks them for int8. */
+ * bytes, ESZ the element size; PACK_A / PACK_B as too_small's): lp_tables'
+ * constants for the layout, as too_small_i8 picks them for int8. */
 static int too_small_lp(mp_kernel kern, mp_lp lp, long M, long N, long K, long a_si,
 			long a_sk, long b_sk, long b_sj, long esz, int pack_a, int pack_b)
 {
-	mp_lp_impl im = mp_lp_impl_of(kern, lp);
-	int avx2 = im == MP_LPI_I8_AVX2 || im == MP_LPI_BF16_AVX2;
-	int i8 = lp == MP_LP_INT8 || lp == MP_LP_UINT8;
-	int kc = k_contiguous(a_si, a_sk, b_sk, b_sj, esz);
 	const mp_small_kern *kk;
 	const mp_small_loop *lc;
-	if (avx2) {
-		kk = i8 ? (kc ? &mp_small_k_lp8_avx2_kc : &mp_small_k_lp8_avx2_st)
-			: (kc ? &mp_small_k_lp16_avx2_kc : &mp_small_k_lp16_avx2_st);
-		lc = kc ? &mp_small_l_f_kcontig_avx2 : &mp_small_l_f_strided_avx2;
-	} else {
-		kk = i8 ? &mp_small_k_lp8 : &mp_small_k_lp16;
-		lc = kc ? &mp_small_l_f_kcontig : &mp_small_l_f_strided;
-	}
+	lp_tables(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz), &kk, &lc);
 	return too_small(kk, lc, M, N, K, pack_a, pack_b, 1, NULL, 0, 0, 0);
 }
 

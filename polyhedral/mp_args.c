@@ -249,9 +249,12 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	scale_args(&v, &p->scale_a, p->sspec_a, p->loop_i);
 	scale_args(&v, &p->scale_b, p->sspec_b, p->loop_j);
 	/* flags: 1 verify, 2 A constant across calls, 4 B constant; 8 auto,
-	   its candidates (bits 8-15) and nest hash (bits 32-63): mp_auto.c */
+	   its candidates (bits 8-15) and nest hash (bits 32-63): mp_auto.c;
+	   bits 16-23 / 24-31: the checks not compared with B's / A's read
+	   range (plan.check_skip) */
 	cst(&v, (pr && pr->verify ? 1 : 0) | (p->const_a ? 2 : 0) | (p->const_b ? 4 : 0) |
-		p->auto_flags);
+		p->auto_flags | (int64_t)(p->check_skip[1] & 0xff) << 16 |
+		(int64_t)(p->check_skip[0] & 0xff) << 24);
 	push(&v, MP_ARG_LOC);
 	levels(&v, n, p);
 	padding(&v, n, p);
@@ -351,7 +354,10 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 	else
 		cst(&v, 1);
 	/* constant= (1: A, 2: B): packed once when the kernels pack it */
-	cst(&v, (p->const_a ? 1 : 0) | (p->const_b ? 2 : 0));
+	/* cflags: 1 / 2 constant A / B; bits 8-15 / 16-23 the checks not
+	   compared with B's / A's read range (plan.check_skip) */
+	cst(&v, (p->const_a ? 1 : 0) | (p->const_b ? 2 : 0) |
+		(int64_t)(p->check_skip[1] & 0xff) << 8 | (int64_t)(p->check_skip[0] & 0xff) << 16);
 	/* groups (TILE): their number and A's and B's byte strides per group */
 	if (p->loop_g >= 0) {
 		int vg = n->loop[p->loop_g].iter;

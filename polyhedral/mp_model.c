@@ -922,21 +922,103 @@ int mp_model_first_writer(mp_model *m, int acc, int except)
 	return -1;
 }
 
-isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
-				   int nloops)
+/* The conditions statement S runs under (its own and its loops',
+ * mp_cond), as a set of its instances; the universe of its domain when
+ * it has none, NULL on error.  A condition that cannot be written is left
+ * out (a superset of the instances). */
+static isl_map *inbounds_map(mp_model *m, int acc);
+
+static isl_set *stmt_conds(mp_model *m, int s)
 {
 	const mp_nest *n = m->n;
-	isl_map *map;
-	isl_bool r;
-	int s, d, i;
+	unsigned bits = n->stmt[s].guarded ? n->stmt[s].conds : 0;
+	int l, c;
+	sb *b = malloc(sizeof(sb));
+	isl_set *set;
 
-	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
-		return isl_bool_error;
+	if (!b)
+		return NULL;
+	for (l = n->stmt[s].loop; l >= 0 && l < n->nloops; l = n->loop[l].parent)
+		bits |= n->loop[l].conds;
+	sb_reset(b);
+	sbf(b, "%s -> { ", m->params);
+	emit_tuple(b, 'S', s, m->chain[s], m->depth[s]);
+	sbf(b, " : 1 = 1");
+	for (c = 0; c < n->nconds && c < 32; c++) {
+		size_t mark;
+
+		if (!(bits & (1u << c)))
+			continue;
+		mark = b->pos;
+		sbf(b, " and ");
+		if (emit_aff(b, n, &n->cond[c].e, m->chain[s], m->depth[s]) < 0 || b->over) {
+			b->pos = mark;   /* left out */
+			b->s[mark] = 0;
+			b->over = 0;
+			continue;
+		}
+		sbf(b, " >= 0");
+	}
+	sbf(b, " }");
+	set = b->over ? NULL : isl_set_read_from_str(m->ctx, trim_params(b->s));
+	free(b);
+	return set;
+}
+
+int mp_model_reads_entry(mp_model *m, int acc)
+{
+	const mp_nest *n = m ? m->n : NULL;
+	isl_union_map *wr, *dep, *before;
+	isl_map *rd;
+	isl_set *cs;
+	isl_bool empty;
+	int w;
+
+	if (!m || acc < 0 || acc >= n->naccesses || n->access[acc].is_write ||
+	    build_flow(m) < 0 || !acc_map(m, acc))
+		return -1;
 	if (m->whole[acc])
-		return isl_bool_false;
-	s = n->access[acc].stmt;
-	map = isl_map_copy(m->acc[acc]);
-	/* the index bounds C guarantees (mp_access.bidx) */
+		return 0;
+	/* the read's instances (its conditions, C's index bounds) */
+	cs = stmt_conds(m, n->access[acc].stmt);
+	if (!cs)
+		return -1;
+	rd = isl_map_intersect_domain(inbounds_map(m, acc), cs);
+	/* every write to its array, likewise */
+	wr = isl_union_map_empty(isl_map_get_space(rd));
+	for (w = 0; w < n->naccesses; w++) {
+		isl_map *wm;
+
+		if (!n->access[w].is_write || n->access[w].array != n->access[acc].array ||
+		    n->access[w].stmt < 0 || n->access[w].stmt >= n->nstmts)
+			continue;
+		if (!acc_map(m, w) || !(cs = stmt_conds(m, n->access[w].stmt))) {
+			isl_union_map_free(wr);
+			isl_map_free(rd);
+			return -1;
+		}
+		wm = isl_map_intersect_domain(inbounds_map(m, w), cs);
+		wr = isl_union_map_add_map(wr, wm);
+	}
+	/* write instance -> read instance of the same element, the write first */
+	dep = isl_union_map_apply_range(wr, isl_union_map_reverse(isl_union_map_from_map(rd)));
+	before = isl_union_map_lex_lt_union_map(isl_union_map_copy(m->sched),
+						isl_union_map_copy(m->sched));
+	dep = isl_union_map_intersect(dep, before);
+	empty = isl_union_map_is_empty(dep);
+	isl_union_map_free(dep);
+	note_budget(m);
+	return empty < 0 ? -1 : empty == isl_bool_true;
+}
+
+/* Access ACC's map (a copy) where C's index bounds hold (mp_access.bidx:
+ * an inner subscript of a declared array within its dimension). */
+static isl_map *inbounds_map(mp_model *m, int acc)
+{
+	const mp_nest *n = m->n;
+	int s = n->access[acc].stmt, i;
+	isl_map *map = isl_map_copy(m->acc[acc]);
+
 	for (i = 0; i < n->access[acc].nbound && i < 3; i++) {
 		sb b;
 		isl_set *in;
@@ -952,6 +1034,24 @@ isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
 			continue;
 		map = isl_map_intersect_domain(map, in);
 	}
+	return map;
+}
+
+isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
+				   int nloops)
+{
+	const mp_nest *n = m->n;
+	isl_map *map;
+	isl_bool r;
+	int s, d, i;
+
+	if (acc < 0 || acc >= n->naccesses || !acc_map(m, acc))
+		return isl_bool_error;
+	if (m->whole[acc])
+		return isl_bool_false;
+	s = n->access[acc].stmt;
+	/* the index bounds C guarantees (mp_access.bidx) */
+	map = inbounds_map(m, acc);
 	for (d = m->depth[s] - 1; d >= 0; d--) {
 		int keep = 0;
 
@@ -1064,7 +1164,21 @@ static int aff_to_mp(const mp_nest *n, __isl_keep isl_aff *aff, mp_aff *r)
 	return bad ? -1 : 0;
 }
 
+static int box_or_hull(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi,
+		       int hull);
+
 int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi)
+{
+	return box_or_hull(m, loops, nl, lo, hi, 0);
+}
+
+int mp_model_hull(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi)
+{
+	return box_or_hull(m, loops, nl, lo, hi, 1);
+}
+
+static int box_or_hull(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi,
+		       int hull)
 {
 	int saved[MP_MAX_LOOPS], t, e, r = 0, k;
 	isl_set *dom;
@@ -1091,7 +1205,7 @@ int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi)
 		return r ? 1 : -1;
 	}
 	dom = isl_set_reset_tuple_id(dom);
-	for (t = 0; t < nl && r == 0; t++) {
+	for (t = hull ? nl - 1 : 0; t < nl && r == 0; t++) {
 		isl_set *proj = isl_set_copy(dom), *want;
 		isl_pw_aff *pa[2];
 		isl_bool eq;
@@ -1137,6 +1251,13 @@ int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi)
 			break;
 		}
 		proj = isl_set_reset_tuple_id(proj);
+		if (hull && nl > 1) {
+			/* where the loops around it run */
+			isl_set *ctx = isl_set_params(isl_set_project_out(
+				isl_set_copy(dom), isl_dim_set, (unsigned)(nl - 1), 1));
+
+			want = isl_set_intersect_params(want, ctx);
+		}
 		eq = isl_set_is_equal(proj, want);
 		isl_set_free(proj);
 		isl_set_free(want);

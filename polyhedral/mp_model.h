@@ -99,6 +99,13 @@ int mp_model_carried(mp_model *m, __isl_keep isl_union_map *deps, int loop,
  * that may write an element read by access `acc`; -1 if none, -2 on error. */
 int mp_model_first_writer(mp_model *m, int acc, int except);
 
+/* Does every read by access acc (under the conditions its statement runs
+ * under) see the value its element held when the nest was entered: no
+ * write of the nest to that element comes before it in the nest's order
+ * (TRMM in place: `B[i][j] += A[k][i] * B[k][j]` for k > i reads rows
+ * the loop writes later)?  1 yes, 0 no (or not known), -1 on error. */
+int mp_model_reads_entry(mp_model *m, int acc);
+
 /* Is access acc, as a function of the iterators of `loops` (the other
  * enclosing loops projected out), single-valued and injective? */
 isl_bool mp_model_access_injective(mp_model *m, int acc, const int *loops,
@@ -117,6 +124,13 @@ isl_bool mp_model_domain_is_box(mp_model *m, int stmt);
  * pieces, a division or a non-integer coefficient, the projection has
  * holes, or the loops never run); -1 on error. */
 int mp_model_box(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi);
+
+/* The same for the last loop of the list alone (lo[nl-1], hi[nl-1]; the
+ * others are filled too), the projection proven equal to the interval
+ * only where the loops around it run at all (the parameters for which
+ * loops[0..nl-1) have an iteration): the hull of a triangular reduction,
+ * whose call has no output to compute where they do not. */
+int mp_model_hull(mp_model *m, const int *loops, int nl, mp_aff *lo, mp_aff *hi);
 
 /* Largest trip count of loop over all parameter values and outer
  * iterations when it is a constant; -1 when unbounded or on error. */

@@ -587,6 +587,11 @@ typedef struct mp_plan {
 	   reads the tile only at the points its loops visit.  0 otherwise */
 	int tri;
 	mp_aff box_lo[2], box_hi[2];
+	int tri_red;               /* the reduction loop's bounds named an output
+	                              loop's iterator (TRMM's `k = i + 1 .. m`):
+	                              the nest was converted to loop_k over the
+	                              hull of its ranges, its bounds padding
+	                              conditions (plan.guard) */
 	/* Every loop l of the nest (ok plans): the range its iterator takes
 	   over the whole nest, range_lo[l] <= iter <= range_hi[l], affine
 	   forms over PARAMs (the loop's own bounds when they name no
@@ -639,6 +644,13 @@ typedef struct mp_plan {
 	   runs when one fails. */
 	int ncheck;
 	int check_access[MP_MAX_ACCESSES];
+	/* TILE, an operand the nest writes whose every read comes first
+	   (mp_model_reads_entry: TRMM in place): bit c of check_skip[0] / [1]
+	   says check c (c < 8) writes the array of A / B itself, so the runtime
+	   does not compare it with that operand's read range (the tile reads
+	   it before the nest writes it); it is still compared with the other
+	   operand's.  0 otherwise */
+	unsigned check_skip[2];
 
 	/* int32 accumulator bound: |sum| <= K * max|a - za| * max|b - zb|.
 	   k_extent_static: the largest trip count of loop k if it is a

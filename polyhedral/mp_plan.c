@@ -94,6 +94,11 @@ typedef struct az {
 	int m2_used;      /* ... and one did: on failure, plan without */
 	int model_budget; /* the model could not be built within its budget */
 	int final;        /* the refusal stands: no plan without a second row loop */
+	int tri_red_try;  /* a triangular reduction may be converted (mp_analyze) */
+	int tri_red;      /* loop id + 1 of that reduction loop (check_tri); 0 */
+	int tri_red_conv; /* the nest is such a conversion (tri_red_convert) */
+	int entry_reads;  /* an operand the nest writes, every read before the
+	                     write (mp_model_reads_entry): tile mode only */
 } az;
 
 /* ----------------------------------------------------------- reasons */
@@ -1535,6 +1540,9 @@ static int choose_mode(az *z, const int *chain, int d)
 	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
 	    n->access[z->c.acc_write].affine &&
+	    /* an operand the nest writes: tile mode reads it first */
+	    mp_model_first_writer(z->m, z->c.f[0].access, -1) == -1 &&
+	    mp_model_first_writer(z->m, z->c.f[1].access, -1) == -1 &&
 	    (!z->fsrc || (n->access[z->c.acc_write].elem == z->ftype &&
 			  n->access[z->c.acc_write].elem_size ==
 			  (z->ftype == MP_TY_F64 ? 8 : 4)))) {
@@ -1793,6 +1801,24 @@ static int check_scales(az *z)
  * outside): the plan is then tile mode over the bounding box (tri_box).
  * A reduction range that depends on the output point (TRMM's `k < i`,
  * TRSV's `k <= i`, a j loop bounded by k inside it) is refused.  No ISL. */
+/* Could reduction loop L, whose bound names iterator V2/LV's loop, be
+ * planned over the hull of its ranges with its bounds as a padding
+ * condition (tri_red_convert)?  Only the reduction loop k alone (no
+ * groups, no summed loops), bounds affine in an output loop's iterator,
+ * counting by one with a '<'/'<=' test; the conversion itself and the
+ * plan on the converted nest decide the rest. */
+static int tri_red_candidate(const az *z, int l, int v2, int lv)
+{
+	const mp_nest *n = z->n;
+	const mp_plan *plan = z->plan;
+	const mp_loop *lp = &n->loop[l];
+
+	return l == plan->loop_k && plan->loop_g < 0 && !plan->nsum && v2 < 0 &&
+	       (lv == plan->loop_i || lv == plan->loop_j) && plan->loop_i2 < 0 &&
+	       (lp->step == 1 || lp->step == -1) && !lp->ne_exit && lp->step_var < 0 &&
+	       lp->after < 0 && z->tri_red_try;
+}
+
 static int check_tri(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -1823,6 +1849,10 @@ static int check_tri(az *z, const int *chain, int d)
 							      "range must not depend on the other loops, "
 							      "nor theirs on it", ln(n, l), vn(n, v),
 							      ln(n, plan->loop_g));
+					if (red_l && tri_red_candidate(z, l, a->t[t].v2, lv)) {
+						z->tri_red = l + 1;
+						continue;
+					}
 					if (red_l)
 						return refuse(z, lp->loc,
 							      "the bounds of loop '%s' depend on '%s' "
@@ -1867,6 +1897,19 @@ static int check_tri(az *z, const int *chain, int d)
 			}
 		}
 	}
+	/* a triangular reduction: refused here, with the reason of a
+	   triangular reduction; mp_analyze plans again with the reduction
+	   loop over the hull of its ranges and its bounds as a padding
+	   condition (tri_red_convert) */
+	if (z->tri_red)
+		return refuse(z, n->loop[z->tri_red - 1].loc,
+			      "the bounds of loop '%s' depend on an output loop and '%s' is a "
+			      "reduction loop: the range of the sum is not the same at every "
+			      "point (a triangular reduction, as TRMM and TRSV write it), which "
+			      "is supported only with the bounds naming one operand's row loop "
+			      "(TRMM's 'k > i'), an outer loop alone around it, a loop of step 1 "
+			      "tested with '<' or '<=', its iterator not read after it",
+			      ln(n, z->tri_red - 1), ln(n, z->tri_red - 1));
 	/* k around both i and j (kij order): the tile add would need a
 	   range of j per row */
 	if (z->tri && within(n, plan->loop_i, plan->loop_k) &&
@@ -2000,7 +2043,7 @@ static void add_check(mp_plan *plan, int acc)
 static int check_writes(az *z)
 {
 	const mp_nest *n = z->n;
-	int w, i;
+	int w, i, c, entry[2] = { 0, 0 };
 
 	for (w = 0; w < n->naccesses; w++) {
 		const mp_access *a = &n->access[w];
@@ -2019,6 +2062,15 @@ static int check_writes(az *z)
 		if (wr == -2)
 			return refuse(z, n->access[x].loc, "internal error: ISL failed "
 				      "on the reads of '%s'", an(n, x));
+		/* in tile mode the kernels read the operands before the nest
+		   runs: right when each read of the loop as written sees the
+		   value the element had then (TRMM in place) */
+		if (wr >= 0 && z->plan->mode == MP_OUT_TILE &&
+		    mp_model_reads_entry(z->m, x) == 1) {
+			z->entry_reads = 1;
+			entry[i] = 1;
+			wr = -1;
+		}
 		if (wr >= 0)
 			return refuse(z, n->access[wr].loc ? n->access[wr].loc :
 				      n->stmt[n->access[wr].stmt].loc,
@@ -2032,6 +2084,25 @@ static int check_writes(az *z)
 			if (n->array[a->array].is_decl && n->array[arr].is_decl)
 				continue;  /* distinct objects never overlap */
 			add_check(z->plan, w);
+		}
+	}
+	/* the writes to an operand read before them: not compared with that
+	   operand's own read range (only the first 8 checks can say so) */
+	for (i = 0; i < 2; i++) {
+		int arr = n->access[z->c.f[i].access].array;
+
+		if (!entry[i])
+			continue;
+		for (c = 0; c < z->plan->ncheck; c++) {
+			if (n->access[z->plan->check_access[c]].array != arr)
+				continue;
+			if (c >= 8)
+				return refuse(z, n->access[z->c.f[i].access].loc,
+					      "'%s' is an operand of the contraction and the "
+					      "nest writes to it (after reading it: too many "
+					      "run-time overlap checks to tell them apart)",
+					      an(n, z->c.f[i].access));
+			z->plan->check_skip[i] |= 1u << c;
 		}
 	}
 	return 0;
@@ -2426,6 +2497,8 @@ static int try_fuse(az *z, const int *chain, int d)
 		return 0;   /* the fused rewrite drops the whole nest */
 	if (z->tri)
 		return 0;   /* the kernels would store every point of the box */
+	if (z->entry_reads)
+		return 0;   /* an operand the nest writes: the tile first */
 	if (z->fsrc || plan->mode != MP_OUT_TILE || z->c.acc_var < 0 || d < 2 + plan->nsum ||
 	    chain[d - 1] != k || n->nloops != d ||
 	    n->nstmts - fwd_in(z, k) - n_ivsteps(n) != 3 ||
@@ -2920,6 +2993,17 @@ static void fill_remarks(az *z)
 		snprintf(plan->what + pos, sizeof(plan->what) - pos,
 			 "; triangular, tile over the box %s <= %s <= %s, %s <= %s <= %s", b[0],
 			 ln(n, plan->loop_i), b[1], b[2], ln(n, plan->loop_j), b[3]);
+	}
+	if (z->tri_red_conv) {
+		char b[2][96];
+		size_t pos = strlen(plan->what);
+
+		mp_aff_print(n, &n->loop[plan->loop_k].lo, b[0], sizeof(b[0]));
+		mp_aff_print(n, &n->loop[plan->loop_k].hi, b[1], sizeof(b[1]));
+		plan->tri_red = 1;
+		snprintf(plan->what + pos, sizeof(plan->what) - pos,
+			 "; triangular reduction: '%s' over %s .. %s, the terms outside its "
+			 "bounds left out (padding)", ln(n, plan->loop_k), b[0], b[1]);
 	}
 	snprintf(plan->layout, sizeof(plan->layout),
 		 "A=%s (%s), B=%s (%s), %s%s%s",
@@ -3450,21 +3534,111 @@ static void fold_sub_neg(mp_nest *n)
 	}
 }
 
-int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
+static int iter_term(const mp_nest *n, const mp_aff *a)
 {
-	mp_pragma dflt;
+	for (int t = 0; t < a->n; t++)
+		if ((a->t[t].v1 >= 0 && n->var[a->t[t].v1].kind == MP_VAR_ITER) ||
+		    (a->t[t].v2 >= 0 && n->var[a->t[t].v2].kind == MP_VAR_ITER))
+			return 1;
+	return 0;
+}
+
+/* A triangular reduction (issue 9: TRMM's `for (k = i + 1; k < m; k++)`,
+ * TRMV's `for (j = 0; j <= i; j++) y[i] += L[i][j] * x[j]`) becomes the
+ * padded form the plan already knows (`for (k = 1; k < m; k++) if (k >=
+ * i + 1) ...`): reduction loop K runs over the hull of the ranges it takes
+ * over the nest, and its bounds that name the output loop's iterator
+ * become conditions on every statement inside it.  The statements run at
+ * the same points as before (the hull holds every range), so the model,
+ * the legality checks and the plan see the same program; the kernels
+ * then add only the terms inside the bounds (padding: the runtime's copy
+ * of the operand the conditions index holds its zero point, or 0, where
+ * they fail), and read the other operand over the hull only.  The hull
+ * comes from ISL (mp_model_hull over the output loop and K): the exact
+ * projection of the visited points onto K, proven one interval for every
+ * parameter value where the output loop runs (elsewhere the call has no
+ * output), so each row of that operand the kernels read is read
+ * by the loops as written.  Returns 0 when N was converted, -1 when it
+ * cannot be (N is then partly changed: work on a copy). */
+static int tri_red_convert(mp_nest *n, int k)
+{
+	const mp_loop *lp = &n->loop[k];
+	int loops[2], nl = 0, r, s, c, b, t;
+	unsigned bits = 0;
+	mp_aff lo[2], hi[2], e, kv;
+	char err[MP_REASON_LEN];
+	mp_model *m;
+
+	for (b = 0; b < 2; b++) {
+		const mp_aff *a = b ? &lp->hi : &lp->lo;
+
+		for (t = 0; t < a->n; t++) {
+			int v = a->t[t].v1;
+
+			if (a->t[t].v2 >= 0)
+				return -1;
+			if (v < 0 || n->var[v].kind != MP_VAR_ITER)
+				continue;
+			if (nl && loops[0] != n->var[v].loop)
+				return -1;
+			loops[0] = n->var[v].loop;
+			nl = 1;
+		}
+	}
+	if (!nl || loops[0] < 0 || loops[0] == k || !within(n, k, loops[0]))
+		return -1;
+	loops[nl++] = k;
+	m = mp_model_build(n, err, sizeof(err));
+	r = m ? mp_model_hull(m, loops, 2, lo, hi) : -1;
+	if (m && mp_model_over_budget(m))
+		r = -1;
+	mp_model_free(m);
+	if (r)
+		return -1;
+	mp_aff_var(&kv, lp->iter);
+	if (iter_term(n, &lp->lo)) {   /* k - lo >= 0 */
+		if (mp_aff_scale(&e, &lp->lo, -1) < 0 || mp_aff_add(&e, &e, &kv) < 0 ||
+		    (c = mp_nest_add_cond(n, &e, lp->loc)) < 0)
+			return -1;
+		bits |= 1u << c;
+	}
+	if (iter_term(n, &lp->hi)) {   /* hi - k >= 0 */
+		if (mp_aff_scale(&e, &kv, -1) < 0 || mp_aff_add(&e, &e, &lp->hi) < 0 ||
+		    (c = mp_nest_add_cond(n, &e, lp->loc)) < 0)
+			return -1;
+		bits |= 1u << c;
+	}
+	if (!bits || iter_term(n, &lo[1]) || iter_term(n, &hi[1]))
+		return -1;
+	for (c = 0; c < n->nloops; c++)
+		if (within(n, c, k) && n->loop[c].conds)
+			return -1;
+	n->loop[k].lo = lo[1];
+	n->loop[k].hi = hi[1];
+	for (s = 0; s < n->nstmts; s++) {
+		mp_stmt *st = &n->stmt[s];
+
+		if (st->loop < 0 || !within(n, st->loop, k))
+			continue;
+		/* a condition of its own: it could name k alone, cutting the
+		   range below the hull, where the kernels would still read the
+		   other operand */
+		if (st->guarded)
+			return -1;
+		st->guarded = 1;
+		st->conds |= bits;
+	}
+	return 0;
+}
+
+/* The plan of N (mp_analyze's attempts, after the normalisation); *tri_red
+ * the loop id + 1 of a triangular reduction check_tri met, or 0. */
+static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try_tri,
+			  int *tri_red)
+{
 	az z;
 
-	if (p && p->prec == MP_PREC_AUTO)
-		return mp_analyze_auto(n, p, plan, 1) > 0;
-	mp_walk_resolve(n);
-	mp_reroll(n);
-	fold_sub_neg(n);
-	if (!p) {
-		memset(&dflt, 0, sizeof(dflt));
-		dflt.prec = MP_PREC_INT8;
-		p = &dflt;
-	}
+	*tri_red = 0;
 	/* first with a second row loop allowed (a convolution's image rows
 	   join the call's rows, DIRECT and FUSED plans); when one was taken
 	   and the plan failed, as before: the loops around the innermost two
@@ -3476,7 +3650,11 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 		z.p = p;
 		z.plan = plan;
 		z.allow_m2 = m2;
+		z.tri_red_try = try_tri;
+		z.tri_red_conv = !try_tri;
 		analyze(&z);
+		if (z.tri_red)
+			*tri_red = z.tri_red;
 		/* past its ISL budget any answer of the model may have been an
 		   error (each is read conservatively, but the nest is refused
 		   anyway) */
@@ -3487,5 +3665,56 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 		if (plan->ok || !z.m2_used || plan->descend >= 0 || over || z.final)
 			break;
 	}
+	return plan->ok;
+}
+
+int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
+{
+	mp_pragma dflt;
+	mp_nest *cn;
+	mp_plan *cp;
+	int tri_red, again;
+
+	if (p && p->prec == MP_PREC_AUTO)
+		return mp_analyze_auto(n, p, plan, 1) > 0;
+	mp_walk_resolve(n);
+	mp_reroll(n);
+	fold_sub_neg(n);
+	if (!p) {
+		memset(&dflt, 0, sizeof(dflt));
+		dflt.prec = MP_PREC_INT8;
+		p = &dflt;
+	}
+	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)
+		return plan->ok;
+	/* a triangular reduction: plan the converted nest; it replaces N
+	   when that plan is made and needs no value the loop's own bounds
+	   give (the iterator's final value, a pointer it advances) */
+	cn = malloc(sizeof(*cn));
+	cp = malloc(sizeof(*cp));
+	if (cn && cp) {
+		*cn = *n;
+		if (tri_red_convert(cn, tri_red - 1) == 0) {
+			if (analyze_rounds(cn, p, cp, 0, &again) && !cp->red_iter_final &&
+			    !cp->nadvance && cp->loop_k == tri_red - 1) {
+				*n = *cn;
+				*plan = *cp;
+			} else if (!cp->ok && cp->descend >= 0) {
+				*plan = *cp;   /* the glue plans again from an inner loop */
+			} else if (!cp->ok && cp->reason[0]) {
+				/* why the padded form was refused */
+				char why[MP_REASON_LEN];
+
+				snprintf(why, sizeof(why), "a triangular reduction (the "
+					 "bounds of loop '%s' name an output loop), planned as "
+					 "a sum over its hull with the bounds as padding: %s",
+					 ln(n, tri_red - 1), cp->reason);
+				memcpy(plan->reason, why, sizeof(why));
+				plan->reason_loc = cp->reason_loc;
+			}
+		}
+	}
+	free(cn);
+	free(cp);
 	return plan->ok;
 }

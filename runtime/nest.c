@@ -21,7 +21,12 @@
  *                                         (alpha*a*b; 1 without): TILE only,
  *                                         T = alpha*sum mod 2^32, as the
  *                                         source's int32 arithmetic wraps
- *            cflags,                      the pragma's constant=: 1 A, 2 B
+ *            cflags,                      the pragma's constant=: 1 A, 2 B;
+ *                                         bits 8-15 / 16-23: overlap checks
+ *                                         (0-7) not compared with B's / A's
+ *                                         read range (an operand the nest
+ *                                         writes after reading it: TRMM in
+ *                                         place, mp_plan.check_skip)
  *                                         (MP_X8_CONST_A / _B of mp_gemm.h):
  *                                         that operand, when the kernels
  *                                         pack it, is packed once and kept
@@ -102,7 +107,10 @@
  *                                         (sa_dt 0) or double (1) scales)
  *            sb_mode, sb_bits, sb, sb_dt, B's, per column (N scales)
  *            flags,                       1: verify (the pragma's clause),
- *                                         2 / 4: A / B constant across calls
+ *                                         2 / 4: A / B constant across calls,
+ *                                         bits 16-23 / 24-31: overlap checks
+ *                                         not compared with B's / A's read
+ *                                         range (as cflags' bits 8-23)
  *                                         (constant=: MP_LP_CONST_A / _B),
  *                                         8: an auto nest (mp_auto.c), its
  *                                         candidates 1 << mp_prec in bits
@@ -318,7 +326,8 @@ static void ran(const char *loc, mp_kernel kern, double t0)
  * protected ranges (each must miss every written range).  FIXED is the
  * number of arguments besides the 2*ncheck + 2*nprot range bounds.
  * Returns -1 when the list is malformed, 0 when a check fails, 1. */
-static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd, int nrd)
+static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd, int nrd,
+			unsigned skip_a, unsigned skip_b)
 {
 	mp_range w[MP_MAX_CHECKS];
 	long ncheck = va_arg(*ap, long), i;
@@ -330,7 +339,9 @@ static int range_checks(va_list *ap, long nargs, long fixed, const mp_range *rd,
 		w[i].lo = (intptr_t)va_arg(*ap, long);
 		w[i].hi = (intptr_t)va_arg(*ap, long);
 		for (int r = 0; r < nrd; r++)
-			if (w[i].lo <= w[i].hi && overlap(w[i], rd[r]))
+			if (w[i].lo <= w[i].hi && overlap(w[i], rd[r]) &&
+			    !(r == 0 && i < 8 && (skip_a >> i & 1)) &&
+			    !(r == 1 && i < 8 && (skip_b >> i & 1)))
 				ok = 0;
 	}
 	long nprot = va_arg(*ap, long);
@@ -741,7 +752,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	ep.qmax = (int32_t)va_arg(ap, long);
 	const char *loc = va_arg(ap, const char *);
 	uint32_t alpha = (uint32_t)va_arg(ap, long);
-	int cflags = (int)(va_arg(ap, long) & (MP_X8_CONST_A | MP_X8_CONST_B));
+	long cfl = va_arg(ap, long);
+	int cflags = (int)(cfl & (MP_X8_CONST_A | MP_X8_CONST_B));
 	long G = va_arg(ap, long), a_sg = va_arg(ap, long), b_sg = va_arg(ap, long);
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
@@ -794,7 +806,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	mp_range ra = rd[0], rb = rd[1];
 	const void *const a_user = a, *const b_user = b;   /* before any copy */
-	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0);
+	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
+			  (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff);
 	va_end(ap);
 	/* a batch loop inside the rows (a depthwise convolution's channels:
 	   A and B advance by a_sg / b_sg bytes per g, the sum over the
@@ -1281,7 +1294,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int reads = M > 0 && N > 0 && K > 0;
 	for (long l = 1; l <= L; l++)
 		reads &= kd[l].n > 0;
-	ok = range_checks(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0);
+	ok = range_checks(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
+			  (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);

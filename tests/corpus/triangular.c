@@ -1,13 +1,14 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 11
 /* triangular.c -- triangular nests (issue 9): the loop over one index of
  * the output runs to (or from) the other's iterator, as symmetric
  * rank-k updates are written (SYRK: C = A A^T on one triangle; BLAS-like
  * C code, PolyBench/C 4.2.1's syrk in ikj order with its beta loop).
  * The plugin computes the tile over the triangle's bounding box and the
  * loops, kept as written, read it only where they run: the other triangle
- * of C (random values) must come out untouched.  Near misses: a
- * triangular reduction range (TRMM's k <= i), SYR2K's two products in one
- * statement, a box that is not one interval, k around both loops. */
+ * of C (random values) must come out untouched.  A triangular reduction
+ * range (TRMM's k <= i) is transformed as well.  Near misses: SYR2K's two
+ * products in one statement, a box that is not one interval, k around
+ * both loops. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -148,12 +149,14 @@ __attribute__((noinline)) void strict_lower_ikj(int n, int m, const int8_t *A,
 
 /* ---------------------------------------------------------- near misses */
 
-/* TRMM's triangular reduction: the sum's range depends on the row */
+/* TRMM's triangular reduction: the sum's range depends on the row
+ * (transformed since the reduction's bounds may name a row loop:
+ * tri_reduction.c) */
 __attribute__((noinline)) void near_trmm(int n, int m, const int8_t *A, const int8_t *B,
 					 int32_t *C)
 {
 #pragma mixprec(int8)
-	for (int i = 0; i < n; i++) // expected-warning {{triangular reduction}}
+	for (int i = 0; i < n; i++)
 		for (int j = 0; j < m; j++) {
 			int32_t s = 0;
 			for (int k = 0; k <= i; k++)

@@ -391,6 +391,26 @@ __attribute__((noinline)) static void NAME(int N, int K, double alpha, double be
 K_SYRK(syrk_bf16_lp, _Pragma("mixprec(bf16)"))
 K_SYRK(syrk_ref, NOPRAGMA)
 
+/* PolyBench/C 4.2.1's trmm as it writes it: a triangular reduction (k from
+   i + 1), in place (B is the operand and the output: every read of B[k][j]
+   comes before row k is written, so the tile reads B as the nest found it) */
+#define K_TRMM(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int m, int n, float alpha, float A[m][m], \
+		float B[m][n]) \
+{ \
+	int i, j, k; \
+	PRAGMA \
+	for (i = 0; i < m; i++) \
+		for (j = 0; j < n; j++) { \
+			for (k = i + 1; k < m; k++) \
+				B[i][j] += A[k][i] * B[k][j]; \
+			B[i][j] = alpha * B[i][j]; \
+		} \
+}
+K_TRMM(trmm_bf16_lp, _Pragma("mixprec(bf16)"))
+K_TRMM(trmm_i8_lp, _Pragma("mixprec(int8)"))
+K_TRMM(trmm_ref, NOPRAGMA)
+
 /* (d) explicit scales.
  * d1: int8, float, scale=(sx, sw[j]): one scale for A (a float parameter),
  * one per column of B (a pointer parameter); j starts at jlo (the runtime
@@ -1275,6 +1295,46 @@ static void run_tri(int M, int K)
 	free(A), free(C), free(R), free(Ad), free(C0), free(Cd), free(Rd);
 }
 
+/* (m) trmm in place: against the reference within the bound of the
+   product by A's strict lower triangle (A^T's terms k > i), scaled by
+   alpha; the untouched rows of one call are the reference's exactly */
+static void run_trmm(int M, int N)
+{
+	size_t mm = (size_t)M * M, mn = (size_t)M * N;
+	float *A = fvec(mm, 1, 0), *At = malloc(mm * 4 + 4), *B0 = fvec(mn, 2, 0);
+	float *B = malloc(mn * 4 + 4), *R = malloc(mn * 4 + 4);
+	float alpha = (float)(0.5 + fabs(rnd()));
+	static const struct { mp_lp lp; const char *name; } P[2] = {
+		{ MP_LP_BF16, "trmm bf16" }, { MP_LP_INT8, "trmm int8" } };
+
+	/* the triangle the sum reads: At(i, k) = A[k][i] for k > i, else 0 */
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < M; k++)
+			At[i * M + k] = k > i ? A[k * M + i] : 0;
+	memcpy(R, B0, mn * 4);
+	trmm_ref(M, N, alpha, (void *)A, (void *)R);
+	for (int p = 0; p < 2; p++) {
+		long before = fast_count();
+		bnd x;
+
+		memcpy(B, B0, mn * 4);
+		if (p == 0)
+			trmm_bf16_lp(M, N, alpha, (void *)A, (void *)B);
+		else
+			trmm_i8_lp(M, N, alpha, (void *)A, (void *)B);
+		if (M > 0 && N > 0)
+			check_fast(P[p].name, before);
+		bnd_init(&x, P[p].lp, 0, M, N, M, At, M, 1, B0, N, 1, NULL, 1.0, 3);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect(P[p].name, B[i * N + j], R[i * N + j],
+				       alpha * bnd_tol(&x, i, j, B0[i * N + j], 1) +
+				       0x1p-23 * fabs(R[i * N + j]), i, j);
+		bnd_free(&x);
+	}
+	free(A), free(At), free(B0), free(B), free(R);
+}
+
 /* (d) explicit scales */
 static void run_scales(int M, int N, int K)
 {
@@ -1670,6 +1730,7 @@ int main(int argc, char **argv)
 		run_alpha(M, N, K);
 		run_ikj(M, N, K);
 		run_tri(M, K);
+		run_trmm(M, N);
 		run_netlib(M, N, K);
 		run_dense_const(M, N, K);
 		run_zp(M, N, K);

@@ -3589,12 +3589,12 @@ static int tri_red_convert(mp_nest *n, int k)
 		return -1;
 	loops[nl++] = k;
 	m = mp_model_build(n, err, sizeof(err));
-	r = m ? mp_model_hull(m, loops, 2, lo, hi) : -1;
+	r = m ? mp_model_hull(m, loops, 2, lo, hi) : mp_model_err_is_budget(err) ? -2 : -1;
 	if (m && mp_model_over_budget(m))
-		r = -1;
+		r = -2;
 	mp_model_free(m);
 	if (r)
-		return -1;
+		return r == -2 ? -2 : -1;
 	mp_aff_var(&kv, lp->iter);
 	if (iter_term(n, &lp->lo)) {   /* k - lo >= 0 */
 		if (mp_aff_scale(&e, &lp->lo, -1) < 0 || mp_aff_add(&e, &e, &kv) < 0 ||
@@ -3694,13 +3694,21 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	cp = malloc(sizeof(*cp));
 	if (cn && cp) {
 		*cn = *n;
-		if (tri_red_convert(cn, tri_red - 1) == 0) {
+		char budget[MP_REASON_LEN];
+		int r = tri_red_convert(cn, tri_red - 1);
+
+		snprintf(budget, sizeof(budget), MP_MODEL_BUDGET_FMT, mp_model_budget());
+		if (r == -2) {
+			/* past the ISL budget: refused for that, as any nest */
+			snprintf(plan->reason, sizeof(plan->reason), "%s", budget);
+			plan->reason_loc = n->nloops > 0 ? n->loop[0].loc : 0;
+		} else if (r == 0) {
 			if (analyze_rounds(cn, p, cp, 0, &again) && !cp->red_iter_final &&
 			    !cp->nadvance && cp->loop_k == tri_red - 1) {
 				*n = *cn;
 				*plan = *cp;
-			} else if (!cp->ok && cp->descend >= 0) {
-				*plan = *cp;   /* the glue plans again from an inner loop */
+			} else if (!cp->ok && (cp->descend >= 0 || !strcmp(cp->reason, budget))) {
+				*plan = *cp;   /* planned again from an inner loop, or the budget */
 			} else if (!cp->ok && cp->reason[0]) {
 				/* why the padded form was refused */
 				char why[MP_REASON_LEN];

@@ -160,6 +160,47 @@ static void test_shapes(void)
 		CHECK(mp_model_box(m, l2, 2, lo, hi) == 1, "no box for i <= j < N, i < M");
 		mp_model_free(m);
 	}
+	/* the hull of a triangular reduction (mp_model_hull): k = j .. K-1 is
+	   0 .. K-1 wherever loop j runs; as a box (mp_model_box) it is not
+	   exact (no k where N = 0 < K) */
+	m = build("var N param s32\nvar K param s32\nvar j iter s32\nvar k iter s32\n"
+		  "var y param ptr\narray y base=y\nloop j lo=0 hi=N-1\n"
+		  "loop k parent=j lo=j hi=K-1\nstmt k : y[4*k]:s32 = 0\n");
+	if (m) {
+		mp_aff lo[2], hi[2];
+		char b[2][64];
+		int l[2] = { 0, 1 };
+
+		CHECK(mp_model_box(m, l, 2, lo, hi) == 1, "no box for j <= k < K, j < N");
+		CHECK(mp_model_hull(m, l, 2, lo, hi) == 0, "hull of j <= k < K");
+		mp_aff_print(&n, &lo[1], b[0], 64);
+		mp_aff_print(&n, &hi[1], b[1], 64);
+		CHECK(!strcmp(b[0], "0") && !strcmp(b[1], "K - 1"), "hull of k: %s..%s", b[0],
+		      b[1]);
+		mp_model_free(m);
+	}
+	/* reads seen at entry (mp_model_reads_entry): TRMM in place reads the
+	   rows below (k > i, under its condition) before the loop writes
+	   them; over the rows above (k < i) it reads rows already written */
+	for (int above = 0; above < 2; above++) {
+		char txt[512];
+
+		snprintf(txt, sizeof(txt),
+			 "var M param s32\nvar N param s32\nvar i iter s32\nvar j iter s32\n"
+			 "var k iter s32\nvar a param ptr\nvar b param ptr\narray a base=a\n"
+			 "array b base=b\ncond %s\nloop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+			 "loop k parent=j lo=0 hi=M-1\n"
+			 "stmt k guarded if=0 : b[i*N+j]:s8 = (+ b[i*N+j]:s8 (* a[k*M+i]:s8 b[k*N+j]:s8))\n",
+			 above ? "i-k-1" : "k-i-1");
+		m = build(txt);
+		if (m) {
+			/* accesses: 0 the write, 1 b[i,j], 2 a[k,i], 3 b[k,j] */
+			CHECK(mp_model_reads_entry(m, 3) == !above, "b[k][j] for k %s i read at entry: %d",
+			      above ? "<" : ">", mp_model_reads_entry(m, 3));
+			CHECK(mp_model_reads_entry(m, 2) == 1, "a is never written");
+			mp_model_free(m);
+		}
+	}
 	/* sliding window of constant length: trip 16; constant loop: 64 */
 	m = build("var M param s32\nvar i iter s32\nvar k iter s32\nvar t iter s32\n"
 		  "var y param ptr\narray y base=y\n"

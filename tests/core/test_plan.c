@@ -815,15 +815,23 @@ static const pcase cases[] = {
 	"stmt k : y[4*i*N+4*j]:f32 = (+ y[4*i*N+4*j]:f32 " FPROD32 ")\n",
   .prec = MP_PREC_INT8, .ok = 1, .mode = MP_OUT_TILE, .srct = MP_TY_F32 },
 
-{ .name = "triangular reduction (TRMM's k < i): refused",
+{ .name = "triangular reduction (TRMM's k < i): k over its hull, the bound as padding",
   .text = DECLS "var s local s32\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=i-1 loc=4\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_FUSED },
+
+{ .name = "triangular reduction naming both output loops: refused",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=i+j-1 loc=4\n"
+	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason_loc = 4,
-  .reason = "the bounds of loop 'k' depend on 'i' and 'k' is a reduction loop: the range "
-	"of the sum is not the same at every point (a triangular reduction" },
+  .reason = "the bounds of loop 'k' depend on an output loop and 'k' is a reduction loop: "
+	"the range of the sum is not the same at every point (a triangular reduction" },
 
 { .name = "triangular reduction, j's bounds name k (ikj): refused",
   .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"

@@ -1,5 +1,6 @@
 /* bench_polybench.c -- PolyBench/C 4.2.1 linear-algebra kernels as
- * PolyBench writes them (bench/loop_polybench.c, float data, the pragma
+ * PolyBench writes them (bench/loop_polybench.c: gemm, 2mm, syrk, gesummv, mvt,
+ * doitgen, trmm; float data, the pragma
  * `#pragma mixprec(bf16)` in place of `#pragma scop`): the plain build
  * against the plugin build, one thread, both -O3 -march=native (issue 9's
  * PolyBench benchmark).  Per kernel: median times, the ratio, and the
@@ -27,7 +28,8 @@
 	void pb_gesummv_##sfx(float, float, float (*)[N1], float (*)[N1], float *, float *,    \
 			      float *);                                                        \
 	void pb_mvt_##sfx(float *, float *, float *, float *, float (*)[N1]);                  \
-	void pb_doitgen_##sfx(float (*)[16][N1], float (*)[N1], float *);
+	void pb_doitgen_##sfx(float (*)[16][N1], float (*)[N1], float *);                     \
+	void pb_trmm_##sfx(float, float (*)[N1], float (*)[N2]);
 DECL(plain)
 DECL(mixprec)
 
@@ -132,5 +134,12 @@ int main(int argc, char **argv)
 	TIME(tm, reps, memcpy(R2, R0, cd * 4),
 	     pb_doitgen_mixprec((float (*)[16][N1])R2, (float (*)[N1])C4, sum));
 	row("doitgen", tp, tm, err(R2, R1, cd));
+	/* trmm (in place, triangular reduction) */
+	float *T0 = mk(c12, 16), *T1 = malloc(c12 * 4), *T2 = malloc(c12 * 4);
+	TIME(tp, reps, memcpy(T1, T0, c12 * 4),
+	     pb_trmm_plain(1.5f, (float (*)[N1])GA, (float (*)[N2])T1));
+	TIME(tm, reps, memcpy(T2, T0, c12 * 4),
+	     pb_trmm_mixprec(1.5f, (float (*)[N1])GA, (float (*)[N2])T2));
+	row("trmm", tp, tm, err(T2, T1, c12));
 	return 0;
 }

@@ -105,3 +105,18 @@ void F(pb_doitgen_)(float A[16][16][N1], float C4[N1][N1], float sum[N1])
 				A[r][q][p] = sum[p];
 		}
 }
+
+/* trmm: B := alpha * B + (A's strict lower triangle)^T B, in place (the
+ * sum over k > i: a triangular reduction reading rows the loop has not
+ * rewritten yet) */
+void F(pb_trmm_)(float alpha, float A[N1][N1], float B[N1][N2])
+{
+	int i, j, k;
+#pragma mixprec(bf16)
+	for (i = 0; i < N1; i++)
+		for (j = 0; j < N2; j++) {
+			for (k = i + 1; k < N1; k++)
+				B[i][j] += A[k][i] * B[k][j];
+			B[i][j] = alpha * B[i][j];
+		}
+}

@@ -989,7 +989,7 @@ def f_emit(fn):
 
 XFORMS = [("kstep", 14), ("rows", 16), ("batch", 18), ("batchnear", 6), ("region", 16),
           ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6),
-          ("kunroll", 16), ("groups", 14), ("conv", 16)]
+          ("kunroll", 16), ("groups", 14), ("conv", 16), ("trired", 12)]
 X_PRAGMAS = ["#pragma mixprec({p}, acc=int32)", "#pragma mixprec({p})",
              '_Pragma("mixprec({p}, acc=int32)")', "#pragma mixprec({p}, acc=int32, target=scalar)",
              "#pragma mixprec({p}, target=avx2)"]
@@ -1062,6 +1062,12 @@ def gen_xfunc(r, f):
         xf["cpadv"] = r.choice([300, -200, 255, 128, -129, 511])
     xf["cguard"] = wchoice(r, [("upd", 30), ("cont", 25), ("flag", 15), ("cloop", 10),
                                ("sel", 20)])
+    # trired: a triangular reduction (issue 9: TRMM, TRMV), the range of k
+    # naming the row (or the column) loop; in place over the rows below
+    # (transformed) or above (refused)
+    xf["tkind"] = wchoice(r, [("gt", 15), ("ge", 10), ("lt", 12), ("le", 10), ("down", 8),
+                              ("colj", 10), ("trmm", 12), ("vec", 10), ("inplace", 8),
+                              ("inabove", 5)])
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
@@ -1081,6 +1087,8 @@ def gen_xfunc(r, f):
                 cl["M"] //= 2
             elif cl["K"] == 1:   # (conv's window multiplies the work)
                 cl["N"] = max(1, cl["N"] // 2)
+        if xf["form"] == "trired":   # k may run to M: A's and B's rows reach it
+            cl["K"] = max(cl["K"], cl["M"])
         calls.append(cl)
     fn["calls"] = calls
     return fn
@@ -1434,6 +1442,44 @@ def x_emit(fn):
         body += [pragma] + ["\t" + x for x in nest]
     elif form == "conv":
         body += conv_body(xf, pragma, zA)
+    elif form == "trired":
+        tk = xf["tkind"]
+        kl = {"gt": "int k = i + 1; k < K; k++", "ge": "int k = i; k < K; k++",
+              "lt": "int k = 0; k < i; k++", "le": "int k = 0; k <= i; k++",
+              "down": "int k = i; k >= 0; k--", "colj": "int k = j; k < K; k++",
+              "trmm": "int k = i + 1; k < M; k++", "inplace": "int k = i + 1; k < M; k++",
+              "inabove": "int k = 0; k < i; k++"}
+        if tk == "vec":
+            body += [pragma,
+                     "	for (int i = 0; i < M; i++) {",
+                     "		int32_t t = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
+                     "		for (int j = 0; j <= i; j++)",
+                     "			t += %s * B[j];" % a("i", "j"),
+                     "		y[i] = t;", "	}"]
+        elif tk in ("inplace", "inabove"):
+            ea = "A[(k) * K + i]" + zA
+            if tk == "inabove":
+                ea = a("i", "k")
+            body += ["	for (int x = 0; x < M * N; x++)",
+                     "		E[x] = (int8_t)(B[x] ^ (x * 7));",
+                     pragma,
+                     "	for (int i = 0; i < M; i++)",
+                     "		for (int j = 0; j < N; j++) {",
+                     "			int32_t s = E[i * N + j];",
+                     "			for (%s)" % kl[tk],
+                     "				s += (%s) * E[k * N + j];" % ea,
+                     "			E[i * N + j] = (int8_t)(s >> 5);",
+                     "		}"]
+        else:
+            ea = ("(A[(k) * M + i]%s)" % zA) if tk == "trmm" else a("i", "k")
+            body += [pragma,
+                     "	for (int i = 0; i < M; i++)",
+                     "		for (int j = 0; j < N; j++) {",
+                     "			int32_t s = %s;" % init("i", "j"),
+                     "			for (%s)" % kl[tk],
+                     "				s += %s * %s;" % (ea, b("k", "j")),
+                     "			C[i * N + j] = s;",
+                     "		}"]
     elif form == "omp_warn":
         clauses = " num_threads(2) if (M > 2)" if xf["sched"] == "static" else ""
         body += [pragma, "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses),

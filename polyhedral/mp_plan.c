@@ -647,6 +647,92 @@ static int varying(const mp_nest *n, int e, int depth)
 	}
 }
 
+/* The loops whose iterators expression e reads (bit l: loop l), through
+ * its loads' subscripts and iterator reads; *other set when it reads a
+ * local or an access mixprec cannot place (its iterators unknown). */
+static unsigned expr_loops(const mp_nest *n, int e, int depth, int *other)
+{
+	const mp_expr *x;
+	unsigned m = 0;
+	int l;
+
+	if (e < 0)
+		return 0;   /* no operand */
+	if (e >= n->nexprs || depth > 32) {
+		*other = 1;
+		return 0;
+	}
+	x = &n->expr[e];
+	switch (x->kind) {
+	case MP_X_CONST:
+		return 0;
+	case MP_X_LOAD:
+		if (x->access < 0 || !n->access[x->access].affine) {
+			*other = 1;
+			return 0;
+		}
+		for (l = 0; l < n->nloops && l < 32; l++)
+			if (mp_aff_uses_var(&n->access[x->access].off, n->loop[l].iter))
+				m |= 1u << l;
+		return m;
+	case MP_X_VAR:
+		if (x->var >= 0 && n->var[x->var].kind == MP_VAR_ITER &&
+		    n->var[x->var].loop >= 0 && n->var[x->var].loop < 32)
+			return 1u << n->var[x->var].loop;
+		if (x->var >= 0 && n->var[x->var].kind != MP_VAR_PARAM)
+			*other = 1;
+		return 0;
+	case MP_X_CALL:
+		for (l = 0; l < x->nargs; l++)
+			m |= expr_loops(n, x->args[l], depth + 1, other);
+		return m;
+	default:
+		return expr_loops(n, x->a, depth + 1, other) | expr_loops(n, x->b, depth + 1, other);
+	}
+}
+
+/* Is there, in expression e of statement s, a product of two varying
+ * values that could be a sum's term: not an outer product stored
+ * element-wise (every loop the two factors both read is one the stored
+ * element's subscript reads: `A[i][j] += u[i] * v[j]`, gemver's rank-2
+ * update)? */
+static int reduction_product(const mp_nest *n, int s, int e, int depth)
+{
+	const mp_expr *x;
+	const mp_stmt *st = &n->stmt[s];
+
+	if (e < 0 || e >= n->nexprs || depth > 32)
+		return 0;
+	x = &n->expr[e];
+	if (x->kind == MP_X_MUL && varying(n, x->a, 0) && varying(n, x->b, 0)) {
+		int other = 0;
+		unsigned fa = expr_loops(n, x->a, 0, &other), fb = expr_loops(n, x->b, 0, &other);
+		unsigned out;
+
+		if (st->kind != MP_S_STORE || st->lhs_access < 0 ||
+		    !n->access[st->lhs_access].affine || other)
+			return 1;
+		out = 0;
+		for (int l = 0; l < n->nloops && l < 32; l++)
+			if (mp_aff_uses_var(&n->access[st->lhs_access].off, n->loop[l].iter))
+				out |= 1u << l;
+		if (fa & fb & ~out)
+			return 1;
+		/* a factor over a loop the element does not name: summed */
+		for (int l = n->stmt[s].loop; l >= 0 && l < 32; l = n->loop[l].parent)
+			if (((fa | fb) >> l & 1) && !(out >> l & 1))
+				return 1;
+	}
+	if (x->kind == MP_X_CALL) {
+		for (int a = 0; a < x->nargs; a++)
+			if (reduction_product(n, s, x->args[a], depth + 1))
+				return 1;
+		return 0;
+	}
+	return reduction_product(n, s, x->a, depth + 1) ||
+	       reduction_product(n, s, x->b, depth + 1);
+}
+
 static int find_candidate(az *z)
 {
 	const mp_nest *n = z->n;
@@ -673,9 +759,9 @@ static int find_candidate(az *z)
 		/* no product of two values that vary (loads, locals): not
 		   even a near miss (an init loop, `C[i][j] *= beta`) */
 		z->plan->no_contraction = 1;
-		for (x = 0; x < n->nexprs; x++)
-			if (n->expr[x].kind == MP_X_MUL && varying(n, n->expr[x].a, 0) &&
-			    varying(n, n->expr[x].b, 0))
+		for (x = 0; x < n->nstmts; x++)
+			if (n->stmt[x].kind != MP_S_OPAQUE &&
+			    reduction_product(n, x, n->stmt[x].rhs, 0))
 				z->plan->no_contraction = 0;
 		/* the product may be inside what mixprec cannot read (TinyMaix's
 		   tm_dot_prod(x, w, n, &sum)): say so, at that statement */

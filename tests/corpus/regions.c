@@ -1,7 +1,8 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 11
 /* regions.c -- one pragma on a block of several loops (issue 9, item 5),
  * as PolyBench marks its kernels with `#pragma scop`: 2mm (tmp = A*B, then
- * D = beta*D + tmp*C), mvt (two matrix-vector products, one through the
+ * D = beta*D + tmp*C), gemver (its rank-2 update left as written without a
+ * warning), mvt (two matrix-vector products, one through the
  * transposed matrix), an init loop, a scaling loop and a GEMM in one
  * block, a block with declarations (the C front end keeps its scope), a
  * block inside a function-level loop.  Every contraction of the block is
@@ -112,6 +113,31 @@ __attribute__((noinline)) void rg_steps(int T, int M, int K, const int8_t *A,
 	}
 }
 
+/* PolyBench/C 4.2.1's gemver, on 8-bit data: a rank-2 update (outer
+ * products stored element-wise: no sum, so no contraction and no warning),
+ * two matrix-vector products with an integer factor, a vector add */
+__attribute__((noinline)) void rg_gemver(int n, int32_t alpha, int32_t beta, int8_t *A,
+					 const int8_t *u1, const int8_t *v1, const int8_t *u2,
+					 const int8_t *v2, int32_t *w, int32_t *x, const int8_t *y,
+					 const int32_t *z)
+{
+	int i, j;
+#pragma mixprec(int8, acc=int32)
+	{
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				A[i * n + j] = (int8_t)(A[i * n + j] + u1[i] * v1[j] + u2[i] * v2[j]);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				x[i] = x[i] + beta * A[j * n + i] * y[j];
+		for (i = 0; i < n; i++)
+			x[i] = x[i] + z[i];
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				w[i] = w[i] + alpha * A[i * n + j] * y[j];
+	}
+}
+
 /* near miss inside a region: 16-bit operands */
 __attribute__((noinline)) void rg_near_miss(int M, int K, const int16_t *A, const int8_t *x,
 					    int32_t *y, int32_t *w, const int8_t *A8)
@@ -165,6 +191,18 @@ void corpus_main(void)
 		rg_steps(3, M, K, A, B, y, w);
 		harness_out_array(harness_name("steps y %dx%d", M, K), y, (size_t)M);
 		harness_out_array(harness_name("steps acc %dx%d", M, K), w, (size_t)M);
+		{
+			int8_t *uv = harness_rand_s8((size_t)M + 4);
+			int32_t *z = harness_rand_s32((size_t)M + 1, -1000, 1000);
+
+			rg_gemver(M, harness_randint(-3, 3), harness_randint(-3, 3), A, uv, uv + 1,
+				  uv + 2, uv + 3, w, y, uv + 1, z);
+			harness_out_array(harness_name("gemver A %d", M), A, (size_t)M * M);
+			harness_out_array(harness_name("gemver x %d", M), y, (size_t)M);
+			harness_out_array(harness_name("gemver w %d", M), w, (size_t)M);
+			harness_free(uv);
+			harness_free(z);
+		}
 		rg_near_miss(M, K, A16, B, y, w, A);
 		harness_out_array(harness_name("near_miss y %dx%d", M, K), y, (size_t)M);
 		harness_out_array(harness_name("near_miss w %dx%d", M, K), w, (size_t)M);

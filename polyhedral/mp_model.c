@@ -979,6 +979,12 @@ int mp_model_reads_entry(mp_model *m, int acc)
 		return -1;
 	if (m->whole[acc])
 		return 0;
+	/* an array whose subscripts the model splits at a parameter row
+	   length (`X[i*ld + j]` as X[i][j]) assumes each row's index within
+	   that length; a write and a read may still meet where it is not
+	   (ld < n, a stride of 0): no proof then */
+	if (m->arr_row[n->access[acc].array] >= 0)
+		return 0;
 	/* the read's instances (its conditions, C's index bounds) */
 	cs = stmt_conds(m, n->access[acc].stmt);
 	if (!cs)

@@ -103,7 +103,10 @@ int mp_model_first_writer(mp_model *m, int acc, int except);
  * under) see the value its element held when the nest was entered: no
  * write of the nest to that element comes before it in the nest's order
  * (TRMM in place: `B[i][j] += A[k][i] * B[k][j]` for k > i reads rows
- * the loop writes later)?  1 yes, 0 no (or not known), -1 on error. */
+ * the loop writes later)?  Only where the array's offsets are exact (not
+ * split at a parameter row length, which assumes rows that do not overlap:
+ * `X[i*ld + j]` with ld < n at run time): fixed-size arrays, constant
+ * strides.  1 yes, 0 no (or not known), -1 on error. */
 int mp_model_reads_entry(mp_model *m, int acc);
 
 /* Is access acc, as a function of the iterators of `loops` (the other

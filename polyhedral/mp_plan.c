@@ -1613,6 +1613,8 @@ static int fwd_in(az *z, int l)
 	return k;
 }
 
+static int reduction_like(const mp_nest *n, int s);
+
 static int choose_mode(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -1651,6 +1653,16 @@ static int choose_mode(az *z, const int *chain, int d)
 		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && !z->others[s] &&
 		    !z->others_fwd[s] && n->stmt[s].loop == k && !dead_def(n, s)) {
 			describe_stmt(n, s, what, sizeof(what));
+			if (reduction_like(n, s) && n->stmt[s].loop != k)
+				/* atax, bicg: a sum over another loop inside this one */
+				return refuse(z, n->stmt[s].loc,
+					      "reduction loop '%s' also contains %s, the sum "
+					      "of another contraction over another loop; "
+					      "mixprec does not split loops: where the two "
+					      "sums may be computed one after the other, "
+					      "write each in a loop nest of its own, under "
+					      "one pragma on the block holding them",
+					      ln(n, k), what);
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
 				      "loop must hold the contraction alone", ln(n, k), what);
@@ -1905,6 +1917,31 @@ static int tri_red_candidate(const az *z, int l, int v2, int lv)
 	       lp->after < 0 && z->tri_red_try;
 }
 
+/* Why tri_red_candidate said no, for the refusal. */
+static const char *tri_red_why(const az *z, int l, int v2, int lv)
+{
+	const mp_plan *plan = z->plan;
+	const mp_loop *lp = &z->n->loop[l];
+
+	if (l != plan->loop_k || plan->loop_g >= 0 || plan->nsum)
+		return "the sum runs over several loops";
+	if (v2 >= 0)
+		return "a bound is not affine";
+	if (lv != plan->loop_i && lv != plan->loop_j)
+		return "a bound names a loop that is neither";
+	if (plan->loop_i2 >= 0)
+		return "the rows run over two loops";
+	if (lp->step != 1 && lp->step != -1)
+		return "the loop steps by more than 1";
+	if (lp->ne_exit)
+		return "the loop is tested with '!='";
+	if (lp->step_var >= 0 || lp->after >= 0)
+		return "the loop's step or start is not its own";
+	if (!z->tri_red_try)
+		return "the nest holds several contractions";
+	return "another condition fails";
+}
+
 static int check_tri(az *z, const int *chain, int d)
 {
 	const mp_nest *n = z->n;
@@ -1942,11 +1979,12 @@ static int check_tri(az *z, const int *chain, int d)
 					if (red_l)
 						return refuse(z, lp->loc,
 							      "the bounds of loop '%s' depend on '%s' "
-							      "and '%s' is a reduction loop: the range "
-							      "of the sum is not the same at every "
-							      "point (a triangular reduction, as TRMM "
-							      "and TRSV write it), which is not "
-							      "supported", ln(n, l), vn(n, v), ln(n, l));
+							      "(a triangular reduction, as TRMM writes "
+							      "it), supported for one reduction loop "
+							      "counting by 1 with a '<' or '<=' test, "
+							      "bounded by the loop of the output's rows "
+							      "or columns; here %s", ln(n, l), vn(n, v),
+							      tri_red_why(z, l, a->t[t].v2, lv));
 					if (lv == plan->loop_k || lv == plan->loop_g ||
 					    is_sum_loop(plan, lv))
 						return refuse(z, lp->loc,
@@ -1989,12 +2027,12 @@ static int check_tri(az *z, const int *chain, int d)
 	   condition (tri_red_convert) */
 	if (z->tri_red)
 		return refuse(z, n->loop[z->tri_red - 1].loc,
-			      "the bounds of loop '%s' depend on an output loop and '%s' is a "
-			      "reduction loop: the range of the sum is not the same at every "
-			      "point (a triangular reduction, as TRMM and TRSV write it), which "
-			      "is supported only with the bounds naming one operand's row loop "
-			      "(TRMM's 'k > i'), an outer loop alone around it, a loop of step 1 "
-			      "tested with '<' or '<=', its iterator not read after it",
+			      "the bounds of reduction loop '%s' depend on an output loop (a "
+			      "triangular reduction) and it could not be planned over the hull "
+			      "of its ranges: the bounds must name one output loop, the range "
+			      "of '%s' over the nest must be one interval, with no condition "
+			      "of its own inside '%s' and '%s' not read after it",
+			      ln(n, z->tri_red - 1), ln(n, z->tri_red - 1),
 			      ln(n, z->tri_red - 1), ln(n, z->tri_red - 1));
 	/* k around both i and j (kij order): the tile add would need a
 	   range of j per row */
@@ -3799,9 +3837,8 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 				/* why the padded form was refused */
 				char why[MP_REASON_LEN];
 
-				snprintf(why, sizeof(why), "a triangular reduction (the "
-					 "bounds of loop '%s' name an output loop), planned as "
-					 "a sum over its hull with the bounds as padding: %s",
+				snprintf(why, sizeof(why), "a triangular reduction over '%s', "
+					 "as a padded sum over its hull: %s",
 					 ln(n, tri_red - 1), cp->reason);
 				memcpy(plan->reason, why, sizeof(why));
 				plan->reason_loc = cp->reason_loc;

@@ -1,6 +1,6 @@
 /* remarks.c -- one nest the plugins transform (line 13) and one they
- * refuse (line 22, a triangular reduction: k <= i), for the remark, record, dump and
- * statistics tests (remarks.sh). */
+ * refuse (line 22, a reduction whose bounds name both output loops), for
+ * the remark, record, dump and statistics tests (remarks.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ __attribute__((noinline)) static void tri(int N, const int8_t *A, const int8_t *
 #pragma mixprec(int8)
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < N; j++)
-			for (int k = 0; k <= i; k++)
+			for (int k = 0; k < i + j - N; k++)
 				C[i * N + j] += A[i * N + k] * B[j * N + k];
 }
 

@@ -830,8 +830,8 @@ static const pcase cases[] = {
 	"stmt k : s = (+ s " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason_loc = 4,
-  .reason = "the bounds of loop 'k' depend on an output loop and 'k' is a reduction loop: "
-	"the range of the sum is not the same at every point (a triangular reduction" },
+  .reason = "the bounds of reduction loop 'k' depend on an output loop (a triangular "
+	"reduction) and it could not be planned over the hull of its ranges" },
 
 { .name = "triangular reduction, j's bounds name k (ikj): refused",
   .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"

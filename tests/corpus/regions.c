@@ -195,8 +195,10 @@ void corpus_main(void)
 			int8_t *uv = harness_rand_s8((size_t)M + 4);
 			int32_t *z = harness_rand_s32((size_t)M + 1, -1000, 1000);
 
-			rg_gemver(M, harness_randint(-3, 3), harness_randint(-3, 3), A, uv, uv + 1,
-				  uv + 2, uv + 3, w, y, uv + 1, z);
+			int32_t ga = harness_randint(-3, 3);
+			int32_t gb = harness_randint(-3, 3);   /* (in this order) */
+
+			rg_gemver(M, ga, gb, A, uv, uv + 1, uv + 2, uv + 3, w, y, uv + 1, z);
 			harness_out_array(harness_name("gemver A %d", M), A, (size_t)M * M);
 			harness_out_array(harness_name("gemver x %d", M), y, (size_t)M);
 			harness_out_array(harness_name("gemver w %d", M), w, (size_t)M);

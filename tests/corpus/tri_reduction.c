@@ -10,7 +10,8 @@
  * An operand the nest writes is read by the kernels before the nest runs
  * (tile mode) when ISL shows every read of the loop comes before the
  * element is written (TRMM in place, k > i).  Near misses,
- * still refused: in place over the rows already written (k < i),
+ * still refused: in place over the rows already written (k < i), in place
+ * with a row length given at run time (rows that may overlap),
  * bounds naming both output loops, a condition of its own inside the
  * reduction (a band clipped by an `if`), a hull that is not one
  * interval, the reduction iterator read after its loop. */
@@ -134,16 +135,18 @@ __attribute__((noinline)) void while_from_i(int m, int n, const int8_t *A, const
 
 /* in place: row i of X becomes the requantized sum over the rows below it
  * (k > i), which the loop has not rewritten yet: the kernels read X as
- * the nest found it (tile mode) */
-__attribute__((noinline)) void inplace_below(int m, int n, const int8_t *A, int8_t *X)
+ * the nest found it (tile mode).  X's rows have a fixed length, so ISL
+ * knows they do not overlap */
+#define XW 40
+__attribute__((noinline)) void inplace_below(int m, int n, const int8_t *A, int8_t X[][XW])
 {
 #pragma mixprec(int8, acc=int32)
 	for (int i = 0; i < m; i++)
 		for (int j = 0; j < n; j++) {
-			int32_t s = X[i * n + j];
+			int32_t s = X[i][j];
 			for (int k = i + 1; k < m; k++)
-				s += A[k * m + i] * X[k * n + j];
-			X[i * n + j] = (int8_t)(s >> 8);
+				s += A[k * m + i] * X[k][j];
+			X[i][j] = (int8_t)(s >> 8);
 		}
 }
 
@@ -210,6 +213,21 @@ __attribute__((noinline)) void near_final_k(int M, int N, const int8_t *A, const
 		}
 }
 
+/* in place with a row length given at run time: with ld < n the rows
+ * overlap and a read can come after a write of the same element (found
+ * by a helper's adversarial run with ld = 1 before this was refused) */
+__attribute__((noinline)) void near_inplace_ld(int m, int n, int ld, const int8_t *A, int8_t *X)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < m; i++) // expected-warning {{nest writes to it}}
+		for (int j = 0; j < n; j++) {
+			int32_t s = X[i * ld + j];
+			for (int k = i + 1; k < m; k++)
+				s += A[k * m + i] * X[k * ld + j];
+			X[i * ld + j] = (int8_t)(s >> 7);
+		}
+}
+
 /* in place over the rows above (k < i): those are rewritten already, as
  * a forward substitution reads them */
 __attribute__((noinline)) void near_inplace_above(int m, int n, const int8_t *A, int8_t *X)
@@ -259,9 +277,19 @@ void corpus_main(void)
 		harness_out_array(harness_name("ikj_k_gt_i %dx%d", M, N), C, mn);
 		while_from_i(M, N, A, B, C);
 		harness_out_array(harness_name("while_from_i %dx%d", M, N), C, mn);
+		{
+			int nx = N < XW ? N : XW;
+			int8_t *X = harness_rand_s8((size_t)M * XW + 1);
+
+			inplace_below(M, nx, A, (int8_t (*)[XW])X);
+			harness_out_array(harness_name("inplace_below %dx%d", M, nx), X,
+					  (size_t)M * XW);
+			near_inplace_ld(M, nx, N % 3, A, X);
+			harness_out_array(harness_name("near_inplace_ld %dx%d", M, nx), X,
+					  (size_t)M * XW);
+			harness_free(X);
+		}
 		memcpy(B2, B, bk);
-		inplace_below(M, N, A, B2);
-		harness_out_array(harness_name("inplace_below %dx%d", M, N), B2, mn);
 		near_inplace_above(M, N, A, B2);
 		harness_out_array(harness_name("near_inplace_above %dx%d", M, N), B2, mn);
 		near_band(M, N, A, B, C);

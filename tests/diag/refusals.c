@@ -36,7 +36,7 @@ void rf_triangular(int M, int N, const int8_t *A, const int8_t *B, int32_t *C)
 	for (int i = 0; i < M; i++) // expected-warning {{not transformed}} expected-warning {{triangular reduction}}
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
-			for (int k = 0; k < i; k++)
+			for (int k = 0; k < i + j - N; k++)
 				s += A[i * M + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}

@@ -394,9 +394,10 @@ K_SYRK(syrk_ref, NOPRAGMA)
 /* PolyBench/C 4.2.1's trmm as it writes it: a triangular reduction (k from
    i + 1), in place (B is the operand and the output: every read of B[k][j]
    comes before row k is written, so the tile reads B as the nest found it) */
+#define TRN 100   /* the arrays' fixed row length (PolyBench's default: fixed sizes) */
 #define K_TRMM(NAME, PRAGMA) \
-__attribute__((noinline)) static void NAME(int m, int n, float alpha, float A[m][m], \
-		float B[m][n]) \
+__attribute__((noinline)) static void NAME(int m, int n, float alpha, float A[TRN][TRN], \
+		float B[TRN][TRN]) \
 { \
 	int i, j, k; \
 	PRAGMA \
@@ -1295,41 +1296,44 @@ static void run_tri(int M, int K)
 	free(A), free(C), free(R), free(Ad), free(C0), free(Cd), free(Rd);
 }
 
-/* (m) trmm in place: against the reference within the bound of the
-   product by A's strict lower triangle (A^T's terms k > i), scaled by
-   alpha; the untouched rows of one call are the reference's exactly */
+/* (m) trmm in place (fixed-size arrays, as PolyBench declares them):
+   against the reference within the bound of the product by A's strict
+   lower triangle (A^T's terms k > i), scaled by alpha; the elements
+   outside the m x n corner are the reference's exactly */
 static void run_trmm(int M, int N)
 {
-	size_t mm = (size_t)M * M, mn = (size_t)M * N;
-	float *A = fvec(mm, 1, 0), *At = malloc(mm * 4 + 4), *B0 = fvec(mn, 2, 0);
-	float *B = malloc(mn * 4 + 4), *R = malloc(mn * 4 + 4);
+	size_t mm = (size_t)M * M, nt = (size_t)TRN * TRN;
+	float *A = fvec(nt, 1, 0), *At = malloc(mm * 4 + 4), *B0 = fvec(nt, 2, 0);
+	float *B = malloc(nt * 4 + 4), *R = malloc(nt * 4 + 4);
 	float alpha = (float)(0.5 + fabs(rnd()));
 	static const struct { mp_lp lp; const char *name; } P[2] = {
 		{ MP_LP_BF16, "trmm bf16" }, { MP_LP_INT8, "trmm int8" } };
 
 	/* the triangle the sum reads: At(i, k) = A[k][i] for k > i, else 0 */
+	if (M > TRN || N > TRN)
+		return;
 	for (int i = 0; i < M; i++)
 		for (int k = 0; k < M; k++)
-			At[i * M + k] = k > i ? A[k * M + i] : 0;
-	memcpy(R, B0, mn * 4);
+			At[i * M + k] = k > i ? A[k * TRN + i] : 0;
+	memcpy(R, B0, nt * 4);
 	trmm_ref(M, N, alpha, (void *)A, (void *)R);
 	for (int p = 0; p < 2; p++) {
 		long before = fast_count();
 		bnd x;
 
-		memcpy(B, B0, mn * 4);
+		memcpy(B, B0, nt * 4);
 		if (p == 0)
 			trmm_bf16_lp(M, N, alpha, (void *)A, (void *)B);
 		else
 			trmm_i8_lp(M, N, alpha, (void *)A, (void *)B);
 		if (M > 0 && N > 0)
 			check_fast(P[p].name, before);
-		bnd_init(&x, P[p].lp, 0, M, N, M, At, M, 1, B0, N, 1, NULL, 1.0, 3);
-		for (int i = 0; i < M; i++)
-			for (int j = 0; j < N; j++)
-				expect(P[p].name, B[i * N + j], R[i * N + j],
-				       alpha * bnd_tol(&x, i, j, B0[i * N + j], 1) +
-				       0x1p-23 * fabs(R[i * N + j]), i, j);
+		bnd_init(&x, P[p].lp, 0, M, N, M, At, M, 1, B0, TRN, 1, NULL, 1.0, 3);
+		for (int i = 0; i < TRN; i++)
+			for (int j = 0; j < TRN; j++)
+				expect(P[p].name, B[i * TRN + j], R[i * TRN + j],
+				       i < M && j < N ? alpha * bnd_tol(&x, i, j, B0[i * TRN + j], 1) +
+				       0x1p-23 * fabs(R[i * TRN + j]) : 0, i, j);
 		bnd_free(&x);
 	}
 	free(A), free(At), free(B0), free(B), free(R);

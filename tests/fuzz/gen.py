@@ -1451,35 +1451,38 @@ def x_emit(fn):
               "inabove": "int k = 0; k < i; k++"}
         if tk == "vec":
             body += [pragma,
-                     "	for (int i = 0; i < M; i++) {",
-                     "		int32_t t = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
-                     "		for (int j = 0; j <= i; j++)",
-                     "			t += %s * B[j];" % a("i", "j"),
-                     "		y[i] = t;", "	}"]
+                     "\tfor (int i = 0; i < M; i++) {",
+                     "\t\tint32_t t = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
+                     "\t\tfor (int j = 0; j <= i; j++)",
+                     "\t\t\tt += %s * B[j];" % a("i", "j"),
+                     "\t\ty[i] = t;", "\t}"]
         elif tk in ("inplace", "inabove"):
             ea = "A[(k) * K + i]" + zA
             if tk == "inabove":
                 ea = a("i", "k")
-            body += ["	for (int x = 0; x < M * N; x++)",
-                     "		E[x] = (int8_t)(B[x] ^ (x * 7));",
+            # rows of a fixed length (a run-time one may overlap: refused)
+            body += ["\tint8_t (*X)[64] = (int8_t (*)[64])E;",
+                     "\tint nx = N < 64 ? N : 64;",
+                     "\tfor (int x = 0; x < M * 64; x++)",
+                     "\t\tE[x] = (int8_t)(B[x % (K * N + 1)] ^ (x * 7));",
                      pragma,
-                     "	for (int i = 0; i < M; i++)",
-                     "		for (int j = 0; j < N; j++) {",
-                     "			int32_t s = E[i * N + j];",
-                     "			for (%s)" % kl[tk],
-                     "				s += (%s) * E[k * N + j];" % ea,
-                     "			E[i * N + j] = (int8_t)(s >> 5);",
-                     "		}"]
+                     "\tfor (int i = 0; i < M; i++)",
+                     "\t\tfor (int j = 0; j < nx; j++) {",
+                     "\t\t\tint32_t s = X[i][j];",
+                     "\t\t\tfor (%s)" % kl[tk],
+                     "\t\t\t\ts += (%s) * X[k][j];" % ea,
+                     "\t\t\tX[i][j] = (int8_t)(s >> 5);",
+                     "\t\t}"]
         else:
             ea = ("(A[(k) * M + i]%s)" % zA) if tk == "trmm" else a("i", "k")
             body += [pragma,
-                     "	for (int i = 0; i < M; i++)",
-                     "		for (int j = 0; j < N; j++) {",
-                     "			int32_t s = %s;" % init("i", "j"),
-                     "			for (%s)" % kl[tk],
-                     "				s += %s * %s;" % (ea, b("k", "j")),
-                     "			C[i * N + j] = s;",
-                     "		}"]
+                     "\tfor (int i = 0; i < M; i++)",
+                     "\t\tfor (int j = 0; j < N; j++) {",
+                     "\t\t\tint32_t s = %s;" % init("i", "j"),
+                     "\t\t\tfor (%s)" % kl[tk],
+                     "\t\t\t\ts += %s * %s;" % (ea, b("k", "j")),
+                     "\t\t\tC[i * N + j] = s;",
+                     "\t\t}"]
     elif form == "omp_warn":
         clauses = " num_threads(2) if (M > 2)" if xf["sched"] == "static" else ""
         body += [pragma, "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses),
@@ -1514,6 +1517,8 @@ def x_emit(fn):
             na = nim * ih * iw * max(K, 1) + N + SLACK
             nbb = xf["KH"] * xf["KW"] * max(K, 1) * N + SLACK
             ncc = nim * T * M * N + SLACK
+        if form == "trired":   # the in-place forms' rows of 64
+            ncc = max(ncc, M * 64 + SLACK)
         ny = M + N + SLACK
         L += ["\t{\t/* call %d */" % c,
               FORGET,

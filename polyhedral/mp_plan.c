@@ -1652,17 +1652,27 @@ static int choose_mode(az *z, const int *chain, int d)
 	for (s = 0; s < n->nstmts; s++)
 		if (s != z->c.stmt && !z->c.fwd[s] && !n->stmt[s].ivstep && !z->others[s] &&
 		    !z->others_fwd[s] && n->stmt[s].loop == k && !dead_def(n, s)) {
-			describe_stmt(n, s, what, sizeof(what));
-			if (reduction_like(n, s) && n->stmt[s].loop != k)
-				/* atax, bicg: a sum over another loop inside this one */
-				return refuse(z, n->stmt[s].loc,
-					      "reduction loop '%s' also contains %s, the sum "
-					      "of another contraction over another loop; "
+			int s2;
+
+			/* atax, bicg: the sum of another contraction, over another
+			   loop, inside this reduction loop */
+			for (s2 = 0; s2 < n->nstmts; s2++)
+				if (s2 != z->c.stmt && n->stmt[s2].loop != k &&
+				    n->stmt[s2].loop >= 0 && within(n, n->stmt[s2].loop, k) &&
+				    reduction_like(n, s2))
+					break;
+			if (s2 < n->nstmts) {
+				describe_stmt(n, s2, what, sizeof(what));
+				return refuse(z, n->stmt[s2].loc,
+					      "reduction loop '%s' also holds the sum of "
+					      "another contraction over another loop (%s); "
 					      "mixprec does not split loops: where the two "
 					      "sums may be computed one after the other, "
 					      "write each in a loop nest of its own, under "
 					      "one pragma on the block holding them",
 					      ln(n, k), what);
+			}
+			describe_stmt(n, s, what, sizeof(what));
 			return refuse(z, n->stmt[s].loc,
 				      "reduction loop '%s' also contains %s; the reduction "
 				      "loop must hold the contraction alone", ln(n, k), what);

@@ -109,3 +109,19 @@ void rf_step_inner_j(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 			C[i * N + j] = s;
 		}
 }
+
+/* PolyBench's bicg: two sums over different loops in one nest (s over i,
+ * q over j); the warning says to write them as two nests */
+void rf_bicg(int m, int n, const int8_t *A, int32_t *s, int32_t *q, const int8_t *p,
+	     const int8_t *r)
+{
+	int i, j;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < n; i++) { // expected-warning {{not transformed}} expected-warning {{mixprec does not split loops}}
+		q[i] = 0;
+		for (j = 0; j < m; j++) {
+			s[j] = s[j] + r[i] * A[i * m + j];
+			q[i] = q[i] + A[i * m + j] * p[j];
+		}
+	}
+}

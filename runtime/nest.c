@@ -716,6 +716,51 @@ static void read_pad(va_list *ap, long P, long L, mp_pad *pad)
 	}
 }
 
+/* A padding condition on the reduction alone (no row coefficient: `for (k
+ * = 0; k < K; k++) if (k < K2) ...`) cuts k's range.  The terms outside it
+ * are left out of A's copy, but B's rows there would still be read, where
+ * the loop as written may read nothing (a B of K2 rows).  With one
+ * reduction loop and terms that are left out (not a select's value, which
+ * the source multiplies by B), narrow k to where every such condition
+ * holds: advance A and B, shorten the dimension, shift the conditions. */
+static void clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a,
+		   const void **b)
+{
+	long lo = 0, hi = kd[0].n - 1;
+
+	if (L != 0 || pv_kind || kd[0].n <= 0)
+		return;
+	for (int c = 0; c < pad->n; c++) {
+		long c0 = pad->c0[c], ck = pad->ck[c][0];
+
+		if (pad->ci[c] || pad->ci2[c])
+			continue;
+		if (ck == 0) {
+			if (c0 < 0)
+				hi = lo - 1;
+		} else if (ck > 0) {   /* c0 + ck*t >= 0: t >= ceil(-c0 / ck) */
+			if (c0 < 0 && (-c0 + ck - 1) / ck > lo)
+				lo = (-c0 + ck - 1) / ck;
+		} else {               /* t <= floor(c0 / -ck) */
+			if (c0 < 0)
+				hi = lo - 1;
+			else if (c0 / -ck < hi)
+				hi = c0 / -ck;
+		}
+	}
+	if (hi < lo) {
+		kd[0].n = 0;
+		return;
+	}
+	if (lo == 0 && hi == kd[0].n - 1)
+		return;
+	*a = (const char *)*a + lo * kd[0].a;
+	*b = (const char *)*b + lo * kd[0].b;
+	kd[0].n = hi - lo + 1;
+	for (int c = 0; c < pad->n; c++)
+		pad->c0[c] += pad->ck[c][0] * lo;
+}
+
 void *__mixprec_i8_nest(long abi, long nargs, ...)
 {
 	va_list ap;
@@ -783,6 +828,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
 	pad.pad[0] = (unsigned char)pv;
 	read_pad(&ap, P, L, &pad);
+	clip_k(&pad, L, pv_kind, kd, &a, &b);
+	K = kd[0].n;
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
 	if (M2 == 0)   /* the second row loop does not run: no rows */
@@ -1271,6 +1318,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		}
 	}
 	read_pad(&ap, P, L, &pad);
+	clip_k(&pad, L, pv_kind, kd, &a, &b);
+	K = kd[0].n;
 
 	mp_range rd[4];
 	int nrd = 2;

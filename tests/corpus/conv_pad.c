@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 11
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -268,6 +268,58 @@ __attribute__((noinline)) void pd_mixed(int H, int W, int C, int OC, const int8_
 			}
 }
 
+/* ------------------------------------------------ conditions on k alone */
+
+/* A condition on the reduction alone cuts the range of the sum: the loop
+ * never reads B's rows outside it, so the kernels must not either (B here
+ * ends at a page the process may not read: before the runtime narrowed k
+ * to the condition, the kernels read B's row K2 and the program died of
+ * SIGSEGV under all three compilers) */
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+
+static void *kc_guarded(size_t n)   /* n bytes that end where an unreadable page starts */
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), tot = (n + pg - 1) / pg * pg + pg;
+	char *p = mmap(NULL, tot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		abort();
+	mprotect(p + tot - pg, pg, PROT_NONE);
+	return p + tot - pg - n;
+}
+
+__attribute__((noinline)) void k_cut(int M, int N, int K, int K0, int K2, const int8_t *A,
+				     const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				if (k < K0 || k >= K2)
+					continue;
+				s += A[i * K + k] * B[k * N + j];
+			}
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void k_below(int M, int N, int K, int K2, const uint8_t *X, int zx,
+				       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(uint8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				if (k < K2)
+					s += (X[i * K + k] - zx) * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -334,6 +386,25 @@ void corpus_main(void)
 			harness_out_array(harness_name("mixed %dx%dx%d oc%d", H, W, C, OC), out, nout);
 			harness_out_array(harness_name("mixed3 %dx%dx%d oc%d", H, W, C, OC), out3, nout);
 			harness_free(out3);
+		}
+		{   /* k cut by conditions on k alone; B has exactly the rows read */
+			int kM = 1 + M % 23, kN = 1 + N % 37, kK = 1 + K % 90;
+			int K0 = kK / 4, K2 = kK / 4 + (kK + 1) / 2;
+			int8_t *kA = harness_rand_s8((size_t)kM * kK);
+			uint8_t *kX = harness_rand_u8((size_t)kM * kK);
+			int8_t *kB = kc_guarded((size_t)K2 * kN);
+			int32_t *kC = harness_rand_s32((size_t)kM * kN, -1000, 1000);
+
+			harness_fill_s8(kB, (size_t)K2 * kN);
+			k_cut(kM, kN, kK, K0, K2, kA, kB, kC);
+			harness_out_array(harness_name("k_cut %dx%dx%d %d..%d", kM, kN, kK, K0, K2),
+					  kC, (size_t)kM * kN);
+			k_below(kM, kN, kK, K2, kX, harness_randint(0, 255), kB, kC);
+			harness_out_array(harness_name("k_below %dx%dx%d %d", kM, kN, kK, K2), kC,
+					  (size_t)kM * kN);
+			harness_free(kA);
+			harness_free(kX);
+			harness_free(kC);
 		}
 		harness_free(inb);
 		harness_free(xub);

@@ -922,12 +922,12 @@ int mp_model_first_writer(mp_model *m, int acc, int except)
 	return -1;
 }
 
+static isl_map *inbounds_map(mp_model *m, int acc);
+
 /* The conditions statement S runs under (its own and its loops',
  * mp_cond), as a set of its instances; the universe of its domain when
  * it has none, NULL on error.  A condition that cannot be written is left
  * out (a superset of the instances). */
-static isl_map *inbounds_map(mp_model *m, int acc);
-
 static isl_set *stmt_conds(mp_model *m, int s)
 {
 	const mp_nest *n = m->n;

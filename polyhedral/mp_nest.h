@@ -587,11 +587,6 @@ typedef struct mp_plan {
 	   reads the tile only at the points its loops visit.  0 otherwise */
 	int tri;
 	mp_aff box_lo[2], box_hi[2];
-	int tri_red;               /* the reduction loop's bounds named an output
-	                              loop's iterator (TRMM's `k = i + 1 .. m`):
-	                              the nest was converted to loop_k over the
-	                              hull of its ranges, its bounds padding
-	                              conditions (plan.guard) */
 	/* Every loop l of the nest (ok plans): the range its iterator takes
 	   over the whole nest, range_lo[l] <= iter <= range_hi[l], affine
 	   forms over PARAMs (the loop's own bounds when they name no

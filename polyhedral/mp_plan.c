@@ -647,6 +647,17 @@ static int varying(const mp_nest *n, int e, int depth)
 	}
 }
 
+/* The loops whose iterators the offset of access acc names (bit l). */
+static unsigned access_loops(const mp_nest *n, int acc)
+{
+	unsigned m = 0;
+
+	for (int l = 0; l < n->nloops && l < 32; l++)
+		if (mp_aff_uses_var(&n->access[acc].off, n->loop[l].iter))
+			m |= 1u << l;
+	return m;
+}
+
 /* The loops whose iterators expression e reads (bit l: loop l), through
  * its loads' subscripts and iterator reads; *other set when it reads a
  * local or an access mixprec cannot place (its iterators unknown). */
@@ -671,10 +682,7 @@ static unsigned expr_loops(const mp_nest *n, int e, int depth, int *other)
 			*other = 1;
 			return 0;
 		}
-		for (l = 0; l < n->nloops && l < 32; l++)
-			if (mp_aff_uses_var(&n->access[x->access].off, n->loop[l].iter))
-				m |= 1u << l;
-		return m;
+		return access_loops(n, x->access);
 	case MP_X_VAR:
 		if (x->var >= 0 && n->var[x->var].kind == MP_VAR_ITER &&
 		    n->var[x->var].loop >= 0 && n->var[x->var].loop < 32)
@@ -712,10 +720,7 @@ static int reduction_product(const mp_nest *n, int s, int e, int depth)
 		if (st->kind != MP_S_STORE || st->lhs_access < 0 ||
 		    !n->access[st->lhs_access].affine || other)
 			return 1;
-		out = 0;
-		for (int l = 0; l < n->nloops && l < 32; l++)
-			if (mp_aff_uses_var(&n->access[st->lhs_access].off, n->loop[l].iter))
-				out |= 1u << l;
+		out = access_loops(n, st->lhs_access);
 		if (fa & fb & ~out)
 			return 1;
 		/* a factor over a loop the element does not name: summed */
@@ -1909,25 +1914,12 @@ static int check_scales(az *z)
  * outside): the plan is then tile mode over the bounding box (tri_box).
  * A reduction range that depends on the output point (TRMM's `k < i`,
  * TRSV's `k <= i`, a j loop bounded by k inside it) is refused.  No ISL. */
-/* Could reduction loop L, whose bound names iterator V2/LV's loop, be
+/* Why reduction loop L, whose bound names iterator V2/LV's loop, cannot be
  * planned over the hull of its ranges with its bounds as a padding
- * condition (tri_red_convert)?  Only the reduction loop k alone (no
- * groups, no summed loops), bounds affine in an output loop's iterator,
- * counting by one with a '<'/'<=' test; the conversion itself and the
- * plan on the converted nest decide the rest. */
-static int tri_red_candidate(const az *z, int l, int v2, int lv)
-{
-	const mp_nest *n = z->n;
-	const mp_plan *plan = z->plan;
-	const mp_loop *lp = &n->loop[l];
-
-	return l == plan->loop_k && plan->loop_g < 0 && !plan->nsum && v2 < 0 &&
-	       (lv == plan->loop_i || lv == plan->loop_j) && plan->loop_i2 < 0 &&
-	       (lp->step == 1 || lp->step == -1) && !lp->ne_exit && lp->step_var < 0 &&
-	       lp->after < 0 && z->tri_red_try;
-}
-
-/* Why tri_red_candidate said no, for the refusal. */
+ * condition (tri_red_convert); NULL when it may be tried: only the
+ * reduction loop k alone (no groups, no summed loops), bounds affine in
+ * an output loop's iterator, counting by one with a '<'/'<=' test (the
+ * conversion itself and the plan on the converted nest decide the rest). */
 static const char *tri_red_why(const az *z, int l, int v2, int lv)
 {
 	const mp_plan *plan = z->plan;
@@ -1949,7 +1941,7 @@ static const char *tri_red_why(const az *z, int l, int v2, int lv)
 		return "the loop's step or start is not its own";
 	if (!z->tri_red_try)
 		return "the nest holds several contractions";
-	return "another condition fails";
+	return NULL;
 }
 
 static int check_tri(az *z, const int *chain, int d)
@@ -1970,6 +1962,7 @@ static int check_tri(az *z, const int *chain, int d)
 			for (t = 0; t < a->n; t++) {
 				for (u = 0; u < 2; u++) {
 					int v = u ? a->t[t].v2 : a->t[t].v1, lv, other;
+					const char *why;
 
 					if (v < 0 || v >= n->nvars || n->var[v].kind != MP_VAR_ITER)
 						continue;
@@ -1982,7 +1975,8 @@ static int check_tri(az *z, const int *chain, int d)
 							      "range must not depend on the other loops, "
 							      "nor theirs on it", ln(n, l), vn(n, v),
 							      ln(n, plan->loop_g));
-					if (red_l && tri_red_candidate(z, l, a->t[t].v2, lv)) {
+					why = red_l ? tri_red_why(z, l, a->t[t].v2, lv) : NULL;
+					if (red_l && !why) {
 						z->tri_red = l + 1;
 						continue;
 					}
@@ -1994,7 +1988,7 @@ static int check_tri(az *z, const int *chain, int d)
 							      "counting by 1 with a '<' or '<=' test, "
 							      "bounded by the loop of the output's rows "
 							      "or columns; here %s", ln(n, l), vn(n, v),
-							      tri_red_why(z, l, a->t[t].v2, lv));
+							      why);
 					if (lv == plan->loop_k || lv == plan->loop_g ||
 					    is_sum_loop(plan, lv))
 						return refuse(z, lp->loc,
@@ -3134,7 +3128,6 @@ static void fill_remarks(az *z)
 
 		mp_aff_print(n, &n->loop[plan->loop_k].lo, b[0], sizeof(b[0]));
 		mp_aff_print(n, &n->loop[plan->loop_k].hi, b[1], sizeof(b[1]));
-		plan->tri_red = 1;
 		snprintf(plan->what + pos, sizeof(plan->what) - pos,
 			 "; triangular reduction: '%s' over %s .. %s, the terms outside its "
 			 "bounds left out (padding)", ln(n, plan->loop_k), b[0], b[1]);

@@ -716,49 +716,93 @@ static void read_pad(va_list *ap, long P, long L, mp_pad *pad)
 	}
 }
 
-/* A padding condition on the reduction alone (no row coefficient: `for (k
- * = 0; k < K; k++) if (k < K2) ...`) cuts k's range.  The terms outside it
- * are left out of A's copy, but B's rows there would still be read, where
- * the loop as written may read nothing (a B of K2 rows).  With one
- * reduction loop and terms that are left out (not a select's value, which
- * the source multiplies by B), narrow k to where every such condition
- * holds: advance A and B, shorten the dimension, shift the conditions. */
-static void clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a,
-		   const void **b)
+/* A padding condition on the reduction loops alone (no row coefficient:
+ * `for (k = 0; k < K; k++) if (k < K2) ...`, `if (kh < KH2 && kw < KW2)`
+ * around a window's sum, or a loop around the call folded into c0) cuts
+ * their ranges.  The terms outside it are left out of A's copy, but B's
+ * rows there would still be read, where the loop as written may read
+ * nothing (a B of K2 rows).  With terms that are left out (not a select's
+ * value, which the source multiplies by B), narrow each summed loop's
+ * dimension to the projection of the conditions onto it (for a condition
+ * on one loop, where it holds): advance A and B, shorten the dimensions,
+ * shift the conditions.  Returns 0 when a condition on several summed
+ * loops (`kh + kw < S`) still fails somewhere in the narrowed box: the
+ * kernels would read B where the loop does not, so the caller falls back;
+ * 1 otherwise. */
+static int clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a,
+		  const void **b)
 {
-	long lo = 0, hi = kd[0].n - 1;
+	long lo[MP_MAX_KDIMS], hi[MP_MAX_KDIMS];
+	int moved = 1;
 
-	if (L != 0 || pv_kind || kd[0].n <= 0)
-		return;
-	for (int c = 0; c < pad->n; c++) {
-		long c0 = pad->c0[c], ck = pad->ck[c][0];
+	if (pv_kind)
+		return 1;
+	for (long l = 0; l <= L; l++) {
+		if (kd[l].n <= 0)
+			return 1;   /* nothing is read */
+		lo[l] = 0, hi[l] = kd[l].n - 1;
+	}
+	/* each pass narrows or stops; a few suffice (each condition's
+	   projection onto a loop given the others' ranges) */
+	for (int pass = 0; moved && pass < 4; pass++) {
+		moved = 0;
+		for (int c = 0; c < pad->n; c++) {
+			if (pad->ci[c] || pad->ci2[c])
+				continue;
+			for (long l = 0; l <= L; l++) {
+				__int128 ck = pad->ck[c][l], rest = pad->c0[c];
 
-		if (pad->ci[c] || pad->ci2[c])
-			continue;
-		if (ck == 0) {
-			if (c0 < 0)
-				hi = lo - 1;
-		} else if (ck > 0) {   /* c0 + ck*t >= 0: t >= ceil(-c0 / ck) */
-			if (c0 < 0 && (-c0 + ck - 1) / ck > lo)
-				lo = (-c0 + ck - 1) / ck;
-		} else {               /* t <= floor(c0 / -ck) */
-			if (c0 < 0)
-				hi = lo - 1;
-			else if (c0 / -ck < hi)
-				hi = c0 / -ck;
+				for (long m = 0; m <= L; m++) {   /* the others' largest */
+					__int128 km = pad->ck[c][m];
+					if (m != l)
+						rest += km * (km > 0 ? hi[m] : lo[m]);
+				}
+				if (ck == 0) {
+					if (rest < 0)
+						goto empty;   /* fails everywhere */
+					continue;
+				}
+				if (ck > 0) {   /* rest + ck*t >= 0: t >= ceil(-rest / ck) */
+					if (rest < 0 && (-rest + ck - 1) / ck > lo[l]) {
+						__int128 t = (-rest + ck - 1) / ck;
+						if (t > hi[l])
+							goto empty;
+						lo[l] = (long)t, moved = 1;
+					}
+				} else {        /* t <= floor(rest / -ck) */
+					if (rest < 0)
+						goto empty;
+					if (rest / -ck < hi[l])
+						hi[l] = (long)(rest / -ck), moved = 1;
+				}
+				if (hi[l] < lo[l])
+					goto empty;
+			}
 		}
 	}
-	if (hi < lo) {
-		kd[0].n = 0;
-		return;
+	for (long l = 0; l <= L; l++) {
+		if (lo[l] == 0 && hi[l] == kd[l].n - 1)
+			continue;
+		*a = (const char *)*a + lo[l] * kd[l].a;
+		*b = (const char *)*b + lo[l] * kd[l].b;
+		kd[l].n = hi[l] - lo[l] + 1;
+		for (int c = 0; c < pad->n; c++)
+			pad->c0[c] += pad->ck[c][l] * lo[l];
+		hi[l] -= lo[l], lo[l] = 0;
 	}
-	if (lo == 0 && hi == kd[0].n - 1)
-		return;
-	*a = (const char *)*a + lo * kd[0].a;
-	*b = (const char *)*b + lo * kd[0].b;
-	kd[0].n = hi - lo + 1;
-	for (int c = 0; c < pad->n; c++)
-		pad->c0[c] += pad->ck[c][0] * lo;
+	for (int c = 0; c < pad->n; c++) {   /* holds on the whole box? */
+		__int128 least = pad->c0[c];
+		if (pad->ci[c] || pad->ci2[c])
+			continue;
+		for (long l = 0; l <= L; l++)
+			least += pad->ck[c][l] < 0 ? (__int128)pad->ck[c][l] * hi[l] : 0;
+		if (least < 0)
+			return 0;
+	}
+	return 1;
+empty:
+	kd[0].n = 0;
+	return 1;
 }
 
 void *__mixprec_i8_nest(long abi, long nargs, ...)
@@ -828,7 +872,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
 	pad.pad[0] = (unsigned char)pv;
 	read_pad(&ap, P, L, &pad);
-	clip_k(&pad, L, pv_kind, kd, &a, &b);
+	int boxed = clip_k(&pad, L, pv_kind, kd, &a, &b);
 	K = kd[0].n;
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
@@ -863,7 +907,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int batched = G > 1 && (L > 0 || P > 0 || (a_sg == 1 && b_sg == 1));
 	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (has_rows2 && mode == 0))
 		return fallback(NULL, MP_FB_ABI, t0);
-	if (bad_step)
+	if (bad_step || !boxed)   /* !boxed: clip_k */
 		return fallback(loc, MP_FB_LAYOUT, t0);
 
 	if (!ok)
@@ -1318,7 +1362,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		}
 	}
 	read_pad(&ap, P, L, &pad);
-	clip_k(&pad, L, pv_kind, kd, &a, &b);
+	int boxed = clip_k(&pad, L, pv_kind, kd, &a, &b);
 	K = kd[0].n;
 
 	mp_range rd[4];
@@ -1348,6 +1392,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);
+	if (!boxed)   /* clip_k */
+		return fallback(loc, MP_FB_LAYOUT, t0);
 	if (!ok)
 		return fallback(loc, MP_FB_OVERLAP, t0);
 	if (disabled())

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 13
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -320,6 +320,43 @@ __attribute__((noinline)) void k_below(int M, int N, int K, int K2, const uint8_
 		}
 }
 
+/* the same over a window's two summed loops: a condition on each alone
+   (the window's rows below KH2, its columns below KW2), the weights ending
+   at the last one read; and one condition on both (`kh + kw < S`), which
+   no box of kh and kw matches: the runtime falls back to the loop there
+   (the kernels would read weights past the last one the loop reads) */
+__attribute__((noinline)) void k2_cut(int M, int N, int KH, int KW, int KH2, int KW2,
+				      const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int kh = 0; kh < KH; kh++)
+				for (int kw = 0; kw < KW; kw++)
+					if (kh < KH2 && kw < KW2)
+						s += A[(i * KH + kh) * KW + kw] * B[(kh * KW + kw) * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void k2_diag(int M, int N, int KH, int KW, int S, const int8_t *A,
+				       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int kh = 0; kh < KH; kh++)
+				for (int kw = 0; kw < KW; kw++) {
+					if (kh + kw >= S)
+						continue;
+					s += A[(i * KH + kh) * KW + kw] * B[(kh * KW + kw) * N + j];
+				}
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -404,6 +441,34 @@ void corpus_main(void)
 					  (size_t)kM * kN);
 			harness_free(kA);
 			harness_free(kX);
+			harness_free(kC);
+		}
+		{   /* two summed loops cut by conditions on each alone, and on both */
+			int kM = 1 + M % 23, kN = 1 + N % 37, KH = 1 + K % 7, KW = 1 + M % 9;
+			int KH2 = 1 + (KH - 1) / 2 + sh % 2, KW2 = (KW + 1) / 2;
+			int S = KH2 + KW2 > 1 ? KH2 + KW2 - 1 : 1;
+			KH2 = KH2 > KH ? KH : KH2;
+			/* the last weight row read: (KH2 - 1, KW2 - 1); by k2_diag:
+			   the largest kh*KW + kw with kh + kw < S */
+			long last = KW2 > 0 ? (long)(KH2 - 1) * KW + KW2 - 1 : -1, dlast = -1;
+			for (int kh = 0; kh < KH; kh++)
+				for (int kw = 0; kw < KW; kw++)
+					if (kh + kw < S && (long)kh * KW + kw > dlast)
+						dlast = (long)kh * KW + kw;
+			int8_t *kA = harness_rand_s8((size_t)kM * KH * KW);
+			int8_t *kB = kc_guarded((size_t)(last + 1) * kN);
+			int8_t *dB = kc_guarded((size_t)(dlast + 1) * kN);
+			int32_t *kC = harness_rand_s32((size_t)kM * kN, -1000, 1000);
+
+			harness_fill_s8(kB, (size_t)(last + 1) * kN);
+			harness_fill_s8(dB, (size_t)(dlast + 1) * kN);
+			k2_cut(kM, kN, KH, KW, KH2, KW2, kA, kB, kC);
+			harness_out_array(harness_name("k2_cut %dx%d %dx%d < %dx%d", kM, kN, KH, KW,
+						       KH2, KW2), kC, (size_t)kM * kN);
+			k2_diag(kM, kN, KH, KW, S, kA, dB, kC);
+			harness_out_array(harness_name("k2_diag %dx%d %dx%d < %d", kM, kN, KH, KW, S),
+					  kC, (size_t)kM * kN);
+			harness_free(kA);
 			harness_free(kC);
 		}
 		harness_free(inb);

@@ -3747,10 +3747,12 @@ static int tri_red_convert(mp_nest *n, int k)
 
 		if (st->loop < 0 || !within(n, st->loop, k))
 			continue;
-		/* a condition of its own: it could name k alone, cutting the
-		   range below the hull, where the kernels would still read the
-		   other operand */
-		if (st->guarded)
+		/* a condition of its own (a band clipped by `if (k >= 0 && k <
+		   m)`) joins the bounds when mixprec reads the whole of it: the
+		   term is added where both hold.  One naming k alone cuts the
+		   range below the hull; the runtime narrows k to it (clip_k),
+		   so the other operand is read only where the loop reads it */
+		if (st->guarded && !st->conds)
 			return -1;
 		st->guarded = 1;
 		st->conds |= bits;

@@ -275,21 +275,6 @@ __attribute__((noinline)) void pd_mixed(int H, int W, int C, int OC, const int8_
  * ends at a page the process may not read: before the runtime narrowed k
  * to the condition, the kernels read B's row K2 and the program died of
  * SIGSEGV under all three compilers) */
-#include <sys/mman.h>
-#include <unistd.h>
-#include <stdlib.h>
-
-static void *kc_guarded(size_t n)   /* n bytes that end where an unreadable page starts */
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), tot = (n + pg - 1) / pg * pg + pg;
-	char *p = mmap(NULL, tot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		abort();
-	mprotect(p + tot - pg, pg, PROT_NONE);
-	return p + tot - pg - n;
-}
-
 __attribute__((noinline)) void k_cut(int M, int N, int K, int K0, int K2, const int8_t *A,
 				     const int8_t *B, int32_t *C)
 {
@@ -429,7 +414,7 @@ void corpus_main(void)
 			int K0 = kK / 4, K2 = kK / 4 + (kK + 1) / 2;
 			int8_t *kA = harness_rand_s8((size_t)kM * kK);
 			uint8_t *kX = harness_rand_u8((size_t)kM * kK);
-			int8_t *kB = kc_guarded((size_t)K2 * kN);
+			int8_t *kB = harness_alloc_guarded((size_t)K2 * kN);
 			int32_t *kC = harness_rand_s32((size_t)kM * kN, -1000, 1000);
 
 			harness_fill_s8(kB, (size_t)K2 * kN);
@@ -442,6 +427,7 @@ void corpus_main(void)
 			harness_free(kA);
 			harness_free(kX);
 			harness_free(kC);
+			harness_free_guarded(kB, (size_t)K2 * kN);
 		}
 		{   /* two summed loops cut by conditions on each alone, and on both */
 			int kM = 1 + M % 23, kN = 1 + N % 37, KH = 1 + K % 7, KW = 1 + M % 9;
@@ -456,8 +442,8 @@ void corpus_main(void)
 					if (kh + kw < S && (long)kh * KW + kw > dlast)
 						dlast = (long)kh * KW + kw;
 			int8_t *kA = harness_rand_s8((size_t)kM * KH * KW);
-			int8_t *kB = kc_guarded((size_t)(last + 1) * kN);
-			int8_t *dB = kc_guarded((size_t)(dlast + 1) * kN);
+			int8_t *kB = harness_alloc_guarded((size_t)(last + 1) * kN);
+			int8_t *dB = harness_alloc_guarded((size_t)(dlast + 1) * kN);
 			int32_t *kC = harness_rand_s32((size_t)kM * kN, -1000, 1000);
 
 			harness_fill_s8(kB, (size_t)(last + 1) * kN);
@@ -470,6 +456,8 @@ void corpus_main(void)
 					  kC, (size_t)kM * kN);
 			harness_free(kA);
 			harness_free(kC);
+			harness_free_guarded(kB, (size_t)(last + 1) * kN);
+			harness_free_guarded(dB, (size_t)(dlast + 1) * kN);
 		}
 		harness_free(inb);
 		harness_free(xub);

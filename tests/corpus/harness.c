@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #ifndef HARNESS_NO_RUNTIME
 #include <mixprec.h>
@@ -99,6 +101,31 @@ void *harness_alloc(size_t bytes)
 void harness_free(void *p)
 {
 	free(p);
+}
+
+static size_t guarded_total(size_t n, size_t *pg)
+{
+	*pg = (size_t)sysconf(_SC_PAGESIZE);
+	return (n + *pg - 1) / *pg * *pg + *pg;
+}
+
+void *harness_alloc_guarded(size_t n)
+{
+	size_t pg, tot = guarded_total(n, &pg);
+	char *p = mmap(NULL, tot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + tot - pg, pg, PROT_NONE))
+		abort();
+	memset(p, 0xA5, tot - pg);
+	return p + tot - pg - n;
+}
+
+void harness_free_guarded(void *p, size_t n)
+{
+	size_t pg, tot = guarded_total(n, &pg);
+
+	if (p)
+		munmap((char *)p + n + pg - tot, tot);
 }
 
 int8_t *harness_rand_s8(size_t n)

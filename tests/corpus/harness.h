@@ -43,6 +43,11 @@ void harness_fill_f32(float *p, size_t n, float lo, float hi);
  * returns NULL (aborts). */
 void *harness_alloc(size_t bytes);
 void harness_free(void *p);
+/* N bytes that end where a page the process may not read starts (a read
+ * past the end dies of SIGSEGV; the start is not aligned); free with
+ * harness_free_guarded.  Never returns NULL (aborts). */
+void *harness_alloc_guarded(size_t n);
+void harness_free_guarded(void *p, size_t n);
 /* Allocate and fill in one call (free with harness_free). */
 int8_t *harness_rand_s8(size_t n);
 uint8_t *harness_rand_u8(size_t n);

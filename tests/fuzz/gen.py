@@ -1067,7 +1067,7 @@ def gen_xfunc(r, f):
     # (transformed) or above (refused)
     xf["tkind"] = wchoice(r, [("gt", 15), ("ge", 10), ("lt", 12), ("le", 10), ("down", 8),
                               ("colj", 10), ("trmm", 12), ("vec", 10), ("inplace", 8),
-                              ("inabove", 5)])
+                              ("inabove", 5), ("band", 8), ("bandc", 6)])
     fn = {"id": f, "kind": "xform", "xf": xf}
     calls = []
     for c in range(wchoice(r, [(1, 40), (2, 40), (3, 20)])):
@@ -1448,7 +1448,11 @@ def x_emit(fn):
               "lt": "int k = 0; k < i; k++", "le": "int k = 0; k <= i; k++",
               "down": "int k = i; k >= 0; k--", "colj": "int k = j; k < K; k++",
               "trmm": "int k = i + 1; k < M; k++", "inplace": "int k = i + 1; k < M; k++",
-              "inabove": "int k = 0; k < i; k++"}
+              "inabove": "int k = 0; k < i; k++",
+              # a band clipped to the matrix by a condition of its own
+              "band": "int k = i - 2; k <= i + 3; k++", "bandc": "int k = i + 4; k >= i - 1; k--"}
+        guard = {"band": ["if (k >= 0 && k < K)"],
+                 "bandc": ["if (k < 0 || k >= K)", "\tcontinue;"]}.get(tk, [])
         if tk == "vec":
             body += [pragma,
                      "\tfor (int i = 0; i < M; i++) {",
@@ -1479,8 +1483,10 @@ def x_emit(fn):
                      "\tfor (int i = 0; i < M; i++)",
                      "\t\tfor (int j = 0; j < N; j++) {",
                      "\t\t\tint32_t s = %s;" % init("i", "j"),
-                     "\t\t\tfor (%s)" % kl[tk],
-                     "\t\t\t\ts += %s * %s;" % (ea, b("k", "j")),
+                     "\t\t\tfor (%s)%s" % (kl[tk], " {" if guard else "")] + \
+                    ["\t\t\t\t" + x for x in guard] + \
+                    ["\t\t\t\ts += %s * %s;" % (ea, b("k", "j"))] + \
+                    (["\t\t\t}"] if guard else []) + [
                      "\t\t\tC[i * N + j] = s;",
                      "\t\t}"]
     elif form == "omp_warn":

@@ -2034,8 +2034,8 @@ static int check_tri(az *z, const int *chain, int d)
 			      "the bounds of reduction loop '%s' depend on an output loop (a "
 			      "triangular reduction) and it could not be planned over the hull "
 			      "of its ranges: the bounds must name one output loop, the range "
-			      "of '%s' over the nest must be one interval, with no condition "
-			      "of its own inside '%s' and '%s' not read after it",
+			      "of '%s' over the nest must be one interval, with no loop under "
+			      "a condition inside '%s' and '%s' not read after it",
 			      ln(n, z->tri_red - 1), ln(n, z->tri_red - 1),
 			      ln(n, z->tri_red - 1), ln(n, z->tri_red - 1));
 	/* k around both i and j (kij order): the tile add would need a
@@ -2813,11 +2813,11 @@ static int compute_bound(az *z)
 static void index_str(const mp_nest *n, int acc, const int *loops, int nl,
 		      char *buf, size_t len)
 {
-	int order[3], no = 0, i, j;
-	int64_t rank[3];
+	int order[MP_MAX_SUM + 8], no = 0, i, j;
+	int64_t rank[MP_MAX_SUM + 8];
 	size_t pos;
 
-	for (i = 0; i < nl; i++) {
+	for (i = 0; i < nl && no < MP_MAX_SUM + 8; i++) {
 		mp_aff coef;
 		int64_t c;
 
@@ -2940,8 +2940,11 @@ static void fill_remarks(az *z)
 	const mp_nest *n = z->n;
 	mp_plan *plan = z->plan;
 	const operand *A = &z->c.f[0], *B = &z->c.f[1];
-	int loops[3] = { plan->loop_i, plan->loop_j, plan->loop_k };
-	char ia[96], ib[96], ic[96], out[160], zp[128], init[32], bias[100];
+	/* the loops an operand's subscript may name, outermost roles first:
+	   the output's (a batch loop, the rows, the columns), then the sum's
+	   (its summed loops, k); the output's are the first NOUT */
+	int loops[MP_MAX_SUM + 8], nl = 0, nout;
+	char ia[160], ib[160], ic[128], out[192], zp[128], init[32], bias[128];
 	char mode[200];
 	char kn[3 * MP_NAME_LEN + 8] = "";
 	const char *k = kn;
@@ -2955,17 +2958,28 @@ static void fill_remarks(az *z)
 			 ln(n, s < plan->nsum ? plan->loop_sum[s] : plan->loop_k));
 	}
 
-	index_str(n, A->access, loops, 3, ia, sizeof(ia));
-	index_str(n, B->access, loops, 3, ib, sizeof(ib));
+	if (plan->loop_g >= 0 && plan->g_batch)
+		loops[nl++] = plan->loop_g;
+	loops[nl++] = plan->loop_i2;
+	loops[nl++] = plan->loop_i;
+	loops[nl++] = plan->loop_j;
+	nout = nl;
+	if (plan->loop_g >= 0 && !plan->g_batch)
+		loops[nl++] = plan->loop_g;
+	for (s = 0; s < plan->nsum; s++)
+		loops[nl++] = plan->loop_sum[s];
+	loops[nl++] = plan->loop_k;
+	index_str(n, A->access, loops, nl, ia, sizeof(ia));
+	index_str(n, B->access, loops, nl, ib, sizeof(ib));
 	if (z->c.acc_var < 0) {
-		index_str(n, z->c.acc_write, loops, 2, ic, sizeof(ic));
+		index_str(n, z->c.acc_write, loops, nout, ic, sizeof(ic));
 		snprintf(out, sizeof(out), "%s", ic);
 	} else {
 		snprintf(out, sizeof(out), "%s", vn(n, z->c.acc_var));
 		for (s = 0; s < n->nstmts; s++)
 			if (n->stmt[s].kind == MP_S_STORE &&
 			    expr_reads_var(n, n->stmt[s].rhs, z->c.acc_var, 0)) {
-				index_str(n, n->stmt[s].lhs_access, loops, 2, ic, sizeof(ic));
+				index_str(n, n->stmt[s].lhs_access, loops, nout, ic, sizeof(ic));
 				snprintf(out, sizeof(out), "%s <- %s", ic,
 					 vn(n, z->c.acc_var));
 				break;
@@ -2983,12 +2997,12 @@ static void fill_remarks(az *z)
 		const char *fn = epi_name(plan->epi);
 		int call = plan->epi != MP_FUSE_STORE;
 
-		index_str(n, plan->epi_out, loops, 2, ic, sizeof(ic));
+		index_str(n, plan->epi_out, loops, nout, ic, sizeof(ic));
 		init[0] = bias[0] = 0;
 		if (plan->epi_init)
 			snprintf(init, sizeof(init), "%" PRId64 " + ", plan->epi_init);
 		if (plan->epi_bias >= 0)
-			index_str(n, plan->epi_bias, loops, 2, bias, sizeof(bias));
+			index_str(n, plan->epi_bias, loops, nout, bias, sizeof(bias));
 		snprintf(plan->what, sizeof(plan->what),
 			 "%s %s over %s: %s = %s%s%s%s%ssum_%s %s*%s%s (%s x %s -> s32%s)",
 			 prec_str(z->p->prec),
@@ -3121,6 +3135,18 @@ static void fill_remarks(az *z)
 		snprintf(plan->what + pos, sizeof(plan->what) - pos,
 			 "; triangular, tile over the box %s <= %s <= %s, %s <= %s <= %s", b[0],
 			 ln(n, plan->loop_i), b[1], b[2], ln(n, plan->loop_j), b[3]);
+	}
+	if (plan->guard && !z->tri_red_conv) {
+		size_t pos = strlen(plan->what);
+
+		if (plan->pad_const)
+			snprintf(plan->what + pos, sizeof(plan->what) - pos,
+				 "; padded: %s is %" PRId64 " where the condition fails",
+				 an(n, A->access), plan->pad_value);
+		else
+			snprintf(plan->what + pos, sizeof(plan->what) - pos,
+				 "; padded: the terms where the condition around the sum fails "
+				 "are left out");
 	}
 	if (z->tri_red_conv) {
 		char b[2][96];

@@ -1181,7 +1181,8 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k guarded if=0 if=1 : s = (+ s " PROD("x[i*K+k-1]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .what = "; padded: the terms where the condition around the sum fails are left out" },
 
 { .name = "padded: conditions on j only make the operands change places",
   .text = DECLS "var s local s32\n"
@@ -1199,7 +1200,8 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+k-1]:s8?0,1:0", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  .what = "; padded: x is 0 where the condition fails" },
 
 { .name = "padded: a select on the right operand makes the operands change places",
   .text = DECLS "var s local s32\n"
@@ -1254,7 +1256,9 @@ static const pcase cases[] = {
 	"loop k parent=h lo=0 hi=K-1 if=0 if=1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+h*K+k-K]:s8", "w[j*K+h*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
-  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w" },
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "i", .lj = "j", .lk = "k", .a = "x", .b = "w",
+  /* the operands name the window's loop h too */
+  .what = "y[i,j] = sum_h,k x[i,h,k]*w[j,h,k] (s8 x s8 -> s32); padded:" },
 
 { .name = "16-bit operand",
   .text = TILE_SCALAR("x[2*i*K+2*k]:s16", "w[j*K+k]:s8"),

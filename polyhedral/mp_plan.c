@@ -2825,7 +2825,13 @@ static void index_str(const mp_nest *n, int acc, const int *loops, int nl,
 						     n->loop[loops[i]].iter))
 			continue;
 		mp_aff_coef_of(&n->access[acc].off, n->loop[loops[i]].iter, &coef);
-		rank[no] = mp_aff_is_const(&coef, &c) ? (c < 0 ? -c : c) : INT64_MAX;
+		/* a coefficient given at run time outranks a constant one, and
+		   a product of run-time values (`(ic*H + ih)*W`) one value */
+		rank[no] = mp_aff_is_const(&coef, &c) ? (c < 0 ? -c : c) : INT64_MAX - 1;
+		for (j = 0; j < coef.n && rank[no] == INT64_MAX - 1; j++)
+			if (coef.t[j].v2 >= 0 ||
+			    (coef.t[j].v1 >= 0 && n->var[coef.t[j].v1].prod[0] >= 0))
+				rank[no] = INT64_MAX;
 		order[no++] = loops[i];
 	}
 	for (i = 0; i < no; i++)

@@ -22,11 +22,82 @@ static long mp_min(long a, long b)
 	return a < b ? a : b;
 }
 
+/* One cache line at P.  In asm: GCC drops a function whose only effect is
+ * __builtin_prefetch (it counts as none, the calls go with the result). */
+static inline void mp_prefetch_line(const char *p)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("prefetcht0 (%0)" : : "r"(p));
+#elif defined(__aarch64__)
+	__asm__ volatile("prfm pldl1keep, [%0]" : : "r"(p));
+#else
+	(void)p;
+#endif
+}
+
+/* Prefetches the ROWS x LEN bytes at P (row r at P + r*STRIDE bytes, LEN
+ * contiguous) into the cache. */
+static void mp_prefetch_rows(const void *p, long rows, ptrdiff_t stride, long len)
+{
+	for (long r = 0; r < rows; r++) {
+		const char *s = (const char *)p + r * stride;
+		for (long o = -(long)((uintptr_t)s & 63); o < len; o += 64)
+			mp_prefetch_line(s + o);
+	}
+}
+
+/* A small problem whose operands are not in the cache (a new operand set
+ * on each call) waits on one line after another as the packers and the
+ * tiles reach them: asking for A's and B's lines first, and for each
+ * tile's output lines while the tile before it computes, lets the memory
+ * system fetch them together.  Measured (bench_shapes, one thread, int8
+ * 64 x 64 x 64 over 2000 operand sets): 2.9-3.1 -> 1.9 us per call; with
+ * the operands in the cache the output's prefetches cost about 0.1 us of
+ * 1.4.  Only where each operand is rows of contiguous bytes and the
+ * problem is small (MP_PREFETCH_MAX bytes of A and B, and of C). */
+#define MP_PREFETCH_MAX (64 * 1024)
+static void mp_prefetch_operands(const mp_gemm_args *g)
+{
+	long M = g->M, N = g->N, K = g->K;
+	if ((M + N) * K > MP_PREFETCH_MAX || M * N * 4 > MP_PREFETCH_MAX)
+		return;
+	if (g->a_sk == 1)
+		mp_prefetch_rows(g->a, M, g->a_si, K);
+	else if (g->a_si == 1)
+		mp_prefetch_rows(g->a, K, g->a_sk, M);
+	if (!g->bpk) {
+		if (g->b_sj == 1)
+			mp_prefetch_rows(g->b, K, g->b_sk, N);
+		else if (g->b_sk == 1)
+			mp_prefetch_rows(g->b, N, g->b_sj, K);
+	}
+}
+
+/* The output's rows [I0, I0+MR) x columns [J0, J0+NC) (the next tile's,
+ * fetched while this one computes), where its rows are contiguous and the
+ * problem small (mp_prefetch_operands). */
+static void mp_prefetch_out(const mp_gemm_args *g, long i0, long j0, long mr, long nc)
+{
+	if (i0 >= g->M || (g->M + g->N) * g->K > MP_PREFETCH_MAX ||
+	    g->M * g->N * 4 > MP_PREFETCH_MAX)
+		return;
+	if (i0 + mr > g->M)
+		mr = g->M - i0;
+	if (g->ep && g->ep->out_sj == 1) {
+		int esz = g->ep->out_dt == MP_DT_S32 ? 4 : 1;
+		mp_prefetch_rows((const char *)g->ep->out + (i0 * g->ep->out_si + j0) * esz, mr,
+				 g->ep->out_si * esz, nc * esz);
+	} else if (!g->ep && g->c && g->c_sj == 1) {
+		mp_prefetch_rows(g->c + i0 * g->c_si + j0, mr, g->c_si * 4, nc * 4);
+	}
+}
+
 /* See mp_gemm.h.  Loop order: for each NC panel of B (packed once), for
  * each MC block of A (packed), for each NR sliver, for each MR sliver: one
  * tile over all of K.  Buffers: the thread's scratch (mp_runtime.h). */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
+	mp_prefetch_operands(g);
 	if (k->direct && !g->bpk && k->direct(g))
 		return;
 	long kp = mp_round_up(g->K, k->kg);
@@ -52,6 +123,7 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 				const char *bs = bp + jr * kp * k->esz;
 				int ncols = (int)mp_min(k->nr, nc - jr);
 				for (long ir = 0; ir < mc; ir += k->mr) {
+					mp_prefetch_out(g, ic + ir + k->mr, jc + jr, k->mr, ncols);
 					k->tile(g, kp / k->kg, ap + ir * kp * k->esz, bs, rcorr + ir,
 						ccorr + jr, ic + ir, jc + jr,
 						(int)mp_min(k->mr, mc - ir), ncols);

@@ -39,6 +39,12 @@ static inline void mp_prefetch_line(const char *p)
  * contiguous) into the cache. */
 static void mp_prefetch_rows(const void *p, long rows, ptrdiff_t stride, long len)
 {
+	/* rows shorter than a line, one after another: one range (else
+	   each line would be asked for once per row in it) */
+	if (rows > 1 && len < 64 && stride >= 0 && stride <= 64) {
+		len += (rows - 1) * stride;
+		rows = 1;
+	}
 	for (long r = 0; r < rows; r++) {
 		const char *s = (const char *)p + r * stride;
 		for (long o = -(long)((uintptr_t)s & 63); o < len; o += 64)

@@ -492,6 +492,12 @@ void mp_lp_epilogue_generic(const mp_lp_ctx *x, const void *t, int is_i32, long 
 
 /* ISA entry points. */
 int mp_lp_have_avx512bf16(void);
+/* 1 when mp_gemm_lp(KERN, LP, ...) packs both operands with vector loads
+ * for these strides (in elements; DBL: double sources): then a
+ * matrix-vector product can pay (nest.c's cost model decides); else
+ * packing reads element by element and the loop as written wins. */
+int mp_lp_vector_packs(mp_kernel kern, mp_lp lp, int dbl, long a_si, long a_sk, long b_sk,
+		       long b_sj);
 /* lp.c's scan (mp_lp_amax_f32 / _f64: per-row maxima of |X(r,t)|, X(r,t)
  * = p[r*sr + t*st] - z, as doubles; 1 when a NaN or an infinity was seen),
  * the same results bit for bit, 16 (8) lanes at a time, for st == 1 or

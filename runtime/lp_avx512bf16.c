@@ -120,6 +120,38 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 	/* (a double source's offset need not fit a float: it is not used) */
 	const __m512 ov = _mm512_set1_ps(x->dbl ? 0.0f : (float)x->oa);
 	long nsl = (mc + MP_BF_MR - 1) / MP_BF_MR;
+	if (!x->dbl && x->a_si == 1 && x->a_sk != 1) {
+		/* rows contiguous in i (A stored by columns: `a[k*lda + i]`, a
+		   matrix-vector product over a matrix's columns): the sliver's
+		   MR rows at k and k + 1 are two vector loads, interleaved to
+		   pairs as pack_b's rows are (element by element, each a load
+		   down a column, this packer took 80% of such a call) */
+		const __m512i idx = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10,
+						     25, 9, 24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3,
+						     18, 2, 17, 1, 16, 0);
+		for (long s = 0; s < nsl; s++) {
+			uint16_t *dst = ap + s * kp * MP_BF_MR;
+			long rows = mc - s * MP_BF_MR;
+			rows = rows > MP_BF_MR ? MP_BF_MR : rows;
+			__mmask16 m = (__mmask16)((1u << rows) - 1);
+			const float *col = (const float *)x->a + i0 + s * MP_BF_MR;
+			__m512 f = x->fa_f ? _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m,
+								  x->fa_f + i0 + s * MP_BF_MR)
+					   : _mm512_set1_ps(1.0f);
+			for (long k = 0; k < kp; k += 2) {
+				__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_a, mp_lp_ld_v(m, col + k * x->a_sk, hz, ov), f)
+						  : _mm512_setzero_ps();
+				__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_a, mp_lp_ld_v(m, col + (k + 1) * x->a_sk, hz, ov), f)
+						      : _mm512_setzero_ps();
+				__m512i z = (__m512i)_mm512_cvtne2ps_pbh(r1, r0);
+				z = _mm512_permutexvar_epi16(idx, z);
+				/* MR pairs (rows past mc: zeros, from the masked loads) */
+				_mm512_mask_storeu_epi32(dst + (k / 2) * 2 * MP_BF_MR,
+							 (__mmask16)((1u << MP_BF_MR) - 1), z);
+			}
+		}
+		return;
+	}
 	for (long s = 0; s < nsl; s++) {
 		uint16_t *dst = ap + s * kp * MP_BF_MR;
 		for (int r = 0; r < MP_BF_MR; r++) {

@@ -1430,13 +1430,33 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	}
 	/* too little work for the kernels (the cost model above); an operand
 	 * declared constant= is not quantized again.  A matrix-vector product
-	 * whose matrix is not constant= never pays: the loop reads each element
-	 * once for one multiply-add, the kernels read it, convert it and read
-	 * it again (measured: a 128 x 128 double matrix-vector product at bf16,
+	 * whose matrix is not constant= does not pay where the packers convert
+	 * element by element: the loop reads each element once for one
+	 * multiply-add, the kernels read it, convert it and read it again
+	 * (measured: a 128 x 128 double matrix-vector product at bf16,
 	 * PolyBench's doitgen per (r, q), 74 us per call against the loop's
-	 * 6.4 us); the loop runs, whatever the size */
+	 * 6.4 us; float at int8 over a 512 x 512 matrix's columns, 5.2 ms
+	 * against 0.35 ms); the loop runs, whatever the size.  Where both
+	 * operands are packed with vector loads (mp_lp_vector_packs: float at
+	 * bf16 / fp8 on AVX512-BF16) the cost model decides: the loop as
+	 * written is a float sum the compiler does not vectorize (its order
+	 * is kept), and the kernels win from a few thousand terms (PolyBench's
+	 * mvt 0.9x -> 2.4x, doitgen 1.1x -> 2.7x, gesummv 1.0x -> 3.9x in
+	 * bench_polybench) */
+	int mv_b = M == 1 && N > 1 && !(flags & 4), mv_a = N == 1 && M > 1 && !(flags & 2);
+	/* the matrix's bytes, and whether the loop as written reads it along
+	   its rows (the sum's loop over contiguous elements): beyond the
+	   cache the loop then streams it once, the kernels read, write and
+	   read it again (float at bf16, one thread, on a machine running
+	   other work: 4096 x 4096 13.6 ms on the kernels, 9.6 ms as written;
+	   2048 x 2048 2.3-3.1 ms, 2.4-2.5 ms; 1024 x 1024 0.31 ms, 0.57 ms) */
+	double mv_bytes = (double)(mv_b ? N : M) * (double)K * (double)esz;
+	int mv_stream = mv_b ? b_sk == esz : a_sk == esz;
 	if (mp_env.small &&
-	    ((N == 1 && M > 1 && !(flags & 2)) || (M == 1 && N > 1 && !(flags & 4)) ||
+	    (((mv_a || mv_b) &&
+	      (!mp_lp_vector_packs(kern, lp, is_double, a_si / esz, a_sk / esz, b_sk / esz,
+				   b_sj / esz) ||
+	       (mv_stream && mv_bytes > 8.0 * 1024 * 1024))) ||
 	     too_small_lp(kern, lp, M, N, K, a_si, a_sk, b_sk, b_sj, esz, !(flags & 2),
 			  !(flags & 4))))
 		return fallback(loc, MP_FB_SMALL, t0);

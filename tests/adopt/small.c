@@ -123,6 +123,75 @@ static int grid(const int8_t *A, const int8_t *B, int32_t *C, const float *FA,
 	return bad != 0;
 }
 
+/* matrix-vector products of float data (no constant=): the output's
+   element p sums the vector times the matrix's column p (PolyBench's
+   doitgen, mvt's second product), at bf16; the same in double; and a
+   matrix of 9 MiB read along its rows (the loop streams it once) */
+__attribute__((noinline)) static void mvcol(int n, const float *x, const float *W, float *y)
+{
+#pragma mixprec(bf16)
+	for (int p = 0; p < n; p++) {
+		float s = 0;
+		for (int k = 0; k < n; k++)
+			s += x[k] * W[k * n + p];
+		y[p] = s;
+	}
+}
+
+__attribute__((noinline)) static void mvcold(int n, const double *x, const double *W, double *y)
+{
+#pragma mixprec(bf16)
+	for (int p = 0; p < n; p++) {
+		double s = 0;
+		for (int k = 0; k < n; k++)
+			s += x[k] * W[k * n + p];
+		y[p] = s;
+	}
+}
+
+__attribute__((noinline)) static void mvrow(int n, const float *W, const float *x, float *y)
+{
+#pragma mixprec(bf16)
+	for (int i = 0; i < n; i++) {
+		float s = 0;
+		for (int k = 0; k < n; k++)
+			s += W[i * n + k] * x[k];
+		y[i] = s;
+	}
+}
+
+static int mv(void)
+{
+	enum { NV = 512, NL = 1536 };
+	float *W = calloc((size_t)NL * NL, sizeof(float)), *x = calloc(NL, sizeof(float));
+	float *y = calloc(NL, sizeof(float));
+	double *WD = calloc((size_t)NV * NV, sizeof(double)), *xd = calloc(NV, sizeof(double));
+	double *yd = calloc(NV, sizeof(double));
+	double s = 0;
+
+	if (!W || !x || !y || !WD || !xd || !yd)
+		return 1;
+	for (long i = 0; i < (long)NL * NL; i++)
+		W[i] = (float)(i % 5 - 2);
+	for (long i = 0; i < (long)NV * NV; i++)
+		WD[i] = (double)(i % 3 - 1);
+	for (int i = 0; i < NL; i++)
+		x[i] = (float)(i % 7 - 3);
+	for (int i = 0; i < NV; i++)
+		xd[i] = (double)(i % 7 - 3);
+	mvcol(NV, x, W, y);
+	for (int i = 0; i < NV; i++)
+		s += y[i];
+	mvcold(NV, xd, WD, yd);
+	for (int i = 0; i < NV; i++)
+		s += yd[i];
+	mvrow(NL, W, x, y);
+	for (int i = 0; i < NL; i++)
+		s += y[i];
+	printf("mv %.1f\n", s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	enum { D = 256 };
@@ -134,6 +203,8 @@ int main(int argc, char **argv)
 		/* small integers: bf16 represents them exactly, the sums too */
 		FA[i] = (float)(i % 5 - 2), FB[i] = (float)(i % 3 - 1);
 	}
+	if (argc > 2 && !strcmp(argv[2], "mv"))
+		return mv();
 	if (argc > 2 && !strcmp(argv[2], "grid"))
 		return grid(A, B, C, FA, FB, FC);
 	if (argc > 2 && !strcmp(argv[2], "band")) {

@@ -10,6 +10,9 @@
 #   call per image row, no vector kernel for it) ran the loop on every
 #   call, fallback reason `slow_form`;
 # - MIXPREC_SMALL=0 runs all on the kernels;
+# - float matrix-vector products (no constant=): by the matrix's columns
+#   at bf16 on the kernels where the CPU has AVX512-BF16; in double, or
+#   over a matrix beyond 8 MiB read along its rows, the loop;
 # - over a grid of 1000 shapes (extents 0 to 64; int8 and float operands
 #   contiguous in k, int8 with B strided, float at bf16 and at int8), every
 #   call the guard skips is one the runtime's model sends to the loop, with
@@ -31,6 +34,7 @@ pid='[0-9]+'
 cc=$1
 $cc -O2 -Wno-unknown-pragmas -I"$src/include" small.c -o plain $lib || fail "build without the plugin"
 ./plain 5 >want 2>/dev/null || fail "run the plain build"
+./plain 1 mv >wantmv 2>/dev/null || fail "run the plain build (mv)"
 while [ $# -ge 2 ]; do
 	cc=$1 plugin=$2
 	shift 2
@@ -44,13 +48,13 @@ while [ $# -ge 2 ]; do
 	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:191 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:262 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
 	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
 	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
 	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:191 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:262 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
 	for t in auto avx2 scalar; do
 		if [ $t = auto ]; then
 			env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 grid >grid 2>/dev/null
@@ -60,6 +64,19 @@ while [ $# -ge 2 ]; do
 		echo "target $t: $(cat grid)"
 		expect grid "^grid: 1000 shapes, skipped int8 [1-9][0-9]* float [1-9][0-9]* strided [1-9][0-9]* float-int8 [1-9][0-9]*, 0 wrong$" "$cc: target $t: grid"
 	done
+	# float matrix-vector products: by the matrix's columns at bf16 on the
+	# kernels where the CPU has AVX512-BF16 (vector packing of both
+	# layouts), else the loop; double data, and a 9 MiB matrix the loop
+	# streams along its rows: the loop
+	env -u MIXPREC_SMALL -u MIXPREC_TARGET MIXPREC_STATS=1 ./prog 1 mv >got 2>err || fail "$cc: mv"
+	cmp -s wantmv got || fail "$cc: mv: results differ: $(cat wantmv) / $(cat got)"
+	if grep -q avx512_bf16 /proc/cpuinfo && grep -q avx512_vnni /proc/cpuinfo; then
+		expect err "^mixprec: pid=$pid nest .*small.c:133 calls=1 kernels=1 fallbacks=0" "$cc: float matrix-vector by columns: the kernels"
+	else
+		expect err "^mixprec: pid=$pid nest .*small.c:133 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: float matrix-vector by columns, no AVX512-BF16: the loop"
+	fi
+	expect err "^mixprec: pid=$pid nest .*small.c:144 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:155 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
 	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 1 band >band 2>/dev/null || fail "$cc: band"
 	cat band
 	expect band "^band: bf16 guard 0 model 2, int8 guard 0 model 2$" "$cc: the avx2 family's float slots: calls the kernels cannot win are skipped"

@@ -98,13 +98,15 @@ static mp_lp_impl mp_lp_pick(mp_kernel kern, mp_lp lp)
 	}
 }
 
-/* See lp.h: lp_avx512bf16.c's packers take float A contiguous in k or in
- * i and float B contiguous in j or in k with vector loads; the others (and
- * double sources everywhere) convert element by element. */
+/* See lp.h: lp_avx512bf16.c's and lp_avx512vnni.c's packers take float A
+ * contiguous in k or in i and float B contiguous in j or in k with vector
+ * loads; the others (and double sources everywhere) convert element by
+ * element. */
 int mp_lp_vector_packs(mp_kernel kern, mp_lp lp, int dbl, long a_si, long a_sk, long b_sk,
 		       long b_sj)
 {
-	return mp_lp_pick(kern, lp) == MP_LPI_BF16_AVX512BF16 && !dbl &&
+	mp_lp_impl im = mp_lp_pick(kern, lp);
+	return (im == MP_LPI_BF16_AVX512BF16 || im == MP_LPI_I8_AVX512VNNI) && !dbl &&
 	       (a_sk == 1 || a_si == 1) && (b_sj == 1 || b_sk == 1);
 }
 

@@ -1435,10 +1435,11 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	 * multiply-add, the kernels read it, convert it and read it again
 	 * (measured: a 128 x 128 double matrix-vector product at bf16,
 	 * PolyBench's doitgen per (r, q), 74 us per call against the loop's
-	 * 6.4 us; float at int8 over a 512 x 512 matrix's columns, 5.2 ms
-	 * against 0.35 ms); the loop runs, whatever the size.  Where both
-	 * operands are packed with vector loads (mp_lp_vector_packs: float at
-	 * bf16 / fp8 on AVX512-BF16) the cost model decides: the loop as
+	 * 6.4 us; float at int8 over a 512 x 512 matrix's columns before
+	 * that layout's vector packer, 5.2 ms against 0.35 ms); the loop runs,
+	 * whatever the size.  Where both operands are packed with vector
+	 * loads (mp_lp_vector_packs: float on the AVX-512 families, at int8,
+	 * uint8, bf16, fp8) the cost model decides: the loop as
 	 * written is a float sum the compiler does not vectorize (its order
 	 * is kept), and the kernels win from a few thousand terms (PolyBench's
 	 * mvt 0.9x -> 2.4x, doitgen 1.1x -> 2.7x, gesummv 1.0x -> 3.9x in

@@ -760,9 +760,13 @@ def make_program(seed, floats=True, xforms=True, only_xforms=False):
     r = random.Random(seed)
     nf = wchoice(r, [(2, 15), (3, 30), (4, 30), (5, 20), (6, 5)])
     funcs = []
+    only_floats = os.environ.get("FZ_ONLY") == "float"   # a campaign on float sources
     for f in range(nf):
         if only_xforms:         # run.py --xforms-only: a campaign on the newer forms
             funcs.append(gen_xfunc(r, f))
+            continue
+        if only_floats:
+            funcs.append(gen_ffunc(r, f))
             continue
         x = r.random()
         if x < 0.16:

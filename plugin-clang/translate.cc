@@ -1137,9 +1137,21 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 				kv = 0;
 			else
 				continue;
+			/* a trial: a condition that is not affine in the
+			   iterators (`c[i] > 0 ? c[i] : 0`, a ReLU over the
+			   output) is translated below as any ?:, its loads as
+			   accesses; what the trial refused (an element read as
+			   a loop-invariant value) does not refuse the nest */
 			unsigned set = 0;
-			if (!conds_of(co->getCond(), arm != 0, &set, 0) || !set)
+			bool was_failed = failed;
+			if (!conds_of(co->getCond(), arm != 0, &set, 0) || !set) {
+				if (!was_failed && failed) {
+					failed = false;
+					fail_text.clear();
+					fail_loc = SourceLocation();
+				}
 				continue;
+			}
 			int na0 = n->naccesses, ne0 = n->nexprs;
 			int x = expr_of(ld, stmt, depth + 1);
 			int y = x;

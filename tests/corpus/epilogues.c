@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 10
 /* epilogues.c -- per-output-point epilogues after the reduction: the user's
  * own __attribute__((const)) requantization function, the three mixprec.h
  * requantization helpers (per-channel and per-tensor), clamps written with
@@ -131,6 +131,38 @@ __attribute__((noinline)) void ep_macro_store(int M, int N, int K, const int8_t 
 		}
 }
 
+/* the output accumulated column by column (j outside k), then a ReLU
+ * written as a select over the output in a sibling loop, `c > 0 ? c : 0`
+ * reading the element the nest writes (the clang plugins refused it: the
+ * select's condition, tried as a padding condition, read the output "as a
+ * loop-invariant value"); and the same through a global array */
+int32_t ep_gC[40][70];
+__attribute__((noinline)) void ep_relu_after(int M, int N, int K, const int8_t *X,
+					     const uint8_t *W, int32_t zw, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) {
+		for (int k = 0; k < K; k++)
+			for (int i = 0; i < M; i = i + 1)
+				C[i * N + j] = C[i * N + j] + X[i * K + k] * (W[j * K + k] - zw);
+		for (int i = 0; i < M; i = i + 1)
+			C[i * N + j] = C[i * N + j] > 0 ? C[i * N + j] : 0;
+	}
+}
+
+__attribute__((noinline)) void ep_relu_global(int M, int N, int K, const int8_t *X,
+					      const uint8_t *W, int32_t zw)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) {
+		for (int k = 0; k < K; k++)
+			for (int i = 0; i < M; i = i + 1)
+				ep_gC[i][j] = ep_gC[i][j] + X[i * K + k] * (W[j * K + k] - zw);
+		for (int i = 0; i < M; i = i + 1)
+			ep_gC[i][j] = ep_gC[i][j] > 0 ? ep_gC[i][j] : 0;
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -172,6 +204,21 @@ void corpus_main(void)
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), Y, mn);
 		ep_macro_store(M, N, K, X, W, Y, ldy);
 		harness_out_array(harness_name("macro_store %dx%dx%d", M, N, K), Y, (size_t)M * ldy);
+		{
+			int32_t *C = harness_rand_s32(mn, -300000, 300000);
+			uint8_t *Wu = harness_rand_u8(kn);
+			int zw = harness_randint(0, 255);
+			int gm = M < 40 ? M : 40, gn = N < 70 ? N : 70;
+
+			ep_relu_after(M, N, K, X, Wu, zw, C);
+			harness_out_array(harness_name("relu_after %dx%dx%d zw%d", M, N, K, zw), C, mn);
+			harness_fill_s32(&ep_gC[0][0], 40 * 70, -300000, 300000);
+			ep_relu_global(gm, gn, K, X, Wu, zw);
+			harness_out_array(harness_name("relu_global %dx%dx%d zw%d", gm, gn, K, zw),
+					  &ep_gC[0][0], 40 * 70);
+			harness_free(C);
+			harness_free(Wu);
+		}
 
 		harness_free(X);
 		harness_free(W);

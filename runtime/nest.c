@@ -716,27 +716,31 @@ static void read_pad(va_list *ap, long P, long L, mp_pad *pad)
 	}
 }
 
-/* A padding condition on the reduction loops alone (no row coefficient:
- * `for (k = 0; k < K; k++) if (k < K2) ...`, `if (kh < KH2 && kw < KW2)`
- * around a window's sum, or a loop around the call folded into c0) cuts
- * their ranges.  The terms outside it are left out of A's copy, but B's
- * rows there would still be read, where the loop as written may read
- * nothing (a B of K2 rows).  With terms that are left out (not a select's
- * value, which the source multiplies by B), narrow each summed loop's
- * dimension to the projection of the conditions onto it (for a condition
- * on one loop, where it holds): advance A and B, shorten the dimensions,
- * shift the conditions.  Returns 0 when a condition on several summed
- * loops (`kh + kw < S`) still fails somewhere in the narrowed box: the
+/* Padding conditions cut the ranges of the summed loops: `for (k = 0; k <
+ * K; k++) if (k < K2) ...`, `if (kh < KH2 && kw < KW2)` around a window's
+ * sum, a loop around the call folded into c0, and conditions that name a
+ * row too (`if (k < i)`: the lower triangle written as a test; a band
+ * `k + i < m`).  The terms outside are left out of A's copy, but B's rows
+ * there would still be read, where the loop as written may read nothing
+ * (a B of exactly the rows read).  With terms that are left out (not a
+ * select's value, which the source multiplies by B), narrow each summed
+ * loop's dimension to the projection of each condition onto it over the
+ * others' ranges and the rows' (i in 0 .. M-1, i2 in 0 .. M2-1: no row
+ * adds a term outside it): advance A and B, shorten the dimensions, shift
+ * the conditions.  Returns 0 when a condition on several summed loops and
+ * no row (`kh + kw < S`) still fails somewhere in the narrowed box: the
  * kernels would read B where the loop does not, so the caller falls back;
- * 1 otherwise. */
-static int clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a,
-		  const void **b)
+ * 1 otherwise.  (Several conditions naming a row are projected one at a
+ * time: the range is exact for each, and for their conjunction where each
+ * bound is reached by a row every condition admits.) */
+static int clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, long M, long M2,
+		  const void **a, const void **b)
 {
 	long lo[MP_MAX_KDIMS], hi[MP_MAX_KDIMS];
 	int moved = 1;
 
-	if (pv_kind)
-		return 1;
+	if (pv_kind || M <= 0 || M2 <= 0)
+		return 1;   /* (no rows: nothing is read) */
 	for (long l = 0; l <= L; l++) {
 		if (kd[l].n <= 0)
 			return 1;   /* nothing is read */
@@ -747,10 +751,11 @@ static int clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a
 	for (int pass = 0; moved && pass < 4; pass++) {
 		moved = 0;
 		for (int c = 0; c < pad->n; c++) {
-			if (pad->ci[c] || pad->ci2[c])
-				continue;
+			/* the rows' largest part of the condition */
+			__int128 rows = (pad->ci[c] > 0 ? (__int128)pad->ci[c] * (M - 1) : 0) +
+					(pad->ci2[c] > 0 ? (__int128)pad->ci2[c] * (M2 - 1) : 0);
 			for (long l = 0; l <= L; l++) {
-				__int128 ck = pad->ck[c][l], rest = pad->c0[c];
+				__int128 ck = pad->ck[c][l], rest = pad->c0[c] + rows;
 
 				for (long m = 0; m <= L; m++) {   /* the others' largest */
 					__int128 km = pad->ck[c][m];
@@ -800,8 +805,9 @@ static int clip_k(mp_pad *pad, long L, long pv_kind, mp_kdim *kd, const void **a
 			return 0;
 	}
 	return 1;
-empty:
-	kd[0].n = 0;
+empty:   /* no term anywhere: no reduction */
+	for (long l = 0; l <= L; l++)
+		kd[l].n = 0;
 	return 1;
 }
 
@@ -872,7 +878,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
 	pad.pad[0] = (unsigned char)pv;
 	read_pad(&ap, P, L, &pad);
-	int boxed = clip_k(&pad, L, pv_kind, kd, &a, &b);
+	int boxed = clip_k(&pad, L, pv_kind, kd, M, M2 >= 0 ? M2 : 1, &a, &b);
 	K = kd[0].n;
 	int has_rows2 = M2 >= 0;
 	M2 = has_rows2 ? M2 : 1;
@@ -1362,7 +1368,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		}
 	}
 	read_pad(&ap, P, L, &pad);
-	int boxed = clip_k(&pad, L, pv_kind, kd, &a, &b);
+	int boxed = clip_k(&pad, L, pv_kind, kd, M, 1, &a, &b);
 	K = kd[0].n;
 
 	mp_range rd[4];

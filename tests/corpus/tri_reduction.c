@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 12
 /* tri_reduction.c -- triangular reductions (issue 9): the range of the sum
  * depends on the output row, as TRMM, TRMV and triangular solves' products
  * write it (`for (k = i + 1; k < m; k++)`, `for (j = 0; j <= i; j++)`).
@@ -172,6 +172,42 @@ __attribute__((noinline)) void band(int m, int n, const int8_t *A, const int8_t 
 		}
 }
 
+/* the same band clipped by a condition that names the row too (k + i <
+ * m): the runtime narrows k to the condition's reach over the rows, so
+ * B's rows m, m + 1 are not read (a fuzz-like review found SIGSEGV here
+ * when the band was first transformed) */
+__attribute__((noinline)) void band_row(int m, int n, const int8_t *A, const int8_t *B,
+					int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			int32_t s = 0;
+			for (int k = i - 2; k <= i + 2; k++)
+				if (k >= 0 && k + i < m)
+					s += A[i * 5 + (k - i + 2)] * B[k * n + j];
+			C[i * n + j] = s;
+		}
+}
+
+/* the strictly lower triangle written as a test on the row (`if (k <
+ * i)` over all of k): B's last row is never read (B has m - 1 rows
+ * here); before the runtime projected such conditions onto k, the
+ * kernels read it (SIGSEGV, under the three compilers) */
+__attribute__((noinline)) void tri_if(int m, int n, const int8_t *A, const int8_t *B,
+				      int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < m; k++)
+				if (k < i)
+					s += A[i * m + k] * B[k * n + j];
+			C[i * n + j] = s;
+		}
+}
+
 /* the range names both output loops */
 __attribute__((noinline)) void near_both(int M, int N, const int8_t *A, const int8_t *B,
 					 int32_t *C)
@@ -301,7 +337,18 @@ void corpus_main(void)
 			memcpy(gB, B, mn);
 			band(M, N, A, gB, C);
 			harness_out_array(harness_name("band %dx%d", M, N), C, mn);
+			band_row(M, N, A, gB, C);
+			harness_out_array(harness_name("band_row %dx%d", M, N), C, mn);
 			harness_free_guarded(gB, mn);
+		}
+		if (M > 0) {   /* B: the m - 1 rows the loop reads */
+			size_t bn = (size_t)(M - 1) * N;
+			int8_t *gB = harness_alloc_guarded(bn);
+
+			memcpy(gB, B, bn);
+			tri_if(M, N, A, gB, C);
+			harness_out_array(harness_name("tri_if %dx%d", M, N), C, mn);
+			harness_free_guarded(gB, bn);
 		}
 		near_both(M, N, A, B, C);
 		harness_out_array(harness_name("near_both %dx%d", M, N), C, mn);

@@ -1,6 +1,6 @@
 /* lp_avx512vnni.c -- the INT8 and UINT8 paths of mp_gemm_lp on the
  * avx512vnni int8 tiles (mp_x8_gemm_kernel__avx512vnni, 8x32c4): quantizing
- * packers for float sources (unit-stride rows of A, symmetric s8 + 128 or
+ * packers for float sources (A contiguous in k or in i, symmetric s8 + 128 or
  * asymmetric u8 with the row's zero point; row-major or column-major B) and
  * a vector dequantizing epilogue (UINT8's zero-point correction, steps,
  * alpha); other layouts and double sources go through the generic packers
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lp_int.h"
+#include "mp_avx512.h"
 
 /* 16 floats at p (lanes outside m: 0) minus the operand's offset o
  * (hz: the offset is not +0), as mp_lp_ldf: one float subtraction per
@@ -45,17 +46,6 @@ static inline __m512i mp_qu8_v(__m512 x, __m512 s, __m512i za)
 	__m512i q = _mm512_cvt_roundps_epi32(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 	q = _mm512_add_epi32(q, za);
 	return _mm512_min_epi32(_mm512_max_epi32(q, _mm512_setzero_si512()), _mm512_set1_epi32(255));
-}
-
-/* Interleaves 16 columns of 4 rows (xmm bytes each) into the c4 layout. */
-static inline __m512i mp_il4x16(__m128i r0, __m128i r1, __m128i r2, __m128i r3)
-{
-	__m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
-	__m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
-	__m512i z = _mm512_castsi128_si512(_mm_unpacklo_epi16(t0, t2));
-	z = _mm512_inserti32x4(z, _mm_unpackhi_epi16(t0, t2), 1);
-	z = _mm512_inserti32x4(z, _mm_unpacklo_epi16(t1, t3), 2);
-	return _mm512_inserti32x4(z, _mm_unpackhi_epi16(t1, t3), 3);
 }
 
 static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int esz, long i0,
@@ -103,7 +93,7 @@ static void mp_lp_i8_pack_a__avx512vnni(const mp_lp_ctx *x, int mr, int kg, int 
 					b[u] = _mm512_cvtepi32_epi8(q);
 				}
 				_mm256_storeu_si256((__m256i *)(dst + g * 32),
-						    _mm512_castsi512_si256(mp_il4x16(b[0], b[1], b[2], b[3])));
+						    _mm512_castsi512_si256(mp_interleave4x16(b[0], b[1], b[2], b[3])));
 			}
 		}
 		return;
@@ -174,7 +164,7 @@ static void mp_lp_i8_pack_b__avx512vnni(const mp_lp_ctx *x, int nr, int kg, int 
 						sum = _mm512_add_epi32(sum, q);
 						r[u] = _mm512_cvtepi32_epi8(q);
 					}
-					_mm512_store_si512(dst + g * 128 + 64 * v, mp_il4x16(r[0], r[1], r[2], r[3]));
+					_mm512_store_si512(dst + g * 128 + 64 * v, mp_interleave4x16(r[0], r[1], r[2], r[3]));
 				}
 				_mm512_storeu_si512(ccorr + s * 32 + 16 * v,
 						    _mm512_mullo_epi32(sum, _mm512_set1_epi32(cm)));

@@ -111,6 +111,23 @@ static inline __m512i mp_lp_cvt32(const mp_lp_ctx *x, int qmul, const float *p, 
 	return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 
+/* 16 lanes of elements k and k + 1 (at P + k*S and P + (k+1)*S floats;
+ * lanes outside m and elements past K: 0, not read) as 16 bf16 pairs in k
+ * order: the packed layout of a sliver read across its lanes (A contiguous
+ * in i, B in j). */
+static inline __m512i mp_lp_pair16(const mp_lp_ctx *x, int qmul, __mmask16 m, const float *p,
+				   ptrdiff_t s, long k, long K, int hz, __m512 o, __m512 f)
+{
+	const __m512i idx = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10,
+					     25, 9, 24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3,
+					     18, 2, 17, 1, 16, 0);
+	__m512 r0 = k < K ? mp_lp_prep_v(x, qmul, mp_lp_ld_v(m, p + k * s, hz, o), f)
+			  : _mm512_setzero_ps();
+	__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, qmul, mp_lp_ld_v(m, p + (k + 1) * s, hz, o), f)
+			      : _mm512_setzero_ps();
+	return _mm512_permutexvar_epi16(idx, (__m512i)_mm512_cvtne2ps_pbh(r1, r0));
+}
+
 /* ---------------------------------------------------------- packing */
 
 static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint16_t *ap)
@@ -126,9 +143,6 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 		   MR rows at k and k + 1 are two vector loads, interleaved to
 		   pairs as pack_b's rows are (element by element, each a load
 		   down a column, this packer took 80% of such a call) */
-		const __m512i idx = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10,
-						     25, 9, 24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3,
-						     18, 2, 17, 1, 16, 0);
 		for (long s = 0; s < nsl; s++) {
 			uint16_t *dst = ap + s * kp * MP_BF_MR;
 			long rows = mc - s * MP_BF_MR;
@@ -138,17 +152,11 @@ static void mp_lp_bf_pack_a(const mp_lp_ctx *x, long i0, long mc, long kp, uint1
 			__m512 f = x->fa_f ? _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m,
 								  x->fa_f + i0 + s * MP_BF_MR)
 					   : _mm512_set1_ps(1.0f);
-			for (long k = 0; k < kp; k += 2) {
-				__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_a, mp_lp_ld_v(m, col + k * x->a_sk, hz, ov), f)
-						  : _mm512_setzero_ps();
-				__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_a, mp_lp_ld_v(m, col + (k + 1) * x->a_sk, hz, ov), f)
-						      : _mm512_setzero_ps();
-				__m512i z = (__m512i)_mm512_cvtne2ps_pbh(r1, r0);
-				z = _mm512_permutexvar_epi16(idx, z);
-				/* MR pairs (rows past mc: zeros, from the masked loads) */
+			for (long k = 0; k < kp; k += 2)   /* MR pairs (rows past mc: 0) */
 				_mm512_mask_storeu_epi32(dst + (k / 2) * 2 * MP_BF_MR,
-							 (__mmask16)((1u << MP_BF_MR) - 1), z);
-			}
+							 (__mmask16)((1u << MP_BF_MR) - 1),
+							 mp_lp_pair16(x, x->qmul_a, m, col, x->a_sk, k, K,
+								      hz, ov, f));
 		}
 		return;
 	}
@@ -194,9 +202,6 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 	long nsl = (nc + MP_BF_NR - 1) / MP_BF_NR;
 	if (!x->dbl && x->b_sj == 1) {
 		/* rows k, k+1 of 16 columns -> 16 pairs */
-		const __m512i idx = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10,
-						     25, 9, 24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3,
-						     18, 2, 17, 1, 16, 0);
 		for (long s = 0; s < nsl; s++) {
 			uint16_t *dst = bp + s * kp * MP_BF_NR;
 			for (int v = 0; v < MP_BF_NRV; v++) {
@@ -207,15 +212,10 @@ static void mp_lp_bf_pack_b(const mp_lp_ctx *x, long j0, long nc, long kp, uint1
 				__m512 f = x->fb_f ? _mm512_mask_loadu_ps(_mm512_set1_ps(1.0f), m, x->fb_f + j0 + jv)
 						   : _mm512_set1_ps(1.0f);
 				const float *col = (const float *)x->b + j0 + jv;
-				for (long k = 0; k < kp; k += 2) {
-					__m512 r0 = k < K ? mp_lp_prep_v(x, x->qmul_b, mp_lp_ld_v(m, col + k * x->b_sk, hz, ov), f)
-							  : _mm512_setzero_ps();
-					__m512 r1 = k + 1 < K ? mp_lp_prep_v(x, x->qmul_b, mp_lp_ld_v(m, col + (k + 1) * x->b_sk, hz, ov), f)
-							      : _mm512_setzero_ps();
-					__m512i z = (__m512i)_mm512_cvtne2ps_pbh(r1, r0);
-					z = _mm512_permutexvar_epi16(idx, z);
-					_mm512_store_si512(dst + (k / 2) * 2 * MP_BF_NR + 32 * v, z);
-				}
+				for (long k = 0; k < kp; k += 2)
+					_mm512_store_si512(dst + (k / 2) * 2 * MP_BF_NR + 32 * v,
+							   mp_lp_pair16(x, x->qmul_b, m, col, x->b_sk, k, K,
+									hz, ov, f));
 			}
 		}
 		return;

@@ -62,11 +62,15 @@ static void mp_prefetch_rows(const void *p, long rows, ptrdiff_t stride, long le
  * 1.4.  Only where each operand is rows of contiguous bytes and the
  * problem is small (MP_PREFETCH_MAX bytes of A and B, and of C). */
 #define MP_PREFETCH_MAX (64 * 1024)
+static int mp_prefetch_small(const mp_gemm_args *g)
+{
+	return (g->M + g->N) * g->K <= MP_PREFETCH_MAX && g->M * g->N * 4 <= MP_PREFETCH_MAX;
+}
+
+/* A's and B's rows (a small problem: mp_prefetch_small) */
 static void mp_prefetch_operands(const mp_gemm_args *g)
 {
 	long M = g->M, N = g->N, K = g->K;
-	if ((M + N) * K > MP_PREFETCH_MAX || M * N * 4 > MP_PREFETCH_MAX)
-		return;
 	if (g->a_sk == 1)
 		mp_prefetch_rows(g->a, M, g->a_si, K);
 	else if (g->a_si == 1)
@@ -80,12 +84,11 @@ static void mp_prefetch_operands(const mp_gemm_args *g)
 }
 
 /* The output's rows [I0, I0+MR) x columns [J0, J0+NC) (the next tile's,
- * fetched while this one computes), where its rows are contiguous and the
- * problem small (mp_prefetch_operands). */
+ * fetched while this one computes), where its rows are contiguous (a
+ * small problem: mp_prefetch_small). */
 static void mp_prefetch_out(const mp_gemm_args *g, long i0, long j0, long mr, long nc)
 {
-	if (i0 >= g->M || (g->M + g->N) * g->K > MP_PREFETCH_MAX ||
-	    g->M * g->N * 4 > MP_PREFETCH_MAX)
+	if (i0 >= g->M)
 		return;
 	if (i0 + mr > g->M)
 		mr = g->M - i0;
@@ -103,7 +106,9 @@ static void mp_prefetch_out(const mp_gemm_args *g, long i0, long j0, long mr, lo
  * tile over all of K.  Buffers: the thread's scratch (mp_runtime.h). */
 void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 {
-	mp_prefetch_operands(g);
+	const int pf = mp_prefetch_small(g);
+	if (pf)
+		mp_prefetch_operands(g);
 	if (k->direct && !g->bpk && k->direct(g))
 		return;
 	long kp = mp_round_up(g->K, k->kg);
@@ -129,7 +134,9 @@ void mp_gemm_x8_blocked(const mp_gemm_kernel *k, const mp_gemm_args *g)
 				const char *bs = bp + jr * kp * k->esz;
 				int ncols = (int)mp_min(k->nr, nc - jr);
 				for (long ir = 0; ir < mc; ir += k->mr) {
-					mp_prefetch_out(g, ic + ir + k->mr, jc + jr, k->mr, ncols);
+					if (pf)
+						mp_prefetch_out(g, ic + ir + k->mr, jc + jr, k->mr,
+								ncols);
 					k->tile(g, kp / k->kg, ap + ir * kp * k->esz, bs, rcorr + ir,
 						ccorr + jr, ic + ir, jc + jr,
 						(int)mp_min(k->mr, mc - ir), ncols);

@@ -421,9 +421,42 @@ static mp_kernel pick_kernel(long target)
 typedef struct mp_small_kern {
 	double c0, k, pack, mac, out, row, tilek, vrow, vcol, vk;
 } mp_small_kern;
+/* The loop's estimate per output element: out + mac*K, or where TAB is
+ * set the least of that and TAB's values at K = 4, 9, 16, 32, 64, 256
+ * (mp_small_knot) joined by straight lines, proportional to K beyond
+ * 256.  The table is for the float loops on AVX-512 CPUs, which the line
+ * does not fit: a short float sum costs about the same per element for K
+ * from 4 to 9 (the out-of-order core overlaps the sums of neighbouring
+ * outputs), a long one about 0.44 ns per term (each sum's chain of
+ * dependent adds); the line over-estimated K = 9 2.3 times, and the
+ * kernels were picked at 2.6x the loop's time (dense_f32 2x64x9).  The
+ * line stays an upper bound of the table: the inline guard reads it. */
 typedef struct mp_small_loop {
 	double out, mac;
+	const double *tab;
 } mp_small_loop;
+#define MP_SMALL_KNOTS 6
+static const double mp_small_knot[MP_SMALL_KNOTS] = {4, 9, 16, 32, 64, 256};
+
+static double loop_per_out(const mp_small_loop *lc, double k)
+{
+	double line = lc->out + lc->mac * k, t;
+	const double *v = lc->tab;
+	if (!v)
+		return line;
+	if (k <= mp_small_knot[0])
+		t = v[0];
+	else if (k >= mp_small_knot[MP_SMALL_KNOTS - 1])
+		t = v[MP_SMALL_KNOTS - 1] * k / mp_small_knot[MP_SMALL_KNOTS - 1];
+	else {
+		int x = 1;
+		while (k > mp_small_knot[x])
+			x++;
+		double f = (k - mp_small_knot[x - 1]) / (mp_small_knot[x] - mp_small_knot[x - 1]);
+		t = v[x - 1] + f * (v[x] - v[x - 1]);
+	}
+	return fmin(line, t);
+}
 
 /* int8 sources (__mixprec_i8_nest), mp_gemm_x8 on avx512vnni */
 static const mp_small_kern mp_small_k_i8 = {
@@ -461,12 +494,21 @@ typedef struct mp_small_vec {
 } mp_small_vec;
 static const mp_small_vec mp_small_v_i8_avx2 = {160.1, 0.1364, 2.536, 1.358,
 						 0.0427, 0.8113, 0.0059, 0.8615};
-/* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel) */
+/* float sources at int8 / uint8 (mp_gemm_lp: scan, quantization, kernel),
+   refitted with the float loops' table (loop_per_out) after the vector
+   packers (the matrix-vector paths cost less than they did) to the 588
+   shapes of each precision's two nests in bench_small --csv (non-negative
+   least squares, weights 1/the faster path): the decision alone over each
+   nest's 294 shapes at worst 1.25x-1.64x the better path (a 4x64x9 dense
+   layer: the kernels at 0.96 us, the loop 0.61 us), geometric mean
+   1.003-1.010, 2-5 shapes above 1.2x; with the line and the constants
+   before, 1.46x-2.60x, geometric mean 1.008-1.032, 5-18 shapes above
+   1.2x */
 static const mp_small_kern mp_small_k_lp8 = {
-	360, 6.0, 0.197, 0.0, 1.34, 11.6, 3.7, 15.2, 3.9, 0.04};
-/* float sources at bf16 / fp8 (avx512bf16) */
+	284, 3.44, 0.0264, 0.0, 0.96, 10.59, 3.99, 14.55, 8.73, 0};
+/* float sources at bf16 / fp8 (avx512bf16), the same fit */
 static const mp_small_kern mp_small_k_lp16 = {
-	269, 4.2, 0.134, 0.0188, 0.73, 13.7, 8.85, 19.1, 2.36, 1.10};
+	248, 5.23, 0.0603, 0.0022, 0.659, 7.79, 0, 6.19, 3.24, 0};
 /* float sources on the avx2 family (lp_avx2.c's 6x16 fp32 tiles for bf16
    and fp8; the avx2 int8 packers and kernels for int8 / uint8), one set
    per layout (A and B contiguous in k, or not: the packers differ most),
@@ -486,15 +528,24 @@ static const mp_small_kern mp_small_k_lp16_avx2_kc = {
 	741.9, 9.659, 5.723, 0.03474, 8.04, 23.7, 42.27, 0, 0, 0};
 static const mp_small_kern mp_small_k_lp16_avx2_st = {
 	826.7, 11.73, 5.602, 0.05902, 6.117, 28.51, 29.88, 0, 0, 0};
-static const mp_small_loop mp_small_l_i8_kcontig = {5.54, 0.044};
-static const mp_small_loop mp_small_l_i8_strided = {1.19, 0.678};
-static const mp_small_loop mp_small_l_i8_kcontig_avx2 = {5.46, 0.103};
-static const mp_small_loop mp_small_l_i8_strided_avx2 = {0.986, 0.983};
-static const mp_small_loop mp_small_l_f_kcontig = {1.19, 0.538};
-static const mp_small_loop mp_small_l_f_strided = {1.19, 0.475};
+static const mp_small_loop mp_small_l_i8_kcontig = {5.54, 0.044, NULL};
+static const mp_small_loop mp_small_l_i8_strided = {1.19, 0.678, NULL};
+static const mp_small_loop mp_small_l_i8_kcontig_avx2 = {5.46, 0.103, NULL};
+static const mp_small_loop mp_small_l_i8_strided_avx2 = {0.986, 0.983, NULL};
+/* the float loops on AVX-512 (Zen 4): the table (loop_per_out), per K of
+   bench_small's grid the 25th percentile of the ns per output element
+   over the shapes with M*N >= 8 (bench_small --csv 3 dense_f32_int8
+   gemm_f32_int8 dense_f32_bf16 gemm_f32_bf16, the fb column: the loop as
+   the plugin build runs it), and the least line above it (its slope that
+   of the table beyond 256; the fit before, 1.19 + 0.538 K and 1.19 +
+   0.475 K, was above it too, further) */
+static const double mp_small_t_f_kcontig[MP_SMALL_KNOTS] = {2.65, 2.62, 3.59, 7.74, 18.21, 114.1};
+static const double mp_small_t_f_strided[MP_SMALL_KNOTS] = {1.52, 2.70, 4.83, 9.77, 18.87, 111.68};
+static const mp_small_loop mp_small_l_f_kcontig = {0.87, 0.446, mp_small_t_f_kcontig};
+static const mp_small_loop mp_small_l_f_strided = {0.0, 0.437, mp_small_t_f_strided};
 /* the float loops on that AVX2 machine (the same fit) */
-static const mp_small_loop mp_small_l_f_kcontig_avx2 = {1.949, 0.5691};
-static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001};
+static const mp_small_loop mp_small_l_f_kcontig_avx2 = {1.949, 0.5691, NULL};
+static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
 
 /* ------------------------------------------------ the inline guard
  *
@@ -519,13 +570,13 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001};
  * every family; once it is read (the first call that reaches the runtime,
  * mp_env_reload) they are those of the family auto picks on this CPU (on
  * an AVX2 CPU the float kernels cost at least 648 ns where the AVX-512
- * tables start at 269: calls in between no longer pay the call to come
+ * tables start at 248: calls in between no longer pay the call to come
  * back to the loop).  Under MIXPREC_SMALL=0 or MIXPREC_STATS, every g[0] =
  * 0: every call is made (and counted).  The static values, for calls made
  * before the constructor runs, hold for every family (the least c0, the
  * largest loop constants). */
-long __mixprec_small[MP_SMALL_GUARD_LEN] = {4800, 355, 7, 77, 63, 17216, 77, 35, 77, 31,
-					    17216, 77, 35, 77, 31, 17216, 77, 35, 77, 31};
+long __mixprec_small[MP_SMALL_GUARD_LEN] = {4800, 355, 7, 77, 63, 15872, 77, 35, 77, 31,
+					    15872, 77, 35, 77, 31, 15872, 77, 35, 77, 31};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
@@ -636,7 +687,7 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
 	double m = (double)M, n = (double)N, k = (double)K;
 	if (m * n * k > 1048576.0)
 		return 0;
-	double loop = m * n * (lc->out + lc->mac * k);
+	double loop = m * n * loop_per_out(lc, k);
 	if (vc && form) {
 		double kern = vc->c0 + vc->k * (double)mr * k + vc->out * m * n + vc->col * (double)nv;
 		if (form == 1)

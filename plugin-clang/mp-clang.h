@@ -91,6 +91,11 @@ struct mp_ctx {
 	   nest is in, or null: references the rewrite builds to variables
 	   declared outside it go through its captures */
 	clang::CapturedStmt *captured = nullptr;
+	/* locals declared outside that region which an OpenMP clause makes
+	   private in it (`private(h)`, the iterator of a `parallel for`): not
+	   among its captures, yet the nest reads them, and so may the rewrite
+	   (codegen maps the references to the private copy) */
+	std::set<const clang::VarDecl *> omp_private;
 
 	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 6
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -92,6 +92,46 @@ __attribute__((noinline)) void om_static(int M, int K, const int8_t *A, const in
 	}
 }
 
+/* llama2.c's attention (run.c): the head loop's iterator declared before
+   the region and named in private(h), the nest reading h and a pointer
+   set in the region; under clang the references to h are not captures
+   (the region has its own h) */
+__attribute__((noinline)) void om_private(int nh, int T, int hs, const int8_t *q,
+					  const int8_t *kc, int32_t *att)
+{
+	int h;
+#pragma omp parallel for private(h)
+	for (h = 0; h < nh; h++) {
+		const int8_t *qh = q + h * hs;
+#pragma mixprec(int8, acc=int32)
+		for (int t = 0; t < T; t++) {
+			const int8_t *k = kc + t * (nh * hs) + h * hs;
+			int32_t score = 0;
+			for (int i = 0; i < hs; i++)
+				score += qh[i] * k[i];
+			att[h * T + t] = score;
+		}
+	}
+}
+
+/* the same without the clause: the iterator of a parallel for is private
+   all the same */
+__attribute__((noinline)) void om_iter(int nh, int T, int hs, const int8_t *q,
+				       const int8_t *kc, int32_t *att)
+{
+	int h;
+#pragma omp parallel for
+	for (h = 0; h < nh; h++) {
+#pragma mixprec(int8, acc=int32)
+		for (int t = 0; t < T; t++) {
+			int32_t score = 0;
+			for (int i = 0; i < hs; i++)
+				score += q[h * hs + i] * kc[(t * nh + h) * hs + i];
+			att[h * T + t] = score;
+		}
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -112,6 +152,16 @@ void corpus_main(void)
 		harness_out_array(harness_name("task %dx%d", M, K), C, (size_t)M);
 		om_static(M, K, A, B, C);
 		harness_out_array(harness_name("static %dx%d", M, K), C, (size_t)M);
+		/* heads nb, positions M, head size K: q (nb*K), then the keys
+		   (M*nb*K) */
+		int8_t *QK = harness_rand_s8((size_t)nb * K * (M + 1) + 1);
+		int32_t *att = harness_rand_s32((size_t)nb * M + 1, -100000, 100000);
+		om_private(nb, M, K, QK, QK + (size_t)nb * K, att);
+		harness_out_array(harness_name("private %dx%dx%d", nb, M, K), att, (size_t)nb * M);
+		om_iter(nb, M, K, QK, QK + (size_t)nb * K, att);
+		harness_out_array(harness_name("iter %dx%dx%d", nb, M, K), att, (size_t)nb * M);
+		harness_free(QK);
+		harness_free(att);
 		harness_free(A);
 		harness_free(B);
 		harness_free(x);

@@ -829,6 +829,54 @@ static bool errno_only_builtin(tree fn)
 
 static bool call_ok(tree fn, int flags, int depth);
 
+/* Calls the build adds, not the source: sanitizer checks and reports
+ * (-fsanitize=shift, undefined, address, thread) and -finstrument-functions'
+ * hooks.  They write no memory a nest reads (a report marks its own static
+ * data), and clang's glue, which reads the AST, never sees them: a nest or
+ * helper they are added to is the nest as written.  The thread sanitizer's
+ * atomics are not among them (they store the program's memory).  A report
+ * that does not return (-fno-sanitize-recover) in the nest itself is an
+ * exit of its loop, which the nest's shape refuses. */
+static bool instrumentation_call(tree fn, int flags)
+{
+	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL))
+		return false;
+	if (DECL_FUNCTION_CODE(fn) == BUILT_IN_PROFILE_FUNC_ENTER ||
+	    DECL_FUNCTION_CODE(fn) == BUILT_IN_PROFILE_FUNC_EXIT)
+		return true;
+	if (DECL_FUNCTION_CODE(fn) <= BEGIN_SANITIZER_BUILTINS ||
+	    DECL_FUNCTION_CODE(fn) >= END_SANITIZER_BUILTINS || !DECL_NAME(fn))
+		return false;
+	const char *n = IDENTIFIER_POINTER(DECL_NAME(fn));
+	if (!strncmp(n, "__builtin_", 10))
+		n += 10;
+	static const char *const ok[] = {
+		"__ubsan_handle_", "__asan_report_", "__asan_load", "__asan_store",
+		"__asan_handle_no_return", "__tsan_read", "__tsan_write", "__tsan_unaligned_read",
+		"__tsan_unaligned_write", "__tsan_func_entry", "__tsan_func_exit",
+	};
+	for (const char *p : ok)
+		if (!strncmp(n, p, strlen(p)))
+			return true;
+	return false;
+}
+
+/* The same for GCC's internal functions (checks the sanitizers expand
+ * later; UBSAN_CHECK_ADD and the like compute the operation too, into an
+ * SSA name). */
+static bool instrumentation_ifn(internal_fn f)
+{
+	switch (f) {
+	case IFN_UBSAN_NULL: case IFN_UBSAN_BOUNDS: case IFN_UBSAN_CHECK_ADD:
+	case IFN_UBSAN_CHECK_SUB: case IFN_UBSAN_CHECK_MUL: case IFN_UBSAN_PTR:
+	case IFN_UBSAN_OBJECT_SIZE: case IFN_ASAN_CHECK: case IFN_ASAN_MARK:
+	case IFN_TSAN_FUNC_EXIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Is the store target REF an automatic variable of function FN? */
 static bool local_store(tree ref, tree fn)
 {
@@ -860,7 +908,8 @@ static tree generic_body_r(tree *tp, int *walk_subtrees, void *data)
 			w->bad = true;
 		break;
 	case CALL_EXPR:
-		if (!call_ok(get_callee_fndecl(t), call_expr_flags(t), w->depth + 1))
+		if (CALL_EXPR_FN(t) == NULL_TREE ? !instrumentation_ifn(CALL_EXPR_IFN(t))
+		    : !call_ok(get_callee_fndecl(t), call_expr_flags(t), w->depth + 1))
 			w->bad = true;
 		break;
 	case ASM_EXPR:
@@ -875,8 +924,8 @@ static tree generic_body_r(tree *tp, int *walk_subtrees, void *data)
 static bool gimple_stmt_ok(gimple *g, body_walk *w)
 {
 	if (gcall *c = dyn_cast<gcall *>(g)) {
-		if (gimple_call_internal_p(c) ||
-		    !call_ok(gimple_call_fndecl(c), gimple_call_flags(c), w->depth + 1))
+		if (gimple_call_internal_p(c) ? !instrumentation_ifn(gimple_call_internal_fn(c))
+		    : !call_ok(gimple_call_fndecl(c), gimple_call_flags(c), w->depth + 1))
 			return false;
 		tree lhs = gimple_call_lhs(c);
 		return !lhs || local_store(lhs, w->fn);
@@ -894,7 +943,7 @@ static bool call_ok(tree fn, int flags, int depth)
 {
 	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
 		return true;
-	if (errno_only_builtin(fn))
+	if (errno_only_builtin(fn) || instrumentation_call(fn, flags))
 		return true;
 	if (!fn || depth > 4 || fn == current_function_decl)
 		return false;

@@ -890,6 +890,29 @@ static bool local_store(tree ref, tree fn)
 	       DECL_CONTEXT(b) == fn && !TREE_STATIC(b) && !DECL_EXTERNAL(b);
 }
 
+/* memcpy, memmove or memset (or their _chk forms) into a whole automatic
+ * variable of FN (DEST is &v), of a constant size within it:
+ * `memcpy(&s, &f, 2)`, the type pun of ggml's fp16 lookup. */
+static bool local_mem_call(tree callee, tree dest, tree size, tree fn)
+{
+	if (!callee || !fndecl_built_in_p(callee, BUILT_IN_NORMAL))
+		return false;
+	switch (DECL_FUNCTION_CODE(callee)) {
+	case BUILT_IN_MEMCPY: case BUILT_IN_MEMMOVE: case BUILT_IN_MEMSET:
+	case BUILT_IN_MEMCPY_CHK: case BUILT_IN_MEMMOVE_CHK: case BUILT_IN_MEMSET_CHK:
+		break;
+	default:
+		return false;
+	}
+	STRIP_NOPS(dest);
+	if (TREE_CODE(dest) != ADDR_EXPR)
+		return false;
+	tree v = TREE_OPERAND(dest, 0);
+	return (TREE_CODE(v) == VAR_DECL || TREE_CODE(v) == PARM_DECL) && local_store(v, fn) &&
+	       DECL_SIZE_UNIT(v) && tree_fits_uhwi_p(DECL_SIZE_UNIT(v)) && size &&
+	       tree_fits_uhwi_p(size) && tree_to_uhwi(size) <= tree_to_uhwi(DECL_SIZE_UNIT(v));
+}
+
 struct body_walk { tree fn; int depth; bool bad; };
 
 static tree generic_body_r(tree *tp, int *walk_subtrees, void *data)
@@ -909,7 +932,10 @@ static tree generic_body_r(tree *tp, int *walk_subtrees, void *data)
 		break;
 	case CALL_EXPR:
 		if (CALL_EXPR_FN(t) == NULL_TREE ? !instrumentation_ifn(CALL_EXPR_IFN(t))
-		    : !call_ok(get_callee_fndecl(t), call_expr_flags(t), w->depth + 1))
+		    : !(call_expr_nargs(t) >= 3 &&
+			local_mem_call(get_callee_fndecl(t), CALL_EXPR_ARG(t, 0), CALL_EXPR_ARG(t, 2),
+				       w->fn)) &&
+		      !call_ok(get_callee_fndecl(t), call_expr_flags(t), w->depth + 1))
 			w->bad = true;
 		break;
 	case ASM_EXPR:
@@ -925,7 +951,10 @@ static bool gimple_stmt_ok(gimple *g, body_walk *w)
 {
 	if (gcall *c = dyn_cast<gcall *>(g)) {
 		if (gimple_call_internal_p(c) ? !instrumentation_ifn(gimple_call_internal_fn(c))
-		    : !call_ok(gimple_call_fndecl(c), gimple_call_flags(c), w->depth + 1))
+		    : !(gimple_call_num_args(c) >= 3 &&
+			local_mem_call(gimple_call_fndecl(c), gimple_call_arg(c, 0),
+				       gimple_call_arg(c, 2), w->fn)) &&
+		      !call_ok(gimple_call_fndecl(c), gimple_call_flags(c), w->depth + 1))
 			return false;
 		tree lhs = gimple_call_lhs(c);
 		return !lhs || local_store(lhs, w->fn);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 3
+// MIXPREC-TRANSFORMED: 4
 /* helpers.c -- the user's own functions in the epilogue, without
  * attributes, as embedded NN code writes them (issue 8, item 6): a static
  * requantization helper calling lrintf, a CMSIS-style saturation macro
@@ -6,11 +6,14 @@
  * temporaries.  One rule in both glues: the helper's body (defined before
  * the nest) stores only to its own automatic variables and calls only
  * functions passing the same test, const/pure functions or math functions
- * whose only side effect is errno.  A helper that counts calls in a global
- * is refused with that reason. */
+ * whose only side effect is errno; memcpy into a local of the helper (ggml's
+ * fp16 lookup puns the bits so) is a store to its own variable.  A helper
+ * that counts calls in a global, or copies into one, is refused with that
+ * reason. */
 #include "harness.h"
 #include <math.h>
 #include <mixprec.h>
+#include <string.h>
 
 static int8_t requant_q7(int32_t acc, float scale, int32_t zp)
 {
@@ -51,6 +54,49 @@ static int8_t counting(int32_t acc)
 {
 	hl_calls++;
 	return (int8_t)(acc >> 8);
+}
+
+/* ggml_lookup_fp16_to_fp32: the scale's bits copied into a local, then
+   a table read */
+static float hl_table[256];
+static inline float hl_lookup(uint8_t f)
+{
+	uint8_t s;
+	memcpy(&s, &f, sizeof(uint8_t));
+	return hl_table[s];
+}
+
+static int32_t hl_last;
+static int8_t keep_last(int32_t acc)
+{
+	memcpy(&hl_last, &acc, sizeof acc);
+	return (int8_t)(acc >> 8);
+}
+
+__attribute__((noinline)) void hl_memcpy(int M, int N, int K, const int8_t *A, const int8_t *B,
+					 int8_t *C, const uint8_t *sc, int32_t zp)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = requant_q7(s, hl_lookup(sc[j]), zp);
+		}
+}
+
+__attribute__((noinline)) void hl_memcpy_global(int M, int N, int K, const int8_t *A,
+						const int8_t *B, int8_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{call to 'keep_last' may have side effects}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = keep_last(s);
+		}
 }
 
 __attribute__((noinline)) void hl_requant(int M, int N, int K, const int8_t *A, const int8_t *B,
@@ -121,6 +167,15 @@ void corpus_main(void)
 		harness_out_array(harness_name("ssat %dx%dx%d", M, N, K), C, mn);
 		hl_nnom(M, N, K, A, B, C, harness_randint(0, 12));
 		harness_out_array(harness_name("nnom %dx%dx%d", M, N, K), C, mn);
+		uint8_t *sc = harness_rand_u8((size_t)N + 1);
+		for (int t = 0; t < 256; t++)
+			hl_table[t] = 1.0f / (float)(40 + ((t * 37 + sh) % 3000));
+		hl_memcpy(M, N, K, A, B, C, sc, zp);
+		harness_out_array(harness_name("memcpy %dx%dx%d", M, N, K), C, mn);
+		harness_free(sc);
+		hl_memcpy_global(M, N, K, A, B, C);
+		harness_out_array(harness_name("memcpy global %dx%dx%d", M, N, K), C, mn);
+		harness_out_long("last", hl_last);
 		hl_counting(M, N, K, A, B, C);
 		harness_out_array(harness_name("counting %dx%dx%d", M, N, K), C, mn);
 		harness_out_long("calls", hl_calls);

@@ -841,8 +841,10 @@ static bool instrumentation_call(tree fn, int flags)
 {
 	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL))
 		return false;
+	/* the hooks, and the call site they are given */
 	if (DECL_FUNCTION_CODE(fn) == BUILT_IN_PROFILE_FUNC_ENTER ||
-	    DECL_FUNCTION_CODE(fn) == BUILT_IN_PROFILE_FUNC_EXIT)
+	    DECL_FUNCTION_CODE(fn) == BUILT_IN_PROFILE_FUNC_EXIT ||
+	    DECL_FUNCTION_CODE(fn) == BUILT_IN_RETURN_ADDRESS)
 		return true;
 	if (DECL_FUNCTION_CODE(fn) <= BEGIN_SANITIZER_BUILTINS ||
 	    DECL_FUNCTION_CODE(fn) >= END_SANITIZER_BUILTINS || !DECL_NAME(fn))

@@ -3,7 +3,7 @@
  * check and a report call to each shift, in the nest's epilogue and in the
  * helper it calls; -finstrument-functions adds the profiling hooks to the
  * helper.  GCC's glue sees those calls, clang's reads the AST: both must
- * transform the two nests and print the plain build's result; a shift out
+ * transform the three nests and print the plain build's result; a shift out
  * of range is reported as often as in the plain build. */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +37,20 @@ __attribute__((noinline)) void fc_helper(const int8_t *x, const int8_t *w, int8_
 	}
 }
 
+/* the helper again: by now GCC has its body in CFG form, with the hooks'
+   call site (__builtin_return_address) */
+__attribute__((noinline)) void fc_helper_t(const int8_t *x, const int8_t *w, int8_t *y, int N,
+					   int K, int shift)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int o = 0; o < N; o++) {
+		int32_t acc = 7;
+		for (int k = 0; k < K; k++)
+			acc += w[o * K + k] * x[k];
+		y[o] = (int8_t)requant(acc, shift);
+	}
+}
+
 __attribute__((noinline)) void fc_inline(const int8_t *x, const int8_t *w, int8_t *y, int N,
 					 int K, int shift)
 {
@@ -64,6 +78,9 @@ int main(int argc, char **argv)
 			fc_inline(x, w, y2, N, K, shift);
 			for (int i = 0; i < N; i++)
 				h = h * 31 + (uint8_t)y[i] * 7u + (uint8_t)y2[i];
+			fc_helper_t(x, w, y, N, K, shift);
+			for (int i = 0; i < N; i++)
+				h = h * 31 + (uint8_t)y[i];
 		}
 	printf("%u\n", h);
 	return hooks == 12345678;   /* keep the hooks */

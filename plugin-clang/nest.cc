@@ -1125,6 +1125,20 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			VarDecl *v = dyn_cast<VarDecl>(d);
 			if (!v)
 				continue;
+			/* a fixed-size array of scalars without an initializer (the
+			   accumulators of an unrolled block, llm.c's matmul): memory
+			   of the nest, as under GCC, whose accesses name it */
+			if (const ConstantArrayType *at = c.C.getAsConstantArrayType(v->getType()))
+				if (!v->getInit() && !v->isStaticLocal() &&
+				    at->getElementType()->isScalarType() &&
+				    !v->getType().isVolatileQualified())
+					continue;
+			if (v->getType()->isVariableArrayType()) {
+				opaque(c, lid, g, pos, v->getLocation(),
+				       std::string("'") + decl_name(v) + "' is a variable-length array "
+				       "declared inside the nest (give it a constant size)");
+				continue;
+			}
 			if (v->getType()->isArrayType() || v->getType()->isRecordType() || v->isStaticLocal()) {
 				opaque(c, lid, g, pos, v->getLocation(),
 				       std::string("'") + decl_name(v) + "' is declared inside the nest "

@@ -901,6 +901,23 @@ static void opaque(mp_ctx &c, int lid, bool guarded, gimple *g, const char *fmt,
 	c.has_opaque = true;
 }
 
+/* The variable-length array declared at LOC's line in the scopes under
+ * BLOCK (its storage is the alloca there), or null. */
+static tree vla_at(tree block, location_t loc)
+{
+	if (!block || TREE_CODE(block) != BLOCK)
+		return NULL_TREE;
+	int line = LOCATION_LINE(loc);
+	for (tree v = BLOCK_VARS(block); v; v = DECL_CHAIN(v))
+		if (VAR_P(v) && DECL_HAS_VALUE_EXPR_P(v) && variably_modified_type_p(TREE_TYPE(v), NULL_TREE) &&
+		    LOCATION_LINE(DECL_SOURCE_LOCATION(v)) == line)
+			return v;
+	for (tree b = BLOCK_SUBBLOCKS(block); b; b = BLOCK_CHAIN(b))
+		if (tree v = vla_at(b, loc))
+			return v;
+	return NULL_TREE;
+}
+
 static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 {
 	int id;
@@ -965,6 +982,22 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 		int mid;
 		if (stmt_is_marker(g, &mid)) {
 			opaque(c, lid, guarded, g, "it contains another '#pragma mixprec' nest");
+			return;
+		}
+		/* a variable-length array declared in the nest: the stack saved
+		   and restored around the block, the array an alloca (named as
+		   the clang glue names it, from its pointer `r.1`) */
+		if (gimple_call_builtin_p(g, BUILT_IN_STACK_SAVE) ||
+		    gimple_call_builtin_p(g, BUILT_IN_STACK_RESTORE))
+			return;
+		if (gimple_call_builtin_p(g, BUILT_IN_ALLOCA_WITH_ALIGN) ||
+		    gimple_call_builtin_p(g, BUILT_IN_ALLOCA_WITH_ALIGN_AND_MAX)) {
+			tree v = vla_at(DECL_INITIAL(current_function_decl), gimple_location(g));
+			std::string nm = v && DECL_NAME(v) ? std::string("'") + IDENTIFIER_POINTER(DECL_NAME(v)) + "'"
+							  : std::string("an array");
+			opaque(c, lid, guarded, g,
+			       "%s is a variable-length array declared inside the nest (give it a "
+			       "constant size)", nm.c_str());
 			return;
 		}
 		if (!mp_harmless_call(call)) {

@@ -1,0 +1,90 @@
+// MIXPREC-TRANSFORMED: 2
+/* local_arrays.c -- a local array of accumulators declared inside the
+ * nest, as llm.c's matmul_forward unrolls its rows (`float result[8]`
+ * per output column, 8 rows of the input at a time).  The array is memory
+ * of the nest under GCC and clang alike: the contraction over i (8 rows of
+ * inp against a column of w, into the array) is planned from the inner
+ * loop, the loops around it kept.  With its size from a `const int` the
+ * array is variable-length in C (llm.c's own form): refused with that
+ * reason under the three compilers. */
+#include "harness.h"
+#include <mixprec.h>
+
+__attribute__((noinline)) void la_block(int BT, int C, int OC, const int8_t *inp,
+					const int8_t *w, int32_t *out)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += 8)
+		for (int o = 0; o < OC; o++) {
+			int32_t result[8];
+			for (int u = 0; u < 8; u++)
+				result[u] = 0;
+			for (int i = 0; i < C; i++) {
+				int32_t wv = w[i + o * C];
+				for (int u = 0; u < 8; u++)
+					result[u] += inp[(obt + u) * C + i] * wv;
+			}
+			for (int u = 0; u < 8; u++)
+				out[(obt + u) * OC + o] = result[u];
+		}
+}
+
+/* the block size an enumerator, a bias in the accumulators */
+enum { LA_U = 4 };
+__attribute__((noinline)) void la_enum(int BT, int C, int OC, const int8_t *inp,
+				       const int8_t *w, const int32_t *bias, int32_t *out)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += LA_U)
+		for (int o = 0; o < OC; o++) {
+			int32_t r[LA_U];
+			for (int u = 0; u < LA_U; u++)
+				r[u] = bias[o];
+			for (int i = 0; i < C; i++)
+				for (int u = 0; u < LA_U; u++)
+					r[u] += inp[(obt + u) * C + i] * w[o * C + i];
+			for (int u = 0; u < LA_U; u++)
+				out[(obt + u) * OC + o] = r[u];
+		}
+}
+
+__attribute__((noinline)) void la_vla(int BT, int C, int OC, const int8_t *inp,
+				      const int8_t *w, int32_t *out)
+{
+	const int U = 8;
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += U) // expected-warning {{'r' is a variable-length array declared inside the nest}}
+		for (int o = 0; o < OC; o++) {
+			int32_t r[U];
+			for (int u = 0; u < U; u++)
+				r[u] = 0;
+			for (int i = 0; i < C; i++)
+				for (int u = 0; u < U; u++)
+					r[u] += inp[(obt + u) * C + i] * w[i + o * C];
+			for (int u = 0; u < U; u++)
+				out[(obt + u) * OC + o] = r[u];
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		int BT = (M + 7) / 8 * 8;   /* the rows the blocks read */
+		int8_t *inp = harness_rand_s8((size_t)BT * K + 1);
+		int8_t *w = harness_rand_s8((size_t)N * K + 1);
+		int32_t *bias = harness_rand_s32((size_t)N + 1, -100000, 100000);
+		int32_t *out = harness_rand_s32((size_t)BT * N + 1, -100000, 100000);
+		la_block(M, K, N, inp, w, out);
+		harness_out_array(harness_name("block %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_enum(M, K, N, inp, w, bias, out);
+		harness_out_array(harness_name("enum %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_vla(M, K, N, inp, w, out);
+		harness_out_array(harness_name("vla %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		harness_free(inp);
+		harness_free(w);
+		harness_free(bias);
+		harness_free(out);
+	}
+}

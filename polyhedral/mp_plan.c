@@ -92,6 +92,7 @@ typedef struct az {
 	int allow_m2;     /* a second row loop may join the contraction
 	                     (plan.loop_i2; mp_analyze's first attempt) */
 	int m2_used;      /* ... and one did: on failure, plan without */
+	int m2_tile;      /* ... and the plan failed on it for tile mode */
 	int model_budget; /* the model could not be built within its budget */
 	int final;        /* the refusal stands: no plan without a second row loop */
 	int tri_red_try;  /* a triangular reduction may be converted (mp_analyze) */
@@ -3544,10 +3545,12 @@ static int analyze(az *z)
 	    compute_bound(z) < 0)
 		return -1;
 	try_fuse(z, chain, d);
-	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE)
+	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE) {
 		/* the tile is read by (i, j): mp_analyze plans again without */
+		z->m2_tile = 1;
 		return refuse(z, loop_loc(n, plan->loop_i2), "a second row loop '%s' in tile "
 			      "mode", ln(n, plan->loop_i2));
+	}
 	plan->acc_a = z->c.f[0].access;
 	plan->acc_b = z->c.f[1].access;
 	plan->a_type = z->c.f[0].load;
@@ -3799,6 +3802,8 @@ static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try
 {
 	az z;
 
+	int m2_tile = 0;
+
 	*tri_red = 0;
 	/* first with a second row loop allowed (a convolution's image rows
 	   join the call's rows, DIRECT and FUSED plans); when one was taken
@@ -3825,6 +3830,17 @@ static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try
 		mp_model_free(z.m);
 		if (plan->ok || !z.m2_used || plan->descend >= 0 || over || z.final)
 			break;
+		m2_tile = z.m2_tile;
+	}
+	/* the second row loop was refused for the epilogue (a convolution's
+	   image rows: the pair of output loops, as in CMSIS's reference
+	   convolutions); say so after the reason of the plan without it */
+	if (!plan->ok && m2_tile && strstr(plan->reason, "' depends on both '")) {
+		size_t len = strlen(plan->reason);
+		snprintf(plan->reason + len, sizeof(plan->reason) - len,
+			 " (two row loops join one call only when the result is stored as the "
+			 "sum or through a fused epilogue; here the epilogue runs as written, "
+			 "in tile mode)");
 	}
 	return plan->ok;
 }

@@ -1095,6 +1095,10 @@ def gen_xfunc(r, f):
             cl["K"] = max(cl["K"], cl["M"])
         calls.append(cl)
     fn["calls"] = calls
+    # rows: the R accumulators in a local array declared in the nest, summed
+    # by a loop over them (llm.c's matmul_forward); drawn last, so that the
+    # draws above stay those of each seed
+    xf["rarr"] = r.random() < 0.35
     return fn
 
 
@@ -1247,20 +1251,35 @@ def x_emit(fn):
                          for u in range(R))
         bx = "x[k]" if xf["vec"] else b("k", "j")
         bv = "bv" if xf["bcopy"] else bx
+        rarr = xf.get("rarr")
         inner = ["for (int k = 0; k < K; k++) {"]
         if xf["bcopy"]:
             inner.append("\tint32_t bv = %s;" % bx)
-        inner += ["\ts%d += %s * %s;" % (u, a("i + %d" % u, "k"), bv) for u in range(R)]
+        if rarr:
+            inner += ["\tfor (int u = 0; u < %d; u++)" % R,
+                      "\t\ts[u] += %s * %s;" % (a("i + u", "k"), bv)]
+        else:
+            inner += ["\ts%d += %s * %s;" % (u, a("i + %d" % u, "k"), bv) for u in range(R)]
         inner.append("}")
+        if rarr:
+            ini = ("0" if xf["init"] != "C" else "y[i + u]") if xf["vec"] else init("i + u", "j")
+            accs_arr = ["int32_t s[%d];" % R, "for (int u = 0; u < %d; u++)" % R,
+                        "\ts[u] = %s;" % ini]
+            stores_arr = ["for (int u = 0; u < %d; u++)" % R,
+                          ("\ty[i + u] = s[u];" if xf["vec"] else "\tC[(i + u) * N + j] = s[u];")]
         if xf["vec"]:
             stores = ["y[i + %d] = s%d;" % (u, u) for u in range(R)]
             rem_init = "0" if xf["init"] != "C" else "y[i]"
             rem = ["\tfor (; i < M; i++) {", "\t\tint32_t s = %s;" % rem_init,
                    "\t\tfor (int k = 0; k < K; k++)",
                    "\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\ty[i] = s;", "\t}"]
+            if rarr:
+                accs_l, stores = accs_arr, stores_arr
+            else:
+                accs_l = ["int32_t %s;" % accs]
             body += ["\tconst %s *x = B;" % tb, "\tint i;", pragma,
-                     "\tfor (i = 0; %s; i += %d) {" % (ex, R),
-                     "\t\tint32_t %s;" % accs] + ["\t\t" + x for x in inner] + \
+                     "\tfor (i = 0; %s; i += %d) {" % (ex, R)] + \
+                    ["\t\t" + x for x in accs_l] + ["\t\t" + x for x in inner] + \
                     ["\t\t" + x for x in stores] + ["\t}"] + rem
         else:
             stores = ["C[(i + %d) * N + j] = s%d;" % (u, u) for u in range(R)]
@@ -1269,10 +1288,14 @@ def x_emit(fn):
                    "\t\t\tfor (int k = 0; k < K; k++)",
                    "\t\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\t\tC[i * N + j] = s;",
                    "\t\t}"]
+            if rarr:
+                accs_l, stores = accs_arr, stores_arr
+            else:
+                accs_l = ["int32_t %s;" % accs]
             body += ["\tint i = 0;", pragma,
                      "\tfor (i = 0; %s; i += %d)" % (ex, R),
-                     "\t\tfor (int j = 0; j < N; j++) {",
-                     "\t\t\tint32_t %s;" % accs] + ["\t\t\t" + x for x in inner] + \
+                     "\t\tfor (int j = 0; j < N; j++) {"] + \
+                    ["\t\t\t" + x for x in accs_l] + ["\t\t\t" + x for x in inner] + \
                     ["\t\t\t" + x for x in stores] + ["\t\t}"] + rem
     elif form in ("batch", "batchnear", "omp_batch"):
         sub = xf["bsub"] if form != "omp_batch" else "lin"
@@ -2756,7 +2779,7 @@ def simplify(prog):
                     add("f%d: drop call %d" % (fn["id"], ci), p)
             for key, val in (("za", False), ("init", "zero"), ("ptext", 0), ("btr", False),
                              ("bcopy", False), ("bshared", True), ("ta", "int8_t"),
-                             ("tb", "int8_t"), ("rdecl", "none")):
+                             ("tb", "int8_t"), ("rdecl", "none"), ("rarr", False)):
                 if fn["xf"][key] != val:
                     p = copy.deepcopy(prog)
                     p["funcs"][fi]["xf"][key] = val

@@ -469,10 +469,35 @@ static int iter_observed(const mp_nest *n, int v);
  * in the same iteration of every loop around D (D's loop encloses USE, D
  * comes first in it), T is read nowhere but in the contraction and the
  * statements already forwarded, and not after the nest.  On the fast path
- * D is then dead.  Returns D, or -1. */
+ * D is then dead.  Returns D, or -1.
+ *
+ * T may also be assigned several times, every time unconditionally in
+ * USE's own loop (CMSIS-NN's arm_nn_mat_mult_nt_t_s8 loads two rows into
+ * one local in turn: `a = lhs[r0]; s0 += a*b; a = lhs[r1]; s1 += a*b;`):
+ * the assignment that reaches USE is the last one before it in that loop's
+ * body, and the others are forwarded to their own uses or read by nothing
+ * but the contraction's statements. */
+static int fwd_def_multi(const mp_nest *n, int t, int use)
+{
+	int sid, def = -1, ul = n->stmt[use].loop;
+
+	for (sid = 0; sid < n->nstmts; sid++) {
+		const mp_stmt *st = &n->stmt[sid];
+
+		if (st->kind != MP_S_ASSIGN || st->lhs_var != t)
+			continue;
+		if (st->guarded || st->loop != ul || st->rhs < 0 ||
+		    expr_reads_var(n, st->rhs, t, 0))
+			return -1;
+		if (st->pos < n->stmt[use].pos && (def < 0 || st->pos > n->stmt[def].pos))
+			def = sid;
+	}
+	return def;
+}
+
 static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 {
-	int sid, def = -1, l, ul;
+	int sid, def = -1, l, ul, ndefs = 0;
 
 	if (!c || t < 0 || t >= n->nvars || n->var[t].kind != MP_VAR_LOCAL ||
 	    n->var[t].used_after || use < 0 || use >= n->nstmts)
@@ -480,7 +505,15 @@ static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 	for (sid = 0; sid < n->nstmts; sid++) {
 		const mp_stmt *st = &n->stmt[sid];
 
+		if (st->kind == MP_S_ASSIGN && st->lhs_var == t)
+			ndefs++;
+	}
+	for (sid = 0; sid < n->nstmts; sid++) {
+		const mp_stmt *st = &n->stmt[sid];
+
 		if (st->kind == MP_S_ASSIGN && st->lhs_var == t) {
+			if (ndefs > 1)
+				continue;   /* fwd_def_multi */
 			/* guarded: by a described condition that USE's implies
 			   (TFLite's depthwise reference reads the operands into
 			   locals inside `if (is_point_inside_image) { ... }`) */
@@ -495,6 +528,8 @@ static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 			return -1;
 		}
 	}
+	if (ndefs > 1)
+		def = fwd_def_multi(n, t, use);
 	if (def < 0 || def == c->stmt || def == use || n->stmt[def].rhs < 0 ||
 	    n->stmt[def].loop < 0 || expr_reads_var(n, n->stmt[def].rhs, t, 0))
 		return -1;

@@ -1,10 +1,14 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 8
 /* local_copies.c -- operand values copied into locals before the multiply,
  * as embedded NN reference kernels, BLAS-like C GEMMs and hand-written code
  * do it (issue 8, item 1): the copy is forwarded into the operand (it is
- * dead on the fast path).  Near misses stay refused and compute the same:
+ * dead on the fast path); one local loaded in turn with two rows, each
+ * load forwarded to the products that follow it.  Near misses stay refused
+ * and compute the same:
  * a copy read before it is set (the previous k's value), a copy also read
- * after the reduction, a copy into a narrower type after adding an offset. */
+ * after the reduction, a copy into a narrower type after adding an offset,
+ * a local loaded in turn whose first product reads the last row of the
+ * previous k. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -120,6 +124,50 @@ __attribute__((noinline)) void lc_top_decls(int M, int N, int K, const int8_t *A
 		}
 }
 
+/* CMSIS-NN's arm_nn_mat_mult_nt_t_s8 (its plain C path): two rows of lhs
+   at a time, one local `a` loaded with each in turn */
+__attribute__((noinline)) void lc_reused(int rows2, int N, int K, const int8_t *lhs,
+					 const int8_t *rhs, int32_t *dst)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int r = 0; r < rows2; r++) {
+		for (int c = 0; c < N; c++) {
+			int32_t s0 = 0, s1 = 0;
+			for (int k = 0; k < K; k++) {
+				int8_t b = rhs[c * K + k];
+				int8_t a = lhs[(2 * r) * K + k];
+				s0 += a * b;
+				a = lhs[(2 * r + 1) * K + k];
+				s1 += a * b;
+			}
+			dst[(2 * r) * N + c] = s0;
+			dst[(2 * r + 1) * N + c] = s1;
+		}
+	}
+}
+
+/* near miss: the same, the second row's product first, reading the value
+   `a` kept from the previous k */
+__attribute__((noinline)) void lc_reused_lag(int rows2, int N, int K, const int8_t *lhs,
+					     const int8_t *rhs, int32_t *dst)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int r = 0; r < rows2; r++) // expected-warning {{no contraction found}}
+		for (int c = 0; c < N; c++) {
+			int32_t s0 = 0, s1 = 0;
+			int8_t a = 3;
+			for (int k = 0; k < K; k++) {
+				int8_t b = rhs[c * K + k];
+				s1 += a * b;
+				a = lhs[(2 * r) * K + k];
+				s0 += a * b;
+				a = lhs[(2 * r + 1) * K + k];
+			}
+			dst[(2 * r) * N + c] = s0;
+			dst[(2 * r + 1) * N + c] = s1;
+		}
+}
+
 /* near miss: the copy is read before it is set (a one-step lag) */
 __attribute__((noinline)) void lc_lagged(int M, int N, int K, const int8_t *A, const int8_t *B,
 					 int32_t *C)
@@ -193,6 +241,10 @@ void corpus_main(void)
 		harness_out_array(harness_name("product_copy %dx%dx%d", M, N, K), C, mn);
 		lc_top_decls(M, N, K, A, B, C);
 		harness_out_array(harness_name("top_decls %dx%dx%d", M, N, K), C, mn);
+		lc_reused(M / 2, N, K, A, B, C);
+		harness_out_array(harness_name("reused %dx%dx%d", M, N, K), C, mn);
+		lc_reused_lag(M / 2, N, K, A, B, C);
+		harness_out_array(harness_name("reused_lag %dx%dx%d", M, N, K), C, mn);
 		lc_lagged(M, N, K, A, B, C);
 		harness_out_array(harness_name("lagged %dx%dx%d", M, N, K), C, mn);
 		lc_read_after(M, N, K, A, B, C);

@@ -1099,6 +1099,10 @@ def gen_xfunc(r, f):
     # by a loop over them (llm.c's matmul_forward); drawn last, so that the
     # draws above stay those of each seed
     xf["rarr"] = r.random() < 0.35
+    # rows: each row's value loaded in turn into one local (CMSIS-NN's
+    # arm_nn_mat_mult_nt_t_s8), sometimes the first product reading the
+    # value the previous k left there (a near miss)
+    xf["areuse"] = wchoice(r, [("none", 60), ("turn", 32), ("lag", 8)])
     return fn
 
 
@@ -1255,9 +1259,21 @@ def x_emit(fn):
         inner = ["for (int k = 0; k < K; k++) {"]
         if xf["bcopy"]:
             inner.append("\tint32_t bv = %s;" % bx)
+        areuse = xf.get("areuse", "none") if not rarr else "none"
         if rarr:
             inner += ["\tfor (int u = 0; u < %d; u++)" % R,
                       "\t\ts[u] += %s * %s;" % (a("i + u", "k"), bv)]
+        elif areuse == "turn":
+            for u in range(R):
+                inner += ["\t%sav = %s;" % ("int32_t " if u == 0 else "", a("i + %d" % u, "k")),
+                          "\ts%d += av * %s;" % (u, bv)]
+        elif areuse == "lag":
+            # av declared before the k loop (below): s0 reads the last row's
+            # value of the previous k
+            inner += ["\ts0 += av * %s;" % bv]
+            for u in range(1, R):
+                inner += ["\tav = %s;" % a("i + %d" % u, "k"), "\ts%d += av * %s;" % (u, bv)]
+            inner += ["\tav = %s;" % a("i", "k")]
         else:
             inner += ["\ts%d += %s * %s;" % (u, a("i + %d" % u, "k"), bv) for u in range(R)]
         inner.append("}")
@@ -1277,6 +1293,8 @@ def x_emit(fn):
                 accs_l, stores = accs_arr, stores_arr
             else:
                 accs_l = ["int32_t %s;" % accs]
+            if areuse == "lag":
+                accs_l = accs_l + ["int32_t av = 1;"]
             body += ["\tconst %s *x = B;" % tb, "\tint i;", pragma,
                      "\tfor (i = 0; %s; i += %d) {" % (ex, R)] + \
                     ["\t\t" + x for x in accs_l] + ["\t\t" + x for x in inner] + \
@@ -1292,6 +1310,8 @@ def x_emit(fn):
                 accs_l, stores = accs_arr, stores_arr
             else:
                 accs_l = ["int32_t %s;" % accs]
+            if areuse == "lag":
+                accs_l = accs_l + ["int32_t av = 1;"]
             body += ["\tint i = 0;", pragma,
                      "\tfor (i = 0; %s; i += %d)" % (ex, R),
                      "\t\tfor (int j = 0; j < N; j++) {"] + \

@@ -38,12 +38,24 @@ static const char *decl_name(const VarDecl *d)
 
 /* ------------------------------------------------------ pre-scan */
 
-/* Every definition of a scalar variable, every stored object, and whether
- * the nest holds calls with side effects or inline assembly. */
+/* Every definition of a scalar variable, every stored object, whether
+ * the nest holds calls with side effects or inline assembly, and the
+ * locals an enclosing OpenMP region made private (c.omp_private). */
 static void prescan(mp_ctx &c, const Stmt *s)
 {
 	if (!s)
 		return;
+	/* locals from outside the region that the nest reads and the region
+	   does not capture: an OpenMP clause privatized them (Sema marks the
+	   references as captures all the same, and codegen finds the private
+	   copy first) */
+	if (const DeclRefExpr *dr = dyn_cast<DeclRefExpr>(s))
+		if (c.captured && !c.omp)
+			if (const VarDecl *vd = dyn_cast<VarDecl>(dr->getDecl()))
+				if (vd->hasLocalStorage() &&
+				    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()) &&
+				    !c.captured->capturesVariable(vd))
+					c.omp_private.insert(vd);
 	if (const DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
 		for (const Decl *d : ds->decls())
 			if (const VarDecl *v = dyn_cast<VarDecl>(d)) {
@@ -1322,28 +1334,6 @@ static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &
 	for (Stmt *p = pm.count(from) ? pm[from] : nullptr; p && !c.captured;
 	     p = pm.count(p) ? pm[p] : nullptr)
 		c.captured = dyn_cast<CapturedStmt>(p);
-	if (c.captured && !omp) {
-		/* locals from outside the region that the nest reads and the
-		   region does not capture: an OpenMP clause privatized them (Sema
-		   marks the references as captures all the same, and codegen
-		   finds the private copy first) */
-		std::vector<const Stmt *> todo{f};
-		while (!todo.empty()) {
-			const Stmt *s = todo.back();
-			todo.pop_back();
-			if (!s)
-				continue;
-			if (const DeclRefExpr *dr = dyn_cast<DeclRefExpr>(s)) {
-				const VarDecl *vd = dyn_cast<VarDecl>(dr->getDecl());
-				if (vd && vd->hasLocalStorage() &&
-				    !c.captured->getCapturedDecl()->Encloses(vd->getDeclContext()) &&
-				    !c.captured->capturesVariable(vd))
-					c.omp_private.insert(vd);
-			}
-			for (const Stmt *k : s->children())
-				todo.push_back(k);
-		}
-	}
 	c.n = (mp_nest *)calloc(1, sizeof(mp_nest));
 	const int maxc = 4;   /* contractions planned together (rows unrolled) */
 	mp_plan *plan = (mp_plan *)calloc(maxc, sizeof(mp_plan));

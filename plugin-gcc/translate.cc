@@ -837,7 +837,7 @@ static bool call_ok(tree fn, int flags, int depth);
  * atomics are not among them (they store the program's memory).  A report
  * that does not return (-fno-sanitize-recover) in the nest itself is an
  * exit of its loop, which the nest's shape refuses. */
-static bool instrumentation_call(tree fn, int flags)
+static bool instrumentation_call(tree fn)
 {
 	if (!fn || !fndecl_built_in_p(fn, BUILT_IN_NORMAL))
 		return false;
@@ -974,7 +974,7 @@ static bool call_ok(tree fn, int flags, int depth)
 {
 	if ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE))
 		return true;
-	if (errno_only_builtin(fn) || instrumentation_call(fn, flags))
+	if (errno_only_builtin(fn) || instrumentation_call(fn))
 		return true;
 	if (!fn || depth > 4 || fn == current_function_decl)
 		return false;

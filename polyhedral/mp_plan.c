@@ -93,6 +93,8 @@ typedef struct az {
 	                     (plan.loop_i2; mp_analyze's first attempt) */
 	int m2_used;      /* ... and one did: on failure, plan without */
 	int m2_tile;      /* ... and the plan failed on it for tile mode */
+	int two_rows;     /* refused: an operand depends on two row (or
+	                     column) loops */
 	int model_budget; /* the model could not be built within its budget */
 	int final;        /* the refusal stands: no plan without a second row loop */
 	int tri_red_try;  /* a triangular reduction may be converted (mp_analyze) */
@@ -1501,20 +1503,24 @@ static int assign_roles(az *z, const int *chain, int d)
 				      an(n, z->c.f[1].access));
 		if (ua) {
 			if (li >= 0) {
-				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0)
+				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0) {
+					z->two_rows = 1;
 					return refuse(z, loc,
 						      "operand '%s' depends on both '%s' and '%s'",
 						      an(n, z->c.f[0].access), ln(n, li), ln(n, l));
+				}
 				li2 = li;   /* a second row loop, outside */
 				z->m2_used = 1;
 			}
 			li = l;
 		} else {
 			if (lj >= 0) {
-				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0)
+				if (!z->allow_m2 || li2 >= 0 || lj2 >= 0) {
+					z->two_rows = 1;
 					return refuse(z, loc,
 						      "operand '%s' depends on both '%s' and '%s'",
 						      an(n, z->c.f[1].access), ln(n, lj), ln(n, l));
+				}
 				lj2 = lj;
 				z->m2_used = 1;
 			}
@@ -3836,7 +3842,6 @@ static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try
 			  int *tri_red)
 {
 	az z;
-
 	int m2_tile = 0;
 
 	*tri_red = 0;
@@ -3870,7 +3875,7 @@ static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try
 	/* the second row loop was refused for the epilogue (a convolution's
 	   image rows: the pair of output loops, as in CMSIS's reference
 	   convolutions); say so after the reason of the plan without it */
-	if (!plan->ok && m2_tile && strstr(plan->reason, "' depends on both '")) {
+	if (!plan->ok && m2_tile && z.two_rows) {
 		size_t len = strlen(plan->reason);
 		snprintf(plan->reason + len, sizeof(plan->reason) - len,
 			 " (two row loops join one call only when the result is stored as the "

@@ -1277,41 +1277,32 @@ def x_emit(fn):
         else:
             inner += ["\ts%d += %s * %s;" % (u, a("i + %d" % u, "k"), bv) for u in range(R)]
         inner.append("}")
+        # the accumulators' declarations (and the lagged local's) and stores
+        out = (lambda u: "y[i + %s]" % u) if xf["vec"] else (lambda u: "C[(i + %s) * N + j]" % u)
+        accs_l = ["int32_t %s;" % accs]
+        stores = ["%s = s%d;" % (out(u), u) for u in range(R)]
         if rarr:
             ini = ("0" if xf["init"] != "C" else "y[i + u]") if xf["vec"] else init("i + u", "j")
-            accs_arr = ["int32_t s[%d];" % R, "for (int u = 0; u < %d; u++)" % R,
-                        "\ts[u] = %s;" % ini]
-            stores_arr = ["for (int u = 0; u < %d; u++)" % R,
-                          ("\ty[i + u] = s[u];" if xf["vec"] else "\tC[(i + u) * N + j] = s[u];")]
+            accs_l = ["int32_t s[%d];" % R, "for (int u = 0; u < %d; u++)" % R,
+                      "\ts[u] = %s;" % ini]
+            stores = ["for (int u = 0; u < %d; u++)" % R, "\t%s = s[u];" % out("u")]
+        if areuse == "lag":
+            accs_l = accs_l + ["int32_t av = 1;"]
         if xf["vec"]:
-            stores = ["y[i + %d] = s%d;" % (u, u) for u in range(R)]
             rem_init = "0" if xf["init"] != "C" else "y[i]"
             rem = ["\tfor (; i < M; i++) {", "\t\tint32_t s = %s;" % rem_init,
                    "\t\tfor (int k = 0; k < K; k++)",
                    "\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\ty[i] = s;", "\t}"]
-            if rarr:
-                accs_l, stores = accs_arr, stores_arr
-            else:
-                accs_l = ["int32_t %s;" % accs]
-            if areuse == "lag":
-                accs_l = accs_l + ["int32_t av = 1;"]
             body += ["\tconst %s *x = B;" % tb, "\tint i;", pragma,
                      "\tfor (i = 0; %s; i += %d) {" % (ex, R)] + \
                     ["\t\t" + x for x in accs_l] + ["\t\t" + x for x in inner] + \
                     ["\t\t" + x for x in stores] + ["\t}"] + rem
         else:
-            stores = ["C[(i + %d) * N + j] = s%d;" % (u, u) for u in range(R)]
             rem = ["\tfor (; i < M; i++)", "\t\tfor (int j = 0; j < N; j++) {",
                    "\t\t\tint32_t s = %s;" % init("i", "j"),
                    "\t\t\tfor (int k = 0; k < K; k++)",
                    "\t\t\t\ts += %s * %s;" % (a("i", "k"), bx), "\t\t\tC[i * N + j] = s;",
                    "\t\t}"]
-            if rarr:
-                accs_l, stores = accs_arr, stores_arr
-            else:
-                accs_l = ["int32_t %s;" % accs]
-            if areuse == "lag":
-                accs_l = accs_l + ["int32_t av = 1;"]
             body += ["\tint i = 0;", pragma,
                      "\tfor (i = 0; %s; i += %d)" % (ex, R),
                      "\t\tfor (int j = 0; j < N; j++) {"] + \

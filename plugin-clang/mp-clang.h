@@ -182,6 +182,9 @@ struct mp_ctx {
 	bool aff_of(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_(const clang::Expr *e, mp_aff *r, int depth);
 	bool aff_of_lvalue(const clang::Expr *e, mp_aff *r, int depth);
+	/* E as MAX or MIN of two affine forms (`a > b ? a : b`, a local
+	   holding one): *is_max says which; false when it is neither */
+	bool minmax_of(const clang::Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int depth);
 	/* E (negated when NEG) as a conjunction of affine conditions, their
 	   bits added to *set (mp_nest_add_cond); false when it is not one */
 	bool conds_of(const clang::Expr *e, bool neg, unsigned *set, int depth);

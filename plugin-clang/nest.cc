@@ -713,12 +713,21 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	}
 	c.iter_var[vd] = iv;
 	c.n->var[iv].loop = id;
-	mp_aff lo, hi, one;
+	mp_aff lo, hi, one, lo2, hi2;
+	unsigned clip = 0;
+	bool mx;
+	mp_aff_const(&lo2, 0);
+	mp_aff_const(&hi2, 0);
 	if (after >= 0)
 		mp_aff_const(&lo, 0);   /* continues `after`: no value of its own */
 	else if (!c.aff_of(lo_e, &lo, 0)) {
-		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
-		return false;
+		/* a window's start, `MAX(0, -base)` (the core rewrites it) */
+		if (step > 0 && !f.cond_step && c.minmax_of(lo_e, &lo, &lo2, &mx, 0) && mx) {
+			clip |= 1;
+		} else {
+			c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
+			return false;
+		}
 	}
 	/* stepped in the test: the body sees init + step first; `n--`
 	   compares the value before the step (v op b <=> v_body op b + step) */
@@ -726,7 +735,12 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		lo.cst += step;
 	if (!bound)
 		mp_aff_const(&hi, 0);
-	else if (!c.aff_of(bound, &hi, 0)) {
+	else if (c.aff_of(bound, &hi, 0))
+		;
+	else if (step > 0 && !f.cond_step && (code == BO_LT || code == BO_LE) &&
+		 c.minmax_of(bound, &hi, &hi2, &mx, 0) && !mx)
+		clip |= 2;   /* a window's end, `MIN(K, W - base)` */
+	else {
 		/* a bound read from memory (a struct member, an array element):
 		   say so, and how to get the nest transformed */
 		const Expr *be = bound->IgnoreParenImpCasts();
@@ -742,6 +756,7 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	if (f.cond_step == 1)
 		hi.cst += step;
 	hi.cst -= f.cmp_off;   /* v + c op n  <=>  v op n - c */
+	hi2.cst -= f.cmp_off;
 	bool ne = false;
 	if (code == BO_NE && (step == 1 || step == -1)) {
 		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)
@@ -765,6 +780,8 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		/* the last value is the bound -1 (up) or +1 (down) */
 		mp_aff_const(&one, code == BO_LT ? -1 : 1);
 		mp_aff_add(&hi, &hi, &one);
+		if (clip & 2)
+			mp_aff_add(&hi2, &hi2, &one);
 		break;
 	case BO_LE: case BO_GE:
 		break;
@@ -795,6 +812,11 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	c.n->loop[lid].ne_exit = ne;
 	c.n->loop[lid].after = after;
 	c.n->loop[lid].step_var = f.step_var;
+	c.n->loop[lid].clip = clip;
+	if (clip & 1)
+		c.n->loop[lid].lo2 = lo2;
+	if (clip & 2)
+		c.n->loop[lid].hi2 = hi2;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
 	int kpos = 0;

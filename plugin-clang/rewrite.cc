@@ -921,11 +921,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 							 m.paren(idx)));
 			if (pq.acc_var >= 0) {
 				VarDecl *s = c.var_decl[pq.acc_var];
-				fs.push_back(m.bin(BO_AddAssign, m.ref(s), m.cast(s->getType(), tv)));
+				/* `s -= a*b`: the sum subtracted (plan.neg) */
+				fs.push_back(m.bin(pq.neg ? BO_SubAssign : BO_AddAssign, m.ref(s),
+						   m.cast(s->getType(), tv)));
 			} else {
 				QualType et = c.access_ref[pq.acc_mem]->getType().getUnqualifiedType();
 				Expr *cp = m.cast(C.getPointerType(et), m.addr(pq.acc_mem, false));
-				fs.push_back(m.bin(BO_AddAssign, m.un(UO_Deref, cp), m.cast(et, tv)));
+				fs.push_back(m.bin(pq.neg ? BO_SubAssign : BO_AddAssign,
+						   m.un(UO_Deref, cp), m.cast(et, tv)));
 			}
 		}
 		if (p.red_iter_final)

@@ -454,6 +454,73 @@ bool mp_ctx::conds_of(const Expr *e, bool neg, unsigned *set, int depth)
 	}
 }
 
+/* A loop bound clipped to a window (mp_loop.clip): `MAX(0, -base)` as C
+ * code writes it, `(a) > (b) ? (a) : (b)`, or a local with one definition
+ * in the nest holding it.  The test compares the two arms' values (either
+ * way round; `>=` or `>`: where they are equal either arm is the value),
+ * all of signed integer type. */
+bool mp_ctx::minmax_of(const Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int depth)
+{
+	if (depth > 20 || failed)
+		return false;
+	e = e->IgnoreParens();
+	if (const CastExpr *c = dyn_cast<CastExpr>(e)) {
+		switch (c->getCastKind()) {
+		case CK_LValueToRValue: {
+			const VarDecl *d = mp_var_of_ref(c->getSubExpr());
+			const Expr *init = d && defs.count(d) && !mem_decl(d) &&
+					   !iter_var.count(const_cast<VarDecl *>(d)) ? single_def(d, c) : nullptr;
+			return init && minmax_of(init, a, b, is_max, depth + 1);
+		}
+		case CK_NoOp:
+			return minmax_of(c->getSubExpr(), a, b, is_max, depth + 1);
+		case CK_IntegralCast:
+			return value_preserving_int_conv(c->getType(), c->getSubExpr()->getType(), C) &&
+			       minmax_of(c->getSubExpr(), a, b, is_max, depth + 1);
+		default:
+			return false;
+		}
+	}
+	const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e);
+	if (!co || co->HasSideEffects(C) || !co->getType()->isSignedIntegerType())
+		return false;
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(co->getCond()->IgnoreParenImpCasts());
+	if (!bo || !bo->getLHS()->getType()->isSignedIntegerType() ||
+	    !bo->getRHS()->getType()->isSignedIntegerType())
+		return false;
+	BinaryOperatorKind k = bo->getOpcode();
+	if (k != BO_LT && k != BO_LE && k != BO_GT && k != BO_GE)
+		return false;
+	mp_aff l, r, t, f;
+	if (!aff_of(bo->getLHS(), &l, depth + 1) || !aff_of(bo->getRHS(), &r, depth + 1) ||
+	    !aff_of(co->getTrueExpr(), &t, depth + 1) || !aff_of(co->getFalseExpr(), &f, depth + 1))
+		return false;
+	auto same = [](const mp_aff *x, const mp_aff *y) {
+		mp_aff m, dd;
+		int64_t c0;
+		return mp_aff_scale(&m, y, -1) == 0 && mp_aff_add(&dd, x, &m) == 0 &&
+		       mp_aff_is_const(&dd, &c0) && c0 == 0;
+	};
+	/* the test as E >= 0 or E > 0: E = lhs - rhs for > and >=, rhs - lhs
+	   for < and <= (`base <= 0 ? -base : 0` is MAX(-base, 0) too) */
+	bool up = k == BO_GT || k == BO_GE;
+	mp_aff nr, te, diff, nd;
+	if (mp_aff_scale(&nr, &r, -1) != 0 || mp_aff_add(&te, &l, &nr) != 0 ||
+	    (!up && mp_aff_scale(&te, &te, -1) != 0) ||
+	    mp_aff_scale(&nd, &f, -1) != 0 || mp_aff_add(&diff, &t, &nd) != 0 ||
+	    mp_aff_scale(&nd, &diff, -1) != 0)
+		return false;
+	if (same(&te, &diff))
+		*is_max = true;      /* t - f >= 0 ? t : f */
+	else if (same(&te, &nd))
+		*is_max = false;     /* f - t >= 0 ? t : f */
+	else
+		return false;
+	*a = t;
+	*b = f;
+	return true;
+}
+
 /* The value of the scalar variable lvalue E as an affine form. */
 bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 {

@@ -75,6 +75,12 @@ struct mp_ctx {
 	bool aff_of(tree t, gimple *at, mp_aff *r, int depth);
 	bool aff_of_def(gimple *d, mp_aff *r, int depth);
 	bool aff_of_def_(gimple *d, mp_aff *r, int depth);
+	/* T (read at AT) as MAX or MIN of two affine forms: GCC's MAX_EXPR /
+	   MIN_EXPR, or the two assignments of `c ? x : y` before the merge
+	   (a local holding it followed); *is_max says which */
+	bool minmax_of(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth);
+	bool minmax_of_def(gimple *d, mp_aff *a, mp_aff *b, bool *is_max, int depth);
+	bool minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth);
 
 	int array_for(tree base, bool is_decl);
 	bool ptr_of(tree p, gimple *at, int *arr, mp_aff *off, int depth);

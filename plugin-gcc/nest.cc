@@ -755,12 +755,21 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	c.iter_var[v] = iv;
 	c.n->var[iv].loop = id;
-	mp_aff lo, hi, one;
+	mp_aff lo, hi, one, lo2, hi2;
+	unsigned clip = 0;
+	bool mx;
+	mp_aff_const(&lo2, 0);
+	mp_aff_const(&hi2, 0);
 	if (after)
 		mp_aff_const(&lo, 0);   /* continues `after`: no value of its own */
 	else if (!c.aff_of_def(init, &lo, 0)) {
-		c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
-		return false;
+		/* a window's start, `MAX(0, -base)` (the core rewrites it) */
+		if (step > 0 && !hdr && c.minmax_of_def(init, &lo, &lo2, &mx, 0) && mx) {
+			clip |= 1;
+		} else {
+			c.fail(lloc, "the initial value of '%s' is not affine", decl_name(v));
+			return false;
+		}
 	}
 	if (hdr)
 		lo.cst += step;
@@ -769,7 +778,12 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		c.fail(lloc, "the bound of loop '%s' does not fit a signed integer", decl_name(v));
 		return false;
 	}
-	if (!c.aff_of(rhs, annot[1] ? annot[1] : cond, &hi, 0)) {
+	if (c.aff_of(rhs, annot[1] ? annot[1] : cond, &hi, 0))
+		;
+	else if (step > 0 && !hdr && (code == LT_EXPR || code == LE_EXPR) &&
+		 c.minmax_of(rhs, annot[1] ? annot[1] : cond, &hi, &hi2, &mx, 0) && !mx)
+		clip |= 2;   /* a window's end, `MIN(K, W - base)` */
+	else {
 		/* a bound read from memory (a struct member, an array element):
 		   say so, and how to get the nest transformed */
 		gimple *d = TREE_CODE(rhs) == SSA_NAME ? SSA_NAME_DEF_STMT(rhs) : NULL;
@@ -788,6 +802,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	if (test_before)
 		hi.cst += step;   /* t op n  <=>  v op n + step */
 	hi.cst -= cmp_off;        /* v + c op n  <=>  v op n - c */
+	hi2.cst -= cmp_off;
 	/* GCC's form of `for (unsigned j = 0; j < 1; j++)`: `j == 0`, one
 	   iteration when the counter starts at the bound */
 	int64_t c0, c1;
@@ -809,6 +824,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		/* the last value is the bound -1 (up) or +1 (down) */
 		mp_aff_const(&one, code == LT_EXPR ? -1 : 1);
 		mp_aff_add(&hi, &hi, &one);
+		if (clip & 2)
+			mp_aff_add(&hi2, &hi2, &one);
 		break;
 	case LE_EXPR: case GE_EXPR:
 		break;
@@ -839,6 +856,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.n->loop[lid].ne_exit = ne;
 	c.n->loop[lid].conds = lconds;
 	c.n->loop[lid].step_var = step_var;
+	c.n->loop[lid].clip = clip;
+	if (clip & 1)
+		c.n->loop[lid].lo2 = lo2;
+	if (clip & 2)
+		c.n->loop[lid].hi2 = hi2;
 	if (after)
 		c.after_pending.push_back({ lid, after });
 	c.loops.push_back(l);

@@ -927,12 +927,15 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		if (pq.acc_var >= 0) {
 			tree s = c.var_tree[pq.acc_var];
 			tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
-			gimple_seq_add_stmt(&fs, gimple_build_assign(s, PLUS_EXPR, s, sum));
+			/* `s -= a*b`: the sum subtracted (plan.neg) */
+			gimple_seq_add_stmt(&fs, gimple_build_assign(s, pq.neg ? MINUS_EXPR : PLUS_EXPR,
+								     s, sum));
 		} else {
 			tree et = TREE_TYPE(c.access_ref[pq.acc_mem]);
 			tree cp = gval(fold_convert(build_pointer_type(et), m.addr(pq.acc_mem, false)), &fs);
 			tree old = gval(build_simple_mem_ref(cp), &fs);
-			tree nv = gval(fold_build2(PLUS_EXPR, et, old, fold_convert(et, tv)), &fs);
+			tree nv = gval(fold_build2(pq.neg ? MINUS_EXPR : PLUS_EXPR, et, old,
+						   fold_convert(et, tv)), &fs);
 			gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
 		}
 	}

@@ -529,6 +529,120 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 	}
 }
 
+/* ------------------------------------------- windows clipped by MAX/MIN */
+
+/* X - Y is the constant 0 */
+static bool aff_same(const mp_aff *x, const mp_aff *y)
+{
+	mp_aff m, d;
+	int64_t c0;
+	return mp_aff_scale(&m, y, -1) == 0 && mp_aff_add(&d, x, &m) == 0 &&
+	       mp_aff_is_const(&d, &c0) && c0 == 0;
+}
+
+bool mp_ctx::minmax_of(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
+{
+	if (depth > 20 || failed)
+		return false;
+	STRIP_NOPS(t);
+	if (!INTEGRAL_TYPE_P(TREE_TYPE(t)) || TYPE_UNSIGNED(TREE_TYPE(t)))
+		return false;
+	if (TREE_CODE(t) == SSA_NAME) {
+		gimple *d = SSA_NAME_DEF_STMT(t);
+		if (SSA_NAME_IS_DEFAULT_DEF(t) || !d || !in_nest(gimple_bb(d)))
+			return false;
+		return minmax_of_def(d, a, b, is_max, depth);
+	}
+	if (TREE_CODE(t) != VAR_DECL || !defs.count(t) || iter_of(t, at) >= 0)
+		return false;
+	gimple *d = inline_def(t, at);
+	if (!d)
+		d = dominating_def(t, at);
+	if (d)
+		return minmax_of_def(d, a, b, is_max, depth);
+	return minmax_diamond(t, at, a, b, is_max, depth);
+}
+
+bool mp_ctx::minmax_of_def(gimple *d, mp_aff *a, mp_aff *b, bool *is_max, int depth)
+{
+	if (!is_gimple_assign(d))
+		return false;
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	switch (c) {
+	case SSA_NAME: case VAR_DECL:
+		return minmax_of(r1, d, a, b, is_max, depth + 1);
+	CASE_CONVERT:
+		return value_preserving_int_conv(TREE_TYPE(gimple_assign_lhs(d)), TREE_TYPE(r1)) &&
+		       minmax_of(r1, d, a, b, is_max, depth + 1);
+	case MIN_EXPR: case MAX_EXPR:
+		if (TYPE_UNSIGNED(TREE_TYPE(gimple_assign_lhs(d))) ||
+		    !aff_of(r1, d, a, depth + 1) || !aff_of(gimple_assign_rhs2(d), d, b, depth + 1))
+			return false;
+		*is_max = c == MAX_EXPR;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* `MAX(0, -base)` as GCC gimplifies it when it does not fold it: `if
+ * (base <= 0) t = -base; else t = 0;` then the merge.  T's two
+ * assignments in the nest are the arms of one condition, and the merge
+ * dominates AT.  The test, as E >= 0 or E > 0 (signed), is the
+ * comparison of the arms' values: E = tv - fv picks the larger (at equal
+ * values either arm is the value), E = fv - tv the smaller. */
+bool mp_ctx::minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
+{
+	auto it = defs.find(t);
+	if (it == defs.end() || it->second.size() != 2 || !at)
+		return false;
+	gimple *d1 = it->second[0], *d2 = it->second[1];
+	if (!is_gimple_assign(d1) || !is_gimple_assign(d2))
+		return false;
+	basic_block b1 = gimple_bb(d1), b2 = gimple_bb(d2);
+	if (b1 == b2 || !single_pred_p(b1) || !single_pred_p(b2) ||
+	    single_pred(b1) != single_pred(b2) || !single_succ_p(b1) || !single_succ_p(b2) ||
+	    single_succ(b1) != single_succ(b2))
+		return false;
+	basic_block cb = single_pred(b1), jb = single_succ(b1), ub = gimple_bb(at);
+	gcond *cg = safe_dyn_cast<gcond *>(last_stmt(cb));
+	if (!cg || !dominated_by_p(CDI_DOMINATORS, ub, jb))
+		return false;
+	edge te, fe;
+	extract_true_false_edges_from_block(cb, &te, &fe);
+	if (te->dest == b2)
+		std::swap(d1, d2);   /* d1: the true arm */
+	else if (te->dest != b1)
+		return false;
+	tree l = gimple_cond_lhs(cg), r = gimple_cond_rhs(cg);
+	enum tree_code code = gimple_cond_code(cg);
+	if (!INTEGRAL_TYPE_P(TREE_TYPE(l)) || TYPE_UNSIGNED(TREE_TYPE(l)) ||
+	    (code != LT_EXPR && code != LE_EXPR && code != GT_EXPR && code != GE_EXPR))
+		return false;
+	mp_aff la, ra, tv, fv, e, diff;
+	if (!aff_of(l, cg, &la, depth + 1) || !aff_of(r, cg, &ra, depth + 1) ||
+	    !aff_of_def(d1, &tv, depth + 1) || !aff_of_def(d2, &fv, depth + 1))
+		return false;
+	/* E = lhs - rhs for > and >=, rhs - lhs for < and <= */
+	bool up = code == GT_EXPR || code == GE_EXPR;
+	if (mp_aff_scale(&ra, &ra, -1) != 0 || mp_aff_add(&e, &la, &ra) != 0 ||
+	    (!up && mp_aff_scale(&e, &e, -1) != 0))
+		return false;
+	if (mp_aff_scale(&diff, &fv, -1) != 0 || mp_aff_add(&diff, &tv, &diff) != 0)
+		return false;
+	mp_aff nd;
+	if (aff_same(&e, &diff))
+		*is_max = true;
+	else if (mp_aff_scale(&nd, &diff, -1) == 0 && aff_same(&e, &nd))
+		*is_max = false;
+	else
+		return false;
+	*a = tv;
+	*b = fv;
+	return true;
+}
+
 /* ---------------------------------------------------------- addresses */
 
 int mp_ctx::array_for(tree base, bool is_decl)

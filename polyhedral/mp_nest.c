@@ -771,6 +771,16 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " after=%s", loop_name(n, l->after));
 		if (l->step_var >= 0 && l->step_var < n->nvars)
 			outf(&o, " stepvar=%s", n->var[l->step_var].name);
+		if (l->clip & 1) {
+			outf(&o, " lo2=");
+			aff_out(&o, n, &l->lo2, 0);
+		}
+		if (l->clip & 2) {
+			outf(&o, " hi2=");
+			aff_out(&o, n, &l->hi2, 0);
+		}
+		if (l->clip & 4)
+			outf(&o, " clipped");
 		conds_out(&o, l->conds);
 		outf(&o, "\n");
 	}
@@ -1430,8 +1440,8 @@ static int parse_loop(parser *ps)
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
 	int ne = 0, after = -1, step_var = -1;
-	unsigned conds = 0;
-	mp_aff lo, hi;
+	unsigned conds = 0, clip = 0;
+	mp_aff lo, hi, lo2, hi2;
 
 	if (get_name(ps, name) < 0 || (iter = lookup_var(ps, name)) < 0)
 		return -1;
@@ -1460,6 +1470,16 @@ static int parse_loop(parser *ps)
 		} else if (accept_key(ps, "loc")) {
 			if (get_int(ps, &loc) < 0)
 				return -1;
+		} else if (accept_key(ps, "lo2")) {
+			if (get_aff(ps, &lo2) < 0)
+				return -1;
+			clip |= 1;
+		} else if (accept_key(ps, "hi2")) {
+			if (get_aff(ps, &hi2) < 0)
+				return -1;
+			clip |= 2;
+		} else if (accept(ps, "clipped")) {
+			clip |= 4;
 		} else if (accept(ps, "ne_exit")) {
 			ne = 1;
 		} else if (accept_key(ps, "if")) {
@@ -1495,6 +1515,11 @@ static int parse_loop(parser *ps)
 	ps->n->loop[id].after = after;
 	ps->n->loop[id].conds = conds;
 	ps->n->loop[id].step_var = step_var;
+	ps->n->loop[id].clip = clip;
+	if (clip & 1)
+		ps->n->loop[id].lo2 = lo2;
+	if (clip & 2)
+		ps->n->loop[id].hi2 = hi2;
 	return 0;
 }
 

@@ -300,6 +300,15 @@ typedef struct mp_loop {
 	                          time or the call falls back.  Only a
 	                          quantization group loop (plan.loop_g) is
 	                          planned with one.  -1 otherwise */
+	unsigned clip;         /* a window clipped by MAX/MIN bounds (CMSIS-NN's
+	                          `for (k = MAX(0, -base); k < MIN(K, W -
+	                          base); k++)`): bit 0, the loop starts at
+	                          max(lo, lo2); bit 1, it ends at min(hi, hi2)
+	                          (inclusive, as hi).  The core rewrites it as
+	                          the loop over the iterator-free bounds with
+	                          the others as conditions on its statements
+	                          (mp_analyze) */
+	mp_aff lo2, hi2;
 } mp_loop;
 
 /* ----------------------------------------------------------- conditions */
@@ -593,6 +602,8 @@ typedef struct mp_plan {
 	   iterator; otherwise an over-approximation from its parents'
 	   ranges).  The glues' written ranges (MP_ARG_RANGE_LO/HI) use it */
 	mp_aff range_lo[MP_MAX_LOOPS], range_hi[MP_MAX_LOOPS];
+	int neg;                   /* TILE: `acc -= a*b`: the glue subtracts the
+	                              tile's value where it adds it otherwise */
 	int red_iter_final;        /* TILE: the reduction loop's iterator is read
 	                              after that loop (later in the nest or after
 	                              it): the glue assigns it the loop's final

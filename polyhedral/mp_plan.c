@@ -56,6 +56,8 @@ typedef struct cand {
 	int add, prod;                     /* expr ids: the '+' and the '*' */
 	int alpha;                         /* a scalar factor of the product
 	                                      (alpha*a*b, float sources), -1 */
+	int neg;                           /* `acc = acc - a*b` (`-=`): the
+	                                      sum is subtracted (tile mode) */
 	/* statements  t = VALUE  whose local t is read only where an operand
 	   of the product takes its value (`int32_t a = A[i][k]; ... a * b`,
 	   chains of such copies, the BLAS "temp = alpha*A(i,k)"): forwarded
@@ -626,9 +628,10 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 		return 0;
 	c->add = s->rhs;
 	add = ex(n, s->rhs);
-	if (!add || add->kind != MP_X_ADD)
+	if (!add || (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
 		return 0;
-	for (side = 0; side < 2; side++) {
+	/* `acc -= a*b`: acc - a*b, the accumulator on the left */
+	for (side = 0; side < (add->kind == MP_X_SUB ? 1 : 2); side++) {
 		int accx = side ? add->b : add->a, px = side ? add->a : add->b;
 
 		if (!reads_acc(n, s, accx, &c->acc_read))
@@ -651,6 +654,7 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 			continue;
 		c->prod = prod;
 		c->alpha = -1;
+		c->neg = add->kind == MP_X_SUB;
 		fwd_reset(c);
 		fwd_mark(c, pd);
 		if (match_factor(n, c, mul->a, &c->f[0]) &&
@@ -1669,8 +1673,12 @@ static int choose_mode(az *z, const int *chain, int d)
 	int k = plan->loop_k, s, l;
 	char what[MP_NAME_LEN * 2];
 
+	if (z->c.neg && plan->loop_g >= 0)
+		return refuse(z, n->stmt[z->c.stmt].loc, "the group sums are subtracted "
+			      "(-=); with quantization groups the sum must be added");
 	if (plan->loop_g < 0 &&   /* groups: a sum per group, in a tile */
 	    !z->tri &&            /* triangular: the kernels would write the box */
+	    !z->c.neg &&          /* `-=`: the glue subtracts the tile */
 	    !z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
 	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
@@ -1762,6 +1770,11 @@ static int choose_mode(az *z, const int *chain, int d)
 					      ln(n, k), what);
 			}
 	}
+	if (n->stmt[z->c.stmt].loop != k && z->c.neg)
+		return refuse(z, n->stmt[z->c.stmt].loc, "the sum is subtracted (-=) inside "
+			      "loops nested in reduction loop '%s'; mixprec subtracts it only "
+			      "where the reduction loop holds the contraction alone (an "
+			      "i, j, k order, or the sum in a local)", ln(n, k));
 	if (n->stmt[z->c.stmt].loop != k) {
 		int ij[2] = { plan->loop_i, plan->loop_j };
 		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,
@@ -1792,6 +1805,7 @@ static int choose_mode(az *z, const int *chain, int d)
 		plan->acc_var = z->c.acc_var;
 	else
 		plan->acc_mem = z->c.acc_write;
+	plan->neg = z->c.neg;
 	return 0;
 }
 
@@ -2665,6 +2679,8 @@ static int try_fuse(az *z, const int *chain, int d)
 
 	if (plan->nadvance || walked_after(n) || z->nothers || z->select_other)
 		return 0;   /* the fused rewrite drops the whole nest */
+	if (z->c.neg)
+		return 0;   /* `-=`: the kernels add */
 	if (z->tri)
 		return 0;   /* the kernels would store every point of the box */
 	if (z->entry_reads)
@@ -3115,7 +3131,7 @@ static void fill_remarks(az *z)
 			 "result within the bound of docs/error-bounds.md)",
 			 prec_str(z->p->prec),
 			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
-			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
+			 out, z->c.neg ? "-" : z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
 			 mp_scalar_name(A->load), mp_scalar_name(B->load),
 			 prec_str(z->p->prec),
 			 z->p->prec == MP_PREC_INT8 || z->p->prec == MP_PREC_UINT8 ?
@@ -3128,7 +3144,7 @@ static void fill_remarks(az *z)
 			 "%s %s over %s: %s %s= sum_%s %s*%s (%s x %s -> s32%s)",
 			 prec_str(z->p->prec),
 			 plan->loop_j >= 0 ? "contraction" : "matrix-vector product", k,
-			 out, z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
+			 out, z->c.neg ? "-" : z->c.acc_var >= 0 ? "" : "+", k, ia, ib,
 			 mp_scalar_name(A->load), mp_scalar_name(B->load), zp);
 		if (plan->alpha_expr >= 0) {
 			char e[64];
@@ -3629,6 +3645,8 @@ static int reduction_like(const mp_nest *n, int s)
 	       (reads_acc(n, st, add->b, &acc_read) && a && a->kind == MP_X_MUL);
 }
 
+static int clip_check(const mp_nest *n, mp_plan *plan);
+
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 {
 	unsigned char set[MP_MAX_STMTS], next[MP_MAX_STMTS], fwd[MP_MAX_STMTS];
@@ -3640,6 +3658,11 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 		return mp_analyze_auto(n, p, plans, max);
 	if (mp_analyze(n, p, &plans[0]) || max < 2)
 		return plans[0].ok;
+	/* a MAX/MIN window clip_convert refused: the nest is not in a form
+	   analyze() reads right */
+	for (s = 0; s < n->nloops; s++)
+		if (n->loop[s].clip & 3)
+			return 0;
 	/* several contractions: rows unrolled into accumulators of one
 	   reduction loop.  The set is the statements that match when the
 	   others may share the locals they read (until it is stable). */
@@ -3715,6 +3738,8 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 		}
 		i++;
 	}
+	if (!clip_check(n, &plans[0]))
+		return 0;
 	for (k = 0; k < count; k++)
 		plans[k].ncontr = count;
 	return count;
@@ -3836,6 +3861,70 @@ static int tri_red_convert(mp_nest *n, int k)
 	return 0;
 }
 
+/* A window clipped by MAX/MIN bounds (mp_loop.clip: CMSIS-NN's depthwise
+ * `for (k = MAX(0, -base); k < MIN(K, W - base); k++)`) becomes the padded
+ * form a guard gives (`for (k = 0; k < K; k++) if (k >= -base && k < W -
+ * base) ...`): the loop runs over the bounds that name no iterator, the
+ * others become conditions on every statement inside it, which then runs
+ * exactly where the loop as written ran it.  What the trip count itself
+ * decides (a pointer stepped in the loop; the iterator's value outside
+ * it: mp_analyze checks it on the plan) would change: refused.  NULL when
+ * done, else why not (*loc: the loop). */
+static const char *clip_convert(mp_nest *n, int *loc)
+{
+	for (int l = 0; l < n->nloops; l++) {
+		mp_loop *lp = &n->loop[l];
+		unsigned bits = 0;
+		mp_aff kv, e, t;
+		int b, c, s;
+
+		if (!(lp->clip & 3))
+			continue;
+		*loc = lp->loc;
+		if (lp->step != 1 || lp->ne_exit || lp->step_var >= 0 || lp->after >= 0 ||
+		    lp->conds)
+			return "a loop bounded by MAX/MIN steps by one from its start to a "
+			       "'<' or '<=' bound, and runs unconditionally";
+		mp_aff_var(&kv, lp->iter);
+		for (b = 0; b < 2; b++) {
+			mp_aff *x = b ? &lp->hi : &lp->lo, *y = b ? &lp->hi2 : &lp->lo2;
+
+			if (!(lp->clip & (1u << b)))
+				continue;
+			if (iter_term(n, x)) {
+				if (iter_term(n, y))
+					return "both operands of a MAX/MIN bound name an iterator";
+				t = *x, *x = *y, *y = t;
+			}
+			/* start: k - lo2 >= 0; end: hi2 - k >= 0 */
+			if (b ? mp_aff_scale(&e, &kv, -1) < 0 || mp_aff_add(&e, &e, y) < 0
+			      : mp_aff_scale(&e, y, -1) < 0 || mp_aff_add(&e, &e, &kv) < 0)
+				return "a MAX/MIN bound has too many terms";
+			if ((c = mp_nest_add_cond(n, &e, lp->loc)) < 0)
+				return "the nest has too many conditions";
+			bits |= 1u << c;
+		}
+		for (c = 0; c < n->nloops; c++)
+			if (c != l && within(n, c, l) && n->loop[c].conds)
+				return "a loop inside a loop bounded by MAX/MIN runs under a condition";
+		for (s = 0; s < n->nstmts; s++) {
+			mp_stmt *st = &n->stmt[s];
+
+			if (st->loop < 0 || !within(n, st->loop, l))
+				continue;
+			if (st->guarded && !st->conds)
+				return "a statement inside a loop bounded by MAX/MIN runs under a "
+				       "condition mixprec cannot read";
+			if (st->kind == MP_S_ASSIGN && st->ptr_assign)
+				return "a pointer steps inside a loop bounded by MAX/MIN";
+			st->guarded = 1;
+			st->conds |= bits;
+		}
+		lp->clip = 4;   /* converted */
+	}
+	return NULL;
+}
+
 /* The plan of N (mp_analyze's attempts, after the normalisation); *tri_red
  * the loop id + 1 of a triangular reduction check_tri met, or 0. */
 static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try_tri,
@@ -3885,6 +3974,22 @@ static int analyze_rounds(mp_nest *n, const mp_pragma *p, mp_plan *plan, int try
 	return plan->ok;
 }
 
+/* A plan of a nest with a clipped window (clip_convert) stands when the
+ * window's iterator is not observed outside its loop: the loop now ends
+ * at another value. */
+static int clip_check(const mp_nest *n, mp_plan *plan)
+{
+	for (int l = 0; plan->ok && l < n->nloops; l++)
+		if (n->loop[l].clip && iter_observed(n, n->loop[l].iter)) {
+			plan->ok = 0;
+			snprintf(plan->reason, sizeof(plan->reason),
+				 "the iterator '%s' of a loop bounded by MAX/MIN is read "
+				 "outside its loop", n->var[n->loop[l].iter].name);
+			plan->reason_loc = n->loop[l].loc;
+		}
+	return plan->ok;
+}
+
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 {
 	mp_pragma dflt;
@@ -3894,16 +3999,25 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 
 	if (p && p->prec == MP_PREC_AUTO)
 		return mp_analyze_auto(n, p, plan, 1) > 0;
-	mp_walk_resolve(n);
-	mp_reroll(n);
-	fold_sub_neg(n);
 	if (!p) {
 		memset(&dflt, 0, sizeof(dflt));
 		dflt.prec = MP_PREC_INT8;
 		p = &dflt;
 	}
+	int cloc = 0;
+	const char *cwhy = clip_convert(n, &cloc);
+
+	if (cwhy) {
+		plan_init(plan, n, p);
+		snprintf(plan->reason, sizeof(plan->reason), "%s", cwhy);
+		plan->reason_loc = cloc;
+		return 0;
+	}
+	mp_walk_resolve(n);
+	mp_reroll(n);
+	fold_sub_neg(n);
 	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)
-		return plan->ok;
+		return clip_check(n, plan);
 	/* a triangular reduction: plan the converted nest; it replaces N
 	   when that plan is made and needs no value the loop's own bounds
 	   give (the iterator's final value, a pointer it advances) */
@@ -3940,5 +4054,5 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	}
 	free(cn);
 	free(cp);
-	return plan->ok;
+	return clip_check(n, plan);
 }

@@ -740,6 +740,39 @@ static const pcase cases[] = {
   .text = TILE_SCALAR("x[?]:s8@8", "w[j*K+k]:s8"),
   .ok = 0, .reason = "subscript of 'x' is not affine in the loop iterators", .reason_loc = 8 },
 
+/* ---------------------------------- windows clipped by MAX/MIN (issue 9) */
+
+/* i { j { s = 0; k from max(0, P-j) to min(K-1, N+P-j-1) { s += x[j+k-P] *
+   w[i,k] }; y[i,j] = s } } (K and N: a 1-D convolution, CMSIS-NN's form) */
+#define CLIP_1D(KB, TAIL) DECLS "var s local s32\nvar P param s32\n" \
+	"loop i lo=0 hi=M-1 loc=1\n" \
+	"loop j parent=i lo=0 hi=N-1 loc=2\n" \
+	"stmt j loc=3 : s = 0\n" \
+	"loop k parent=j " KB " loc=4\n" \
+	"stmt k loc=5 : s = (+ s " PROD("x[j+k-P]:s8", "w[i*K+k]:s8") ")\n" \
+	"stmt j loc=6 : y[4*i*N+4*j]:s32@7 = s\n" TAIL
+
+{ .name = "clipped window: the padded form, padding on x",
+  .text = CLIP_1D("lo=0 lo2=P-j hi=K-1 hi2=N+P-j-1", ""),
+  .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "i", .lk = "k", .what = "padded" },
+
+{ .name = "clipped window: the iterator-free operand second",
+  .text = CLIP_1D("lo=P-j lo2=0 hi=N+P-j-1 hi2=K-1", ""),
+  .ok = 1, .mode = MP_OUT_FUSED, .lk = "k", .what = "padded" },
+
+{ .name = "clipped window: both operands of the MAX name an iterator",
+  .text = CLIP_1D("lo=i lo2=P-j hi=K-1", ""),
+  .ok = 0, .reason = "both operands of a MAX/MIN bound name an iterator", .reason_loc = 4 },
+
+{ .name = "clipped window: its iterator read after its loop",
+  .text = CLIP_1D("lo=0 lo2=P-j hi=K-1 hi2=N+P-j-1", "stmt j : y[4*i*N+4*j+4]:s32 = k\n"),
+  .ok = 0, .reason = "the iterator 'k' of a loop bounded by MAX/MIN is read outside its loop",
+  .reason_loc = 4 },
+
+{ .name = "clipped window counting down: refused",
+  .text = CLIP_1D("lo=0 lo2=P-j hi=K-1 step=-1", ""),
+  .ok = 0, .reason = "steps by one from its start", .reason_loc = 4 },
+
 /* ------------------------------------------- triangular nests (issue 9) */
 
 { .name = "triangular j <= i (SYRK): tile over the bounding box, never fused",
@@ -1059,13 +1092,34 @@ static const pcase cases[] = {
   .text = TILE_SCALAR("x[i*K+k]:s8", "w[j*K+k]:s8"), .acc = MP_ACC_FP32,
   .ok = 0, .reason = "acc=fp32 on an integer source" },
 
-{ .name = "s - P is not a contraction",
+{ .name = "s - P: the sum subtracted, tile mode",
   .text = DECLS "var s local s32\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (- s " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .what = "<- s -= sum_k" },
+
+{ .name = "C - P into the output: tile mode, never direct",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : y[4*i*N+4*j]:s32 = (- y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")\n",
+  .ok = 1, .mode = MP_OUT_TILE, .what = "y[i,j] -= sum_k" },
+
+{ .name = "P - s is not a contraction",
+  .text = DECLS "var s local s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k : s = (- " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") " s)\n"
+	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "no contraction found" },
+
+{ .name = "C - P in ikj order: refused",
+  .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"loop j parent=k lo=0 hi=N-1\n"
+	"stmt j loc=5 : y[4*i*N+4*j]:s32 = (- y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason = "the sum is subtracted (-=) inside loops nested in reduction loop 'k'",
+  .reason_loc = 5 },
 
 { .name = "reduction loop with another statement",
   .text = DECLS "var s local s32\nvar t local s32 used_after\n"

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 13
+// MIXPREC-TRANSFORMED: 16
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -342,6 +342,133 @@ __attribute__((noinline)) void k2_diag(int M, int N, int KH, int KW, int S, cons
 		}
 }
 
+/* Windows clipped by MAX/MIN loop bounds instead of a test (CMSIS-NN's
+   reference kernels and pooling, nnom): the loops run over the part of the
+   window inside the image.  As CMSIS-NN's Cortex-M0 reference convolution
+   writes it (output channel outermost, input offset; the requantization
+   left out: with the two pixel loops as rows it would run as written) */
+#define PD_MAX(A, B) ((A) > (B) ? (A) : (B))
+#define PD_MIN(A, B) ((A) < (B) ? (A) : (B))
+__attribute__((noinline)) void pd_clip_cmsis(int input_x, int input_y, int input_ch,
+					     int output_ch, int kernel_x, int kernel_y, int pad_x,
+					     int pad_y, int stride_x, int stride_y, int output_x,
+					     int output_y, const int8_t *input_data,
+					     int32_t input_offset, const int8_t *filter_data,
+					     int32_t *out)
+{
+	int32_t i_out_ch, i_out_y, i_out_x, i_input_ch, i_ker_y, i_ker_x;
+	int32_t conv_out;
+
+#pragma mixprec(int8, acc=int32)
+	for (i_out_ch = 0; i_out_ch < output_ch; i_out_ch++) {
+		for (i_out_y = 0; i_out_y < output_y; i_out_y++) {
+			for (i_out_x = 0; i_out_x < output_x; i_out_x++) {
+				conv_out = 0;
+
+				const int32_t base_idx_y = stride_y * i_out_y - pad_y;
+				const int32_t base_idx_x = stride_x * i_out_x - pad_x;
+
+				const int32_t ker_y_start = PD_MAX(0, -base_idx_y);
+				const int32_t ker_x_start = PD_MAX(0, -base_idx_x);
+
+				const int32_t ker_y_end = PD_MIN(kernel_y, input_y - base_idx_y);
+				const int32_t ker_x_end = PD_MIN(kernel_x, input_x - base_idx_x);
+
+				for (i_ker_y = ker_y_start; i_ker_y < ker_y_end; i_ker_y++) {
+					for (i_ker_x = ker_x_start; i_ker_x < ker_x_end; i_ker_x++) {
+						const int32_t in_row = base_idx_y + i_ker_y;
+						const int32_t in_col = base_idx_x + i_ker_x;
+						for (i_input_ch = 0; i_input_ch < input_ch; i_input_ch++) {
+							conv_out +=
+							    (input_data[(in_row * input_x + in_col) * input_ch + i_input_ch] +
+							     input_offset) *
+							    filter_data[i_out_ch * input_ch * kernel_y * kernel_x +
+									(i_ker_y * kernel_x + i_ker_x) * input_ch +
+									i_input_ch];
+						}
+					}
+				}
+				out[i_out_ch + (i_out_y * output_x + i_out_x) * output_ch] = conv_out;
+			}
+		}
+	}
+}
+
+/* CMSIS-NN's generic depthwise convolution (arm_depthwise_conv_s8.c): the
+   channel indexes input, filter and output; the window clipped per pixel.
+   CMSIS-NN declares base_idx_y/x int16_t: a narrowing mixprec refuses (the
+   value could wrap), here int32_t as in its other kernels */
+__attribute__((noinline)) void pd_clip_dw(int input_x, int input_y, int input_ch, int ch_mult,
+					  int kernel_x, int kernel_y, int pad_x, int pad_y,
+					  int stride_x, int stride_y, int output_x, int output_y,
+					  const int8_t *input, int32_t input_offset,
+					  const int8_t *kernel, const int32_t *bias, int32_t *output)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i_out_y = 0; i_out_y < output_y; i_out_y++) {
+		const int32_t base_idx_y = (i_out_y * stride_y) - pad_y;
+		for (int i_out_x = 0; i_out_x < output_x; i_out_x++) {
+			const int32_t base_idx_x = (i_out_x * stride_x) - pad_x;
+			for (int i_input_ch = 0; i_input_ch < input_ch; i_input_ch++) {
+				for (int i_ch_mult = 0; i_ch_mult < ch_mult; i_ch_mult++) {
+					const int idx_out_ch = i_ch_mult + i_input_ch * ch_mult;
+					int32_t acc_0 = bias[idx_out_ch];
+					const int ker_y_start = PD_MAX(0, -base_idx_y);
+					const int ker_x_start = PD_MAX(0, -base_idx_x);
+					const int ker_y_end = PD_MIN(kernel_y, input_y - base_idx_y);
+					const int ker_x_end = PD_MIN(kernel_x, input_x - base_idx_x);
+					for (int i_ker_y = ker_y_start; i_ker_y < ker_y_end; i_ker_y++) {
+						const int32_t idx_y = base_idx_y + i_ker_y;
+						for (int i_ker_x = ker_x_start; i_ker_x < ker_x_end; i_ker_x++) {
+							const int32_t idx_x = base_idx_x + i_ker_x;
+							int32_t idx_0 = (idx_y * input_x + idx_x) * input_ch + i_input_ch;
+							int32_t ker_idx_0 = (i_ker_y * kernel_x + i_ker_x) *
+									    (input_ch * ch_mult) + idx_out_ch;
+							acc_0 += (input[idx_0] + input_offset) * kernel[ker_idx_0];
+						}
+					}
+					output[(i_out_y * output_x + i_out_x) * (input_ch * ch_mult) + idx_out_ch] =
+						acc_0;
+				}
+			}
+		}
+	}
+}
+
+/* A 1-D window clipped with the conditionals written out (nnom), the
+   end as `b >= a ? a : b` and tested with `<=`; and its near miss, which stores where the window ended (the
+   iterator's value after its loop: the rewrite would change it) */
+__attribute__((noinline)) void pd_clip_1d(const int8_t *in, const int8_t *w, int32_t *out,
+					  int n, int kw, int pad, int oc)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int o = 0; o < oc; o++)
+		for (int x = 0; x < n; x++) {
+			const int base = x - pad;
+			const int k0 = -base > 0 ? -base : 0;
+			const int k1 = n - base - 1 >= kw - 1 ? kw - 1 : n - base - 1;
+			int32_t acc = 0;
+			for (int k = k0; k <= k1; k++)
+				acc += in[base + k] * w[o * kw + k];
+			out[o * n + x] = acc;
+		}
+}
+
+__attribute__((noinline)) void pd_clip_end(const int8_t *in, const int8_t *w, int32_t *out,
+					   int32_t *end, int n, int kw, int pad, int oc)
+{
+	int k;
+#pragma mixprec(int8, acc=int32)
+	for (int o = 0; o < oc; o++) // expected-warning {{a loop bounded by MAX/MIN is read outside its loop}}
+		for (int x = 0; x < n; x++) {
+			int32_t acc = 0;
+			for (k = PD_MAX(0, pad - x); k < PD_MIN(kw, n + pad - x); k++)
+				acc += in[x - pad + k] * w[o * kw + k];
+			out[o * n + x] = acc;
+			end[o * n + x] = k;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -458,6 +585,36 @@ void corpus_main(void)
 			harness_free(kC);
 			harness_free_guarded(kB, (size_t)(last + 1) * kN);
 			harness_free_guarded(dB, (size_t)(dlast + 1) * kN);
+		}
+		{
+			/* clipped windows: shapes from the same draw, stride 1 and 2 */
+			int S = 1 + sh % 2, KH2 = 1 + (sh + 1) % 4, KW2 = 1 + sh % 3;
+			int oh = (H + 2 * P - KH2) / S + 1, ow = (W + 2 * P - KW2) / S + 1;
+			int32_t io = harness_randint(-128, 127);
+			if (H + 2 * P < KH2 || W + 2 * P < KW2)
+				oh = ow = 0;
+			pd_clip_cmsis(W, H, C, OC, KW2, KH2, P, P, S, S, ow, oh, in, io, w, out);
+			harness_out_array(harness_name("clip_cmsis %dx%dx%d k%dx%d s%d p%d oc%d io%d", H,
+						       W, C, KH2, KW2, S, P, OC, io), out, nout);
+			int cm = 1 + sh % 3, dc = 1 + (C - 1) % 9;
+			size_t ndw = (size_t)(oh + 1) * (ow + 1) * dc * cm;
+			int8_t *kdw = harness_rand_s8((size_t)KH2 * KW2 * dc * cm);
+			int32_t *bdw = harness_rand_s32((size_t)dc * cm, -5000, 5000);
+			int32_t *odw = harness_rand_s32(ndw, -1000, 1000);
+			pd_clip_dw(W, H, dc, cm, KW2, KH2, P, P, S, S, ow, oh, in, io, kdw, bdw, odw);
+			harness_out_array(harness_name("clip_dw %dx%dx%d m%d k%dx%d s%d p%d io%d", H, W,
+						       dc, cm, KH2, KW2, S, P, io), odw, ndw);
+			harness_free(kdw);
+			harness_free(bdw);
+			harness_free(odw);
+			int T = H * W, Kt = KH2 + KW2, pd = sh % (Kt + 1);
+			pd_clip_1d(in, w, out, T, Kt, pd, OC);
+			harness_out_array(harness_name("clip_1d %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);
+			int32_t *end = harness_rand_s32(nout, -1000, 1000);
+			pd_clip_end(in, w, out, end, T, Kt, pd, OC);
+			harness_out_array(harness_name("clip_end %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);
+			harness_out_array("clip_end k", end, nout);
+			harness_free(end);
 		}
 		harness_free(inb);
 		harness_free(xub);

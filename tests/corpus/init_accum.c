@@ -1,8 +1,8 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 7
 /* init_accum.c -- init statements and where the sum lives: a scalar started
  * at bias[j] or at C[i][j], the output array itself started at bias[j], a
- * scalar added into the output (C += s), and iterators / accumulator that
- * stay live after the nest. */
+ * scalar added into the output (C += s), iterators / accumulator that
+ * stay live after the nest, and the sum subtracted (`-=`). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -78,6 +78,44 @@ __attribute__((noinline)) void mm_live(int M, int N, int K, const int8_t *A, con
 	live[3] = s;
 }
 
+/* The sum subtracted (`-=`): a covariance update as Kalman filters write
+   it, P -= K*H, into the output; a residual r = b - A*x as iterative
+   solvers write it, the sum in a local started at b[i]; and the ikj order,
+   whose subtraction inside the column loop mixprec leaves as written */
+__attribute__((noinline)) void mm_sub_into(int M, int N, int K, const int8_t *Kg,
+					   const int8_t *H, int32_t *P)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				P[i * N + j] -= Kg[i * K + k] * H[k * N + j];
+}
+
+__attribute__((noinline)) void mv_residual(int M, int N, const int8_t *A, const int8_t *x,
+					   const int32_t *b, int32_t *r)
+{
+	int i, j;
+	int32_t sum;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < M; i++) {
+		sum = b[i];
+		for (j = 0; j < N; j++)
+			sum -= A[i * N + j] * x[j];
+		r[i] = sum;
+	}
+}
+
+__attribute__((noinline)) void mm_sub_ikj(int M, int N, int K, const int8_t *A, const int8_t *B,
+					  int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{the sum is subtracted}}
+		for (int k = 0; k < K; k++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] -= A[i * K + k] * B[k * N + j];
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -106,6 +144,20 @@ void corpus_main(void)
 		for (int v = 0; v < 4; v++)
 			harness_out_long(harness_name("live[%d] %dx%dx%d", v, M, N, K), live[v]);
 
+		harness_fill_s32(C, mn, INT32_MIN, INT32_MAX);
+		mm_sub_into(M, N, K, A, B, C);
+		harness_out_array(harness_name("sub_into %dx%dx%d", M, N, K), C, mn);
+		{
+			/* the matrix-vector residual: rows M, columns K */
+			int32_t *r = harness_rand_s32((size_t)M + 1, -1000, 1000);
+			int8_t *x = harness_rand_s8((size_t)K + 1);
+			mv_residual(M, K, A, x, bias, r);
+			harness_out_array(harness_name("residual %dx%d", M, K), r, (size_t)M + 1);
+			harness_free(r);
+			harness_free(x);
+		}
+		mm_sub_ikj(M, N, K, A, B, C);
+		harness_out_array(harness_name("sub_ikj %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(bias);

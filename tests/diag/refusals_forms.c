@@ -1,6 +1,6 @@
 /* refusals_forms.c -- product and access forms the plugin refuses (the loop
  * stays, one warning at the nest's for line): the product through an int
- * temporary, s -= a*b, a product truncated to int16_t, a product scaled by 2,
+ * temporary, s = a*b - s, a product truncated to int16_t, a product scaled by 2,
  * a*a, a (unsigned char) cast of a
  * signed operand, volatile operand / output, an output through a
  * pointer-to-pointer indexed by the row (bounds and pointers read from
@@ -29,11 +29,13 @@ void rf_temp(ARGS)
 		NEST(short p = a * b; s += p)
 }
 
+/* `s -= a * b` is a contraction (the sum subtracted: corpus init_accum);
+   the accumulator subtracted from the product is not */
 void rf_minus(ARGS)
 {
 #pragma mixprec(int8, acc=int32)
 	for (int i = 0; i < M; i++) // expected-warning {{no contraction found}}
-		NEST(s -= a * b)
+		NEST(s = a * b - s)
 }
 
 void rf_trunc16(ARGS)

@@ -185,6 +185,25 @@ K_DENSE(dense_const_lp, _Pragma("mixprec(int8, constant=w)"))
 K_DENSE(dense_const_bf16_lp, _Pragma("mixprec(bf16, constant=(w))"))
 K_DENSE(dense_ref, NOPRAGMA)
 
+/* (h2) the sum subtracted: a residual y = b - x*w^T as iterative solvers
+ * write it (`s -= ...`); tile mode, the glue subtracting the sum */
+#define K_RESID(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *x, \
+		const float *w, const float *b, float *y) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = b[j]; \
+			for (int k = 0; k < K; k++) \
+				s -= x[i * K + k] * w[j * K + k]; \
+			y[i * N + j] = s; \
+		} \
+}
+K_RESID(resid_lp, _Pragma("mixprec(int8)"))
+K_RESID(resid_bf16_lp, _Pragma("mixprec(bf16)"))
+K_RESID(resid_ref, NOPRAGMA)
+
 /* (i) zero points on float operands: (x - xm) * w with data centred far
  * from 0 (float, int8, tile), and A * (B + bm) (double, uint8, direct) */
 #define K_ZP(NAME, PRAGMA) \
@@ -991,6 +1010,27 @@ static void run_dense_const(int M, int N, int K)
 	free(x), free(w), free(b), free(y1), free(y2), free(r);
 }
 
+/* (h2) `s -= a*b`: the same bound as the sum's (the tolerance is symmetric) */
+static void run_resid(int M, int N, int K)
+{
+	size_t mk = (size_t)M * K, nk = (size_t)N * K, mn = (size_t)M * N;
+	float *x = fvec(mk, 1, 0), *w = fvec(nk, 0.5, 0), *b = fvec((size_t)N, 2, 0);
+	float *y = fvec(mn, 0, 0), *r = fvec(mn, 0, 0);
+	void (*fn[2])(int, int, int, const float *, const float *, const float *, float *) = {
+		resid_lp, resid_bf16_lp };
+	mp_lp lps[2] = { MP_LP_INT8, MP_LP_BF16 };
+
+	for (int v = 0; v < 2; v++) {
+		const char *what = v ? "residual bf16" : "residual int8";
+		long before = fast_count();
+		fn[v](M, N, K, x, w, b, y);
+		check_fast(what, before);
+		resid_ref(M, N, K, x, w, b, r);
+		check_dense(what, lps[v], M, N, K, x, w, b, y, r);
+	}
+	free(x), free(w), free(b), free(y), free(r);
+}
+
 /* (i) zero points: the bound on the differences as the loop computes them */
 static void run_zp(int M, int N, int K)
 {
@@ -1737,6 +1777,7 @@ int main(int argc, char **argv)
 		run_trmm(M, N);
 		run_netlib(M, N, K);
 		run_dense_const(M, N, K);
+		run_resid(M, N, K);
 		run_zp(M, N, K);
 		run_kij(M, N, K);
 		run_batch(M, N, K);

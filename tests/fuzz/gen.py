@@ -392,6 +392,10 @@ def gen_nest(r, fn, q):
         n["skip"] = False
         n["while"] = []
         n["acc_outer"] = False
+    # the sum subtracted (`-=`, `s = s - a*b`; `a*b - s` a near miss): from
+    # a generator of its own seeded by r's state, so that r's draws, and
+    # the programs of the seeds before this form, stay as they were
+    n["usub"] = random.Random(repr(r.getstate()[1][:8])).random() < 0.12
     return n
 
 
@@ -1103,6 +1107,9 @@ def gen_xfunc(r, f):
     # arm_nn_mat_mult_nt_t_s8), sometimes the first product reading the
     # value the previous k left there (a near miss)
     xf["areuse"] = wchoice(r, [("none", 60), ("turn", 32), ("lag", 8)])
+    # conv with padding: the window clipped by MAX/MIN loop bounds instead
+    # of a test (CMSIS-NN's reference kernels), through locals or inline
+    xf["cclip"] = wchoice(r, [("none", 65), ("local", 20), ("inline", 15)])
     return fn
 
 
@@ -1156,7 +1163,34 @@ def conv_body(xf, pragma, zA):
         vt = xf["ta"] if xf.get("cpadt") and not xf["za"] else "int32_t"
         upd = ("{ int ih = %s, iw = %s; %s v = ih >= 0 && ih < IH && iw >= 0 && "
                "iw < IW ? %s : %d; s += v * %s; }" % (ih_e, iw_e, vt, ain, pv, bw))
-    if guard in ("cont", "flag", "cloop"):
+    clip = xf.get("cclip", "none")
+    if P and clip != "none" and D == 1 and not xf["kdown"] and order[0] == "kh" and \
+            (near == "depthwise" or xf["corder"] in ("hwc", "wc")):
+        # kh from MAX(0, P - oh*S) to MIN(KH, IH + P - oh*S): ih in the image
+        def mx(a, b):
+            return "((%s) > (%s) ? (%s) : (%s))" % (a, b, a, b)
+
+        def mn(a, b):
+            return "((%s) < (%s) ? (%s) : (%s))" % (a, b, a, b)
+        ain_c = "A[((n * IH + ih) * IW + iw) * K + %s]" % c
+        if xf["za"]:
+            ain_c = "(%s%s)" % (ain_c, zA)
+        upd_c = "s += %s * %s;" % (ain_c, bw)
+        bh = (mx("0", "%d - oh * %d" % (P, S)), mn("%d" % KH, "IH + %d - oh * %d" % (P, S)))
+        bv = (mx("0", "%d - ow * %d" % (P, S)), mn("%d" % KW, "IW + %d - ow * %d" % (P, S)))
+        if clip == "local":
+            red = ["const int kh0 = %s, kh1 = %s;" % bh, "const int kw0 = %s, kw1 = %s;" % bv]
+            bh, bv = ("kh0", "kh1"), ("kw0", "kw1")
+        red += ["for (int kh = %s; kh < %s; kh++) {" % bh,
+                "\tconst int ih = oh * %d + kh - %d;" % (S, P),
+                "\tfor (int kw = %s; kw < %s; kw++) {" % bv,
+                "\t\tconst int iw = ow * %d + kw - %d;" % (S, P)]
+        if near == "depthwise":
+            red += ["\t\t" + upd_c]
+        else:
+            red += ["\t\t" + loops["c"], "\t\t\t" + upd_c]
+        red += ["\t}", "}"]
+    elif guard in ("cont", "flag", "cloop"):
         # kh { ih; [test;] kw { iw; test; c { upd } } }
         red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]
         if guard == "cont":
@@ -1946,13 +1980,14 @@ class FuncEmitter:
 
     def update_stmt(self, q, target):
         a, b, u = self.product(q)
+        sub = self.fn["nests"][q].get("usub")
         if u == "s_eq_s_plus":
-            return "%s = %s + %s * %s;" % (target, target, a, b)
+            return "%s = %s %s %s * %s;" % (target, target, "-" if sub else "+", a, b)
         if u == "s_eq_p_plus_s":
-            return "%s = %s * %s + %s;" % (target, a, b, target)
+            return "%s = %s * %s %s %s;" % (target, a, b, "-" if sub else "+", target)
         if u == "minus_neg":
             return "%s -= -(%s * %s);" % (target, a, b)
-        return "%s += %s * %s;" % (target, a, b)
+        return "%s %s= %s * %s;" % (target, "-" if sub else "+", a, b)
 
     def loop_parts(self, q, var, tri=None):
         """(declaration prefix, start, test, increment) of loop var of nest q."""

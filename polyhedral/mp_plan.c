@@ -746,6 +746,55 @@ static unsigned expr_loops(const mp_nest *n, int e, int depth, int *other)
  * element-wise (every loop the two factors both read is one the stored
  * element's subscript reads: `A[i][j] += u[i] * v[j]`, gemver's rank-2
  * update)? */
+static void describe_stmt(const mp_nest *n, int s, char *buf, size_t len);
+static int reduction_product(const mp_nest *n, int s, int e, int depth);
+
+/* Near miss: statement X is an update `acc = acc + a*b` (or `-`) whose
+ * factor is a local assigned in the nest that another statement reads
+ * too, other than another update of a product (llm.c's matmul_backward:
+ * `float d = dout_bt[o]; if (dbias) dbias[o] += d; for (i...) dwrow[i] +=
+ * inp_bt[i] * d;`): that statement, or -1; *var the local. */
+static int shared_local(const mp_nest *n, int x, int *var)
+{
+	const mp_stmt *st = &n->stmt[x];
+	const mp_expr *add = st->rhs >= 0 ? &n->expr[st->rhs] : NULL, *mul;
+
+	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add ||
+	    (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		int m = peel_casts(n, side ? add->b : add->a);
+
+		mul = m >= 0 && m < n->nexprs ? &n->expr[m] : NULL;
+		if (!mul || mul->kind != MP_X_MUL)
+			continue;
+		for (int f = 0; f < 2; f++) {
+			int e = peel_casts(n, f ? mul->b : mul->a), t, o, def = 0;
+
+			if (e < 0 || e >= n->nexprs || n->expr[e].kind != MP_X_VAR)
+				continue;
+			t = n->expr[e].var;
+			if (t < 0 || t >= n->nvars || n->var[t].kind != MP_VAR_LOCAL)
+				continue;
+			for (o = 0; o < n->nstmts; o++)
+				def |= n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t;
+			if (!def)
+				continue;
+			for (o = 0; o < n->nstmts; o++)
+				if (o != x && n->stmt[o].rhs >= 0 &&
+				    !(n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t) &&
+				    expr_reads_var(n, n->stmt[o].rhs, t, 0) &&
+				    /* another update (rows sharing the local): the
+				       reason lies elsewhere */
+				    !reduction_product(n, o, n->stmt[o].rhs, 0)) {
+					*var = t;
+					return o;
+				}
+		}
+	}
+	return -1;
+}
+
 static int reduction_product(const mp_nest *n, int s, int e, int depth)
 {
 	const mp_expr *x;
@@ -801,8 +850,21 @@ static int find_candidate(az *z)
 		count++;
 	}
 	if (count == 0) {
-		int x;
+		int x, v, o;
+		char what[MP_NAME_LEN * 2];
 
+		/* the update's factor a local that other code reads too */
+		for (x = 0; x < n->nstmts; x++)
+			if ((o = shared_local(n, x, &v)) >= 0) {
+				describe_stmt(n, o, what, sizeof(what));
+				return refuse(z, n->stmt[o].loc,
+					      "no contraction found in the nest: the product "
+					      "of the update reads local '%s', which %s reads "
+					      "too; mixprec reads a local's value into the "
+					      "product only where the product alone reads it "
+					      "(read the value again there, or move that "
+					      "statement out of the nest)", n->var[v].name, what);
+			}
 		/* no product of two values that vary (loads, locals): not
 		   even a near miss (an init loop, `C[i][j] *= beta`) */
 		z->plan->no_contraction = 1;

@@ -106,3 +106,26 @@ void rf_helper(int M, int K, const int8_t *x, const int8_t *W, int32_t *y)
 		y[c] = sum;
 	}
 }
+
+/* llm.c's matmul_backward (weight gradient): the factor d is a local the
+   bias gradient reads too; the warning names that statement */
+#undef a
+#undef b
+void rf_shared_local(int Bn, int T, int Cn, int OC, const float *dout, const float *inp,
+		     float *dweight, float *dbias)
+{
+#pragma mixprec(bf16)
+	for (int o = 0; o < OC; o++) // expected-warning {{reads local 'd', which a store to 'dbias' reads too}}
+		for (int b = 0; b < Bn; b++)
+			for (int t = 0; t < T; t++) {
+				const float *dout_bt = dout + b * T * OC + t * OC;
+				const float *inp_bt = inp + b * T * Cn + t * Cn;
+				float *dwrow = dweight + o * Cn;
+				float d = dout_bt[o];
+				if (dbias != 0) {
+					dbias[o] += d;
+				}
+				for (int i = 0; i < Cn; i++)
+					dwrow[i] += inp_bt[i] * d;
+			}
+}

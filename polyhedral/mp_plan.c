@@ -1596,7 +1596,7 @@ static int assign_roles(az *z, const int *chain, int d)
 	if (li < 0 && lj < 0) {
 		outer_hint(z);
 		return refuse(z, loop_loc(n, k),
-			      "'%s' is a dot product over '%s' (no i or j loop); only "
+			      "'%s' is a dot product over '%s' (no loop of the nest indexes its output); only "
 			      "matrix products and matrix-vector products are supported%s%s",
 			      acc_name(z), ln(n, k), z->plan->hint[0] ? "; " : "",
 			      z->plan->hint);

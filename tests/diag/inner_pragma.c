@@ -11,7 +11,7 @@ void ip_dot(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 		for (int j = 0; j < N; j++) {
 			int32_t s = 0;
 #pragma mixprec(int8, acc=int32)
-			for (int k = 0; k < K; k++) // expected-warning {{dot product over 'k' (no i or j loop); only matrix products and matrix-vector products are supported; the pragma stands on an inner loop: the enclosing loop 'i' indexes 'A' like the rows of a matrix product}}
+			for (int k = 0; k < K; k++) // expected-warning {{dot product over 'k' (no loop of the nest indexes its output); only matrix products and matrix-vector products are supported; the pragma stands on an inner loop: the enclosing loop 'i' indexes 'A' like the rows of a matrix product}}
 				s += A[i * K + k] * B[j * K + k];
 			C[i * N + j] = s;
 		}

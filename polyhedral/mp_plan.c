@@ -89,6 +89,9 @@ typedef struct az {
 	unsigned char others[MP_MAX_STMTS];
 	unsigned char others_fwd[MP_MAX_STMTS];
 	int nothers;
+	int acc64;        /* an int64 accumulator of int32 products (nnom's
+	                     `long conv_out`): the exact int32 sum (under the
+	                     int32 bound) widened where the tile is added */
 	int tri;          /* loop_i's or loop_j's bounds name the other's
 	                     iterator (check_tri): tile mode over a box */
 	int allow_m2;     /* a second row loop may join the contraction
@@ -1048,6 +1051,19 @@ static int s32_casts(const mp_nest *n, int e)
 	return x && x->type == MP_TY_S32;
 }
 
+/* E is an int32 value widened to int64: casts to int64 down to an int32
+ * value (casts to int32 below them), the product (`(long)(a * b)`). */
+static int s64_widened(const mp_nest *n, int e)
+{
+	const mp_expr *x = ex(n, e);
+
+	if (!x || x->kind != MP_X_CAST || x->type != MP_TY_S64)
+		return 0;
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST && x->type == MP_TY_S64)
+		e = x->a;
+	return s32_casts(n, e);
+}
+
 /* Every cast on the way down from e is to a float type. */
 static int float_casts(const mp_nest *n, int e)
 {
@@ -1117,6 +1133,18 @@ static int check_types(az *z)
 
 	if (z->fsrc)
 		return check_float_types(z);
+	/* int64 sum of int32 products: the add in int64, the product in int32
+	   widened to it */
+	if (at == MP_TY_S64 && n->expr[z->c.add].type == MP_TY_S64 &&
+	    n->expr[z->c.prod].type == MP_TY_S32 &&
+	    (s64_widened(n, n->expr[z->c.add].a) || s64_widened(n, n->expr[z->c.add].b))) {
+		if (z->c.alpha >= 0)
+			return refuse(z, s->loc, "accumulator '%s' is 64-bit and the products "
+				      "are scaled by an integer factor; with a 64-bit accumulator "
+				      "the product must be a*b", acc_name(z));
+		z->acc64 = 1;
+		at = MP_TY_S32;   /* the kernels' sum; the checks below on the product */
+	}
 	if (at != MP_TY_S32) {
 		if (mp_scalar_is_int(at) && mp_scalar_bits(at) != 32)
 			return refuse(z, s->loc,
@@ -1127,8 +1155,10 @@ static int check_types(az *z)
 			      "accumulator '%s' is %s; only a 32-bit signed (int32) "
 			      "accumulator is supported", acc_name(z), mp_scalar_name(at));
 	}
-	if (n->expr[z->c.add].type != MP_TY_S32 || n->expr[z->c.prod].type != MP_TY_S32 ||
-	    !s32_casts(n, n->expr[z->c.add].a) || !s32_casts(n, n->expr[z->c.add].b))
+	if ((!z->acc64 && (n->expr[z->c.add].type != MP_TY_S32 ||
+			   !s32_casts(n, n->expr[z->c.add].a) ||
+			   !s32_casts(n, n->expr[z->c.add].b))) ||
+	    n->expr[z->c.prod].type != MP_TY_S32)
 		return refuse(z, s->loc,
 			      "the products accumulated into '%s' are not computed in "
 			      "int32 (%s); only int32 products are supported", acc_name(z),
@@ -1738,9 +1768,13 @@ static int choose_mode(az *z, const int *chain, int d)
 	if (z->c.neg && plan->loop_g >= 0)
 		return refuse(z, n->stmt[z->c.stmt].loc, "the group sums are subtracted "
 			      "(-=); with quantization groups the sum must be added");
+	if (z->acc64 && plan->loop_g >= 0)
+		return refuse(z, n->stmt[z->c.stmt].loc, "accumulator '%s' is 64-bit; with "
+			      "quantization groups it must be int32", acc_name(z));
 	if (plan->loop_g < 0 &&   /* groups: a sum per group, in a tile */
 	    !z->tri &&            /* triangular: the kernels would write the box */
 	    !z->c.neg &&          /* `-=`: the glue subtracts the tile */
+	    !z->acc64 &&          /* int64: the glue widens the tile */
 	    !z->nothers && z->c.acc_write >= 0 && n->nstmts - z->c.nfwd - n_ivsteps(n) == 1 &&
 	    (z->fsrc || z->c.alpha < 0) &&   /* int alpha: the tile is scaled */
 	    n->nloops == d &&
@@ -1832,6 +1866,11 @@ static int choose_mode(az *z, const int *chain, int d)
 					      ln(n, k), what);
 			}
 	}
+	if (n->stmt[z->c.stmt].loop != k && z->acc64)
+		return refuse(z, n->stmt[z->c.stmt].loc, "accumulator '%s' is 64-bit inside "
+			      "loops nested in reduction loop '%s'; mixprec widens the sum "
+			      "only where the reduction loop holds the contraction alone (an "
+			      "i, j, k order, or the sum in a local)", acc_name(z), ln(n, k));
 	if (n->stmt[z->c.stmt].loop != k && z->c.neg)
 		return refuse(z, n->stmt[z->c.stmt].loc, "the sum is subtracted (-=) inside "
 			      "loops nested in reduction loop '%s'; mixprec subtracts it only "
@@ -2741,8 +2780,8 @@ static int try_fuse(az *z, const int *chain, int d)
 
 	if (plan->nadvance || walked_after(n) || z->nothers || z->select_other)
 		return 0;   /* the fused rewrite drops the whole nest */
-	if (z->c.neg)
-		return 0;   /* `-=`: the kernels add */
+	if (z->c.neg || z->acc64)
+		return 0;   /* `-=`: the kernels add; int64: they store int32 */
 	if (z->tri)
 		return 0;   /* the kernels would store every point of the box */
 	if (z->entry_reads)
@@ -3215,6 +3254,13 @@ static void fill_remarks(az *z)
 			factor_str(n, plan->alpha_expr, e, sizeof(e));
 			snprintf(plan->what + pos, sizeof(plan->what) - pos,
 				 "; times the integer factor %s (int32, mod 2^32)", e);
+		}
+		if (z->acc64) {
+			size_t pos = strlen(plan->what);
+
+			snprintf(plan->what + pos, sizeof(plan->what) - pos,
+				 "; the int32 sum (exact under the int32 bound) widened into "
+				 "the 64-bit '%s'", acc_name(z));
 		}
 		if (plan->loop_g >= 0 && plan->g_batch) {
 			size_t pos = strlen(plan->what);

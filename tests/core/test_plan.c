@@ -901,7 +901,23 @@ static const pcase cases[] = {
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k loc=5 : s = (+ s (cast:s64 " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") "))\n"
 	"stmt j : y[8*i*N+8*j]:s64 = s\n",
+  .ok = 1, .mode = MP_OUT_TILE, .acc_var = "s", .what = "widened into the 64-bit 's'" },
+
+{ .name = "64-bit accumulator of a 64-bit product: refused",
+  .text = DECLS "var s local s64\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0:s64\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k loc=5 : s = (+ s (* (cast:s64 x[i*K+k]:s8) (cast:s64 w[j*K+k]:s8)))\n"
+	"stmt j : y[8*i*N+8*j]:s64 = s\n",
   .ok = 0, .reason = "accumulator 's' is 64-bit", .reason_loc = 5 },
+
+{ .name = "64-bit accumulator, integer factor: refused",
+  .text = DECLS "var s local s64\nvar al param s32\n"
+	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0:s64\n"
+	"loop k parent=j lo=0 hi=K-1\n"
+	"stmt k loc=5 : s = (+ s (cast:s64 (* al " PROD("x[i*K+k]:s8", "w[j*K+k]:s8") ")))\n"
+	"stmt j : y[8*i*N+8*j]:s64 = s\n",
+  .ok = 0, .reason = "scaled by an integer factor", .reason_loc = 5 },
 
 { .name = "static overflow bound",
   .text = DECLS "var s local s32\n"

@@ -3745,10 +3745,13 @@ static int reduction_like(const mp_nest *n, int s)
 	const mp_expr *add = ex(n, st->rhs), *a, *b;
 	int acc_read = -1;
 
-	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add || add->kind != MP_X_ADD)
+	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add ||
+	    (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
 		return 0;
 	a = ex(n, peel_casts(n, add->a));
 	b = ex(n, peel_casts(n, add->b));
+	if (add->kind == MP_X_SUB)   /* acc - a*b */
+		return reads_acc(n, st, add->a, &acc_read) && b && b->kind == MP_X_MUL;
 	return (reads_acc(n, st, add->a, &acc_read) && b && b->kind == MP_X_MUL) ||
 	       (reads_acc(n, st, add->b, &acc_read) && a && a->kind == MP_X_MUL);
 }

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 9
 /* init_accum.c -- init statements and where the sum lives: a scalar started
  * at bias[j] or at C[i][j], the output array itself started at bias[j], a
  * scalar added into the output (C += s), iterators / accumulator that
@@ -106,6 +106,23 @@ __attribute__((noinline)) void mv_residual(int M, int N, const int8_t *A, const 
 	}
 }
 
+/* two rows of one reduction loop, one added and one subtracted */
+__attribute__((noinline)) void mm_rows_sub(int M2, int N, int K, const int8_t *A, const int8_t *B,
+					   int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M2; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s0 = 0, s1 = C[(2 * i + 1) * N + j];
+			for (int k = 0; k < K; k++) {
+				s0 += A[(2 * i) * K + k] * B[k * N + j];
+				s1 -= A[(2 * i + 1) * K + k] * B[k * N + j];
+			}
+			C[(2 * i) * N + j] = s0;
+			C[(2 * i + 1) * N + j] = s1;
+		}
+}
+
 __attribute__((noinline)) void mm_sub_ikj(int M, int N, int K, const int8_t *A, const int8_t *B,
 					  int32_t *C)
 {
@@ -156,6 +173,8 @@ void corpus_main(void)
 			harness_free(r);
 			harness_free(x);
 		}
+		mm_rows_sub(M / 2, N, K, A, B, C);
+		harness_out_array(harness_name("rows_sub %dx%dx%d", M, N, K), C, mn);
 		mm_sub_ikj(M, N, K, A, B, C);
 		harness_out_array(harness_name("sub_ikj %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);

@@ -70,6 +70,8 @@ void rf_side_effects(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 		}
 }
 
+/* a 64-bit sum of int32 products is transformed (corpus acc64); of 64-bit
+   products it is not */
 void rf_acc64(int M, int N, int K, const int8_t *A, const int8_t *B, int64_t *C)
 {
 #pragma mixprec(int8, acc=int32)
@@ -77,7 +79,7 @@ void rf_acc64(int M, int N, int K, const int8_t *A, const int8_t *B, int64_t *C)
 		for (int j = 0; j < N; j++) {
 			int64_t s = 0;
 			for (int k = 0; k < K; k++)
-				s += A[i * K + k] * B[k * N + j];
+				s += (int64_t)A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}
 }

@@ -540,6 +540,18 @@ static bool aff_same(const mp_aff *x, const mp_aff *y)
 	       mp_aff_is_const(&d, &c0) && c0 == 0;
 }
 
+/* X is a positive multiple of Y or Y of X (the same sign everywhere):
+ * GCC folds `0 > 2 - 2*oh` into `1 - oh < 0` */
+static bool aff_prop(const mp_aff *x, const mp_aff *y)
+{
+	mp_aff m;
+	for (int c = 1; c <= 16; c++)
+		if ((mp_aff_scale(&m, y, c) == 0 && aff_same(x, &m)) ||
+		    (mp_aff_scale(&m, x, c) == 0 && aff_same(&m, y)))
+			return true;
+	return false;
+}
+
 bool mp_ctx::minmax_of(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
 {
 	if (depth > 20 || failed)
@@ -590,8 +602,9 @@ bool mp_ctx::minmax_of_def(gimple *d, mp_aff *a, mp_aff *b, bool *is_max, int de
  * (base <= 0) t = -base; else t = 0;` then the merge.  T's two
  * assignments in the nest are the arms of one condition, and the merge
  * dominates AT.  The test, as E >= 0 or E > 0 (signed), is the
- * comparison of the arms' values: E = tv - fv picks the larger (at equal
- * values either arm is the value), E = fv - tv the smaller. */
+ * comparison of the arms' values: E a positive multiple of tv - fv (or
+ * tv - fv of E: GCC divides the test by common factors) picks the larger
+ * (at equal values either arm is the value), of fv - tv the smaller. */
 bool mp_ctx::minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
 {
 	auto it = defs.find(t);
@@ -632,9 +645,9 @@ bool mp_ctx::minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_m
 	if (mp_aff_scale(&diff, &fv, -1) != 0 || mp_aff_add(&diff, &tv, &diff) != 0)
 		return false;
 	mp_aff nd;
-	if (aff_same(&e, &diff))
+	if (aff_prop(&e, &diff))
 		*is_max = true;
-	else if (mp_aff_scale(&nd, &diff, -1) == 0 && aff_same(&e, &nd))
+	else if (mp_aff_scale(&nd, &diff, -1) == 0 && aff_prop(&e, &nd))
 		*is_max = false;
 	else
 		return false;

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 16
+// MIXPREC-TRANSFORMED: 17
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -454,6 +454,22 @@ __attribute__((noinline)) void pd_clip_1d(const int8_t *in, const int8_t *w, int
 		}
 }
 
+/* stride 2, padding 2, 5 taps, all constant: GCC folds the window test
+   `0 > 2 - x*2` into `1 - x < 0` (the arms stay 2 - 2*x and 0) */
+__attribute__((noinline)) void pd_clip_s2(const int8_t *in, const int8_t *w, int32_t *out, int n,
+					  int on, int oc)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int o = 0; o < oc; o++)
+		for (int x = 0; x < on; x++) {
+			const int k0 = PD_MAX(0, 2 - x * 2), k1 = PD_MIN(5, n + 2 - x * 2);
+			int32_t acc = 0;
+			for (int k = k0; k < k1; k++)
+				acc += in[x * 2 + k - 2] * w[o * 5 + k];
+			out[o * on + x] = acc;
+		}
+}
+
 __attribute__((noinline)) void pd_clip_end(const int8_t *in, const int8_t *w, int32_t *out,
 					   int32_t *end, int n, int kw, int pad, int oc)
 {
@@ -610,6 +626,9 @@ void corpus_main(void)
 			int T = H * W, Kt = KH2 + KW2, pd = sh % (Kt + 1);
 			pd_clip_1d(in, w, out, T, Kt, pd, OC);
 			harness_out_array(harness_name("clip_1d %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);
+			int on = T + 4 >= 5 ? (T + 4 - 5) / 2 + 1 : 0;
+			pd_clip_s2(in, w, out, T, on, OC);
+			harness_out_array(harness_name("clip_s2 %d oc%d", T, OC), out, nout);
 			int32_t *end = harness_rand_s32(nout, -1000, 1000);
 			pd_clip_end(in, w, out, end, T, Kt, pd, OC);
 			harness_out_array(harness_name("clip_end %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);

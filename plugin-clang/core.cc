@@ -115,6 +115,8 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr, m
 { return T->plan_call_args(n, p, pr, out, max); }
 void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w)
 { T->plan_work(n, p, args, na, w); }
+int mp_aff_minmax(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max)
+{ return T->aff_minmax(e, tv, fv, is_max); }
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 { return T->analyze_all(n, p, plans, max); }
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p, char *err, size_t errlen,

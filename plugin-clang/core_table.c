@@ -42,6 +42,7 @@ static const mp_core_table mp_table = {
 	mp_analyze_all,
 	mp_nest_add_cond,
 	mp_plan_work,
+	mp_aff_minmax,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

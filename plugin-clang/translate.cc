@@ -495,37 +495,15 @@ bool mp_ctx::minmax_of(const Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int de
 	if (!aff_of(bo->getLHS(), &l, depth + 1) || !aff_of(bo->getRHS(), &r, depth + 1) ||
 	    !aff_of(co->getTrueExpr(), &t, depth + 1) || !aff_of(co->getFalseExpr(), &f, depth + 1))
 		return false;
-	/* x a positive multiple of y or y of x (the same sign everywhere: the
-	   test `1 - oh >= 0` of the arms 2 - 2*oh and 0, as GCC folds it) */
-	auto same = [](const mp_aff *x, const mp_aff *y) {
-		auto eq = [](const mp_aff *u, const mp_aff *v) {
-			mp_aff m, dd;
-			int64_t c0;
-			return mp_aff_scale(&m, v, -1) == 0 && mp_aff_add(&dd, u, &m) == 0 &&
-			       mp_aff_is_const(&dd, &c0) && c0 == 0;
-		};
-		mp_aff m;
-		for (int c = 1; c <= 16; c++)
-			if ((mp_aff_scale(&m, y, c) == 0 && eq(x, &m)) ||
-			    (mp_aff_scale(&m, x, c) == 0 && eq(&m, y)))
-				return true;
-		return false;
-	};
 	/* the test as E >= 0 or E > 0: E = lhs - rhs for > and >=, rhs - lhs
 	   for < and <= (`base <= 0 ? -base : 0` is MAX(-base, 0) too) */
 	bool up = k == BO_GT || k == BO_GE;
-	mp_aff nr, te, diff, nd;
+	mp_aff nr, te;
+	int mx;
 	if (mp_aff_scale(&nr, &r, -1) != 0 || mp_aff_add(&te, &l, &nr) != 0 ||
-	    (!up && mp_aff_scale(&te, &te, -1) != 0) ||
-	    mp_aff_scale(&nd, &f, -1) != 0 || mp_aff_add(&diff, &t, &nd) != 0 ||
-	    mp_aff_scale(&nd, &diff, -1) != 0)
+	    (!up && mp_aff_scale(&te, &te, -1) != 0) || !mp_aff_minmax(&te, &t, &f, &mx))
 		return false;
-	if (same(&te, &diff))
-		*is_max = true;      /* t - f >= 0 ? t : f */
-	else if (same(&te, &nd))
-		*is_max = false;     /* f - t >= 0 ? t : f */
-	else
-		return false;
+	*is_max = mx;
 	*a = t;
 	*b = f;
 	return true;

@@ -531,27 +531,6 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 
 /* ------------------------------------------- windows clipped by MAX/MIN */
 
-/* X - Y is the constant 0 */
-static bool aff_same(const mp_aff *x, const mp_aff *y)
-{
-	mp_aff m, d;
-	int64_t c0;
-	return mp_aff_scale(&m, y, -1) == 0 && mp_aff_add(&d, x, &m) == 0 &&
-	       mp_aff_is_const(&d, &c0) && c0 == 0;
-}
-
-/* X is a positive multiple of Y or Y of X (the same sign everywhere):
- * GCC folds `0 > 2 - 2*oh` into `1 - oh < 0` */
-static bool aff_prop(const mp_aff *x, const mp_aff *y)
-{
-	mp_aff m;
-	for (int c = 1; c <= 16; c++)
-		if ((mp_aff_scale(&m, y, c) == 0 && aff_same(x, &m)) ||
-		    (mp_aff_scale(&m, x, c) == 0 && aff_same(&m, y)))
-			return true;
-	return false;
-}
-
 bool mp_ctx::minmax_of(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
 {
 	if (depth > 20 || failed)
@@ -601,10 +580,8 @@ bool mp_ctx::minmax_of_def(gimple *d, mp_aff *a, mp_aff *b, bool *is_max, int de
 /* `MAX(0, -base)` as GCC gimplifies it when it does not fold it: `if
  * (base <= 0) t = -base; else t = 0;` then the merge.  T's two
  * assignments in the nest are the arms of one condition, and the merge
- * dominates AT.  The test, as E >= 0 or E > 0 (signed), is the
- * comparison of the arms' values: E a positive multiple of tv - fv (or
- * tv - fv of E: GCC divides the test by common factors) picks the larger
- * (at equal values either arm is the value), of fv - tv the smaller. */
+ * dominates AT.  The test, as E >= 0 or E > 0 (signed), compares the arms'
+ * values (mp_aff_minmax: GCC divides the test by common factors). */
 bool mp_ctx::minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_max, int depth)
 {
 	auto it = defs.find(t);
@@ -633,24 +610,17 @@ bool mp_ctx::minmax_diamond(tree t, gimple *at, mp_aff *a, mp_aff *b, bool *is_m
 	if (!INTEGRAL_TYPE_P(TREE_TYPE(l)) || TYPE_UNSIGNED(TREE_TYPE(l)) ||
 	    (code != LT_EXPR && code != LE_EXPR && code != GT_EXPR && code != GE_EXPR))
 		return false;
-	mp_aff la, ra, tv, fv, e, diff;
+	mp_aff la, ra, tv, fv, e;
 	if (!aff_of(l, cg, &la, depth + 1) || !aff_of(r, cg, &ra, depth + 1) ||
 	    !aff_of_def(d1, &tv, depth + 1) || !aff_of_def(d2, &fv, depth + 1))
 		return false;
 	/* E = lhs - rhs for > and >=, rhs - lhs for < and <= */
 	bool up = code == GT_EXPR || code == GE_EXPR;
+	int mx;
 	if (mp_aff_scale(&ra, &ra, -1) != 0 || mp_aff_add(&e, &la, &ra) != 0 ||
-	    (!up && mp_aff_scale(&e, &e, -1) != 0))
+	    (!up && mp_aff_scale(&e, &e, -1) != 0) || !mp_aff_minmax(&e, &tv, &fv, &mx))
 		return false;
-	if (mp_aff_scale(&diff, &fv, -1) != 0 || mp_aff_add(&diff, &tv, &diff) != 0)
-		return false;
-	mp_aff nd;
-	if (aff_prop(&e, &diff))
-		*is_max = true;
-	else if (mp_aff_scale(&nd, &diff, -1) == 0 && aff_prop(&e, &nd))
-		*is_max = false;
-	else
-		return false;
+	*is_max = mx;
 	*a = tv;
 	*b = fv;
 	return true;

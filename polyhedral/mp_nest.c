@@ -296,6 +296,34 @@ int mp_aff_equal(const mp_aff *a, const mp_aff *b)
 	return d.n == 0 && d.cst == 0;
 }
 
+/* x a positive multiple of y, or y of x (up to 16) */
+static int aff_prop(const mp_aff *x, const mp_aff *y)
+{
+	mp_aff m;
+
+	for (int c = 1; c <= 16; c++)
+		if ((mp_aff_scale(&m, y, c) == 0 && mp_aff_equal(x, &m)) ||
+		    (mp_aff_scale(&m, x, c) == 0 && mp_aff_equal(&m, y)))
+			return 1;
+	return 0;
+}
+
+int mp_aff_minmax(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max)
+{
+	mp_aff d, nd;
+
+	if (mp_aff_scale(&nd, fv, -1) < 0 || mp_aff_add(&d, tv, &nd) < 0 ||
+	    mp_aff_scale(&nd, &d, -1) < 0)
+		return 0;
+	if (aff_prop(e, &d))
+		*is_max = 1;   /* tv - fv >= 0 ? tv : fv */
+	else if (aff_prop(e, &nd))
+		*is_max = 0;   /* fv - tv >= 0 ? tv : fv */
+	else
+		return 0;
+	return 1;
+}
+
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c)
 {
 	mp_aff s;

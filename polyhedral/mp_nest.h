@@ -368,6 +368,12 @@ void mp_aff_var(mp_aff *r, int var);
 int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b);      /* r = a + b */
 int mp_aff_scale(mp_aff *r, const mp_aff *a, int64_t c);           /* r = a * c */
 int mp_aff_equal(const mp_aff *a, const mp_aff *b);                /* a - b == 0 */
+/* A test `e >= 0` (or `e > 0`) choosing value tv where it holds, fv where
+ * not: 1 with *is_max = 1 when that is max(tv, fv) (e a positive multiple
+ * of tv - fv, or tv - fv of e, up to 16: compilers divide a test by common
+ * factors; at tv == fv either arm is the value), *is_max = 0 when it is
+ * min(tv, fv) (the same with fv - tv); 0 when neither */
+int mp_aff_minmax(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max);
 /* r = a * b when the product is quasi-affine: at most one iterator in
  * each term.  Terms of three or more factors keep the iterator (if any)
  * and one parameter: the other parameters are folded into product

@@ -1,6 +1,9 @@
 /* bench_conv.c -- int8 3x3 convolutions, NHWC, stride 1, padding 1 (issue
  * 9's benchmark: 1x56x56x64 -> 64 and 1x28x28x128 -> 128): the plain build
- * of loop_conv.c (its input padded by the caller), its plugin build and
+ * of loop_conv.c (its input padded by the caller; then the same loop with
+ * its padding written in it, and with the window clipped by MAX/MIN loop
+ * bounds as CMSIS-NN writes it, both on the unpadded image), its plugin
+ * build and
  * oneDNN's convolution primitive (s8 x s8 -> s32, source NHWC without
  * padding, padding 1, weights reordered to the primitive's layout once,
  * before timing), one thread.  The plugin build's output must equal the
@@ -24,6 +27,10 @@ void conv_pad_plain(int H, int W, int C, int OC, int KH, int KW, int P, const in
 		    const int8_t *w, int32_t *out);
 void conv_pad_mixprec(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
 		      const int8_t *w, int32_t *out);
+void conv_clip_plain(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
+		     const int8_t *w, int32_t *out);
+void conv_clip_mixprec(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
+		       const int8_t *w, int32_t *out);
 
 typedef void (*conv_fn)(int, int, int, int, int, int, const int8_t *, const int8_t *, int32_t *);
 typedef void (*pad_fn)(int, int, int, int, int, int, int, const int8_t *, const int8_t *,
@@ -162,7 +169,22 @@ static int shape(int H, int W, int C, int OC, int reps)
 	printf("  padding in the loop: mixprec / plain %.2fx, mixprec / oneDNN %.2fx; outputs %s\n",
 	       tpp / tmp, td / tmp, same_p ? "equal" : "DIFFER");
 	fflush(stdout);
-	same = same && same_p;
+	/* the window clipped by MAX/MIN loop bounds (CMSIS-NN's reference
+	   form, output channel outermost) */
+	memset(o1, 0x5a, no * 4);
+	memset(o2, 0x5a, no * 4);
+	double tcp = run_pad(conv_clip_plain, H, W, C, OC, src, w, o1, reps);
+	printf("  plain loop, clipped window     : %9.3f ms  %7.1f GOP/s\n", tcp * 1e3,
+	       ops / tcp / 1e9);
+	fflush(stdout);
+	double tcm = run_pad(conv_clip_mixprec, H, W, C, OC, src, w, o2, reps);
+	printf("  mixprec, clipped window        : %9.3f ms  %7.1f GOP/s\n", tcm * 1e3,
+	       ops / tcm / 1e9);
+	int same_c = memcmp(o0, o1, no * 4) == 0 && memcmp(o0, o2, no * 4) == 0;
+	printf("  clipped window: mixprec / plain %.2fx, mixprec / oneDNN %.2fx; outputs %s\n",
+	       tcp / tcm, td / tcm, same_c ? "equal" : "DIFFER");
+	fflush(stdout);
+	same = same && same_p && same_c;
 	free(src);
 	free(pad);
 	free(w);

@@ -65,3 +65,44 @@ void F(conv_pad_)(int H, int W, int C, int OC, int KH, int KW, int P, const int8
 		}
 	}
 }
+
+/* The same convolution with the window clipped by its loop bounds, as
+ * CMSIS-NN's reference convolution writes it (arm_convolve_s8's portable
+ * path, its Cortex-M0 form: output channel outermost, the window's start
+ * and end computed with MAX/MIN per pixel), on the image itself, stride 1
+ * and padding P, OHWI weights, NHWC output.  The loops visit only the
+ * window's part inside the image. */
+#define CLIP_MAX(A, B) ((A) > (B) ? (A) : (B))
+#define CLIP_MIN(A, B) ((A) < (B) ? (A) : (B))
+void F(conv_clip_)(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *input,
+		   const int8_t *filter, int32_t *output)
+{
+	const int32_t output_y = H + 2 * P - KH + 1, output_x = W + 2 * P - KW + 1;
+	int32_t i_out_ch, i_out_y, i_out_x, i_input_ch, i_ker_y, i_ker_x;
+	int32_t conv_out;
+#pragma mixprec(int8, acc=int32)
+	for (i_out_ch = 0; i_out_ch < OC; i_out_ch++) {
+		for (i_out_y = 0; i_out_y < output_y; i_out_y++) {
+			for (i_out_x = 0; i_out_x < output_x; i_out_x++) {
+				conv_out = 0;
+				const int32_t base_idx_y = i_out_y - P;
+				const int32_t base_idx_x = i_out_x - P;
+				const int32_t ker_y_start = CLIP_MAX(0, -base_idx_y);
+				const int32_t ker_x_start = CLIP_MAX(0, -base_idx_x);
+				const int32_t ker_y_end = CLIP_MIN(KH, H - base_idx_y);
+				const int32_t ker_x_end = CLIP_MIN(KW, W - base_idx_x);
+				for (i_ker_y = ker_y_start; i_ker_y < ker_y_end; i_ker_y++) {
+					for (i_ker_x = ker_x_start; i_ker_x < ker_x_end; i_ker_x++) {
+						const int32_t in_row = base_idx_y + i_ker_y;
+						const int32_t in_col = base_idx_x + i_ker_x;
+						for (i_input_ch = 0; i_input_ch < C; i_input_ch++)
+							conv_out += input[(in_row * W + in_col) * C + i_input_ch] *
+								    filter[i_out_ch * C * KH * KW +
+									   (i_ker_y * KW + i_ker_x) * C + i_input_ch];
+					}
+				}
+				output[i_out_ch + (i_out_y * output_x + i_out_x) * OC] = conv_out;
+			}
+		}
+	}
+}

@@ -117,6 +117,8 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 { T->plan_work(n, p, args, na, w); }
 int mp_aff_minmax(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max)
 { return T->aff_minmax(e, tv, fv, is_max); }
+int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns)
+{ return T->nest_add_narrow(n, e, bits, uns); }
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 { return T->analyze_all(n, p, plans, max); }
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p, char *err, size_t errlen,

@@ -43,6 +43,7 @@ static const mp_core_table mp_table = {
 	mp_nest_add_cond,
 	mp_plan_work,
 	mp_aff_minmax,
+	mp_nest_add_narrow,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 11
+#define MP_CORE_TABLE_VERSION 12
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -70,6 +70,8 @@ typedef struct mp_core_table {
 	void (*plan_work)(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na,
 			  mp_work *w);
 	int (*aff_minmax)(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max);
+	/* version 12 */
+	int (*nest_add_narrow)(mp_nest *n, const mp_aff *e, int bits, int uns);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

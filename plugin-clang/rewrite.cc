@@ -680,6 +680,46 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 					   m.bin(BO_Mul, m.ref(work), mx(2, 4)));
 			cond = m.bin(BO_GE, cost, g(0));
 		}
+		/* and the values the nest narrows to a smaller type fit
+		   (mp_narrow): each at every corner of the box of its
+		   iterators' ranges (as plugin-gcc/rewrite.cc) */
+		for (int i = 0; i < n->nnarrow; i++) {
+			const mp_narrow &w = n->narrow[i];
+			int it[2 * MP_MAX_TERMS], ni = 0;
+			auto find = [&](int v) {
+				int k = 0;
+				while (k < ni && it[k] != v)
+					k++;
+				return k;
+			};
+			for (int t = 0; t < w.e.n; t++)
+				for (int v : { w.e.t[t].v1, w.e.t[t].v2 })
+					if (v >= 0 && n->var[v].kind == MP_VAR_ITER && find(v) == ni)
+						it[ni++] = v;
+			for (unsigned corner = 0; corner < (1u << ni); corner++) {
+				Expr *r = m.lit(w.e.cst);
+				for (int t = 0; t < w.e.n; t++) {
+					Expr *f = m.lit(w.e.t[t].coef);
+					for (int v : { w.e.t[t].v1, w.e.t[t].v2 }) {
+						if (v < 0)
+							continue;
+						int k = find(v), l = n->var[v].loop;
+						Expr *x = k == ni ? m.var(v, false)
+							  : m.paren(m.aff(corner >> k & 1 ? &p.range_hi[l]
+										   : &p.range_lo[l], false));
+						f = m.bin(BO_Mul, f, x);
+					}
+					r = m.bin(BO_Add, r, f);
+				}
+				char name[40];
+				snprintf(name, sizeof name, "__mixprec_narrow%d_%u", i, corner);
+				VarDecl *rv = m.local(name, lt, r);
+				pre.push_back(m.decl_stmt(rv));
+				cond = m.bin(BO_LAnd, m.paren(cond),
+					     m.bin(BO_LAnd, m.bin(BO_GE, m.ref(rv), m.lit(w.lo)),
+						   m.bin(BO_LE, m.ref(rv), m.lit(w.hi))));
+			}
+		}
 		go = m.local("__mixprec_go", C.IntTy, cond);
 		pre.push_back(m.decl_stmt(go));
 	}

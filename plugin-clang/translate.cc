@@ -218,7 +218,14 @@ static bool value_preserving_int_conv(QualType to, QualType from, ASTContext &C)
 	uint64_t bt = C.getTypeSize(to), bf = C.getTypeSize(from);
 	/* index arithmetic: int -> long and back is fine (no overflow is
 	   assumed, as the C standard does for signed index expressions) */
-	return bt >= 32 || bt >= bf;
+	if (bt >= 32)
+		return true;
+	/* below 32 bits, a change of sign wraps (as plugin-gcc) */
+	bool ut = to->isUnsignedIntegerType() || to->isPointerType();
+	bool uf = from->isUnsignedIntegerType() || from->isPointerType();
+	if (ut == uf)
+		return bt >= bf;
+	return uf && bt > bf;
 }
 
 /* ------------------------------------------------ derived parameters */
@@ -337,6 +344,16 @@ bool mp_ctx::aff_of(const Expr *e, mp_aff *r, int depth)
 	return true;
 }
 
+/* Does A name an iterator of the nest? */
+static bool aff_names_iter(const mp_nest *n, const mp_aff *a)
+{
+	for (int i = 0; i < a->n; i++)
+		for (int v : { a->t[i].v1, a->t[i].v2 })
+			if (v >= 0 && n->var[v].kind == MP_VAR_ITER)
+				return true;
+	return false;
+}
+
 bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 {
 	mp_aff a, b;
@@ -356,10 +373,21 @@ bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 			return aff_of_lvalue(c->getSubExpr(), r, depth + 1);
 		case CK_NoOp:
 			return aff_of(c->getSubExpr(), r, depth + 1);
-		case CK_IntegralCast:
-			if (!value_preserving_int_conv(c->getType(), c->getSubExpr()->getType(), C))
+		case CK_IntegralCast: {
+			QualType to = c->getType(), from = c->getSubExpr()->getType();
+			if (value_preserving_int_conv(to, from, C))
+				return aff_of(c->getSubExpr(), r, depth + 1);
+			/* narrowed to a smaller signed type (`const int16_t base
+			   = i * S - P;`): exact while its values fit, which the
+			   call checks first (mp_narrow); as plugin-gcc */
+			if (!to->isIntegerType() || to->isBooleanType() || to->isEnumeralType() ||
+			    to->isUnsignedIntegerType() ||
+			    !from->isIntegerType() || from->isUnsignedIntegerType() ||
+			    !aff_of(c->getSubExpr(), r, depth + 1) || !aff_names_iter(n, r))
 				return false;
-			return aff_of(c->getSubExpr(), r, depth + 1);
+			return mp_nest_add_narrow(n, r, (int)C.getTypeSize(to),
+						  to->isUnsignedIntegerType()) == 0;
+		}
 		default:
 			return false;
 		}

@@ -75,6 +75,7 @@ struct mp_ctx {
 	bool aff_of(tree t, gimple *at, mp_aff *r, int depth);
 	bool aff_of_def(gimple *d, mp_aff *r, int depth);
 	bool aff_of_def_(gimple *d, mp_aff *r, int depth);
+	bool aff_mod(tree t, mp_aff *r, int bits, int depth);
 	/* T (read at AT) as MAX or MIN of two affine forms: GCC's MAX_EXPR /
 	   MIN_EXPR, or the two assignments of `c ? x : y` before the merge
 	   (a local holding it followed); *is_max says which */

@@ -647,6 +647,56 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 	return v;
 }
 
+/* The values the nest narrows to a smaller type (mp_narrow): true when
+   each lies in its type's range at every corner of the box of its
+   iterators' ranges over the nest (plan P's range_lo / range_hi).  Code
+   appended to SEQ. */
+static tree narrow_guard(mp_mat &m, const mp_plan &p, gimple_seq *seq)
+{
+	const mp_nest *n = m.c.n;
+	tree lt = long_t(), ok = boolean_true_node;
+	for (int i = 0; i < n->nnarrow; i++) {
+		const mp_narrow &w = n->narrow[i];
+		int it[2 * MP_MAX_TERMS], ni = 0;
+		for (int t = 0; t < w.e.n; t++)
+			for (int v : { w.e.t[t].v1, w.e.t[t].v2 }) {
+				if (v < 0 || n->var[v].kind != MP_VAR_ITER)
+					continue;
+				int k = 0;
+				while (k < ni && it[k] != v)
+					k++;
+				if (k == ni)
+					it[ni++] = v;
+			}
+		for (unsigned corner = 0; corner < (1u << ni); corner++) {
+			tree r = build_int_cst(lt, w.e.cst);
+			for (int t = 0; t < w.e.n; t++) {
+				tree f = build_int_cst(lt, w.e.t[t].coef);
+				for (int v : { w.e.t[t].v1, w.e.t[t].v2 }) {
+					if (v < 0)
+						continue;
+					int k = 0;
+					while (k < ni && it[k] != v)
+						k++;
+					int l = n->var[v].loop;
+					tree x = k == ni ? m.var(v, false)
+						 : m.aff(corner >> k & 1 ? &p.range_hi[l] : &p.range_lo[l], false);
+					f = fold_build2(MULT_EXPR, lt, f, x);
+				}
+				r = fold_build2(PLUS_EXPR, lt, r, f);
+			}
+			tree rv = gval(r, seq);
+			tree in = fold_build2(TRUTH_AND_EXPR, boolean_type_node,
+					      fold_build2(GE_EXPR, boolean_type_node, rv,
+							  build_int_cst(lt, w.lo)),
+					      fold_build2(LE_EXPR, boolean_type_node, rv,
+							  build_int_cst(lt, w.hi)));
+			ok = fold_build2(TRUTH_AND_EXPR, boolean_type_node, ok, in);
+		}
+	}
+	return ok;
+}
+
 /* Final value of loop L's iterator (max(lo, hi + 1)), in its type. */
 /* The value loop L leaves in its iterator: max(lo, hi + 1) counting up;
  * counting down from hi, lo - 1 when it ran and hi when it did not:
@@ -751,8 +801,17 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return false;
 		}
 		m.bx = &plans[q];
-		if (q == 0)
+		if (q == 0) {
 			go = small_guard(m, p, recipe, na, mvar, nvar, &head);
+			if (n->nnarrow) {   /* and the narrowed values fit */
+				tree both = create_tmp_var(boolean_type_node, "mp_go");
+				tree fit = narrow_guard(m, p, &head);
+				assign(&head, both, gval(fold_build2(TRUTH_AND_EXPR,
+								     boolean_type_node, go, fit),
+							 &head));
+				go = both;
+			}
+		}
 		/* the arguments share their values (mp_mat::memo), computed
 		   under the guard like the arguments themselves */
 		m.memo_to(&seq);

@@ -482,7 +482,13 @@ static bool value_preserving_int_conv(tree to, tree from)
 		return false;
 	/* index arithmetic: int -> sizetype and back is fine (no overflow is
 	   assumed, as the C standard does for signed index expressions) */
-	return TYPE_PRECISION(to) >= 32 || TYPE_PRECISION(to) >= TYPE_PRECISION(from);
+	if (TYPE_PRECISION(to) >= 32)
+		return true;
+	/* below 32 bits, a change of sign wraps: unsigned to signed needs a
+	   wider type, signed to unsigned never keeps a negative value */
+	if (TYPE_UNSIGNED(from) == TYPE_UNSIGNED(to))
+		return TYPE_PRECISION(to) >= TYPE_PRECISION(from);
+	return TYPE_UNSIGNED(from) && TYPE_PRECISION(to) > TYPE_PRECISION(from);
 }
 
 bool mp_ctx::aff_of_def(gimple *d, mp_aff *r, int depth)
@@ -502,6 +508,16 @@ bool mp_ctx::aff_of_def(gimple *d, mp_aff *r, int depth)
 	return true;
 }
 
+/* Does A name an iterator of the nest? */
+static bool aff_names_iter(const mp_nest *n, const mp_aff *a)
+{
+	for (int i = 0; i < a->n; i++)
+		for (int v : { a->t[i].v1, a->t[i].v2 })
+			if (v >= 0 && n->var[v].kind == MP_VAR_ITER)
+				return true;
+	return false;
+}
+
 bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 {
 	enum tree_code c = gimple_assign_rhs_code(d);
@@ -510,10 +526,28 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 	switch (c) {
 	case SSA_NAME: case VAR_DECL: case PARM_DECL: case INTEGER_CST:
 		return aff_of(r1, d, r, depth + 1);
-	CASE_CONVERT:
-		if (!value_preserving_int_conv(TREE_TYPE(gimple_assign_lhs(d)), TREE_TYPE(r1)))
+	CASE_CONVERT: {
+		tree to = TREE_TYPE(gimple_assign_lhs(d)), from = TREE_TYPE(r1);
+		if (value_preserving_int_conv(to, from))
+			return aff_of(r1, d, r, depth + 1);
+		/* narrowed to a smaller signed type (`const int16_t base =
+		   i * S - P;`): exact while its values fit, which the call
+		   checks first (mp_narrow); a loop-invariant one stays a
+		   derived parameter (aff_of_def).  Never to an unsigned type:
+		   GCC narrows arithmetic into unsigned char / short, which
+		   wraps (`(int8_t)(x - p)` becomes `(signed char)((unsigned
+		   char) x - (unsigned char) p)`): that form is read modulo
+		   2^bits (aff_mod), the value the int arithmetic gives */
+		if (TREE_CODE(to) != INTEGER_TYPE || TYPE_UNSIGNED(to) || !INTEGRAL_TYPE_P(from))
 			return false;
-		return aff_of(r1, d, r, depth + 1);
+		if (!TYPE_UNSIGNED(from) ? !aff_of(r1, d, r, depth + 1)
+		    : TYPE_PRECISION(from) != TYPE_PRECISION(to) ||
+		      !aff_mod(r1, r, TYPE_PRECISION(to), depth + 1))
+			return false;
+		if (!aff_names_iter(n, r))
+			return false;
+		return mp_nest_add_narrow(n, r, TYPE_PRECISION(to), TYPE_UNSIGNED(to)) == 0;
+	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
 		if (!aff_of(r1, d, &a, depth + 1) || !aff_of(gimple_assign_rhs2(d), d, &b, depth + 1))
 			return false;
@@ -524,6 +558,55 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 		return mp_aff_add(r, &a, &b) == 0;
 	case NEGATE_EXPR:
 		return aff_of(r1, d, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+	default:
+		return false;
+	}
+}
+
+/* T, of an unsigned type of BITS bits, as GCC narrows int arithmetic
+ * converted to a BITS-bit type (`(short)(i * S - P)` is computed as
+ * `(short)((unsigned short) (i * S) - (unsigned short) P)`, from the front
+ * end on): R, affine, congruent to T modulo 2^BITS.  Leaves are values of
+ * signed types of at least BITS bits converted (their values) and
+ * constants; + - * and negation in T's type combine them. */
+bool mp_ctx::aff_mod(tree t, mp_aff *r, int bits, int depth)
+{
+	mp_aff a, b;
+	if (depth > 20 || failed || !INTEGRAL_TYPE_P(TREE_TYPE(t)) ||
+	    !TYPE_UNSIGNED(TREE_TYPE(t)) || (int)TYPE_PRECISION(TREE_TYPE(t)) != bits)
+		return false;
+	if (TREE_CODE(t) == INTEGER_CST) {
+		if (!tree_fits_uhwi_p(t))
+			return false;
+		mp_aff_const(r, (int64_t)tree_to_uhwi(t));
+		return true;
+	}
+	if (TREE_CODE(t) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(t))
+		return false;
+	gimple *d = SSA_NAME_DEF_STMT(t);
+	if (!d || !is_gimple_assign(d))
+		return false;
+	enum tree_code c = gimple_assign_rhs_code(d);
+	tree r1 = gimple_assign_rhs1(d);
+	switch (c) {
+	CASE_CONVERT: {
+		tree from = TREE_TYPE(r1);
+		if (!INTEGRAL_TYPE_P(from) || TYPE_UNSIGNED(from) ||
+		    (int)TYPE_PRECISION(from) < bits)
+			return false;
+		return aff_of(r1, d, r, depth + 1);
+	}
+	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR:
+		if (!aff_mod(r1, &a, bits, depth + 1) ||
+		    !aff_mod(gimple_assign_rhs2(d), &b, bits, depth + 1))
+			return false;
+		if (c == MULT_EXPR)
+			return mp_aff_mul(n, r, &a, &b) == 0;
+		if (c == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
+			return false;
+		return mp_aff_add(r, &a, &b) == 0;
+	case NEGATE_EXPR:
+		return aff_mod(r1, &a, bits, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:
 		return false;
 	}

@@ -287,6 +287,45 @@ int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b)
 	return 0;
 }
 
+static int is_iter(const mp_nest *n, int v);
+
+int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns)
+{
+	int64_t lo, hi;
+	int i, it = 0, seen[2 * MP_MAX_TERMS], nseen = 0;
+
+	if (bits < 1 || bits >= 64)
+		return -1;
+	lo = uns ? 0 : -((int64_t)1 << (bits - 1));
+	hi = uns ? ((int64_t)1 << bits) - 1 : ((int64_t)1 << (bits - 1)) - 1;
+	for (i = 0; i < e->n; i++)
+		for (int f = 0; f < 2; f++) {
+			int v = f ? e->t[i].v2 : e->t[i].v1, k;
+
+			if (!is_iter(n, v))
+				continue;
+			for (k = 0; k < nseen && seen[k] != v; k++)
+				;
+			if (k == nseen) {
+				seen[nseen++] = v;
+				it++;
+			}
+		}
+	if (it > MP_MAX_NARROW_ITERS)
+		return -1;
+	for (i = 0; i < n->nnarrow; i++)
+		if (n->narrow[i].lo == lo && n->narrow[i].hi == hi &&
+		    mp_aff_equal(&n->narrow[i].e, e))
+			return 0;
+	if (n->nnarrow >= MP_MAX_NARROW)
+		return -1;
+	n->narrow[n->nnarrow].e = *e;
+	n->narrow[n->nnarrow].lo = lo;
+	n->narrow[n->nnarrow].hi = hi;
+	n->nnarrow++;
+	return 0;
+}
+
 int mp_aff_equal(const mp_aff *a, const mp_aff *b)
 {
 	mp_aff neg, d;

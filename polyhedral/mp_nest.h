@@ -36,6 +36,7 @@ extern "C" {
 #define MP_MAX_TERMS    8
 #define MP_MAX_ARGS     8    /* arguments of an MP_X_CALL */
 #define MP_MAX_CONDS    8    /* affine conditions (mp_cond) of a nest */
+#define MP_MAX_NARROW   4    /* narrowed values (mp_narrow) of a nest */
 #define MP_NAME_LEN     48
 #define MP_REASON_LEN   320
 
@@ -322,6 +323,21 @@ typedef struct mp_cond {
 	int loc;               /* glue location cookie */
 } mp_cond;
 
+/* A value narrowed to a smaller integer type (CMSIS-NN's `const int16_t
+ * base_idx_y = i_out_y * stride_y - pad_y;`): the glue reads it as the
+ * affine value e, which is exact only while every value e takes lies in
+ * [lo, hi] (the narrow type's range; outside it the conversion wraps).
+ * The glue checks that before the call, at every corner of the box of the
+ * iterators' ranges (mp_plan.range_lo / range_hi): e is affine in each
+ * iterator, so its extremes over the box lie at corners (at most
+ * 2^MP_MAX_NARROW_ITERS of them); when one is out, the nest runs as
+ * written. */
+#define MP_MAX_NARROW_ITERS 3
+typedef struct mp_narrow {
+	mp_aff e;
+	int64_t lo, hi;
+} mp_narrow;
+
 /* --------------------------------------------------------------- nest */
 
 typedef struct mp_nest {
@@ -334,6 +350,8 @@ typedef struct mp_nest {
 	mp_stmt stmt[MP_MAX_STMTS];
 	int nconds;
 	mp_cond cond[MP_MAX_CONDS];
+	int nnarrow;
+	mp_narrow narrow[MP_MAX_NARROW];
 	/* loops mp_reroll folded into the loop before them, by their glue ids
 	   (mp_loop.orig): the glue drops them from its own loop list, in
 	   decreasing id order, and runs them only when the nest falls back */
@@ -360,6 +378,11 @@ int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s);
 /* The condition e >= 0 (an existing equal one is reused); -1 when the
  * table is full (the glue then describes the guard as unreadable). */
 int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc);
+/* A value e converted to an integer type of BITS bits (UNS: unsigned),
+ * BITS < 64 (mp_narrow; an existing equal one is reused): 0, or -1 when
+ * the table is full or e names more than MP_MAX_NARROW_ITERS iterators
+ * (the glue then reads the conversion as not affine). */
+int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns);
 
 /* Affine helpers.  They return 0 on success, -1 when the result is not
  * quasi-affine or does not fit MP_MAX_TERMS. */

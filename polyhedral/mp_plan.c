@@ -3331,7 +3331,7 @@ static void fill_remarks(az *z)
 			 "bounds left out (padding)", ln(n, plan->loop_k), b[0], b[1]);
 	}
 	snprintf(plan->layout, sizeof(plan->layout),
-		 "A=%s (%s), B=%s (%s), %s%s%s",
+		 "A=%s (%s), B=%s (%s), %s%s%s%s",
 		 an(n, A->access),
 		 contiguous(n, A->access, plan->loop_k) ? "k contiguous" :
 		 contiguous(n, A->access, plan->loop_i) ? "i contiguous" : "strided",
@@ -3342,7 +3342,9 @@ static void fill_remarks(az *z)
 		 contiguous(n, B->access, plan->loop_j) ? "j contiguous" : "strided",
 		 mode,
 		 plan->ncheck ? ", run-time overlap check" : "",
-		 plan->need_runtime_bound ? ", run-time bound check" : "");
+		 plan->need_runtime_bound ? ", run-time bound check" : "",
+		 n->nnarrow ? ", run-time range check of a value narrowed to a smaller "
+		 "type" : "");
 }
 
 /* ------------------------------------------------------------ padding */

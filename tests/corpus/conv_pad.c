@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 17
+// MIXPREC-TRANSFORMED: 18
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -396,8 +396,9 @@ __attribute__((noinline)) void pd_clip_cmsis(int input_x, int input_y, int input
 
 /* CMSIS-NN's generic depthwise convolution (arm_depthwise_conv_s8.c): the
    channel indexes input, filter and output; the window clipped per pixel.
-   CMSIS-NN declares base_idx_y/x int16_t: a narrowing mixprec refuses (the
-   value could wrap), here int32_t as in its other kernels */
+   As published, the window's origin is narrowed to int16_t: exact while
+   its values fit, which the call checks first (else the loop runs as
+   written) */
 __attribute__((noinline)) void pd_clip_dw(int input_x, int input_y, int input_ch, int ch_mult,
 					  int kernel_x, int kernel_y, int pad_x, int pad_y,
 					  int stride_x, int stride_y, int output_x, int output_y,
@@ -406,9 +407,9 @@ __attribute__((noinline)) void pd_clip_dw(int input_x, int input_y, int input_ch
 {
 #pragma mixprec(int8, acc=int32)
 	for (int i_out_y = 0; i_out_y < output_y; i_out_y++) {
-		const int32_t base_idx_y = (i_out_y * stride_y) - pad_y;
+		const int16_t base_idx_y = (i_out_y * stride_y) - pad_y;
 		for (int i_out_x = 0; i_out_x < output_x; i_out_x++) {
-			const int32_t base_idx_x = (i_out_x * stride_x) - pad_x;
+			const int16_t base_idx_x = (i_out_x * stride_x) - pad_x;
 			for (int i_input_ch = 0; i_input_ch < input_ch; i_input_ch++) {
 				for (int i_ch_mult = 0; i_ch_mult < ch_mult; i_ch_mult++) {
 					const int idx_out_ch = i_ch_mult + i_input_ch * ch_mult;
@@ -433,6 +434,23 @@ __attribute__((noinline)) void pd_clip_dw(int input_x, int input_y, int input_ch
 			}
 		}
 	}
+}
+
+/* The window's origin narrowed to 8 bits (as CMSIS-NN narrows it to 16):
+   exact while x - pad fits in int8_t; past 127 it wraps (the window then
+   lies before the signal: nothing is added) and the call must fall back */
+__attribute__((noinline)) void pd_clip_w8(const int8_t *in, const int8_t *w, int32_t *out, int n,
+					  int kw, int pad, int oc)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int o = 0; o < oc; o++)
+		for (int x = 0; x < n; x++) {
+			const int8_t base = x - pad;
+			int32_t acc = 0;
+			for (int k = PD_MAX(0, -base); k < PD_MIN(kw, n - base); k++)
+				acc += in[base + k] * w[o * kw + k];
+			out[o * n + x] = acc;
+		}
 }
 
 /* A 1-D window clipped with the conditionals written out (nnom), the
@@ -629,6 +647,19 @@ void corpus_main(void)
 			int on = T + 4 >= 5 ? (T + 4 - 5) / 2 + 1 : 0;
 			pd_clip_s2(in, w, out, T, on, OC);
 			harness_out_array(harness_name("clip_s2 %d oc%d", T, OC), out, nout);
+			pd_clip_w8(in, w, out, T, Kt, pd, OC);
+			harness_out_array(harness_name("clip_w8 %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);
+			{   /* 200 samples: x - pad wraps past 127 */
+				int8_t *sig = harness_rand_s8(200);
+				int8_t *wk = harness_rand_s8((size_t)(OC + 1) * Kt);
+				int32_t *o8 = harness_rand_s32((size_t)(OC + 1) * 200, -1000, 1000);
+				pd_clip_w8(sig, wk, o8, 200, Kt, pd, OC);
+				harness_out_array(harness_name("clip_w8 wraps k%d p%d oc%d", Kt, pd, OC),
+						  o8, (size_t)(OC + 1) * 200);
+				harness_free(sig);
+				harness_free(wk);
+				harness_free(o8);
+			}
 			int32_t *end = harness_rand_s32(nout, -1000, 1000);
 			pd_clip_end(in, w, out, end, T, Kt, pd, OC);
 			harness_out_array(harness_name("clip_end %d k%d p%d oc%d", T, Kt, pd, OC), out, nout);

@@ -1110,6 +1110,11 @@ def gen_xfunc(r, f):
     # conv with padding: the window clipped by MAX/MIN loop bounds instead
     # of a test (CMSIS-NN's reference kernels), through locals or inline
     xf["cclip"] = wchoice(r, [("none", 65), ("local", 20), ("inline", 15)])
+    # a clipped window's origin narrowed to a smaller signed type (CMSIS-NN's
+    # `const int16_t base_idx_y = ...`): int8_t wraps on larger shapes (the
+    # call must fall back); its own Random, so that the draws above stay
+    rn = random.Random(repr(r.getstate()[1][:8]) + "narrow")
+    xf["cnarrow"] = wchoice(rn, [("none", 60), ("s16", 25), ("s8", 15)])
     return fn
 
 
@@ -1178,13 +1183,23 @@ def conv_body(xf, pragma, zA):
         upd_c = "s += %s * %s;" % (ain_c, bw)
         bh = (mx("0", "%d - oh * %d" % (P, S)), mn("%d" % KH, "IH + %d - oh * %d" % (P, S)))
         bv = (mx("0", "%d - ow * %d" % (P, S)), mn("%d" % KW, "IW + %d - ow * %d" % (P, S)))
+        ih_c = "oh * %d + kh - %d" % (S, P)
+        iw_c = "ow * %d + kw - %d" % (S, P)
+        nar = xf.get("cnarrow", "none")
+        if nar != "none":
+            ty = {"s16": "int16_t", "s8": "int8_t"}[nar]
+            red = ["const %s oy = oh * %d - %d;" % (ty, S, P),
+                   "const %s ox = ow * %d - %d;" % (ty, S, P)]
+            bh = (mx("0", "-oy"), mn("%d" % KH, "IH - oy"))
+            bv = (mx("0", "-ox"), mn("%d" % KW, "IW - ox"))
+            ih_c, iw_c = "oy + kh", "ox + kw"
         if clip == "local":
-            red = ["const int kh0 = %s, kh1 = %s;" % bh, "const int kw0 = %s, kw1 = %s;" % bv]
+            red += ["const int kh0 = %s, kh1 = %s;" % bh, "const int kw0 = %s, kw1 = %s;" % bv]
             bh, bv = ("kh0", "kh1"), ("kw0", "kw1")
         red += ["for (int kh = %s; kh < %s; kh++) {" % bh,
-                "\tconst int ih = oh * %d + kh - %d;" % (S, P),
+                "\tconst int ih = %s;" % ih_c,
                 "\tfor (int kw = %s; kw < %s; kw++) {" % bv,
-                "\t\tconst int iw = ow * %d + kw - %d;" % (S, P)]
+                "\t\tconst int iw = %s;" % iw_c]
         if near == "depthwise":
             red += ["\t\t" + upd_c]
         else:

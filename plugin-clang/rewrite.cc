@@ -946,6 +946,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			/* each contraction's accumulator reads its tile */
 			const mp_plan &pq = plans[q];
 			Expr *idx = m.iteration(vi);
+			if (pq.loop_i2 >= 0)   /* a second row loop: T[(i2*M + i)*N + j] */
+				idx = m.bin(BO_Add,
+					    m.bin(BO_Mul, m.paren(m.iteration(n->loop[pq.loop_i2].iter)),
+						  omp_tile ? m.paren(m.extent(li)) : m.ref(mvar)),
+					    m.paren(idx));
 			if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.paren(m.extent(pq.loop_g))),
 					    m.paren(m.iteration(n->loop[pq.loop_g].iter)));

@@ -967,6 +967,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		/* each contraction's accumulator reads its tile */
 		const mp_plan &pq = plans[q];
 		tree idx = m.iteration(vi);
+		if (pq.loop_i2 >= 0)   /* a second row loop: T[(i2*M + i)*N + j] */
+			idx = fold_build2(PLUS_EXPR, long_t(),
+					  fold_build2(MULT_EXPR, long_t(),
+						      m.iteration(n->loop[pq.loop_i2].iter), mvar),
+					  idx);
 		if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
 			idx = fold_build2(PLUS_EXPR, long_t(),
 					  fold_build2(MULT_EXPR, long_t(), idx, m.extent(pq.loop_g)),

@@ -371,8 +371,9 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 	}
 	levels(&v, n, p);
-	/* a second row loop outside i (DIRECT, FUSED): its extent, then A's,
-	   the output's and the bias's byte strides (-1, 0, 0, 0 without: the
+	/* a second row loop outside i (DIRECT, FUSED, TILE): its extent, then
+	   A's, the output's (TILE: 0, the tile's rows are (i2, i)) and the
+	   bias's byte strides (-1, 0, 0, 0 without: the
 	   runtime then trusts the core's proof that the output is one element
 	   per (i, j); with one, it checks the strides, disjoint_rows) */
 	if (p->loop_i2 >= 0) {
@@ -381,7 +382,10 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 
 		extent(&v, p->loop_i2);
 		coef(&v, p->acc_a, v2);
-		coef(&v, out, v2);
+		if (p->mode == MP_OUT_TILE)   /* the tile: T[(i2*M + i)*N + j] */
+			cst(&v, 0);
+		else
+			coef(&v, out, v2);
 		if (p->mode == MP_OUT_FUSED && p->epi_bias >= 0)
 			coef(&v, p->epi_bias, v2);
 		else

@@ -3712,8 +3712,12 @@ static int analyze(az *z)
 	    compute_bound(z) < 0)
 		return -1;
 	try_fuse(z, chain, d);
-	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE) {
-		/* the tile is read by (i, j): mp_analyze plans again without */
+	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE &&
+	    (z->fsrc || plan->loop_g >= 0 || plan->tri ||
+	     (plan->nsum == 0 && n->stmt[z->c.stmt].loop != plan->loop_k))) {
+		/* the tile is read by (i2, i, j) for integer sources, the
+		   reduction loop holding the sum alone, without groups or a
+		   triangle; otherwise mp_analyze plans again without */
 		z->m2_tile = 1;
 		return refuse(z, loop_loc(n, plan->loop_i2), "a second row loop '%s' in tile "
 			      "mode", ln(n, plan->loop_i2));

@@ -44,8 +44,9 @@
  *                                         and each such loop's n iterations,
  *                                         A and B advancing a_s / b_s bytes
  *                                         per iteration (stage.c)
- *            M2, a_s2, c_s2, bias_s2,     a second row loop outside i (DIRECT
- *                                         and FUSED; -1, 0, 0, 0 without): M2
+ *            M2, a_s2, c_s2, bias_s2,     a second row loop outside i (DIRECT,
+ *                                         FUSED, TILE: its rows (i2, i), c_s2
+ *                                         0; -1, 0, 0, 0 without): M2
  *                                         blocks of M rows, A, the output and
  *                                         the bias advancing a_s2 / c_s2 /
  *                                         bias_s2 bytes per block; the output
@@ -962,7 +963,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   window's loops): batched.c, never the copies below.  Quantization
 	   groups (a_sg a group's length) take mp_gemm_x8_groups */
 	int batched = G > 1 && (L > 0 || P > 0 || (a_sg == 1 && b_sg == 1));
-	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0) || (has_rows2 && mode == 0))
+	if (ok < 0 || ((alpha != 1 || G != 1) && mode != 0))
 		return fallback(NULL, MP_FB_ABI, t0);
 	if (bad_step || !boxed)   /* !boxed: clip_k */
 		return fallback(loc, MP_FB_LAYOUT, t0);
@@ -1008,6 +1009,22 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		nblk = 1;
 		merged = 1;
 	}
+	/* TILE with a second row loop (a convolution's image rows, its
+	   epilogue run as written): the tile's rows are (i2, i), M2 blocks of
+	   M rows, T[(i2*M + i)*N + j]; A's rows copied when they do not
+	   chain.  Not with groups */
+	if (mode == 0 && has_rows2) {
+		if (G != 1)
+			return fallback(loc, MP_FB_LAYOUT, t0);
+		if (nblk > 1) {
+			if (M > LONG_MAX / nblk)
+				return fallback(loc, MP_FB_ALLOC, t0);
+			rows2 = a_s2 != M * a_si;
+			M *= nblk;
+			nblk = 1;
+			merged = 1;
+		}
+	}
 	/* the operands copied for one strided k (stage.c): at once in tile
 	   mode; in pieces of rows below, so that a piece stays in cache.
 	   Padding copies A always (the conditions need each row's i, i2:
@@ -1015,7 +1032,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	int stage = (L > 0 || rows2 || P > 0) && !batched;
 	long Kin = K;   /* k's own extent (kd[0]) */
 	if (mode == 0 && stage) {
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0,
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K,
+				  rows2 || (P > 0 && merged) ? Mblk : 0, a_s2, 0, 0,
 				  P > 0 ? &pad : NULL, 0 };
 		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
 			return fallback(loc, MP_FB_ALLOC, t0);

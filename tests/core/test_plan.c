@@ -1174,13 +1174,13 @@ static const pcase cases[] = {
 { .name = "operand depends on both i and j: rows (i, j) of a matrix-vector product",
   .text = TILE_SCALAR("x[i*K+j+k]:s8", "w[k]:s8"),
   .ok = 1, .mode = MP_OUT_FUSED, .li = "j", .lj = "-", .a = "x", .b = "w" },
-{ .name = "operand depends on both i and j, tile mode: refused",
+{ .name = "operand depends on both i and j, tile mode: two row loops (i2 = i, i = j)",
   .text = DECLS "var s local s32\n"
 	"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
 	"loop k parent=j lo=0 hi=K-1\n"
 	"stmt k : s = (+ s " PROD("x[i*K+j+k]:s8", "w[k]:s8") ")\n"
 	"stmt j : y[4*i*N+4*j]:s32 = (call:s32 \"abs\" s)\n",
-  .ok = 0, .reason = "operand 'x' depends on both 'i' and 'j'" },
+  .ok = 1, .mode = MP_OUT_TILE, .li = "j", .a = "x", .b = "w" },
 
 { .name = "four enclosing loops",
   .text = DECLS "var s local s32\nvar r iter s32\n"
@@ -1852,8 +1852,8 @@ static void batch_loops(void)
 	CHECK(cnt == 1 && plans[0].loop_i2 == 0 && plans[0].loop_i == 1 &&
 	      plans[0].mode == MP_OUT_FUSED, "batch: rows (b, i) in one call (%d, i2 %d: %s)",
 	      cnt, plans[0].loop_i2, plans[0].reason);
-	/* the same with an epilogue the kernels do not fuse (tile mode): the
-	   batch loop runs as written around one call per iteration */
+	/* the same with an epilogue the kernels do not fuse: tile mode, the
+	   tile's rows (b, i) */
 	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b iter s32\nvar s local s32\n"
 		"loop b lo=0 hi=B-1\nloop i parent=b lo=0 hi=M-1\n"
 		"loop j parent=i lo=0 hi=N-1\nstmt j : s = 0\n"
@@ -1863,10 +1863,9 @@ static void batch_loops(void)
 	      n.error);
 	cnt = mp_analyze_all(&n, &p, plans, 4);
 	li = 1;   /* loop ids in order of declaration: b 0, i 1 */
-	CHECK(cnt == 0 && plans[0].descend == li, "batch: descend to loop i (%d, %d: %s)", cnt,
-	      plans[0].descend, plans[0].reason);
-	CHECK(strstr(plans[0].descend_note, "loop 'b' around the contraction runs as written"),
-	      "batch: note '%s'", plans[0].descend_note);
+	CHECK(cnt == 1 && plans[0].loop_i2 == 0 && plans[0].loop_i == li &&
+	      plans[0].mode == MP_OUT_TILE, "batch: tile rows (b, i) (%d, i2 %d: %s)", cnt,
+	      plans[0].loop_i2, plans[0].reason);
 	/* the inner nest as the glue describes it: b a parameter */
 	CHECK(mp_nest_parse(&n, DECLS "var B param s32\nvar b param s32 outer_iter\n"
 		"var s local s32\n"

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 8
 /* conv.c -- direct convolutions as C code writes them (issue 9, item 2):
  * the reduction runs over the kernel window and the input channels
  * (kh, kw, ic), each directly inside the previous.  The loops around the
@@ -8,8 +8,8 @@
  * not (a strided or dilated window, NCHW) once per call.  Forms: NHWC with
  * OHWI weights and a batch loop; HWIO weights with stride and dilation;
  * NCHW with an input offset and an output offset (Deeploy's
- * Conv2d_s8_s8_s32_NCHW, padding 0: refused, its filter loop encloses both
- * image loops, which would have to be interchanged); uint8 input with a zero point and a
+ * Conv2d_s8_s8_s32_NCHW, padding 0: its filter loop encloses both image
+ * loops, the rows (h, w) of one call in tile mode); uint8 input with a zero point and a
  * requantizing epilogue of the user's own (tile mode); a 1-D convolution
  * over (k, ic) with a bias; accumulation into an int32 output (direct
  * mode); the window loops counting down; a constant 3x3 window. */
@@ -55,7 +55,9 @@ __attribute__((noinline)) void cv_hwio(int H, int W, int C, int OC, int KH, int 
 			}
 }
 
-/* NCHW, filters F x C x P x Q, unsigned sizes, offsets (Deeploy style) */
+/* NCHW, filters F x C x P x Q, unsigned sizes, offsets (Deeploy style): the
+   filter loop outermost, the two image loops the rows (h, w) of one call
+   in tile mode (the output offset added as written) */
 __attribute__((noinline)) void cv_nchw(const int8_t *pSrcA, uint32_t C, uint32_t H, uint32_t W,
 				       const int8_t *pSrcB, uint32_t F, uint32_t P, uint32_t Q,
 				       uint32_t SP, uint32_t SQ, int32_t *pDstC,
@@ -65,7 +67,7 @@ __attribute__((noinline)) void cv_nchw(const int8_t *pSrcA, uint32_t C, uint32_t
 	uint32_t W_out = (W - Q) / SQ + 1;
 	uint32_t c, h, w, f, p, q;
 #pragma mixprec(int8, acc=int32)
-	for (f = 0; f < F; f++) // expected-warning {{operand 'pSrcA' depends on both 'h' and 'w'}}
+	for (f = 0; f < F; f++)
 		for (h = 0; h < H_out; h++)
 			for (w = 0; w < W_out; w++) {
 				int32_t sum = 0;

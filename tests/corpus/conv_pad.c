@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 18
+// MIXPREC-TRANSFORMED: 20
 /* conv_pad.c -- padded convolutions written with the window test the way
  * public C code writes it (issue 9, item 2): the image is not padded in
  * memory; a term whose input pixel lies outside the image is left out.
@@ -394,6 +394,104 @@ __attribute__((noinline)) void pd_clip_cmsis(int input_x, int input_y, int input
 	}
 }
 
+/* The same with its requantization, as CMSIS-NN's arm_convolve_s8 writes
+   it for cores without the DSP extension: a bias when given, the user's
+   requantization (a doubling high multiply and a rounding shift, as
+   arm_nn_requantize), output offset, clamp, int8 store.  The two pixel
+   loops are the rows (i2, i) of one call in tile mode; the epilogue runs
+   as written on each sum */
+static inline int32_t pd_nn_requantize(int32_t val, int32_t mult, int32_t shift)
+{
+	int32_t right = shift > 0 ? 0 : -shift;
+	int64_t prod = (int64_t)(val * (1 << (shift > 0 ? shift : 0))) * mult;
+	int32_t hi = (int32_t)((prod + ((int64_t)1 << 30)) >> 31);
+	int32_t mask = (int32_t)(((int64_t)1 << right) - 1);
+	int32_t rem = hi & mask, thr = (mask >> 1) + (hi < 0);
+	return (hi >> right) + (rem > thr);
+}
+
+__attribute__((noinline)) void pd_clip_cmsis_q(int input_x, int input_y, int input_ch,
+					       int output_ch, int kernel_x, int kernel_y, int pad_x,
+					       int pad_y, int stride_x, int stride_y, int output_x,
+					       int output_y, const int8_t *input_data,
+					       int32_t input_offset, const int8_t *filter_data,
+					       const int32_t *bias_data, const int32_t *output_mult,
+					       const int32_t *output_shift, int32_t out_offset,
+					       int32_t out_activation_min, int32_t out_activation_max,
+					       int8_t *output_data)
+{
+	int32_t i_out_ch, i_out_y, i_out_x, i_input_ch, i_ker_y, i_ker_x;
+	int32_t conv_out;
+
+#pragma mixprec(int8, acc=int32)
+	for (i_out_ch = 0; i_out_ch < output_ch; i_out_ch++) {
+		for (i_out_y = 0; i_out_y < output_y; i_out_y++) {
+			for (i_out_x = 0; i_out_x < output_x; i_out_x++) {
+				conv_out = 0;
+
+				const int32_t base_idx_y = stride_y * i_out_y - pad_y;
+				const int32_t base_idx_x = stride_x * i_out_x - pad_x;
+
+				const int32_t ker_y_start = PD_MAX(0, -base_idx_y);
+				const int32_t ker_x_start = PD_MAX(0, -base_idx_x);
+
+				const int32_t ker_y_end = PD_MIN(kernel_y, input_y - base_idx_y);
+				const int32_t ker_x_end = PD_MIN(kernel_x, input_x - base_idx_x);
+
+				for (i_ker_y = ker_y_start; i_ker_y < ker_y_end; i_ker_y++) {
+					for (i_ker_x = ker_x_start; i_ker_x < ker_x_end; i_ker_x++) {
+						const int32_t in_row = base_idx_y + i_ker_y;
+						const int32_t in_col = base_idx_x + i_ker_x;
+						for (i_input_ch = 0; i_input_ch < input_ch; i_input_ch++) {
+							conv_out +=
+							    (input_data[(in_row * input_x + in_col) * input_ch + i_input_ch] +
+							     input_offset) *
+							    filter_data[i_out_ch * input_ch * kernel_y * kernel_x +
+									(i_ker_y * kernel_x + i_ker_x) * input_ch +
+									i_input_ch];
+						}
+					}
+				}
+				if (bias_data) {
+					conv_out += bias_data[i_out_ch];
+				}
+				conv_out = pd_nn_requantize(conv_out, output_mult[i_out_ch], output_shift[i_out_ch]);
+				conv_out += out_offset;
+				conv_out = PD_MAX(conv_out, out_activation_min);
+				conv_out = PD_MIN(conv_out, out_activation_max);
+				output_data[i_out_ch + (i_out_y * output_x + i_out_x) * output_ch] = (int8_t)conv_out;
+			}
+		}
+	}
+}
+
+/* CMSIS_5's arm_convolve_HWC_q7_basic_nonsquare reference loops: the
+   output channel outermost, then the image rows and columns, both of
+   which index the input; the requantizing shift kept as written (tile
+   mode, the two image loops the rows (i2, i) of one call) */
+__attribute__((noinline)) void pd_cmsis5_shift(const int8_t *in, const int8_t *wt, int8_t *out, int out_shift, int in_x,
+		    int in_y, int ch_in, int ch_out, int dk, int pad, int out_x, int out_y, int sx,
+		    int sy)
+{
+	int i, j, k, l, m, n, in_row, in_col;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < ch_out; i++)
+		for (j = 0; j < out_y; j++)
+			for (k = 0; k < out_x; k++) {
+				int32_t acc = 0;
+				for (m = 0; m < dk; m++)
+					for (n = 0; n < dk; n++) {
+						in_row = sy * j + m - pad;
+						in_col = sx * k + n - pad;
+						if (in_row >= 0 && in_col >= 0 && in_row < in_y && in_col < in_x)
+							for (l = 0; l < ch_in; l++)
+								acc += in[(in_row * in_x + in_col) * ch_in + l] *
+								       wt[i * ch_in * dk * dk + (m * dk + n) * ch_in + l];
+					}
+				out[i + (j * out_x + k) * ch_out] = (int8_t)(acc >> out_shift);
+			}
+}
+
 /* CMSIS-NN's generic depthwise convolution (arm_depthwise_conv_s8.c): the
    channel indexes input, filter and output; the window clipped per pixel.
    As published, the window's origin is narrowed to int16_t: exact while
@@ -630,6 +728,24 @@ void corpus_main(void)
 			pd_clip_cmsis(W, H, C, OC, KW2, KH2, P, P, S, S, ow, oh, in, io, w, out);
 			harness_out_array(harness_name("clip_cmsis %dx%dx%d k%dx%d s%d p%d oc%d io%d", H,
 						       W, C, KH2, KW2, S, P, OC, io), out, nout);
+			{
+				int32_t *qm = harness_rand_s32((size_t)OC + 1, 1 << 30, INT32_MAX);
+				int32_t *qs = harness_rand_s32((size_t)OC + 1, -12, 0);
+				int32_t zo = harness_randint(-128, 127);
+				pd_clip_cmsis_q(W, H, C, OC, KW2, KH2, P, P, S, S, ow, oh, in, io, w,
+						sh % 2 ? bias : NULL, qm, qs, zo, -128, 127, y8);
+				harness_out_array(harness_name("clip_cmsis_q %dx%dx%d k%dx%d s%d p%d oc%d io%d",
+							       H, W, C, KH2, KW2, S, P, OC, io), y8, nout);
+				harness_free(qm);
+				harness_free(qs);
+				int dk = KH2, sx = S, sy = S;
+				int cx = (W + 2 * P - dk) / sx + 1, cy = (H + 2 * P - dk) / sy + 1;
+				if (W + 2 * P < dk || H + 2 * P < dk)
+					cx = cy = 0;
+				pd_cmsis5_shift(in, w, y8, sh % 9, W, H, C, OC, dk, P, cx, cy, sx, sy);
+				harness_out_array(harness_name("cmsis5_shift %dx%dx%d k%d s%d p%d oc%d", H, W,
+							       C, dk, S, P, OC), y8, nout);
+			}
 			int cm = 1 + sh % 3, dc = 1 + (C - 1) % 9;
 			size_t ndw = (size_t)(oh + 1) * (ow + 1) * dc * cm;
 			int8_t *kdw = harness_rand_s8((size_t)KH2 * KW2 * dc * cm);

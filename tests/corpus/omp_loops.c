@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 12
+// MIXPREC-TRANSFORMED: 13
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -217,6 +217,23 @@ __attribute__((noinline)) void ol_batch_rows(int nb, int M, int N, int K, const 
 			}
 }
 
+/* the same with an epilogue the kernels do not fuse: tile mode, the
+   tile's rows (b, i); the directive's loop reads the tile */
+__attribute__((noinline)) void ol_batch_tile(int nb, int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int b = 0; b < nb; b++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[(b * M + i) * K + k] * B[k * N + j];
+				C[(b * M + i) * N + j] = s / 3;
+			}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -249,6 +266,9 @@ void corpus_main(void)
 			int32_t *Cb = harness_rand_s32((size_t)nb * M * N + 1, -100, 100);
 			ol_batch_rows(nb, M, N, K, Ab, B, Cb);
 			harness_out_array(harness_name("batch_rows %dx%dx%dx%d", nb, M, N, K), Cb,
+					  (size_t)nb * M * N);
+			ol_batch_tile(nb, M, N, K, Ab, B, Cb);
+			harness_out_array(harness_name("batch_tile %dx%dx%dx%d", nb, M, N, K), Cb,
 					  (size_t)nb * M * N);
 			harness_free(Ab);
 			harness_free(Cb);

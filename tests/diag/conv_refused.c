@@ -98,30 +98,3 @@ int cr_counted(int OH, int OW, int C, int OC, int W, const int8_t *in, const int
 	return taps;
 }
 
-/* CMSIS_5's arm_convolve_HWC_q7_basic_nonsquare reference loops: the
-   output channel outermost, then the image rows and columns, both of
-   which index the input.  Stored as the sum it is transformed (the two image
-   loops join one call's rows); with the requantizing shift kept as
-   written (tile mode) they cannot */
-void cr_cmsis_shift(const int8_t *in, const int8_t *wt, int8_t *out, int out_shift, int in_x,
-		    int in_y, int ch_in, int ch_out, int dk, int pad, int out_x, int out_y, int sx,
-		    int sy)
-{
-	int i, j, k, l, m, n, in_row, in_col;
-#pragma mixprec(int8, acc=int32)
-	for (i = 0; i < ch_out; i++) // expected-warning {{operand 'in' depends on both 'j' and 'k' (two row loops join one call only when the result is stored as the sum or through a fused epilogue; here the epilogue runs as written, in tile mode)}}
-		for (j = 0; j < out_y; j++)
-			for (k = 0; k < out_x; k++) {
-				int32_t acc = 0;
-				for (m = 0; m < dk; m++)
-					for (n = 0; n < dk; n++) {
-						in_row = sy * j + m - pad;
-						in_col = sx * k + n - pad;
-						if (in_row >= 0 && in_col >= 0 && in_row < in_y && in_col < in_x)
-							for (l = 0; l < ch_in; l++)
-								acc += in[(in_row * in_x + in_col) * ch_in + l] *
-								       wt[i * ch_in * dk * dk + (m * dk + n) * ch_in + l];
-					}
-				out[i + (j * out_x + k) * ch_out] = (int8_t)(acc >> out_shift);
-			}
-}

@@ -85,20 +85,19 @@ void ol_relu_threads(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 		}
 }
 
-/* a batch loop around the contraction with an epilogue the kernels do not
-   fuse (tile mode: the batch loop cannot join the call's rows): the call
-   would be inside the OpenMP loop; the pragma belongs on the inner nest
-   (with a plain store the batch's rows are one call: corpus/omp_loops.c) */
-void ol_batch(int nb, int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
+
+/* tile mode (an epilogue the kernels do not fuse) with a num_threads
+   clause: the loops would run on the calling thread, not on the team the
+   clause asks for */
+void ol_tile_threads(int M, int N, int K, const int8_t *A, const int8_t *B, int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-#pragma omp parallel for
-	for (int b = 0; b < nb; b++) // expected-warning {{replaces only whole nests under an OpenMP}}
-		for (int i = 0; i < M; i++)
-			for (int j = 0; j < N; j++) {
-				int32_t s = 0;
-				for (int k = 0; k < K; k++)
-					s += A[(b * M + i) * K + k] * B[k * N + j];
-				C[(b * M + i) * N + j] = s / 3;
-			}
+#pragma omp parallel for num_threads(2)
+	for (int i = 0; i < M; i++) // expected-warning {{needs one contraction, its reduction loop inside the directive's loop}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s / 3;
+		}
 }

@@ -32,6 +32,32 @@ void conv_clip_plain(int H, int W, int C, int OC, int KH, int KW, int P, const i
 void conv_clip_mixprec(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
 		       const int8_t *w, int32_t *out);
 
+void conv_clipq_plain(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
+		      const int8_t *w, const int32_t *bias, const int32_t *mult,
+		      const int32_t *shift, int8_t *out);
+void conv_clipq_mixprec(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *in,
+			const int8_t *w, const int32_t *bias, const int32_t *mult,
+			const int32_t *shift, int8_t *out);
+typedef void (*clipq_fn)(int, int, int, int, int, int, int, const int8_t *, const int8_t *,
+			 const int32_t *, const int32_t *, const int32_t *, int8_t *);
+
+/* the clipped form with CMSIS-NN's requantization, 3x3, padding 1 */
+static double run_clipq(clipq_fn f, int H, int W, int C, int OC, const int8_t *in,
+			const int8_t *w, const int32_t *bias, const int32_t *mult,
+			const int32_t *shift, int8_t *out, int reps)
+{
+	double *t = malloc(sizeof(double) * (size_t)reps);
+	f(H, W, C, OC, 3, 3, 1, in, w, bias, mult, shift, out);
+	for (int r = 0; r < reps; r++) {
+		double t0 = mp_now();
+		f(H, W, C, OC, 3, 3, 1, in, w, bias, mult, shift, out);
+		t[r] = mp_now() - t0;
+	}
+	double m = mp_median(t, reps);
+	free(t);
+	return m;
+}
+
 typedef void (*conv_fn)(int, int, int, int, int, int, const int8_t *, const int8_t *, int32_t *);
 typedef void (*pad_fn)(int, int, int, int, int, int, int, const int8_t *, const int8_t *,
 		       int32_t *);
@@ -184,6 +210,36 @@ static int shape(int H, int W, int C, int OC, int reps)
 	printf("  clipped window: mixprec / plain %.2fx, mixprec / oneDNN %.2fx; outputs %s\n",
 	       tcp / tcm, td / tcm, same_c ? "equal" : "DIFFER");
 	fflush(stdout);
+	/* the same with CMSIS-NN's requantization (tile mode; int8 output,
+	   no oneDNN peer: its output here is the int32 sum) */
+	{
+		int32_t *qb = malloc(sizeof(int32_t) * (size_t)OC);
+		int32_t *qm = malloc(sizeof(int32_t) * (size_t)OC);
+		int32_t *qs = malloc(sizeof(int32_t) * (size_t)OC);
+		int8_t *q1 = malloc(no), *q2 = malloc(no);
+		for (int o = 0; o < OC; o++) {
+			qb[o] = (int32_t)(mp_frand() * 2000.0f);
+			qm[o] = (1 << 30) + (int32_t)(mp_frand() * 1e8f + 1e8f);
+			qs[o] = -8 - o % 4;
+		}
+		memset(q1, 0x5a, no);
+		memset(q2, 0x5a, no);
+		double tqp = run_clipq(conv_clipq_plain, H, W, C, OC, src, w, qb, qm, qs, q1, reps);
+		printf("  plain loop, clipped + requant  : %9.3f ms\n", tqp * 1e3);
+		fflush(stdout);
+		double tqm = run_clipq(conv_clipq_mixprec, H, W, C, OC, src, w, qb, qm, qs, q2, reps);
+		printf("  mixprec, clipped + requant     : %9.3f ms\n", tqm * 1e3);
+		int same_q = memcmp(q1, q2, no) == 0;
+		printf("  clipped + requant (int8 out): mixprec / plain %.2fx; outputs %s\n",
+		       tqp / tqm, same_q ? "equal" : "DIFFER");
+		fflush(stdout);
+		same_c = same_c && same_q;
+		free(qb);
+		free(qm);
+		free(qs);
+		free(q1);
+		free(q2);
+	}
 	same = same && same_p && same_c;
 	free(src);
 	free(pad);

@@ -106,3 +106,58 @@ void F(conv_clip_)(int H, int W, int C, int OC, int KH, int KW, int P, const int
 		}
 	}
 }
+
+/* The clipped form with CMSIS-NN's requantization after each sum (a
+ * doubling high multiply and a rounding shift per output channel, output
+ * offset, clamp, int8 store), as arm_convolve_s8's portable path writes
+ * it: the epilogue runs as written on the int32 tile (tile mode), the two
+ * image loops the call's rows. */
+static inline int32_t clip_requantize(int32_t val, int32_t mult, int32_t shift)
+{
+	int32_t right = shift > 0 ? 0 : -shift;
+	int64_t prod = (int64_t)(val * (1 << (shift > 0 ? shift : 0))) * mult;
+	int32_t hi = (int32_t)((prod + ((int64_t)1 << 30)) >> 31);
+	int32_t mask = (int32_t)(((int64_t)1 << right) - 1);
+	int32_t rem = hi & mask, thr = (mask >> 1) + (hi < 0);
+	return (hi >> right) + (rem > thr);
+}
+
+void F(conv_clipq_)(int H, int W, int C, int OC, int KH, int KW, int P, const int8_t *input,
+		    const int8_t *filter, const int32_t *bias, const int32_t *mult,
+		    const int32_t *shift, int8_t *output)
+{
+	const int32_t output_y = H + 2 * P - KH + 1, output_x = W + 2 * P - KW + 1;
+	int32_t i_out_ch, i_out_y, i_out_x, i_input_ch, i_ker_y, i_ker_x;
+	int32_t conv_out;
+#pragma mixprec(int8, acc=int32)
+	for (i_out_ch = 0; i_out_ch < OC; i_out_ch++) {
+		for (i_out_y = 0; i_out_y < output_y; i_out_y++) {
+			for (i_out_x = 0; i_out_x < output_x; i_out_x++) {
+				conv_out = 0;
+				const int32_t base_idx_y = i_out_y - P;
+				const int32_t base_idx_x = i_out_x - P;
+				const int32_t ker_y_start = CLIP_MAX(0, -base_idx_y);
+				const int32_t ker_x_start = CLIP_MAX(0, -base_idx_x);
+				const int32_t ker_y_end = CLIP_MIN(KH, H - base_idx_y);
+				const int32_t ker_x_end = CLIP_MIN(KW, W - base_idx_x);
+				for (i_ker_y = ker_y_start; i_ker_y < ker_y_end; i_ker_y++) {
+					for (i_ker_x = ker_x_start; i_ker_x < ker_x_end; i_ker_x++) {
+						const int32_t in_row = base_idx_y + i_ker_y;
+						const int32_t in_col = base_idx_x + i_ker_x;
+						for (i_input_ch = 0; i_input_ch < C; i_input_ch++)
+							conv_out += input[(in_row * W + in_col) * C + i_input_ch] *
+								    filter[i_out_ch * C * KH * KW +
+									   (i_ker_y * KW + i_ker_x) * C + i_input_ch];
+					}
+				}
+				if (bias)
+					conv_out += bias[i_out_ch];
+				conv_out = clip_requantize(conv_out, mult[i_out_ch], shift[i_out_ch]);
+				conv_out += -3;
+				conv_out = CLIP_MAX(conv_out, -128);
+				conv_out = CLIP_MIN(conv_out, 127);
+				output[i_out_ch + (i_out_y * output_x + i_out_x) * OC] = (int8_t)conv_out;
+			}
+		}
+	}
+}

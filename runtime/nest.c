@@ -940,6 +940,22 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	for (long l = 0; l <= L; l++)
 		reads &= kd[l].n > 0;
 
+	/* padded and too little work: the loop as written, decided before
+	   the padded copy's span below (which costs about as much as such a
+	   loop); the model of the check further down, on M2 blocks of M rows
+	   and the whole sum.  Any fallback runs the same loop */
+	if (mp_env.small && P > 0 && G == 1 && reads && za == (int32_t)za && zb == (int32_t)zb) {
+		__int128 tm = 1;
+		for (long l = 0; l <= L; l++)
+			tm = tm * kd[l].n > ((__int128)1 << 40) ? ((__int128)1 << 40) : tm * kd[l].n;
+		mp_kernel k0 = pick_kernel(target);
+		if (k0 != MP_KERNEL_NONE && tm < INT32_MAX &&
+		    too_small_i8(k0, M, N, (long)tm, 1, M2, a_si, a_sk, (int32_t)za, b_sk, b_sj,
+				 (int32_t)zb)) {
+			va_end(ap);
+			return fallback(loc, MP_FB_SMALL, t0);
+		}
+	}
 	mp_range rd[2];
 	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
 	/* padded: the bytes the copy reads, not the box's (which reaches
@@ -1031,20 +1047,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   m1 says how the rows of a merged block split) */
 	int stage = (L > 0 || rows2 || P > 0) && !batched;
 	long Kin = K;   /* k's own extent (kd[0]) */
-	if (mode == 0 && stage) {
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K,
-				  rows2 || (P > 0 && merged) ? Mblk : 0, a_s2, 0, 0,
-				  P > 0 ? &pad : NULL, 0 };
-		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
-			return fallback(loc, MP_FB_ALLOC, t0);
-		a = o.a, b = o.b, K = o.K;
-		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
-		stage = 0;
-	} else {
-		/* the sum's length (for the cost model and the kernels when
-		   nothing is copied): below 2^31 by the bound check */
-		K = (long)terms;
-	}
+	/* the sum's length (for the cost model and the kernels when nothing
+	   is copied): below 2^31 by the bound check */
+	K = (long)terms;
 	/* too little work for the kernels: the loop as written (see above);
 	 * A(i,k), B(k,j) contiguous in k: the compiler vectorises the loop.
 	 * Groups: G sums of K each, estimated as one reduction over G*K */
@@ -1063,6 +1068,19 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	} else if (mp_env.small && too_small_i8(kern, M, N, K, G, nblk, a_si, a_sk, (int32_t)za,
 						b_sk, b_sj, (int32_t)zb)) {
 		return fallback(loc, MP_FB_SMALL, t0);
+	}
+
+	/* tile mode: the operands copied at once, after the cost model (a
+	   call that runs the loop as written copies nothing) */
+	if (mode == 0 && stage) {
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, Kin,
+				  rows2 || (P > 0 && merged) ? Mblk : 0, a_s2, 0, 0,
+				  P > 0 ? &pad : NULL, 0 };
+		if (mp_stage_levels(M, N, kd, (int)L + 1, 1, &o) < 0)
+			return fallback(loc, MP_FB_ALLOC, t0);
+		a = o.a, b = o.b, K = o.K;
+		a_si = o.a_si, a_sk = o.a_sk, b_sk = o.b_sk, b_sj = o.b_sj;
+		stage = 0;
 	}
 
 	if (mode == 1 || mode == 2) {

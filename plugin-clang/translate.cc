@@ -344,16 +344,6 @@ bool mp_ctx::aff_of(const Expr *e, mp_aff *r, int depth)
 	return true;
 }
 
-/* Does A name an iterator of the nest? */
-static bool aff_names_iter(const mp_nest *n, const mp_aff *a)
-{
-	for (int i = 0; i < a->n; i++)
-		for (int v : { a->t[i].v1, a->t[i].v2 })
-			if (v >= 0 && n->var[v].kind == MP_VAR_ITER)
-				return true;
-	return false;
-}
-
 bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 {
 	mp_aff a, b;
@@ -383,7 +373,7 @@ bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 			if (!to->isIntegerType() || to->isBooleanType() || to->isEnumeralType() ||
 			    to->isUnsignedIntegerType() ||
 			    !from->isIntegerType() || from->isUnsignedIntegerType() ||
-			    !aff_of(c->getSubExpr(), r, depth + 1) || !aff_names_iter(n, r))
+			    !aff_of(c->getSubExpr(), r, depth + 1))
 				return false;
 			return mp_nest_add_narrow(n, r, (int)C.getTypeSize(to),
 						  to->isUnsignedIntegerType()) == 0;

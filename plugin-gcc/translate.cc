@@ -412,6 +412,17 @@ int mp_ctx::derived_var(tree val, tree type)
 	return v;
 }
 
+/* R = A op B for op PLUS, MINUS, MULT (or POINTER_PLUS): false when the
+ * result is not affine. */
+static bool aff_arith(mp_nest *n, enum tree_code c, mp_aff *r, const mp_aff *a, mp_aff *b)
+{
+	if (c == MULT_EXPR)
+		return mp_aff_mul(n, r, a, b) == 0;
+	if (c == MINUS_EXPR && mp_aff_scale(b, b, -1) != 0)
+		return false;
+	return mp_aff_add(r, a, b) == 0;
+}
+
 /* Integer expression T (read at statement AT) as a quasi-affine form. */
 bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 {
@@ -459,14 +470,9 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 		return true;
 	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
-		if (!aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) ||
-		    !aff_of(TREE_OPERAND(t, 1), at, &b, depth + 1))
-			return false;
-		if (TREE_CODE(t) == MULT_EXPR)
-			return mp_aff_mul(n, r, &a, &b) == 0;
-		if (TREE_CODE(t) == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
-			return false;
-		return mp_aff_add(r, &a, &b) == 0;
+		return aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) &&
+		       aff_of(TREE_OPERAND(t, 1), at, &b, depth + 1) &&
+		       aff_arith(n, TREE_CODE(t), r, &a, &b);
 	case NEGATE_EXPR:
 		return aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:
@@ -508,16 +514,6 @@ bool mp_ctx::aff_of_def(gimple *d, mp_aff *r, int depth)
 	return true;
 }
 
-/* Does A name an iterator of the nest? */
-static bool aff_names_iter(const mp_nest *n, const mp_aff *a)
-{
-	for (int i = 0; i < a->n; i++)
-		for (int v : { a->t[i].v1, a->t[i].v2 })
-			if (v >= 0 && n->var[v].kind == MP_VAR_ITER)
-				return true;
-	return false;
-}
-
 bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 {
 	enum tree_code c = gimple_assign_rhs_code(d);
@@ -544,18 +540,11 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 		    : TYPE_PRECISION(from) != TYPE_PRECISION(to) ||
 		      !aff_mod(r1, r, TYPE_PRECISION(to), depth + 1))
 			return false;
-		if (!aff_names_iter(n, r))
-			return false;
 		return mp_nest_add_narrow(n, r, TYPE_PRECISION(to), TYPE_UNSIGNED(to)) == 0;
 	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
-		if (!aff_of(r1, d, &a, depth + 1) || !aff_of(gimple_assign_rhs2(d), d, &b, depth + 1))
-			return false;
-		if (c == MULT_EXPR)
-			return mp_aff_mul(n, r, &a, &b) == 0;
-		if (c == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
-			return false;
-		return mp_aff_add(r, &a, &b) == 0;
+		return aff_of(r1, d, &a, depth + 1) &&
+		       aff_of(gimple_assign_rhs2(d), d, &b, depth + 1) && aff_arith(n, c, r, &a, &b);
 	case NEGATE_EXPR:
 		return aff_of(r1, d, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:
@@ -597,14 +586,8 @@ bool mp_ctx::aff_mod(tree t, mp_aff *r, int bits, int depth)
 		return aff_of(r1, d, r, depth + 1);
 	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR:
-		if (!aff_mod(r1, &a, bits, depth + 1) ||
-		    !aff_mod(gimple_assign_rhs2(d), &b, bits, depth + 1))
-			return false;
-		if (c == MULT_EXPR)
-			return mp_aff_mul(n, r, &a, &b) == 0;
-		if (c == MINUS_EXPR && mp_aff_scale(&b, &b, -1) != 0)
-			return false;
-		return mp_aff_add(r, &a, &b) == 0;
+		return aff_mod(r1, &a, bits, depth + 1) &&
+		       aff_mod(gimple_assign_rhs2(d), &b, bits, depth + 1) && aff_arith(n, c, r, &a, &b);
 	case NEGATE_EXPR:
 		return aff_mod(r1, &a, bits, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:

@@ -311,6 +311,8 @@ int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns)
 				it++;
 			}
 		}
+	if (it == 0)
+		return 1;   /* loop-invariant: the glue keeps it as written */
 	if (it > MP_MAX_NARROW_ITERS)
 		return -1;
 	for (i = 0; i < n->nnarrow; i++)

@@ -379,9 +379,11 @@ int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s);
  * table is full (the glue then describes the guard as unreadable). */
 int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc);
 /* A value e converted to an integer type of BITS bits (UNS: unsigned),
- * BITS < 64 (mp_narrow; an existing equal one is reused): 0, or -1 when
- * the table is full or e names more than MP_MAX_NARROW_ITERS iterators
- * (the glue then reads the conversion as not affine). */
+ * BITS < 64 (mp_narrow; an existing equal one is reused): 0; 1 when e
+ * names no iterator (not recorded: a loop-invariant value the glue keeps
+ * as written, a derived parameter); -1 when the table is full or e names
+ * more than MP_MAX_NARROW_ITERS iterators (the glue then reads the
+ * conversion as not affine). */
 int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns);
 
 /* Affine helpers.  They return 0 on success, -1 when the result is not

@@ -412,6 +412,18 @@ int mp_ctx::derived_var(tree val, tree type)
 	return v;
 }
 
+/* Arithmetic in an integer type below 32 bits: C computes in int, so
+ * this is GCC's narrowing of a converted expression into unsigned char /
+ * short, which wraps (`(uint8_t)(a - b)` becomes `(unsigned char) a -
+ * (unsigned char) b`): not its affine value.  Such an expression is read
+ * modulo 2^bits only under a narrowing to a signed type (aff_mod);
+ * elsewhere it is not affine (a loop-invariant one stays a derived
+ * parameter, evaluated as written). */
+static bool narrow_arith(tree type)
+{
+	return INTEGRAL_TYPE_P(type) && TYPE_PRECISION(type) < 32;
+}
+
 /* R = A op B for op PLUS, MINUS, MULT (or POINTER_PLUS): false when the
  * result is not affine. */
 static bool aff_arith(mp_nest *n, enum tree_code c, mp_aff *r, const mp_aff *a, mp_aff *b)
@@ -470,11 +482,13 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 		return true;
 	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
-		return aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) &&
+		return !narrow_arith(TREE_TYPE(t)) &&
+		       aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) &&
 		       aff_of(TREE_OPERAND(t, 1), at, &b, depth + 1) &&
 		       aff_arith(n, TREE_CODE(t), r, &a, &b);
 	case NEGATE_EXPR:
-		return aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+		return !narrow_arith(TREE_TYPE(t)) &&
+		       aff_of(TREE_OPERAND(t, 0), at, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:
 		return false;
 	}
@@ -543,10 +557,12 @@ bool mp_ctx::aff_of_def_(gimple *d, mp_aff *r, int depth)
 		return mp_nest_add_narrow(n, r, TYPE_PRECISION(to), TYPE_UNSIGNED(to)) == 0;
 	}
 	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case POINTER_PLUS_EXPR:
-		return aff_of(r1, d, &a, depth + 1) &&
+		return !narrow_arith(TREE_TYPE(gimple_assign_lhs(d))) &&
+		       aff_of(r1, d, &a, depth + 1) &&
 		       aff_of(gimple_assign_rhs2(d), d, &b, depth + 1) && aff_arith(n, c, r, &a, &b);
 	case NEGATE_EXPR:
-		return aff_of(r1, d, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
+		return !narrow_arith(TREE_TYPE(gimple_assign_lhs(d))) &&
+		       aff_of(r1, d, &a, depth + 1) && mp_aff_scale(r, &a, -1) == 0;
 	default:
 		return false;
 	}
@@ -567,7 +583,13 @@ bool mp_ctx::aff_mod(tree t, mp_aff *r, int bits, int depth)
 	if (TREE_CODE(t) == INTEGER_CST) {
 		if (!tree_fits_uhwi_p(t))
 			return false;
-		mp_aff_const(r, (int64_t)tree_to_uhwi(t));
+		/* sign-extended from BITS bits (congruent either way): GCC
+		   writes `x - 3` as `x + 65533`, whose affine value would never
+		   fit the narrow type */
+		int64_t v = (int64_t)tree_to_uhwi(t);
+		if (v >= (int64_t)1 << (bits - 1))
+			v -= (int64_t)1 << bits;
+		mp_aff_const(r, v);
 		return true;
 	}
 	if (TREE_CODE(t) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(t))

@@ -432,6 +432,9 @@ static int reroll_one(mp_nest *n, int k2)
 		rename_var(&n->loop[i].lo, r.kv2, r.kv1);
 		rename_var(&n->loop[i].hi, r.kv2, r.kv1);
 	}
+	/* the narrowed values' checks (mp_narrow) range over k1's loop now */
+	for (i = 0; i < n->nnarrow; i++)
+		rename_var(&n->narrow[i].e, r.kv2, r.kv1);
 	for (i = 0; i < n->nstmts; i++) {
 		rename_var(&n->stmt[i].ptr_off, r.kv2, r.kv1);
 		if (n->stmt[i].lhs_var == r.kv2)

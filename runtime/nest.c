@@ -1071,8 +1071,9 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	}
 
 	/* tile mode: the operands copied at once, after the cost model (a
-	   call that runs the loop as written copies nothing) */
-	if (mode == 0 && stage) {
+	   call that runs the loop as written copies nothing); nothing to copy
+	   without rows or columns (the loop would not read A) */
+	if (mode == 0 && stage && M > 0 && N > 0) {
 		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, Kin,
 				  rows2 || (P > 0 && merged) ? Mblk : 0, a_s2, 0, 0,
 				  P > 0 ? &pad : NULL, 0 };

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 10
 /* unrolled_k.c -- reductions unrolled along k with a remainder loop, and
  * loops stepping two variables, as hand-optimised C writes them (issue 8,
  * items 3 and 4):
@@ -215,6 +215,40 @@ __attribute__((noinline)) int uk_count(int M, int K, const int8_t *W, const int8
 	return groups;
 }
 
+/* the column narrowed to int16_t in each product of the unrolled loop and
+   its remainder (the remainder folded into the loop: the range check then
+   covers the one loop); and an offset narrowed to uint8_t, invariant,
+   which wraps when off > base (its value as written: base - off mod 256) */
+__attribute__((noinline)) void uk_narrow(int M, int N, int K, int d, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			int k = 0;
+			for (; k + 1 < K; k += 2)
+				s += A[i * K + (int16_t)(k + d)] * B[k * N + j] +
+				     A[i * K + (int16_t)(k + 1 + d)] * B[(k + 1) * N + j];
+			for (; k < K; k++)
+				s += A[i * K + (int16_t)(k + d)] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void uk_u8_offset(int M, int N, int K, uint8_t base, uint8_t off,
+					    const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k + (uint8_t)(base - off)] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -227,6 +261,17 @@ void corpus_main(void)
 		int32_t *C = harness_rand_s32(mn + 3, -100000, 100000);
 		uk_sum4(M, N, K, A, B, C);
 		harness_out_array(harness_name("sum4 %dx%dx%d", M, N, K), C, mn);
+		{
+			int8_t *An = harness_rand_s8((size_t)M * K + 300);
+			uk_narrow(M, N, K, sh % 3, An, B, C);
+			harness_out_array(harness_name("narrow %dx%dx%d", M, N, K), C, mn);
+			/* base < off: (uint8_t)(base - off) = 256 + base - off */
+			uk_u8_offset(M, N, K, (uint8_t)(sh % 5), (uint8_t)(3 + sh % 7), An, B, C);
+			harness_out_array(harness_name("u8 offset %dx%dx%d", M, N, K), C, mn);
+			uk_u8_offset(M, N, K, 200, 7, An, B, C);
+			harness_out_array(harness_name("u8 offset+ %dx%dx%d", M, N, K), C, mn);
+			harness_free(An);
+		}
 		uk_gemv4(M, K, A, B, C);
 		harness_out_array(harness_name("gemv4 %dx%d", M, K), C, (size_t)M);
 		harness_out_long("mem2 k", uk_mem2(M, N, K, A, B, C));

@@ -44,6 +44,7 @@ static const mp_core_table mp_table = {
 	mp_plan_work,
 	mp_aff_minmax,
 	mp_nest_add_narrow,
+	mp_aff_iters,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -72,6 +72,7 @@ typedef struct mp_core_table {
 	int (*aff_minmax)(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_max);
 	/* version 12 */
 	int (*nest_add_narrow)(mp_nest *n, const mp_aff *e, int bits, int uns);
+	int (*aff_iters)(const mp_nest *n, const mp_aff *a, int *it);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

@@ -685,17 +685,13 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		   iterators' ranges (as plugin-gcc/rewrite.cc) */
 		for (int i = 0; i < n->nnarrow; i++) {
 			const mp_narrow &w = n->narrow[i];
-			int it[2 * MP_MAX_TERMS], ni = 0;
+			int it[2 * MP_MAX_TERMS], ni = mp_aff_iters(n, &w.e, it);
 			auto find = [&](int v) {
 				int k = 0;
 				while (k < ni && it[k] != v)
 					k++;
 				return k;
 			};
-			for (int t = 0; t < w.e.n; t++)
-				for (int v : { w.e.t[t].v1, w.e.t[t].v2 })
-					if (v >= 0 && n->var[v].kind == MP_VAR_ITER && find(v) == ni)
-						it[ni++] = v;
 			for (unsigned corner = 0; corner < (1u << ni); corner++) {
 				Expr *r = m.lit(w.e.cst);
 				for (int t = 0; t < w.e.n; t++) {

@@ -657,17 +657,7 @@ static tree narrow_guard(mp_mat &m, const mp_plan &p, gimple_seq *seq)
 	tree lt = long_t(), ok = boolean_true_node;
 	for (int i = 0; i < n->nnarrow; i++) {
 		const mp_narrow &w = n->narrow[i];
-		int it[2 * MP_MAX_TERMS], ni = 0;
-		for (int t = 0; t < w.e.n; t++)
-			for (int v : { w.e.t[t].v1, w.e.t[t].v2 }) {
-				if (v < 0 || n->var[v].kind != MP_VAR_ITER)
-					continue;
-				int k = 0;
-				while (k < ni && it[k] != v)
-					k++;
-				if (k == ni)
-					it[ni++] = v;
-			}
+		int it[2 * MP_MAX_TERMS], ni = mp_aff_iters(n, &w.e, it);
 		for (unsigned corner = 0; corner < (1u << ni); corner++) {
 			tree r = build_int_cst(lt, w.e.cst);
 			for (int t = 0; t < w.e.n; t++) {

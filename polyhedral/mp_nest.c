@@ -289,28 +289,33 @@ int mp_aff_add(mp_aff *r, const mp_aff *a, const mp_aff *b)
 
 static int is_iter(const mp_nest *n, int v);
 
+int mp_aff_iters(const mp_nest *n, const mp_aff *a, int *it)
+{
+	int ni = 0;
+
+	for (int i = 0; i < a->n; i++)
+		for (int f = 0; f < 2; f++) {
+			int v = f ? a->t[i].v2 : a->t[i].v1, k;
+
+			if (!is_iter(n, v))
+				continue;
+			for (k = 0; k < ni && it[k] != v; k++)
+				;
+			if (k == ni)
+				it[ni++] = v;
+		}
+	return ni;
+}
+
 int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns)
 {
 	int64_t lo, hi;
-	int i, it = 0, seen[2 * MP_MAX_TERMS], nseen = 0;
+	int i, seen[2 * MP_MAX_TERMS], it = mp_aff_iters(n, e, seen);
 
 	if (bits < 1 || bits >= 64)
 		return -1;
 	lo = uns ? 0 : -((int64_t)1 << (bits - 1));
 	hi = uns ? ((int64_t)1 << bits) - 1 : ((int64_t)1 << (bits - 1)) - 1;
-	for (i = 0; i < e->n; i++)
-		for (int f = 0; f < 2; f++) {
-			int v = f ? e->t[i].v2 : e->t[i].v1, k;
-
-			if (!is_iter(n, v))
-				continue;
-			for (k = 0; k < nseen && seen[k] != v; k++)
-				;
-			if (k == nseen) {
-				seen[nseen++] = v;
-				it++;
-			}
-		}
 	if (it == 0)
 		return 1;   /* loop-invariant: the glue keeps it as written */
 	if (it > MP_MAX_NARROW_ITERS)

@@ -385,6 +385,10 @@ int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc);
  * more than MP_MAX_NARROW_ITERS iterators (the glue then reads the
  * conversion as not affine). */
 int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns);
+/* The distinct ITER variables of A, in order of appearance, into it[0..]
+ * (room for 2 * MP_MAX_TERMS): their count (the corners of a narrowed
+ * value's check: bit k of a corner picks it[k]'s upper bound). */
+int mp_aff_iters(const mp_nest *n, const mp_aff *a, int *it);
 
 /* Affine helpers.  They return 0 on success, -1 when the result is not
  * quasi-affine or does not fit MP_MAX_TERMS. */

@@ -940,17 +940,20 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	for (long l = 0; l <= L; l++)
 		reads &= kd[l].n > 0;
 
+	/* the terms of the contraction sum (over every summed loop) */
+	__int128 terms = K;
+	for (long l = 1; l <= L; l++)
+		terms = terms * kd[l].n > (__int128)INT64_MAX ? (__int128)INT64_MAX
+							       : terms * kd[l].n;
 	/* padded and too little work: the loop as written, decided before
 	   the padded copy's span below (which costs about as much as such a
 	   loop); the model of the check further down, on M2 blocks of M rows
 	   and the whole sum.  Any fallback runs the same loop */
-	if (mp_env.small && P > 0 && G == 1 && reads && za == (int32_t)za && zb == (int32_t)zb) {
-		__int128 tm = 1;
-		for (long l = 0; l <= L; l++)
-			tm = tm * kd[l].n > ((__int128)1 << 40) ? ((__int128)1 << 40) : tm * kd[l].n;
+	if (mp_env.small && P > 0 && G == 1 && reads && za == (int32_t)za && zb == (int32_t)zb &&
+	    terms < INT32_MAX) {
 		mp_kernel k0 = pick_kernel(target);
-		if (k0 != MP_KERNEL_NONE && tm < INT32_MAX &&
-		    too_small_i8(k0, M, N, (long)tm, 1, M2, a_si, a_sk, (int32_t)za, b_sk, b_sj,
+		if (k0 != MP_KERNEL_NONE &&
+		    too_small_i8(k0, M, N, (long)terms, 1, M2, a_si, a_sk, (int32_t)za, b_sk, b_sj,
 				 (int32_t)zb)) {
 			va_end(ap);
 			return fallback(loc, MP_FB_SMALL, t0);
@@ -999,11 +1002,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
-	/* the int32 bound of the contraction sum (over every summed loop) */
-	__int128 terms = K;
-	for (long l = 1; l <= L; l++)
-		terms = terms * kd[l].n > (__int128)INT64_MAX ? (__int128)INT64_MAX
-							       : terms * kd[l].n;
+	/* the int32 bound of the contraction sum */
 	__int128 bound = terms * max_abs_minus((int)a_dt, za) * max_abs_minus((int)b_dt, zb);
 	if (bound > INT32_MAX)
 		return fallback(loc, MP_FB_INT32_BOUND, t0);
@@ -1026,21 +1025,11 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		merged = 1;
 	}
 	/* TILE with a second row loop (a convolution's image rows, its
-	   epilogue run as written): the tile's rows are (i2, i), M2 blocks of
-	   M rows, T[(i2*M + i)*N + j]; A's rows copied when they do not
-	   chain.  Not with groups */
-	if (mode == 0 && has_rows2) {
-		if (G != 1)
-			return fallback(loc, MP_FB_LAYOUT, t0);
-		if (nblk > 1) {
-			if (M > LONG_MAX / nblk)
-				return fallback(loc, MP_FB_ALLOC, t0);
-			rows2 = a_s2 != M * a_si;
-			M *= nblk;
-			nblk = 1;
-			merged = 1;
-		}
-	}
+	   epilogue run as written): the merge above (the tile's c_s2 and c_si
+	   are 0) made the M2 blocks one block of M*M2 rows, T[(i2*M + i)*N +
+	   j]; A's rows copied when they do not chain.  Not with groups */
+	if (mode == 0 && has_rows2 && (G != 1 || nblk > 1))
+		return fallback(loc, MP_FB_LAYOUT, t0);
 	/* the operands copied for one strided k (stage.c): at once in tile
 	   mode; in pieces of rows below, so that a piece stays in cache.
 	   Padding copies A always (the conditions need each row's i, i2:

@@ -1115,6 +1115,15 @@ def gen_xfunc(r, f):
     # call must fall back); its own Random, so that the draws above stay
     rn = random.Random(repr(r.getstate()[1][:8]) + "narrow")
     xf["cnarrow"] = wchoice(rn, [("none", 60), ("s16", 25), ("s8", 15)])
+    # A's column offset in arithmetic narrower than int (a miscompile once:
+    # GCC computes (uint8_t)(u0 - u1) in unsigned char): a loop-invariant
+    # difference that wraps, a narrowed parameter, a wrapping product, an
+    # unsigned short that wraps to 65535, or the iterator itself inside the
+    # narrow arithmetic (wraps past 255: refused, or exact)
+    ra = random.Random(repr(r.getstate()[1][:8]) + "anarrow%d" % f)
+    xf["anarrow"] = wchoice(ra, [("none", 70), ("u8", 8), ("s16", 6), ("wrap8", 6),
+                                 ("u16", 4), ("iter", 6)])
+    xf["au1"] = ra.randint(0, 12)
     return fn
 
 
@@ -1262,8 +1271,14 @@ def x_emit(fn):
     pragma = X_PRAGMAS[xf["ptext"]].format(p=prec)
     zA = " - za" if xf["za"] else ""
 
+    an = xf.get("anarrow", "none")
+
     def a(row, k, ld="K"):
-        e = "A[(%s) * %s + %s]" % (row, ld, k)
+        if an == "iter":
+            k = "(uint8_t)(%s + f + 5)" % k
+        off = {"u8": " + (uint8_t)(u0 - u1)", "s16": " + h0", "wrap8": " + (uint8_t)(f * 61 + 300)",
+               "u16": " + (unsigned short)(f + 2)"}.get(an, "")
+        e = "A[(%s) * %s + %s%s]" % (row, ld, k, off)
         return "(%s%s)" % (e, zA) if xf["za"] else e
 
     def b(k, j, ld="N", kd="K"):
@@ -1286,6 +1301,11 @@ def x_emit(fn):
     L.append("__attribute__((noinline)) void fz_f%d%s" % (f, sig))
     L.append("{")
     body = []
+    if an == "u8":
+        body += ["\tconst uint8_t u0 = (uint8_t)(f + 5), u1 = %d;" % xf["au1"],
+                 "\t(void)u0; (void)u1;"]
+    elif an == "s16":
+        body += ["\tconst int16_t h0 = (int16_t)(f * 3 + 20);", "\t(void)h0;"]
     # sizes the driver allocates: a, b, c, y, e elements (computed in Python per call)
     if form == "kstep":
         body += [pragma,
@@ -1599,6 +1619,7 @@ def x_emit(fn):
         nb = max(NB, 1) * (T if (form == "batch" and xf["bsub"] == "bt") else 1)
         kx = K * xf["GS"] if form == "groups" else K
         na = nb * M * kx + SLACK
+        na += {"u16": 65536, "none": 0}.get(xf.get("anarrow", "none"), 512)
         nbb = nb * kx * N + kx + N + SLACK
         ncc = nb * M * N + SLACK
         if form == "conv":
@@ -2840,8 +2861,9 @@ def simplify(prog):
                     add("f%d: drop call %d" % (fn["id"], ci), p)
             for key, val in (("za", False), ("init", "zero"), ("ptext", 0), ("btr", False),
                              ("bcopy", False), ("bshared", True), ("ta", "int8_t"),
-                             ("tb", "int8_t"), ("rdecl", "none"), ("rarr", False)):
-                if fn["xf"][key] != val:
+                             ("tb", "int8_t"), ("rdecl", "none"), ("rarr", False),
+                             ("anarrow", "none")):
+                if fn["xf"].get(key, val) != val:
                     p = copy.deepcopy(prog)
                     p["funcs"][fi]["xf"][key] = val
                     add("f%d: %s=%s" % (fn["id"], key, val), p)

@@ -441,7 +441,7 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 	w->esz = !p->src_float ? 1 : p->src_type == MP_TY_F64 ? 8 : 4;
 	/* __mixprec_lp_nest's args[3] target (0 auto), args[4] lp (0 int8,
 	   1 uint8, 2.. bf16 and fp8) */
-	w->slot = !p->src_float ? 0
+	w->slot = !p->src_float ? (p->guard ? 20 : 0)
 		: na < 5 || args[3].kind != MP_ARG_CONST || args[3].cst != 0 ||
 		  args[4].kind != MP_ARG_CONST ? 5
 		: args[4].cst <= 1 ? 10 : 15;

@@ -891,10 +891,12 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  * it).  Extents below 0 count as 0.  slot: 0 for an integer source; for a
  * floating-point source 5 when the pragma names a target=, else 10 at
  * int8/uint8 and 15 at bf16/fp8 (the runtime fills those with the
- * constants of the family it picks on the running CPU). */
+ * constants of the family it picks on the running CPU); 20 for an integer
+ * source with padding (p->guard: the runtime copies A with its padding
+ * first, whose cost g[0] includes). */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
-#define MP_SMALL_GUARD_LEN 20   /* == runtime/mp_runtime.h's */
+#define MP_SMALL_GUARD_LEN 25   /* == runtime/mp_runtime.h's */
 typedef struct mp_work {
 	int nloops, nout;
 	int loops[MP_MAX_WORK_LOOPS];

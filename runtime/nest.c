@@ -548,6 +548,16 @@ static const mp_small_loop mp_small_l_f_strided = {0.0, 0.437, mp_small_t_f_stri
 static const mp_small_loop mp_small_l_f_kcontig_avx2 = {1.949, 0.5691, NULL};
 static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
 
+/* A padded operand's copy (stage.c's gather_pad, after the lazy span of
+ * pad_read): ns per call and per row copied, over the kernels' cost of
+ * the same contraction without padding.  Fitted to bench_conv's padded
+ * forms against its unpadded one (MIXPREC_SMALL=0, H x H images of 1-16
+ * channels to 1-16 outputs, H = 2..16: 120-340 ns at 4 rows, 410-630 at
+ * 16, 1000-1200 at 64, 2250-3030 at 256); the tiny images' rows cost most
+ * (AMD EPYC Zen 4, gcc 12 -O2). */
+#define MP_PAD_C0 300.0
+#define MP_PAD_ROW 11.0
+
 /* ------------------------------------------------ the inline guard
  *
  * On the smallest nests the call itself (about 50-80 ns: the argument
@@ -565,7 +575,9 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
  * So the code skips a call only where too_small would return the loop: the
  * same choice, without the call.  The slots (mp_plan_work): 0 integer
  * sources; 5 floating-point sources with a target= (any family); 10 and 15
- * floating-point sources at int8/uint8 and at bf16/fp8, target auto.
+ * floating-point sources at int8/uint8 and at bf16/fp8, target auto; 20
+ * integer sources with padding (slot 0's, g[0] raised by the least cost
+ * of the padded copy, MP_PAD_C0).
  * Before the environment is read (the constructor: the program may still
  * set MIXPREC_TARGET) slots 10 and 15 are slot 5, whose constants hold for
  * every family; once it is read (the first call that reaches the runtime,
@@ -577,7 +589,8 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
  * before the constructor runs, hold for every family (the least c0, the
  * largest loop constants). */
 long __mixprec_small[MP_SMALL_GUARD_LEN] = {4800, 355, 7, 77, 63, 15872, 77, 35, 77, 31,
-					    15872, 77, 35, 77, 31, 15872, 77, 35, 77, 31};
+					    15872, 77, 35, 77, 31, 15872, 77, 35, 77, 31,
+					    24000, 355, 7, 77, 63};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
@@ -655,9 +668,10 @@ static void small_guard_set(int small, int stats, int env)
 	long g[MP_SMALL_GUARD_LEN] = {
 		floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
 		floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
-		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
+		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac)),
+		[20] = floor64(c0 + MP_PAD_C0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_)};
 	mp_kernel kern = env ? mp_kernel_select() : MP_KERNEL_NONE;
-	for (int s = 10; s < MP_SMALL_GUARD_LEN; s += 5) {
+	for (int s = 10; s < 20; s += 5) {
 		if (kern == MP_KERNEL_NONE)
 			memcpy(&g[s], &g[5], 5 * sizeof g[0]);
 		else
@@ -680,24 +694,26 @@ __attribute__((constructor)) static void small_guard_init(void)
 /* 1 when the loop as written is estimated faster than the kernels for an
  * M x N x K contraction: kernel costs KC, loop costs LC; PACK_A / PACK_B 0
  * when that operand is not packed on this call (constant=, cached);
- * B_KCONTIG: B contiguous in k. */
+ * B_KCONTIG: B contiguous in k; PAD_ROWS the rows of a padded A copied
+ * first (0: none). */
 static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, long N,
 		     long K, int pack_a, int pack_b, int b_kcontig, const mp_small_vec *vc,
-		     int form, long mr, long nv)
+		     int form, long mr, long nv, long pad_rows)
 {
 	double m = (double)M, n = (double)N, k = (double)K;
 	if (m * n * k > 1048576.0)
 		return 0;
 	double loop = m * n * loop_per_out(lc, k);
+	double extra = pad_rows > 0 ? MP_PAD_C0 + MP_PAD_ROW * (double)pad_rows : 0;
 	if (vc && form) {
-		double kern = vc->c0 + vc->k * (double)mr * k + vc->out * m * n + vc->col * (double)nv;
+		double kern = extra + vc->c0 + vc->k * (double)mr * k + vc->out * m * n + vc->col * (double)nv;
 		if (form == 1)
 			kern += vc->mac * m * n * k + vc->ktail * (double)(K % 16) * m * n;
 		else
 			kern += vc->mac_rows * m * n * k + vc->ntail * (double)(nv % 16) * k * (double)mr;
 		return loop < kern;
 	}
-	double kern = kc->c0 + kc->k * k + kc->pack * (m * pack_a + n * pack_b) * k +
+	double kern = extra + kc->c0 + kc->k * k + kc->pack * (m * pack_a + n * pack_b) * k +
 		      kc->mac * m * n * k + kc->out * m * n;
 	if (M == 1)
 		kern += kc->vcol * n + (b_kcontig ? 0 : kc->vk * k);
@@ -714,30 +730,39 @@ static int too_small(const mp_small_kern *kc, const mp_small_loop *lc, long M, l
  * bytes, ESZ the element size; PACK_A / PACK_B as too_small's): lp_tables'
  * constants for the layout, as too_small_i8 picks them for int8. */
 static int too_small_lp(mp_kernel kern, mp_lp lp, long M, long N, long K, long a_si,
-			long a_sk, long b_sk, long b_sj, long esz, int pack_a, int pack_b)
+			long a_sk, long b_sk, long b_sj, long esz, int pack_a, int pack_b,
+			long pad_rows)
 {
 	const mp_small_kern *kk;
 	const mp_small_loop *lc;
 	lp_tables(kern, lp, k_contiguous(a_si, a_sk, b_sk, b_sj, esz), &kk, &lc);
-	return too_small(kk, lc, M, N, K, pack_a, pack_b, 1, NULL, 0, 0, 0);
+	return too_small(kk, lc, M, N, K, pack_a, pack_b, 1, NULL, 0, 0, 0, pad_rows);
 }
 
 /* too_small for an int8 nest on family KERN: NBLK blocks of M rows, G
  * groups of K terms (strides in bytes); the avx2 family's matrix-vector
- * paths (one block, no groups) by their own estimate. */
+ * paths (one block, no groups) by their own estimate.  PADDED: A is
+ * copied with its padding first.  RUN: the innermost loop's extent when
+ * the sum runs over several loops (a convolution's channels), else 0.  A
+ * run shorter than 16 is not the long contiguous dot product the loop
+ * constants for operands contiguous in k were fitted to: the loop as
+ * written is a nest of short loops (bench_conv's padded loop, 3 channels:
+ * 24 ns per output of 27 terms, where those constants say 7), estimated
+ * with the strided constants (20 ns). */
 static int too_small_i8(mp_kernel kern, long M, long N, long K, long G, long nblk, long a_si,
-			long a_sk, int32_t za, long b_sk, long b_sj, int32_t zb)
+			long a_sk, int32_t za, long b_sk, long b_sj, int32_t zb, int padded,
+			long run)
 {
 	int v512 = kern == MP_KERNEL_AVX512VNNI;
 	long mr = 0, nv = 0;
 	int few = G <= 1 && nblk == 1 ?
 		mp_x8_few_form(kern, M, N, K, a_si, a_sk, za, b_sk, b_sj, zb, &mr, &nv) : 0;
 	return too_small(v512 ? &mp_small_k_i8 : &mp_small_k_i8_avx2,
-			 k_contiguous(a_si, a_sk, b_sk, b_sj, 1)
+			 k_contiguous(a_si, a_sk, b_sk, b_sj, 1) && (run <= 0 || run >= 16)
 				 ? (v512 ? &mp_small_l_i8_kcontig : &mp_small_l_i8_kcontig_avx2)
 				 : (v512 ? &mp_small_l_i8_strided : &mp_small_l_i8_strided_avx2),
 			 M * nblk, N, K * (G > 1 ? G : 1), 1, 1, b_sk == 1, &mp_small_v_i8_avx2, few,
-			 mr, nv);
+			 mr, nv, padded ? M * nblk : 0);
 }
 
 /* The summed reduction loops' dims after k's (kd[0] set by the caller):
@@ -750,6 +775,29 @@ static void read_levels(va_list *ap, long L, mp_kdim *kd)
 		kd[l].a = va_arg(*ap, long);
 		kd[l].b = va_arg(*ap, long);
 	}
+}
+
+/* The range A's padded rows read, as the call's arguments give them
+ * (before any copy): BOX while R still holds the whole box (spank). */
+typedef struct mp_pad_read {
+	int box;
+	const void *a;
+	long M;
+	long a_si, M2, a_s2;
+	int nd;
+} mp_pad_read;
+
+/* R narrowed from the box to the bytes the padded copy reads (KD and PAD
+ * as they were for the box): nothing when every term is padding. */
+static void pad_read(mp_pad_read *pr, const mp_kdim *kd, const mp_pad *pad, mp_range *r)
+{
+	intptr_t plo, phi;
+	int f = mp_pad_span(pr->a, pr->M, pr->a_si, pr->M2, pr->a_s2, kd, pr->nd, pad, &plo, &phi);
+	if (f == 0)
+		r->lo = 1, r->hi = 0;
+	else if (f > 0)
+		r->lo = plo, r->hi = phi;
+	pr->box = 0;
 }
 
 /* P padding conditions over L summed loops (mp_pad; pad->pad set by the
@@ -954,28 +1002,32 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		mp_kernel k0 = pick_kernel(target);
 		if (k0 != MP_KERNEL_NONE &&
 		    too_small_i8(k0, M, N, (long)terms, 1, M2, a_si, a_sk, (int32_t)za, b_sk, b_sj,
-				 (int32_t)zb)) {
+				 (int32_t)zb, 1, L > 0 ? kd[0].n : 0)) {
 			va_end(ap);
 			return fallback(loc, MP_FB_SMALL, t0);
 		}
 	}
 	mp_range rd[2];
 	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
-	/* padded: the bytes the copy reads, not the box's (which reaches
-	   before the image: a neighbouring output would seem to overlap) */
-	if (P > 0 && G == 1 && rd[0].lo <= rd[0].hi) {
-		intptr_t plo, phi;
-		int f = mp_pad_span(a, M, a_si, M2, a_s2, kd, (int)L + 1, &pad, &plo, &phi);
-		if (f == 0)
-			rd[0].lo = 1, rd[0].hi = 0;
-		else if (f > 0)
-			rd[0].lo = plo, rd[0].hi = phi;
-	}
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
-	mp_range ra = rd[0], rb = rd[1];
-	const void *const a_user = a, *const b_user = b;   /* before any copy */
+	/* padded: the box reaches before the image (a neighbouring output
+	   would seem to overlap); the bytes the copy reads (mp_pad_span, a
+	   scan of the rows: about as long as the copy) lie in it, so they are
+	   computed only where the box meets a range written (pad_read) */
+	mp_pad_read pr = { P > 0 && G == 1 && rd[0].lo <= rd[0].hi, a, M, a_si, M2, a_s2,
+			   (int)L + 1 };
+	va_list aq;
+	va_copy(aq, ap);
 	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
 			  (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff);
+	if (ok == 0 && pr.box) {
+		pad_read(&pr, kd, &pad, &rd[0]);
+		ok = range_checks(&aq, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
+				  (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff);
+	}
+	va_end(aq);
+	mp_range ra = rd[0], rb = rd[1];
+	const void *const a_user = a, *const b_user = b;   /* before any copy */
 	va_end(ap);
 	/* a batch loop inside the rows (a depthwise convolution's channels:
 	   A and B advance by a_sg / b_sg bytes per g, the sum over the
@@ -1055,7 +1107,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		   !mp_x8_groups_vec(kern, N, K, a_sk, b_sk, za, zb, (int)a_dt, (int)b_dt)) {
 		return fallback(loc, MP_FB_SLOW, t0);
 	} else if (mp_env.small && too_small_i8(kern, M, N, K, G, nblk, a_si, a_sk, (int32_t)za,
-						b_sk, b_sj, (int32_t)zb)) {
+						b_sk, b_sj, (int32_t)zb, P > 0 && G == 1,
+						L > 0 ? Kin : 0)) {
 		return fallback(loc, MP_FB_SMALL, t0);
 	}
 
@@ -1081,6 +1134,8 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		if (M > 0 && N > 0) {
 			mp_range ro = spank(c, M, c_si, nblk, c_s2, N, c_sj, NULL, 0, 0);
 			ro.hi += esz - 1;
+			if (K > 0 && pr.box && overlap(ro, ra))
+				pad_read(&pr, kd, &pad, &ra);
 			if (K > 0 && (overlap(ro, ra) || overlap(ro, rb)))
 				return fallback(loc, MP_FB_OVERLAP, t0);
 			if (mode == 2 && ep.bias) {
@@ -1451,14 +1506,9 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	mp_range rd[4];
 	int nrd = 2;
 	rd[0] = spank(a, M, a_si, 1, 0, 1, 0, kd, (int)L + 1, 0);
-	if (P > 0 && rd[0].lo <= rd[0].hi) {   /* padded: as __mixprec_i8_nest's */
-		intptr_t plo, phi;
-		int f = mp_pad_span(a, M, a_si, 1, 0, kd, (int)L + 1, &pad, &plo, &phi);
-		if (f == 0)
-			rd[0].lo = 1, rd[0].hi = 0;
-		else if (f > 0)
-			rd[0].lo = plo, rd[0].hi = phi;
-	}
+	/* padded: the box first, the bytes read where it meets a range
+	   written (as __mixprec_i8_nest's) */
+	mp_pad_read pr = { P > 0 && rd[0].lo <= rd[0].hi, a, M, a_si, 1, 0, (int)L + 1 };
 	rd[1] = spank(b, N, b_sj, 1, 0, 1, 0, kd, (int)L + 1, 1);
 	for (int r = 0; r < 2; r++)
 		if (rd[r].lo <= rd[r].hi)
@@ -1470,8 +1520,18 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int reads = M > 0 && N > 0 && K > 0;
 	for (long l = 1; l <= L; l++)
 		reads &= kd[l].n > 0;
+	va_list aq;
+	va_copy(aq, ap);
 	ok = range_checks(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
 			  (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff);
+	if (ok == 0 && pr.box) {
+		pad_read(&pr, kd, &pad, &rd[0]);
+		if (rd[0].lo <= rd[0].hi)
+			rd[0].hi += esz - 1;
+		ok = range_checks(&aq, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
+				  (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff);
+	}
+	va_end(aq);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);
@@ -1542,7 +1602,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 				   b_sj / esz) ||
 	       (mv_stream && mv_bytes > 8.0 * 1024 * 1024))) ||
 	     too_small_lp(kern, lp, M, N, K, a_si, a_sk, b_sk, b_sj, esz, !(flags & 2),
-			  !(flags & 4))))
+			  !(flags & 4), P > 0 ? M : 0)))
 		return fallback(loc, MP_FB_SMALL, t0);
 
 	/* the scales: dynamic, or the pragma's explicit ones */

@@ -39,6 +39,57 @@ static int chain_dims(const mp_kdim *in, int nd, int which, long *ext, ptrdiff_t
 	return m;
 }
 
+/* N bytes from S to D (not overlapping): a convolution's window rows of a
+ * few channels are short, and a call to memcpy per run cost more than the
+ * kernels on small images; fixed-size moves inside [S, S + N), the last
+ * one overlapping the one before. */
+static inline void copy_run(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n > 32) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		uint64_t x;
+		for (size_t t = 0; t + 8 < n; t += 8) {
+			memcpy(&x, s + t, 8);
+			memcpy(d + t, &x, 8);
+		}
+		memcpy(&x, s + n - 8, 8);
+		memcpy(d + n - 8, &x, 8);
+	} else if (n >= 4) {
+		uint32_t x, y;
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n >= 2) {
+		uint16_t x, y;
+		memcpy(&x, s, 2);
+		memcpy(&y, s + n - 2, 2);
+		memcpy(d, &x, 2);
+		memcpy(d + n - 2, &y, 2);
+	} else if (n == 1) {
+		d[0] = s[0];
+	}
+}
+
+/* N elements of ESZ bytes (1, 2 or 4 in practice), element t at S + t*ST,
+ * to D contiguous. */
+static inline void copy_strided(uint8_t *d, const uint8_t *s, long n, ptrdiff_t st, size_t esz)
+{
+	if (esz == 1)
+		for (long t = 0; t < n; t++)
+			d[t] = s[t * st];
+	else if (esz == 2)
+		for (long t = 0; t < n; t++)
+			memcpy(d + 2 * t, s + t * st, 2);
+	else if (esz == 4)
+		for (long t = 0; t < n; t++)
+			memcpy(d + 4 * t, s + t * st, 4);
+	else
+		for (long t = 0; t < n; t++)
+			memcpy(d + (size_t)t * esz, s + t * st, esz);
+}
+
 /* Copies `count` vectors of the reduction, vector v at base + (w % m1)*vs +
  * (w / m1)*vs2 with w = r0 + v, each of Ktot elements of esz bytes along
  * the dims, into dst (vector v at dst + v*Ktot*esz). */
@@ -51,18 +102,17 @@ static void gather(uint8_t *dst, const uint8_t *base, long count, ptrdiff_t vs, 
 
 	for (long v = 0; v < count; v++) {
 		long w = r0 + v;
-		const uint8_t *row = base + (w % m1) * vs + (w / m1) * vs2;
+		const uint8_t *row = m1 == LONG_MAX ? base + w * vs
+						    : base + (w % m1) * vs + (w / m1) * vs2;
 
 		for (long o2 = 0; o2 < e2; o2++)
 			for (long o1 = 0; o1 < e1; o1++) {
 				const uint8_t *p = row + o2 * s2 + o1 * s1;
 
-				if (str[0] == (ptrdiff_t)esz) {
-					memcpy(dst, p, (size_t)ext[0] * esz);
-				} else {
-					for (long t = 0; t < ext[0]; t++)
-						memcpy(dst + t * esz, p + t * str[0], esz);
-				}
+				if (str[0] == (ptrdiff_t)esz)
+					copy_run(dst, p, (size_t)ext[0] * esz);
+				else
+					copy_strided(dst, p, ext[0], str[0], esz);
 				dst += (size_t)ext[0] * esz;
 			}
 	}
@@ -104,10 +154,14 @@ static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_
 		for (int d = 0; d < MP_MAX_KDIMS; d++)
 			low[c] += p->ck[c][d] < 0 ? p->ck[c][d] * (e[d] - 1) : 0;
 	}
-	for (long v = 0; v < count; v++) {
-		long w = o->r0 + v, i = w % m1, i2 = o->m1 > 0 ? w / m1 : o->blk;
+	/* row w = r0 + v is (i, i2) = (w % m1, w / m1), counted along */
+	long i = o->r0 % m1, w2 = o->r0 / m1;
+	for (long v = 0; v < count; v++, i++) {
+		if (i == m1)
+			i = 0, w2++;
+		long i2 = o->m1 > 0 ? w2 : o->blk;
 		const uint8_t *row = (const uint8_t *)o->a + i * o->a_si +
-				     (o->m1 > 0 ? (w / m1) * o->a_s2 : 0);
+				     (o->m1 > 0 ? w2 * o->a_s2 : 0);
 		long rv[MP_MAX_PAD];
 		int all = 1;
 
@@ -134,10 +188,9 @@ static void gather_pad(uint8_t *dst, const mp_operands *o, long count, const mp_
 					if (!ok)
 						fill_pad(dst, p->pad, e[0], esz);
 					else if (s[0] == (ptrdiff_t)esz)
-						memcpy(dst, q, (size_t)e[0] * esz);
+						copy_run(dst, q, (size_t)e[0] * esz);
 					else
-						for (long t = 0; t < e[0]; t++)
-							memcpy(dst + t * esz, q + t * s[0], esz);
+						copy_strided(dst, q, e[0], s[0], esz);
 				} else {
 					for (long t = 0; t < e[0]; t++) {
 						int in = 1;

@@ -782,6 +782,27 @@ void corpus_main(void)
 			harness_out_array("clip_end k", end, nout);
 			harness_free(end);
 		}
+		{   /* a tensor arena (TensorFlow Lite Micro's): the output right
+			   before the input in one buffer.  The padded window's box
+			   reaches before the image, into the output; the bytes read
+			   do not (the kernels run).  Then the output over the input's
+			   first rows: the loop reads what it wrote (the loop as
+			   written runs) */
+			size_t no = (size_t)H * W * OC, ni = (size_t)H * W * C;
+			size_t bytes = no * 4 + ni + 64;
+			unsigned char *arena = harness_alloc(bytes);
+			harness_fill_s8((int8_t *)arena, bytes);
+			pd_kissdl(1, H, W, C, H, W, OC, 3, 3, 1, 1, 1, (const int8_t *)(arena + no * 4),
+				  w, bias, (int32_t *)arena);
+			harness_out(harness_name("arena %dx%dx%d oc%d", H, W, C, OC), arena, bytes);
+			harness_fill_s8((int8_t *)arena, bytes);
+			size_t shift = (no * 4 / 2) & ~(size_t)3;
+			pd_kissdl(1, H, W, C, H, W, OC, 3, 3, 1, 1, 1,
+				  (const int8_t *)(arena + no * 4 - shift), w, bias, (int32_t *)arena);
+			harness_out(harness_name("arena overlapping %dx%dx%d oc%d", H, W, C, OC), arena,
+				    bytes);
+			harness_free(arena);
+		}
 		harness_free(inb);
 		harness_free(xub);
 		harness_free(w);

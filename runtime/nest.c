@@ -973,6 +973,21 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
+	/* a batch loop inside the rows with too little work (a depthwise
+	   convolution's image row of a few pixels and channels: the batched
+	   check below), decided before the padding is read and clipped, which
+	   cost about half of such a call: clipping only shortens the sum, and
+	   the rows counted here (M times M2) are at least those below */
+	mp_env_get();
+	if (mp_env.small && G > 1 && (L > 0 || P > 0 || (a_sg == 1 && b_sg == 1))) {
+		double work = (double)M * (double)(M2 > 1 ? M2 : 1) * (double)G * (double)N;
+		for (long l = 0; l <= L; l++)
+			work *= (double)kd[l].n;
+		if (work < 4096.0) {
+			va_end(ap);
+			return fallback(loc, MP_FB_SMALL, t0);
+		}
+	}
 	if (!pv_kind)
 		pv = za;   /* A's zero point: a term of 0 */
 	memset(pad.pad, 0, sizeof pad.pad);   /* the rest: read_pad, per condition */
@@ -1635,6 +1650,11 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 			mp_range rc = span(c, M, c_si, N, c_sj, esz);
 			void *old = NULL;
 			ret = NULL;
+			if (K > 0 && pr.box && overlap(rc, rd[0])) {   /* as __mixprec_i8_nest's */
+				pad_read(&pr, kd, &pad, &rd[0]);
+				if (rd[0].lo <= rd[0].hi)
+					rd[0].hi += esz - 1;
+			}
 			for (int r = 0; K > 0 && r < nrd; r++)
 				if (overlap(rc, rd[r])) {
 					why = MP_FB_OVERLAP;

@@ -668,8 +668,9 @@ static void small_guard_set(int small, int stats, int env)
 	long g[MP_SMALL_GUARD_LEN] = {
 		floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
 		floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
-		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac)),
-		[20] = floor64(c0 + MP_PAD_C0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_)};
+		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
+	memcpy(&g[20], &g[0], 5 * sizeof g[0]);   /* padded: slot 0's, after the copy */
+	g[20] = floor64(c0 + MP_PAD_C0);
 	mp_kernel kern = env ? mp_kernel_select() : MP_KERNEL_NONE;
 	for (int s = 10; s < 20; s += 5) {
 		if (kern == MP_KERNEL_NONE)
@@ -778,26 +779,50 @@ static void read_levels(va_list *ap, long L, mp_kdim *kd)
 }
 
 /* The range A's padded rows read, as the call's arguments give them
- * (before any copy): BOX while R still holds the whole box (spank). */
+ * (before any copy): BOX while the range still holds the whole box
+ * (spank); TAIL the bytes after an element's first (the range's hi counts
+ * them). */
 typedef struct mp_pad_read {
 	int box;
 	const void *a;
 	long M;
 	long a_si, M2, a_s2;
+	const mp_kdim *kd;
 	int nd;
+	const mp_pad *pad;
+	long tail;
 } mp_pad_read;
 
-/* R narrowed from the box to the bytes the padded copy reads (KD and PAD
- * as they were for the box): nothing when every term is padding. */
-static void pad_read(mp_pad_read *pr, const mp_kdim *kd, const mp_pad *pad, mp_range *r)
+/* R narrowed from the box to the bytes the padded copy reads (mp_pad_span,
+ * a scan of the rows: about as long as the copy; they lie in the box, so
+ * the callers ask only where the box meets a range written): nothing when
+ * every term is padding. */
+static void pad_read(mp_pad_read *pr, mp_range *r)
 {
 	intptr_t plo, phi;
-	int f = mp_pad_span(pr->a, pr->M, pr->a_si, pr->M2, pr->a_s2, kd, pr->nd, pad, &plo, &phi);
+	int f = mp_pad_span(pr->a, pr->M, pr->a_si, pr->M2, pr->a_s2, pr->kd, pr->nd, pr->pad,
+			    &plo, &phi);
 	if (f == 0)
 		r->lo = 1, r->hi = 0;
 	else if (f > 0)
-		r->lo = plo, r->hi = phi;
+		r->lo = plo, r->hi = phi + pr->tail;
 	pr->box = 0;
+}
+
+/* range_checks (A's range rd[0]) with a padded A's box narrowed by
+ * pad_read when the box fails a check, and the checks run again. */
+static int range_checks_pad(va_list *ap, long nargs, long fixed, mp_range *rd, int nrd,
+			    unsigned skip_a, unsigned skip_b, mp_pad_read *pr)
+{
+	va_list aq;
+	va_copy(aq, *ap);
+	int ok = range_checks(ap, nargs, fixed, rd, nrd, skip_a, skip_b);
+	if (ok == 0 && pr->box && nrd > 0) {
+		pad_read(pr, &rd[0]);
+		ok = range_checks(&aq, nargs, fixed, rd, nrd, skip_a, skip_b);
+	}
+	va_end(aq);
+	return ok;
 }
 
 /* P padding conditions over L summed loops (mp_pad; pad->pad set by the
@@ -1026,21 +1051,12 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	rd[0] = spank(a, M, a_si, M2, a_s2, G, a_sg, kd, (int)L + 1, 0);
 	rd[1] = spank(b, N, b_sj, 1, 0, G, b_sg, kd, (int)L + 1, 1);
 	/* padded: the box reaches before the image (a neighbouring output
-	   would seem to overlap); the bytes the copy reads (mp_pad_span, a
-	   scan of the rows: about as long as the copy) lie in it, so they are
-	   computed only where the box meets a range written (pad_read) */
+	   would seem to overlap); the bytes the copy read only where it
+	   meets a range written (pad_read) */
 	mp_pad_read pr = { P > 0 && G == 1 && rd[0].lo <= rd[0].hi, a, M, a_si, M2, a_s2,
-			   (int)L + 1 };
-	va_list aq;
-	va_copy(aq, ap);
-	ok = range_checks(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
-			  (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff);
-	if (ok == 0 && pr.box) {
-		pad_read(&pr, kd, &pad, &rd[0]);
-		ok = range_checks(&aq, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
-				  (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff);
-	}
-	va_end(aq);
+			   kd, (int)L + 1, &pad, 0 };
+	ok = range_checks_pad(&ap, nargs, 46 + 3 * L + P * (4 + L), rd, reads ? 2 : 0,
+			      (unsigned)(cfl >> 16) & 0xff, (unsigned)(cfl >> 8) & 0xff, &pr);
 	mp_range ra = rd[0], rb = rd[1];
 	const void *const a_user = a, *const b_user = b;   /* before any copy */
 	va_end(ap);
@@ -1150,7 +1166,7 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 			mp_range ro = spank(c, M, c_si, nblk, c_s2, N, c_sj, NULL, 0, 0);
 			ro.hi += esz - 1;
 			if (K > 0 && pr.box && overlap(ro, ra))
-				pad_read(&pr, kd, &pad, &ra);
+				pad_read(&pr, &ra);
 			if (K > 0 && (overlap(ro, ra) || overlap(ro, rb)))
 				return fallback(loc, MP_FB_OVERLAP, t0);
 			if (mode == 2 && ep.bias) {
@@ -1523,7 +1539,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	rd[0] = spank(a, M, a_si, 1, 0, 1, 0, kd, (int)L + 1, 0);
 	/* padded: the box first, the bytes read where it meets a range
 	   written (as __mixprec_i8_nest's) */
-	mp_pad_read pr = { P > 0 && rd[0].lo <= rd[0].hi, a, M, a_si, 1, 0, (int)L + 1 };
+	mp_pad_read pr = { P > 0 && rd[0].lo <= rd[0].hi, a, M, a_si, 1, 0, kd, (int)L + 1, &pad,
+			   esz - 1 };
 	rd[1] = spank(b, N, b_sj, 1, 0, 1, 0, kd, (int)L + 1, 1);
 	for (int r = 0; r < 2; r++)
 		if (rd[r].lo <= rd[r].hi)
@@ -1535,18 +1552,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	int reads = M > 0 && N > 0 && K > 0;
 	for (long l = 1; l <= L; l++)
 		reads &= kd[l].n > 0;
-	va_list aq;
-	va_copy(aq, ap);
-	ok = range_checks(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
-			  (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff);
-	if (ok == 0 && pr.box) {
-		pad_read(&pr, kd, &pad, &rd[0]);
-		if (rd[0].lo <= rd[0].hi)
-			rd[0].hi += esz - 1;
-		ok = range_checks(&aq, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
-				  (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff);
-	}
-	va_end(aq);
+	ok = range_checks_pad(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
+			      (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff, &pr);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
 		return fallback(ok < 0 ? NULL : loc, MP_FB_ABI, t0);
@@ -1650,11 +1657,8 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 			mp_range rc = span(c, M, c_si, N, c_sj, esz);
 			void *old = NULL;
 			ret = NULL;
-			if (K > 0 && pr.box && overlap(rc, rd[0])) {   /* as __mixprec_i8_nest's */
-				pad_read(&pr, kd, &pad, &rd[0]);
-				if (rd[0].lo <= rd[0].hi)
-					rd[0].hi += esz - 1;
-			}
+			if (K > 0 && pr.box && overlap(rc, rd[0]))   /* as __mixprec_i8_nest's */
+				pad_read(&pr, &rd[0]);
 			for (int r = 0; K > 0 && r < nrd; r++)
 				if (overlap(rc, rd[r])) {
 					why = MP_FB_OVERLAP;

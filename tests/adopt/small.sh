@@ -17,6 +17,9 @@
 #   contiguous in k, int8 with B strided, float at bf16 and at int8), every
 #   call the guard skips is one the runtime's model sends to the loop, with
 #   MIXPREC_TARGET unset, avx2 and scalar (the float slots follow the family);
+# - a 3x3 convolution with its padding written in the loop over 700 small
+#   shapes: the guard's padded row (slot 20) skips only calls the model
+#   sends to the loop; outputs as the plain build's;
 # - MIXPREC_TARGET=avx2: 8x8x8 float calls at bf16 and int8 (the loop
 #   estimated between the AVX-512 tables' least kernel cost and the avx2
 #   family's) never reach the runtime; the model sends them to the loop.
@@ -35,6 +38,7 @@ cc=$1
 $cc -O2 -Wno-unknown-pragmas -I"$src/include" small.c -o plain $lib || fail "build without the plugin"
 ./plain 5 >want 2>/dev/null || fail "run the plain build"
 ./plain 1 mv >wantmv 2>/dev/null || fail "run the plain build (mv)"
+./plain 1 pgrid 2>/dev/null | grep '^pgrid-hash' >wantpgrid || fail "run the plain build (pgrid)"
 while [ $# -ge 2 ]; do
 	cc=$1 plugin=$2
 	shift 2
@@ -48,13 +52,13 @@ while [ $# -ge 2 ]; do
 	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:262 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:267 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
 	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
 	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
 	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:262 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:267 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
 	for t in auto avx2 scalar; do
 		if [ $t = auto ]; then
 			env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 grid >grid 2>/dev/null
@@ -71,12 +75,21 @@ while [ $# -ge 2 ]; do
 	env -u MIXPREC_SMALL -u MIXPREC_TARGET MIXPREC_STATS=1 ./prog 1 mv >got 2>err || fail "$cc: mv"
 	cmp -s wantmv got || fail "$cc: mv: results differ: $(cat wantmv) / $(cat got)"
 	if grep -q avx512_bf16 /proc/cpuinfo && grep -q avx512_vnni /proc/cpuinfo; then
-		expect err "^mixprec: pid=$pid nest .*small.c:133 calls=1 kernels=1 fallbacks=0" "$cc: float matrix-vector by columns: the kernels"
+		expect err "^mixprec: pid=$pid nest .*small.c:136 calls=1 kernels=1 fallbacks=0" "$cc: float matrix-vector by columns: the kernels"
 	else
-		expect err "^mixprec: pid=$pid nest .*small.c:133 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: float matrix-vector by columns, no AVX512-BF16: the loop"
+		expect err "^mixprec: pid=$pid nest .*small.c:136 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: float matrix-vector by columns, no AVX512-BF16: the loop"
 	fi
-	expect err "^mixprec: pid=$pid nest .*small.c:144 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
-	expect err "^mixprec: pid=$pid nest .*small.c:155 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:147 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:158 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
+	# the padded convolution (slot 20: the copy of the image with its
+	# padding counted): a call the guard skips is one the model sends to
+	# the loop; some are skipped, some run on the kernels; outputs as
+	# the plain build's
+	env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 pgrid >pgrid 2>/dev/null ||
+		{ cat pgrid; fail "$cc: padded: the guard skipped a call the model would make"; }
+	cat pgrid
+	expect pgrid "^pgrid: 700 shapes, skipped [1-9][0-9]*, kernels [1-9][0-9]*, 0 wrong$" "$cc: padded grid"
+	grep '^pgrid-hash' pgrid | cmp -s - wantpgrid || fail "$cc: padded grid: outputs differ from the plain build's: $(grep '^pgrid-hash' pgrid) / $(cat wantpgrid)"
 	env -u MIXPREC_SMALL -u MIXPREC_STATS ./prog 1 band >band 2>/dev/null || fail "$cc: band"
 	cat band
 	expect band "^band: bf16 guard 0 model 2, int8 guard 0 model 2$" "$cc: the avx2 family's float slots: calls the kernels cannot win are skipped"

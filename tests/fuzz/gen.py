@@ -59,7 +59,10 @@ What varies (see gen_nest / gen_func):
     reduction loop, an iterator whose address is taken;
   - floating-point functions (float / double sources at int8, uint8, bf16,
     fp8_e4m3, fp8_e5m2), each checked against its plain copy within a loose
-    bound (see gen_ffunc).
+    bound (see gen_ffunc); a quarter of them direct convolutions over a float
+    image (KH x KW window, stride, dilation, padding written as `continue`s,
+    a test around the update, a select with 0 (or 0.5: refused), or a window
+    clipped by MAX/MIN bounds; bias and ReLU; OHWI / HWIO weights).
   - the newer forms ("xform" functions, see gen_xfunc): steps > 1 on i, j,
     k; 2-4 rows per iteration into separate accumulators with a remainder
     loop (`i + 1 < M`, `i < M - 3`); batch loops around a contraction
@@ -824,12 +827,186 @@ def gen_ffunc(r, f):
                       "nonneg": r.random() < 0.25, "alpha": r.choice([1.0, -0.5, 2.0, 0.001]),
                       "xm": r.choice([0.5, -1.0, 0.25])})
     fn["calls"] = calls
+    # a direct convolution over a float image (issue 9, its padding written
+    # in the loop: the runtime copies the image with the padding in place);
+    # its own Random, so that the draws above stay those of each seed
+    rc = random.Random(repr(r.getstate()[1][:8]) + "fconv%d" % f)
+    if rc.random() < 0.25:
+        fl["form"] = "conv"
+        fl["zp"] = fl["alpha"] = False
+        fl["alay"] = fl["blay"] = "lin"
+        fl["clause"] = "" if fl["clause"] == ", constant=B0" else fl["clause"]
+        fl["init"] = wchoice(rc, [("zero", 60), ("bias", 40)])
+        fl["epi"] = wchoice(rc, [("store", 60), ("relu", 40)])
+        fl["KH"], fl["KW"] = rc.choice([1, 2, 3, 3]), rc.choice([1, 2, 3, 3])
+        fl["S"], fl["D"] = rc.choice([1, 1, 2]), rc.choice([1, 1, 1, 2])
+        fl["P"] = rc.choice([0, 1, 1, 1, 2])
+        # the window test: around the update, `continue`s (KissDL), a
+        # select with 0 or another value, the window clipped by MAX/MIN
+        # loop bounds (CMSIS-NN's reference kernels)
+        fl["cguard"] = wchoice(rc, [("upd", 25), ("cont", 30), ("sel", 25), ("clip", 20)])
+        fl["cpadv"] = rc.choice(["0", "0", "0", "0.5"])   # 0.5: refused (float selects take 0 only)
+        if fl["cguard"] == "clip":
+            fl["D"] = 1
+        fl["wlay"] = rc.choice(["ohwi", "hwio"])
+        for cl in calls:
+            cl["T"] = rc.choice([1, 2, 3, 5, 6])
+            cl["M"], cl["N"], cl["K"] = max(1, min(cl["M"], 9)), min(cl["N"], 24), \
+                min(cl["K"], 40)
     return fn
+
+
+def fconv_text(fl):
+    """The nest of a float convolution (fl["form"] == "conv"): output
+    C[(oh*M + ow)*N + oc] over T x M points and N channels, input
+    A0[(ih*IW + iw)*K + c], weights B0 (OHWI or HWIO), padding P written as
+    fl["cguard"] says; returns (lines, the padding value's text)."""
+    T = fl["t"]
+    KH, KW, S, D, P = fl["KH"], fl["KW"], fl["S"], fl["D"], fl["P"]
+    pv = "0" if fl["cguard"] != "sel" else fl["cpadv"]
+    bw = {"ohwi": "B0[((oc * %d + kh) * %d + kw) * K + c]" % (KH, KW),
+          "hwio": "B0[((kh * %d + kw) * K + c) * N + oc]" % KW}[fl["wlay"]]
+    ain = "A0[(ih * IW + iw) * K + c]"
+    ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
+    zero = "0.0f" if T == "float" else "0.0"
+    init = "bias[oc]" if fl["init"] == "bias" else zero
+    out = "C[(oh * M + ow) * N + oc]"
+    epi = "%s = s;" % out if fl["epi"] == "store" else "%s = s > 0 ? s : 0;" % out
+    g = fl["cguard"]
+    if g == "clip":
+        red = ["for (int kh = (%d - oh * %d > 0 ? %d - oh * %d : 0); "
+               "kh < (IH + %d - oh * %d < %d ? IH + %d - oh * %d : %d); kh++) {"
+               % (P, S, P, S, P, S, KH, P, S, KH),
+               "\tconst int ih = oh * %d + kh - %d;" % (S, P),
+               "\tfor (int kw = (%d - ow * %d > 0 ? %d - ow * %d : 0); "
+               "kw < (IW + %d - ow * %d < %d ? IW + %d - ow * %d : %d); kw++) {"
+               % (P, S, P, S, P, S, KW, P, S, KW),
+               "\t\tconst int iw = ow * %d + kw - %d;" % (S, P),
+               "\t\tfor (int c = 0; c < K; c++)",
+               "\t\t\ts += %s * %s;" % (ain, bw), "\t}", "}"]
+    elif g == "cont":
+        red = ["for (int kh = 0; kh < %d; kh++) {" % KH, "\tconst int ih = %s;" % ih_e,
+               "\tif ((ih < 0) || (ih >= IH))", "\t\tcontinue;",
+               "\tfor (int kw = 0; kw < %d; kw++) {" % KW, "\t\tconst int iw = %s;" % iw_e,
+               "\t\tif ((iw < 0) || (iw >= IW))", "\t\t\tcontinue;",
+               "\t\tfor (int c = 0; c < K; c++)", "\t\t\ts += %s * %s;" % (ain, bw),
+               "\t}", "}"]
+    else:
+        if g == "upd":
+            upd = ("{ int ih = %s, iw = %s; if (ih >= 0 && ih < IH && iw >= 0 && iw < IW) "
+                   "s += %s * %s; }" % (ih_e, iw_e, ain, bw))
+        else:
+            upd = ("{ int ih = %s, iw = %s; %s v = ih >= 0 && ih < IH && iw >= 0 && iw < IW "
+                   "? %s : (%s)%s; s += v * %s; }" % (ih_e, iw_e, T, ain, T, pv, bw))
+        red = ["for (int kh = 0; kh < %d; kh++)" % KH, "\tfor (int kw = 0; kw < %d; kw++)" % KW,
+               "\t\tfor (int c = 0; c < K; c++)", "\t\t\t" + upd]
+    L = ["\tfor (int oh = 0; oh < T; oh++)", "\t\tfor (int ow = 0; ow < M; ow++)",
+         "\t\t\tfor (int oc = 0; oc < N; oc++) {", "\t\t\t\t%s s = %s;" % (T, init)]
+    L += ["\t\t\t\t" + x for x in red]
+    L += ["\t\t\t\t" + epi, "\t\t\t}"]
+    return L, pv
+
+
+def fconv_emit(fn):
+    """C text of a float convolution function (fl["form"] == "conv"), its
+    reference copy and its driver: as f_emit's, the bound summed over the
+    window's terms (padding terms the select's value times the weight),
+    with the operands' largest magnitudes over the whole tensors."""
+    f = fn["id"]
+    fl = fn["fl"]
+    T = fl["t"]
+    KH, KW, S, D, P = fl["KH"], fl["KW"], fl["S"], fl["D"], fl["P"]
+    body, pv = fconv_text(fl)
+    sig = ("(int T, int M, int N, int K, int IH, int IW, const %s *A0, const %s *B0, "
+           "const %s *bias, %s *C)" % (T, T, T, T))
+    pragma = "#pragma mixprec(%s%s)" % (fl["prec"], fl["clause"])
+    L = []
+    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
+        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
+        L.append("{")
+        L += pr + body
+        L.append("\t(void)bias;")
+        L.append("}")
+        L.append("")
+    eps = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
+           "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}[fl["prec"]]
+    bw = {"ohwi": "B0[((oc * %d + kh) * %d + kw) * K + c]" % (KH, KW),
+          "hwio": "B0[((kh * %d + kw) * K + c) * N + oc]" % KW}[fl["wlay"]]
+    L.append("static void run_f%d(void)" % f)
+    L.append("{")
+    for c, cl in enumerate(fn["calls"]):
+        Tn, M, N, K = cl["T"], cl["M"], cl["N"], cl["K"]
+        IH = max(1, (Tn - 1) * S + (KH - 1) * D + 1 - 2 * P)
+        IW = max(1, (M - 1) * S + (KW - 1) * D + 1 - 2 * P)
+        na, nb, nc = max(1, IH * IW * K), max(1, KH * KW * K * N), max(1, Tn * M * N)
+        rg = cl["range"]
+        lo = 0.0 if cl["nonneg"] else -rg
+        L += ["\t{\t/* call %d */" % c,
+              FORGET,
+              "\t\tint T = %d, M = %d, N = %d, K = %d, IH = %d, IW = %d;" % (Tn, M, N, K, IH, IW),
+              "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
+              % (T, na, T, nb, T),
+              "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
+              "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
+              % (T, nc, T, nc, T),
+              "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
+              "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
+              % (max(N, 1), T, -rg, rg),
+              "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
+              % (nc, T, -rg, rg),
+              "\t\tfz_f%d(T, M, N, K, IH, IW, A0, B0, bias, C);" % f,
+              "\t\tfz_f%d_ref(T, M, N, K, IH, IW, A0, B0, bias, R);" % f,
+              "\t\tdouble q = fabs((double)(%s)%s), r = 0, worst = 0;" % (T, pv),
+              "\t\tint bad = 0;",
+              "\t\tfor (int x = 0; x < %d; x++) q = fmax(q, fabs((double)A0[x]));" % na,
+              "\t\tfor (int x = 0; x < %d; x++) r = fmax(r, fabs((double)B0[x]));" % nb,
+              "\t\tfor (int oh = 0; oh < T; oh++)",
+              "\t\tfor (int ow = 0; ow < M; ow++)",
+              "\t\tfor (int oc = 0; oc < N; oc++) {",
+              "\t\t\tdouble p = 0, sa = 0, sb = 0;",
+              "\t\t\tint terms = 0;",
+              "\t\t\tfor (int kh = 0; kh < %d; kh++)" % KH,
+              "\t\t\tfor (int kw = 0; kw < %d; kw++) {" % KW,
+              "\t\t\t\tint ih = oh * %d + kh * %d - %d, iw = ow * %d + kw * %d - %d;"
+              % (S, D, P, S, D, P),
+              "\t\t\t\tint in = ih >= 0 && ih < IH && iw >= 0 && iw < IW;",
+              "\t\t\t\tfor (int c = 0; c < K; c++) {",
+              "\t\t\t\t\tdouble x = in ? fabs((double)A0[(ih * IW + iw) * K + c]) : "
+              "fabs((double)(%s)%s), y = fabs((double)%s);" % (T, pv, bw),
+              "\t\t\t\t\tp += x * y; sa += x; sb += y; terms++;",
+              "\t\t\t\t}",
+              "\t\t\t}",
+              "\t\t\tdouble e = %s;" % eps,
+              "\t\t\tdouble tol = 2.0 * (e * (sa * r + sb * q) + e * e * terms * q * r + "
+              "1e-5 * (sa * r + sb * q))",
+              "\t\t\t\t+ 4.0 * (terms + 4) * 0x1p-24 * (p + fabs((double)C[(oh * M + ow) * N + oc])"
+              " + fabs((double)bias[oc]) + %r) + 1e-30;" % rg,
+              "\t\t\tdouble d = fabs((double)C[(oh * M + ow) * N + oc] - "
+              "(double)R[(oh * M + ow) * N + oc]);",
+              "\t\t\tif (!(d <= tol))",
+              "\t\t\t\tbad++;",
+              "\t\t\tif (d / tol > worst)",
+              "\t\t\t\tworst = d / tol;",
+              "\t\t}",
+              '\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
+              % (f, c, fl["prec"]),
+              "\t\tif (bad)",
+              '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
+              "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
+              "\t}"]
+    L.append("}")
+    L.append("")
+    return "\n".join(L) + "\n"
 
 
 def fproblems(fn):
     fl = fn["fl"]
     p = []
+    if fl["form"] == "conv":
+        if fl["zp"] or fl["alpha"] or fl["clause"] == ", constant=B0":
+            p.append("float conv form")
+        return p
     if fl["form"] != "scalar" and (fl["init"] != "zero" or fl["epi"] != "store"):
         p.append("float form")
     if fl["alpha"] and fl["form"] == "scalar":
@@ -841,6 +1018,8 @@ def fproblems(fn):
 
 def f_emit(fn):
     """C text of a float function, its reference copy and its driver."""
+    if fn["fl"]["form"] == "conv":
+        return fconv_emit(fn)
     f = fn["id"]
     fl = fn["fl"]
     T = fl["t"]
@@ -2899,8 +3078,15 @@ def simplify(prog):
                     p = copy.deepcopy(prog)
                     p["funcs"][fi]["fl"][key] = val
                     add("f%d: %s=%s" % (fn["id"], key, val), p)
+            if fn["fl"]["form"] == "conv":
+                for key, val in (("P", 0), ("cguard", "cont"), ("S", 1), ("D", 1), ("KH", 1),
+                                 ("KW", 1), ("wlay", "ohwi")):
+                    if fn["fl"][key] != val:
+                        p = copy.deepcopy(prog)
+                        p["funcs"][fi]["fl"][key] = val
+                        add("f%d: %s=%s" % (fn["id"], key, val), p)
             for ci, c in enumerate(fn["calls"]):
-                for d in "MNK":
+                for d in ("MNKT" if fn["fl"]["form"] == "conv" else "MNK"):
                     for nv in sorted({1, c[d] // 2, c[d] - 1}):
                         if 0 < nv < c[d]:
                             p = copy.deepcopy(prog)

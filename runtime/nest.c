@@ -207,9 +207,11 @@ static mp_range spank(const void *base, long nv, long sv, long nv2, long sv2, lo
 
 /* The output elements base + b*s2 + i*si + j*sj (b < M2, i < M, j < N,
  * elements of esz bytes) are pairwise disjoint: sorted by |stride|, each
- * stride spans at least what the smaller ones cover.  (The core proves the
- * output injective over (i, j); a second row loop's blocks are checked
- * here, their subscripts multiplying sizes ISL cannot relate.) */
+ * stride spans at least what the smaller ones cover (a sufficient test).
+ * The core's proof that the output is injective over (i, j) reads a
+ * subscript i*ld + j as a 2-D array's (rows of ld elements) and a second
+ * row loop's blocks multiply sizes ISL cannot relate: both hold only when
+ * this does, checked before every DIRECT or FUSED call. */
 static int disjoint_rows(long M, long si, long N, long sj, long M2, long s2, long esz)
 {
 	long e[3] = { M, N, M2 }, st[3] = { labs(si), labs(sj), labs(s2) };
@@ -1095,8 +1097,15 @@ void *__mixprec_i8_nest(long abi, long nargs, ...)
 	   one contraction per block */
 	long nblk = M2 > 0 && M > 0 ? M2 : 1, Mblk = M;
 	int rows2 = 0, merged = 0;
-	if (has_rows2 && mode != 0 && M > 0 && M2 > 0 && N > 0 &&
-	    !disjoint_rows(M, c_si, N, c_sj, M2, c_s2,
+	/* DIRECT and FUSED write the outputs in their own order (and over
+	   threads): the elements must be disjoint.  The core proves the
+	   output injective over (i, j) with a leading dimension read as
+	   the row length of a 2-D array (y[i*ldc + j] as y[i][j]), which
+	   holds only when ldc covers the row: rows that overlap (ldc < N)
+	   leave the loop's last write on an element, which the kernels do
+	   not reproduce.  A second row loop's blocks are checked here too. */
+	if (mode != 0 && M > 0 && M2 > 0 && N > 0 &&
+	    !disjoint_rows(M, c_si, N, c_sj, has_rows2 ? M2 : 1, has_rows2 ? c_s2 : 0,
 			   mode == 2 && ep.out_dt != MP_DT_S32 ? 1 : 4))
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	if (nblk > 1 && c_s2 == M * c_si && (!ep.bias || bias_s2 == M * bias_si) &&
@@ -1574,6 +1583,11 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		return fallback(loc, MP_FB_OMP, t0);
 	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
 	    c_si % esz || c_sj % esz)
+		return fallback(loc, MP_FB_LAYOUT, t0);
+	/* DIRECT adds into C in the kernels' order, over threads: C's
+	   elements disjoint (the leading dimension covers the row, as the
+	   integer entry point checks) */
+	if (mode == 1 && M > 0 && N > 0 && !disjoint_rows(M, c_si, N, c_sj, 1, 0, esz))
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)

@@ -1,10 +1,14 @@
-// MIXPREC-TRANSFORMED: 2
+// MIXPREC-TRANSFORMED: 4
 // MIXPREC-EXPECT-FALLBACK: 1
 /* overlap.c -- aliasing known only at run time.  Both kernels take plain
  * pointers, so the plugin must transform them and check for overlap when
  * called: disjoint buffers run the kernels, overlapping ones (the output
  * written over the rows of an operand still to be read) must take the
- * original loop and give the sequential result. */
+ * original loop and give the sequential result.  Output rows that
+ * overlap each other (a leading dimension below the row length: row i+1
+ * overwrites the tail of row i, the loop's last write stays) must take
+ * the original loop too (the core reads y[i*ld + j] as a 2-D array's rows;
+ * the kernels kept row i's value once, found by a review helper). */
 #include "harness.h"
 #include <mixprec.h>
 #include <string.h>
@@ -33,6 +37,31 @@ __attribute__((noinline)) void ov_q8(int M, int N, int K, const int8_t *X, const
 				s += X[i * K + k] * W[j * K + k];
 			Y[i * ldy + j] = (int8_t)mp_clamp_i32(s >> 8, -128, 127);
 		}
+}
+
+__attribute__((noinline)) void ov_ld32(int M, int N, int K, const int8_t *X, const int8_t *W,
+				       int32_t *Y, int ldy)
+{
+#pragma mixprec(int8)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += X[i * K + k] * W[j * K + k];
+			Y[i * ldy + j] = s;
+		}
+}
+
+/* C += A*B into rows that overlap: each element sums the products of
+   every (i, j) that lands on it (direct mode over threads must not race) */
+__attribute__((noinline)) void ov_acc(int M, int N, int K, const int8_t *X, const int8_t *W,
+				      int32_t *Y, int ldy)
+{
+#pragma mixprec(int8)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				Y[i * ldy + j] += X[i * K + k] * W[j * K + k];
 }
 
 void corpus_main(void)
@@ -78,6 +107,29 @@ void corpus_main(void)
 		memcpy(buf, B, kn);
 		ov_q8(M, N, K, A, (const int8_t *)buf, (int8_t *)buf + 1, N);
 		harness_out(harness_name("y_over_w %dx%dx%d", M, N, K), buf, bytes);
+
+		/* Rows that overlap: ld = N - 1, N / 2 and 0 (every row on
+		   the first), and a disjoint ld = N + 3 beside them */
+		if (M > 0 && N > 1) {
+			int lds[4] = { N - 1, N / 2, 0, N + 3 };
+			for (int l = 0; l < 4; l++) {
+				size_t ny = (size_t)(M - 1) * (size_t)lds[l] + (size_t)N;
+				int8_t *Yq = harness_rand_s8(ny);
+				ov_q8(M, N, K, A, B, Yq, lds[l]);
+				harness_out_array(harness_name("rows_q8 ld %d %dx%dx%d", lds[l], M, N, K),
+						  Yq, ny);
+				int32_t *Y32 = harness_rand_s32(ny, -1000, 1000);
+				ov_ld32(M, N, K, A, B, Y32, lds[l]);
+				harness_out_array(harness_name("rows_s32 ld %d %dx%dx%d", lds[l], M, N, K),
+						  Y32, ny);
+				harness_fill_s32(Y32, ny, -1000, 1000);
+				ov_acc(M, N, K, A, B, Y32, lds[l]);
+				harness_out_array(harness_name("rows_acc ld %d %dx%dx%d", lds[l], M, N, K),
+						  Y32, ny);
+				harness_free(Yq);
+				harness_free(Y32);
+			}
+		}
 
 		harness_free(buf);
 		harness_free(A);

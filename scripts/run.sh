@@ -64,4 +64,6 @@ if [ -x build/bench/bench_blockq ]; then
   echo "== bench/bench_blockq, OMP_NUM_THREADS=2 (the plain build of runq.c as published on 2 threads)"
   OMP_NUM_THREADS=2 build/bench/bench_blockq 21 || status=1
 fi
+echo "== scripts/auto-example.sh (#pragma mixprec(auto): profile, mixprec-tune's front, the chosen assignment measured; docs/precision.md)"
+sh scripts/auto-example.sh || status=1
 exit $status

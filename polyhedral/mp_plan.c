@@ -1051,6 +1051,21 @@ static int s32_casts(const mp_nest *n, int e)
 	return x && x->type == MP_TY_S32;
 }
 
+/* The first type other than int32 on E's casts down to its value (int32
+ * when there is none): what a refusal names for a product narrowed
+ * before the sum (`(int8_t)(a * b)`). */
+static mp_scalar narrowed_type(const mp_nest *n, int e)
+{
+	const mp_expr *x;
+
+	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+		if (x->type != MP_TY_S32)
+			return x->type;
+		e = x->a;
+	}
+	return x ? x->type : MP_TY_S32;
+}
+
 /* E is an int32 value widened to int64: casts to int64 down to an int32
  * value (casts to int32 below them), the product (`(long)(a * b)`). */
 static int s64_widened(const mp_nest *n, int e)
@@ -1158,11 +1173,21 @@ static int check_types(az *z)
 	if ((!z->acc64 && (n->expr[z->c.add].type != MP_TY_S32 ||
 			   !s32_casts(n, n->expr[z->c.add].a) ||
 			   !s32_casts(n, n->expr[z->c.add].b))) ||
-	    n->expr[z->c.prod].type != MP_TY_S32)
+	    n->expr[z->c.prod].type != MP_TY_S32) {
+		/* the type that is not int32: the product's, the sum's, or a
+		   cast between them (`s += (int8_t)(a * b)`) */
+		mp_scalar t = n->expr[z->c.prod].type;
+		if (t == MP_TY_S32)
+			t = n->expr[z->c.add].type;
+		if (t == MP_TY_S32)
+			t = narrowed_type(n, n->expr[z->c.add].a);
+		if (t == MP_TY_S32)
+			t = narrowed_type(n, n->expr[z->c.add].b);
 		return refuse(z, s->loc,
 			      "the products accumulated into '%s' are not computed in "
 			      "int32 (%s); only int32 products are supported", acc_name(z),
-			      mp_scalar_name(n->expr[z->c.prod].type));
+			      mp_scalar_name(t));
+	}
 	for (i = 0; i < 2; i++) {
 		const operand *o = &z->c.f[i];
 

@@ -257,6 +257,51 @@ static bool only_volatile_reads(const Stmt *e)
 	return true;
 }
 
+/* A comparison never true because one side is a value of an integer type
+ * narrower than int, promoted, and the other a constant outside that
+ * type's range (`(int)u8 == -1`, `s8 > 200`): what GCC's C front end folds
+ * to 0 (shorten_compare), so that both glues see the same nest. */
+static bool false_by_range(ASTContext &C, const Expr *e)
+{
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(e->IgnoreParens());
+	if (!bo || !bo->isComparisonOp() || bo->getOpcode() == BO_NE)
+		return false;
+	BinaryOperatorKind k = bo->getOpcode();
+	const Expr *x = bo->getLHS(), *kx = bo->getRHS();
+	Expr::EvalResult r;
+	if (!kx->EvaluateAsInt(r, C)) {
+		std::swap(x, kx);
+		if (!kx->EvaluateAsInt(r, C))
+			return false;
+		/* k < x is x > k ... */
+		k = k == BO_LT ? BO_GT : k == BO_GT ? BO_LT : k == BO_LE ? BO_GE :
+		    k == BO_GE ? BO_LE : k;
+	}
+	const Expr *v = x->IgnoreParenImpCasts();
+	QualType t = v->getType(), pt = x->getType();
+	/* compared in a signed type: (unsigned)s8 == 0xffffffff holds for -1 */
+	if (!t->isIntegerType() || t->isBooleanType() || !pt->isSignedIntegerType() ||
+	    C.getIntWidth(t) >= C.getIntWidth(pt) || C.getIntWidth(t) >= 32 ||
+	    !r.Val.isInt())
+		return false;
+	unsigned w = C.getIntWidth(t);
+	int64_t lo = t->isSignedIntegerType() ? -((int64_t)1 << (w - 1)) : 0;
+	int64_t hi = t->isSignedIntegerType() ? ((int64_t)1 << (w - 1)) - 1
+					      : ((int64_t)1 << w) - 1;
+	const llvm::APSInt &ki = r.Val.getInt();
+	if (ki.isSigned() ? !ki.isSignedIntN(64) : !ki.isIntN(63))
+		return false;
+	int64_t kv = ki.isSigned() ? ki.getSExtValue() : (int64_t)ki.getZExtValue();
+	switch (k) {
+	case BO_EQ: return kv < lo || kv > hi;
+	case BO_LT: return kv <= lo;
+	case BO_LE: return kv < lo;
+	case BO_GT: return kv >= hi;
+	case BO_GE: return kv > hi;
+	default: return false;
+	}
+}
+
 /* Does S hold a `continue` of its own loop (not of a loop nested in it)? */
 static bool own_continue(const Stmt *s)
 {
@@ -1115,6 +1160,13 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	if (IfStmt *is = dyn_cast<IfStmt>(s)) {
 		if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
 			opaque(c, lid, g, pos, is->getIfLoc(), "the condition of an 'if' has side effects");
+		else if (false_by_range(c.C, is->getCond())) {
+			/* `if (u8 == -1) continue;`: never true (GCC's front end
+			   folds it away: the same nest under both) */
+			if (is->getElse())
+				describe_body(c, is->getElse(), lid, g, pos, cont);
+			return;
+		}
 		/* each branch's guard: the enclosing ones and the condition
 		   (negated for the else branch) */
 		unsigned sg = c.g_conds, base = c.cur_conds, then_c = 0, else_c = 0;

@@ -142,6 +142,7 @@
  * (mp_lp_error_bound_ex); one line goes to stderr; an element beyond its
  * bound makes the call run the original loop (C restored first).
  */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -230,6 +231,22 @@ static int disjoint_rows(long M, long si, long N, long sj, long M2, long s2, lon
 			return 0;
 	}
 	return 1;
+}
+
+/* Does the float (double) C(i,j) at c + i*si + j*sj bytes hold a finite
+ * value of magnitude 2^127 (2^1023) or more? */
+static int c_near_max(const void *c, long M, long si, long N, long sj, int dbl)
+{
+	for (long i = 0; i < M; i++) {
+		const char *row = (const char *)c + i * si;
+		for (long j = 0; j < N; j++) {
+			double v = dbl ? fabs(*(const double *)(row + j * sj))
+				       : fabs((double)*(const float *)(row + j * sj));
+			if (v >= (dbl ? 0x1p1023 : 0x1p127) && v <= (dbl ? DBL_MAX : FLT_MAX))
+				return 1;
+		}
+	}
+	return 0;
 }
 
 static int overlap(mp_range a, mp_range b)
@@ -1678,6 +1695,12 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 					why = MP_FB_OVERLAP;
 					goto out;
 				}
+			/* C's old value within a factor 2 of the type's largest:
+			   the loop's partial sums C + a*b + ... can overflow to
+			   infinity where one addition of the sum (below 2^126,
+			   mp_lp_prepare's range check) would not */
+			if (K > 0 && c_near_max(c, M, c_si, N, c_sj, is_double != 0))
+				goto out;   /* why: MP_FB_VALUES */
 			if (verify) {
 				/* keep C as it was: the exact value and the fallback need it */
 				old = malloc((size_t)(rc.hi - rc.lo + 1));

@@ -1139,7 +1139,7 @@ static void run_ldc(int M, int N, int K)
 		ldc_ref(M, N, K, lds[l], A, B, R);
 		snprintf(what, sizeof what, "ldc %d of %d rows", lds[l], N);
 		if (lds[l] >= N) {
-			check_fast(what, before);
+			check_fast("ldc_lp", before);   /* one name per nest (VERIFY_ALL) */
 			bnd q;
 			bnd_init(&q, MP_LP_BF16, 0, M, N, K, A, K, 1, B, N, 1, NULL, 1.0, 2);
 			for (int i = 0; i < M; i++)
@@ -1153,6 +1153,37 @@ static void run_ldc(int M, int N, int K)
 		}
 	}
 	free(A), free(B), free(C0), free(C), free(R);
+}
+
+/* C's old value near FLT_MAX in direct mode: FLT_MAX + 1e37 - 1e37 is
+   infinity in the loop as written (its partial sum overflows) and would be
+   FLT_MAX through one addition of the sum: the call must run the loop
+   (found by a review helper) */
+static void run_cbig(void)
+{
+	enum { M = 2, N = 3, K = 2 };
+	float A[M * K], B[K * N], C[M * N], R[M * N];
+	for (int i = 0; i < M * K; i++)
+		A[i] = 1e19f;
+	for (int k = 0; k < K; k++)
+		for (int j = 0; j < N; j++)
+			B[k * N + j] = k ? -1e18f : 1e18f;
+	for (int i = 0; i < M * N; i++)
+		C[i] = R[i] = i == 4 ? -3.4e38f : 3.4e38f;
+	long before = fallback_count();
+	ldc_lp(M, N, K, N, A, B, C);
+	check_fallback("C near FLT_MAX", before);
+	ldc_ref(M, N, K, N, A, B, R);
+	expect_same("C near FLT_MAX", C, R, sizeof C);
+	/* one addition away from it: the kernels, and the same values */
+	for (int i = 0; i < M * N; i++)
+		C[i] = R[i] = 1e38f;
+	before = fast_count();
+	ldc_lp(M, N, K, N, A, B, C);
+	check_fast("ldc_lp", before);
+	ldc_ref(M, N, K, N, A, B, R);
+	for (int i = 0; i < M * N; i++)
+		expect("C at 1e38", C[i], R[i], 1e38 * 0x1p-20, i / N, i % N);
 }
 
 /* (n) three batches of M x N x K at int8, each checked against the bound
@@ -1841,6 +1872,7 @@ int main(int argc, char **argv)
 		run_verify(M, N, K);
 	}
 	run_verify_env();
+	run_cbig();
 	mp_stats_get(&st);
 	expect_count("stats.verify_failed", st.verify_failed, 0);
 	checked++;

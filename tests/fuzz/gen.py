@@ -864,6 +864,49 @@ def gen_ffunc(r, f):
     return fn
 
 
+F_EPS = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
+         "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}   # the drivers' step per precision
+
+
+def f_pair(f, sig, pragma, body, voids):
+    """A float function with the pragma and its reference copy without."""
+    L = []
+    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
+        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
+        L.append("{")
+        L += pr + body
+        L.append("\t%s" % voids)
+        L.append("}")
+        L.append("")
+    return L
+
+
+def f_operands(T, na, nb, nc, N, lo, rg):
+    """A call's float operands A0, B0, bias, C and its reference copy R,
+    allocated and filled (the drivers' common lines)."""
+    return ["\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
+            % (T, na, T, nb, T),
+            "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
+            "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
+            % (T, nc, T, nc, T),
+            "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
+            "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
+            "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
+            % (max(N, 1), T, -rg, rg),
+            "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
+            % (nc, T, -rg, rg)]
+
+
+def f_report(f, c, prec):
+    """A call's verdict line and the frees (the drivers' common lines)."""
+    return ['\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
+            % (f, c, prec),
+            "\t\tif (bad)",
+            '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
+            "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
+            "\t}"]
+
+
 def fconv_text(fl):
     """The nest of a float convolution (fl["form"] == "conv"): output
     C[(oh*M + ow)*N + oc] over T x M points and N channels, input
@@ -928,16 +971,8 @@ def fconv_emit(fn):
     sig = ("(int T, int M, int N, int K, int IH, int IW, const %s *A0, const %s *B0, "
            "const %s *bias, %s *C)" % (T, T, T, T))
     pragma = "#pragma mixprec(%s%s)" % (fl["prec"], fl["clause"])
-    L = []
-    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
-        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
-        L.append("{")
-        L += pr + body
-        L.append("\t(void)bias;")
-        L.append("}")
-        L.append("")
-    eps = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
-           "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}[fl["prec"]]
+    L = f_pair(f, sig, pragma, body, "(void)bias;")
+    eps = F_EPS[fl["prec"]]
     bw = {"ohwi": "B0[((oc * %d + kh) * %d + kw) * K + c]" % (KH, KW),
           "hwio": "B0[((kh * %d + kw) * K + c) * N + oc]" % KW}[fl["wlay"]]
     L.append("static void run_f%d(void)" % f)
@@ -952,17 +987,7 @@ def fconv_emit(fn):
         L += ["\t{\t/* call %d */" % c,
               FORGET,
               "\t\tint T = %d, M = %d, N = %d, K = %d, IH = %d, IW = %d;" % (Tn, M, N, K, IH, IW),
-              "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
-              % (T, na, T, nb, T),
-              "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
-              "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
-              % (T, nc, T, nc, T),
-              "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
-              "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
-              "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
-              % (max(N, 1), T, -rg, rg),
-              "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
-              % (nc, T, -rg, rg),
+              ] + f_operands(T, na, nb, nc, N, lo, rg) + [
               "\t\tfz_f%d(T, M, N, K, IH, IW, A0, B0, bias, C);" % f,
               "\t\tfz_f%d_ref(T, M, N, K, IH, IW, A0, B0, bias, R);" % f,
               "\t\tdouble q = fabs((double)(%s)%s), r = 0, worst = 0;" % (T, pv),
@@ -997,12 +1022,7 @@ def fconv_emit(fn):
               "\t\t\tif (d / tol > worst)",
               "\t\t\t\tworst = d / tol;",
               "\t\t}",
-              '\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
-              % (f, c, fl["prec"]),
-              "\t\tif (bad)",
-              '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
-              "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
-              "\t}"]
+              ] + f_report(f, c, fl["prec"])
     L.append("}")
     L.append("")
     return "\n".join(L) + "\n"
@@ -1059,17 +1079,9 @@ def f_emit(fn):
         body = ["\tfor (int i = 0; i < M; i++)", "\t\tfor (int k = 0; k < K; k++)",
                 "\t\t\tfor (int j = 0; j < N; j++)", "\t\t\t\tC[i * N + j] += %s;" % prod]
     pragma = "#pragma mixprec(%s%s)" % (fl["prec"], fl["clause"])
-    L = []
-    for name, pr in (("fz_f%d" % f, [pragma]), ("fz_f%d_ref" % f, [])):
-        L.append("__attribute__((noinline)) void %s%s" % (name, sig))
-        L.append("{")
-        L += pr + body
-        L.append("\t(void)bias; (void)xm; (void)alpha;")
-        L.append("}")
-        L.append("")
+    L = f_pair(f, sig, pragma, body, "(void)bias; (void)xm; (void)alpha;")
     # the driver
-    eps = {"int8": "1.0 / 127", "uint8": "1.0 / 127", "bf16": "1.0 / 128",
-           "fp8_e4m3": "0.25", "fp8_e5m2": "0.5"}[fl["prec"]]
+    eps = F_EPS[fl["prec"]]
     L.append("static void run_f%d(void)" % f)
     L.append("{")
     for c, cl in enumerate(fn["calls"]):
@@ -1084,17 +1096,7 @@ def f_emit(fn):
         L += ["\t{\t/* call %d */" % c,
               FORGET,
               "\t\tint M = %d, N = %d, K = %d, lda = %d, ldb = %d;" % (M, N, K, lda, ldb),
-              "\t\t%s *A0 = fz_alloc(%d * sizeof(%s)), *B0 = fz_alloc(%d * sizeof(%s));"
-              % (T, na, T, nb, T),
-              "\t\t%s *bias = fz_alloc(%d * sizeof(%s));" % (T, max(N, 1), T),
-              "\t\t%s *C = fz_alloc(%d * sizeof(%s)), *R = fz_alloc(%d * sizeof(%s));"
-              % (T, nc, T, nc, T),
-              "\t\tfor (int x = 0; x < %d; x++) A0[x] = (%s)fz_unif(%r, %r);" % (na, T, lo, rg),
-              "\t\tfor (int x = 0; x < %d; x++) B0[x] = (%s)fz_unif(%r, %r);" % (nb, T, -rg, rg),
-              "\t\tfor (int x = 0; x < %d; x++) bias[x] = (%s)fz_unif(%r, %r);"
-              % (max(N, 1), T, -rg, rg),
-              "\t\tfor (int x = 0; x < %d; x++) R[x] = C[x] = (%s)fz_unif(%r, %r);"
-              % (nc, T, -rg, rg),
+              ] + f_operands(T, na, nb, nc, N, lo, rg) + [
               "\t\t%s xm = (%s)%r, alpha = (%s)%r;" % (T, T, cl["xm"], T, cl["alpha"]),
               "\t\tfz_f%d(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, C);" % f,
               "\t\tfz_f%d_ref(M, N, K, lda, ldb, A0, B0, bias, xm, alpha, R);" % f,
@@ -1127,12 +1129,7 @@ def f_emit(fn):
               "\t\t\t\tif (d / tol > worst)",
               "\t\t\t\t\tworst = d / tol;",
               "\t\t\t}",
-              '\t\tprintf("f%d.c%d.float %s within bound: %%s\\n", bad ? "NO" : "yes");'
-              % (f, c, fl["prec"]),
-              "\t\tif (bad)",
-              '\t\t\tprintf("  %d element(s) out of bound, worst |diff|/tol %g\\n", bad, worst);',
-              "\t\tfree(A0); free(B0); free(bias); free(C); free(R);",
-              "\t}"]
+              ] + f_report(f, c, fl["prec"])
     L.append("}")
     L.append("")
     return "\n".join(L) + "\n"

@@ -30,6 +30,8 @@
 #include "tree-cfg.h"
 #include "cfgloop.h"
 #include "cfghooks.h"
+#include "cfganal.h"
+#include "cfgcleanup.h"
 #include "dumpfile.h"
 #include "intl.h"
 #include "calls.h"

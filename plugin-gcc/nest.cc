@@ -1467,9 +1467,29 @@ unsigned int mp_process_function(function *fn)
 	if (markers.empty())
 		return 0;
 	bool changed = false;
-	for (auto &m : markers)
-		process_marker(fn, m.first, m.second, &changed);
+	/* a marker whose block an earlier rewrite left unreachable and
+	   deleted (below) is gone with it */
+	auto live = [fn](gimple *g) {
+		basic_block b = gimple_bb(g);
+		return b && b->index >= 0 && b->index < last_basic_block_for_fn(fn) &&
+		       BASIC_BLOCK_FOR_FN(fn, b->index) == b;
+	};
 	for (auto &m : markers) {
+		/* an earlier rewrite may leave blocks no path reaches (an
+		   OpenMP construct replaced whole, its fallback under the
+		   call's test): dominators need every block reached, so
+		   they go first (an ICE in calc_dfs_tree with two such nests
+		   in one function, found by a review helper) */
+		if (changed) {
+			free_dominance_info(CDI_DOMINATORS);
+			delete_unreachable_blocks();
+		}
+		if (live(m.first))
+			process_marker(fn, m.first, m.second, &changed);
+	}
+	for (auto &m : markers) {
+		if (!live(m.first))
+			continue;
 		gimple_stmt_iterator g = gsi_for_stmt(m.first);
 		gsi_remove(&g, true);
 	}

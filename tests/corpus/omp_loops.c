@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 13
+// MIXPREC-TRANSFORMED: 15
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -234,6 +234,32 @@ __attribute__((noinline)) void ol_batch_tile(int nb, int M, int N, int K, const 
 			}
 }
 
+/* two such nests in one function: the first's rewrite leaves blocks no
+   path reaches, which the GCC glue deletes before the second (an ICE in
+   calc_dfs_tree before, found by a review helper) */
+__attribute__((noinline)) void ol_two(int M, int N, int K, const int8_t *A, const int8_t *B,
+				      int32_t *C, int32_t *D)
+{
+#pragma mixprec(int8)
+#pragma omp parallel for
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] += s;
+		}
+#pragma mixprec(int8)
+#pragma omp parallel for
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			D[i * N + j] = s - C[i * N + j];
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -246,6 +272,15 @@ void corpus_main(void)
 
 		ol_matmul(C, x, A, K, M);
 		harness_out_array(harness_name("matmul %dx%d", M, K), C, (size_t)M);
+		{
+			int32_t *C2 = harness_rand_s32((size_t)M * N + 1, -100000, 100000);
+			int32_t *D2 = harness_rand_s32((size_t)M * N + 1, -100000, 100000);
+			ol_two(M, N, K, A, B, C2, D2);
+			harness_out_array(harness_name("two C %dx%dx%d", M, N, K), C2, (size_t)M * N);
+			harness_out_array(harness_name("two D %dx%dx%d", M, N, K), D2, (size_t)M * N);
+			harness_free(C2);
+			harness_free(D2);
+		}
 		ol_gemm_nt(M, N, K, A, K, B, K, C, N);
 		harness_out_array(harness_name("gemm_nt %dx%dx%d", M, N, K), C, (size_t)M * N);
 		ol_collapse(M, N, K, (const uint8_t *)A, B, C);

@@ -81,6 +81,13 @@ int mp_ctx::var_for(VarDecl *d, mp_var_kind kind, bool fresh)
 		return it->second;
 	char name[MP_NAME_LEN];
 	snprintf(name, sizeof name, "%s", d->getName().empty() ? "anon" : d->getName().str().c_str());
+	/* `register T x asm("reg")`: refused as the GCC glue refuses it
+	   (GCC cannot take its address; the same nests under both) */
+	if (d->getStorageClass() == SC_Register && d->hasAttr<AsmLabelAttr>()) {
+		fail(loop_loc, "'%s' is a hardware register variable (asm(\"...\")); "
+		     "mixprec cannot read it as the nest's value", name);
+		return -1;
+	}
 	if (mp_nest_find_var(n, name) >= 0) {
 		char b2[MP_NAME_LEN];
 		snprintf(b2, sizeof b2, "%.30s.%d", name, n->nvars);

@@ -1106,6 +1106,16 @@ static void absorb_loops(mp_ctx &c)
 	}
 }
 
+/* walk_tree callback: a `register ... asm("reg")` variable */
+static tree hard_reg_r(tree *tp, int *walk_subtrees, void *)
+{
+	if (VAR_P(*tp) && DECL_HARD_REGISTER(*tp))
+		return *tp;
+	if (TYPE_P(*tp))
+		*walk_subtrees = 0;
+	return NULL_TREE;
+}
+
 bool mp_build_nest(mp_ctx &c)
 {
 	find_outer_iters(c);
@@ -1141,6 +1151,28 @@ bool mp_build_nest(mp_ctx &c)
 			}
 		}
 	}
+
+	/* `register T x asm("reg")` anywhere in the nest: not a GIMPLE
+	   register, no address either (the rewrite would take it: an ICE
+	   in expand_expr_addr_expr_1, found by a review helper) */
+	for (unsigned i = 0; i < nb; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			for (unsigned k = 0; k < gimple_num_ops(s); k++) {
+				tree op = gimple_op(s, k);
+				tree hr = op ? walk_tree_without_duplicates(&op, hard_reg_r, NULL)
+					     : NULL_TREE;
+				if (hr) {
+					const char *name = DECL_NAME(hr) ? IDENTIFIER_POINTER(DECL_NAME(hr))
+									 : "?";
+					c.fail(c.loop_loc,
+					       "'%s' is a hardware register variable (asm(\"...\")); "
+					       "mixprec cannot read it as the nest's value", name);
+					free(body);
+					return false;
+				}
+			}
+		}
 
 	/* has_opaque must be known before any value is translated */
 	for (unsigned i = 0; i < nb; i++)

@@ -951,6 +951,17 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 		free(txt);
 		return -1;
 	}
+	/* a bit-field is not a whole element at its address: the kernels
+	   would read the byte around it (sa[i].v of `int pad:3, v:8` read
+	   as (v << 3) | pad, found by a review helper) */
+	if (TREE_CODE(ref) == BIT_FIELD_REF ||
+	    (TREE_CODE(ref) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(ref, 1)))) {
+		tree fd = TREE_CODE(ref) == COMPONENT_REF ? TREE_OPERAND(ref, 1) : NULL_TREE;
+		fail(gimple_location(at) != UNKNOWN_LOCATION ? gimple_location(at) : loop_loc,
+		     "field '%s' is a bit-field; mixprec reads only whole elements",
+		     fd && DECL_NAME(fd) ? IDENTIFIER_POINTER(DECL_NAME(fd)) : "?");
+		return -1;
+	}
 	cur_bounds.clear();
 	bool ok = addr_of(ref, at, &arr, &off, 0);
 	if (failed)

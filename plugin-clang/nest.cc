@@ -1211,6 +1211,17 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			VarDecl *v = dyn_cast<VarDecl>(d);
 			if (!v)
 				continue;
+			/* __attribute__((cleanup(fn))): a call at the end of each
+			   iteration's scope, which the rewrite would drop (found by
+			   a review helper); GCC sees the call and refuses it too */
+			if (const CleanupAttr *ca = v->getAttr<CleanupAttr>()) {
+				const FunctionDecl *fd = ca->getFunctionDecl();
+				c.fail(v->getLocation(), "call to '%s' may have side effects "
+				       "(the cleanup function of '%s')",
+				       fd ? fd->getNameAsString().c_str() : "?",
+				       v->getNameAsString().c_str());
+				return;
+			}
 			/* a fixed-size array of scalars without an initializer (the
 			   accumulators of an unrolled block, llm.c's matmul): memory
 			   of the nest, as under GCC, whose accesses name it */

@@ -81,6 +81,13 @@ int mp_ctx::var_for(VarDecl *d, mp_var_kind kind, bool fresh)
 		return it->second;
 	char name[MP_NAME_LEN];
 	snprintf(name, sizeof name, "%s", d->getName().empty() ? "anon" : d->getName().str().c_str());
+	/* a volatile variable (`for (volatile int k ...)`): each access is
+	   one of its own, which the rewrite would not make (found by a
+	   review helper; GCC refuses it too) */
+	if (d->getType().isVolatileQualified()) {
+		fail(loop_loc, "the volatile access '%s' must stay as written", name);
+		return -1;
+	}
 	/* `register T x asm("reg")`: refused as the GCC glue refuses it
 	   (GCC cannot take its address; the same nests under both) */
 	if (d->getStorageClass() == SC_Register && d->hasAttr<AsmLabelAttr>()) {
@@ -829,6 +836,16 @@ int mp_ctx::access_for(const Expr *lv, bool is_write, int stmt)
 	mp_aff off;
 	mp_aff_const(&off, 0);
 	cur_bounds.clear();
+	/* an _Atomic element: its loads and stores are atomic operations
+	   the kernels do not make (GCC sees __atomic_* calls and refuses;
+	   found by a review helper) */
+	if (lv->getType()->isAtomicType()) {
+		bool dd = false;
+		VarDecl *bd = base_decl(lv, &dd);
+		fail(lv->getExprLoc(), "the atomic access to '%s' must stay as written",
+		     bd ? bd->getNameAsString().c_str() : "?");
+		return -1;
+	}
 	bool ok = !lv->getType().isVolatileQualified() && addr_of(lv, &arr, &off, 0);
 	if (failed)
 		return -1;

@@ -262,6 +262,15 @@ int64_t mp_int_cst(tree t)
  * written ranges must not overlap). */
 bool mp_ctx::invariant_memory_decl(tree t, gimple *at)
 {
+	/* a volatile read is an access of its own each time (`k < vK`):
+	   never one value read once (found by a review helper; clang
+	   refused it already) */
+	if (TREE_THIS_VOLATILE(t) || TYPE_VOLATILE(TREE_TYPE(t))) {
+		fail(at && gimple_location(at) != UNKNOWN_LOCATION ? gimple_location(at) : loop_loc,
+		     "the volatile access '%s' must stay as written",
+		     DECL_NAME(t) ? IDENTIFIER_POINTER(DECL_NAME(t)) : "?");
+		return false;
+	}
 	if (stored_decls.count(t)) {
 		fail(at ? gimple_location(at) : loop_loc, "'%s' is read as a loop-invariant value "
 		     "but the nest writes it", DECL_NAME(t) ? IDENTIFIER_POINTER(DECL_NAME(t)) : "?");

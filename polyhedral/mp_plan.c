@@ -2040,6 +2040,14 @@ static int check_scales(az *z)
 		const char *nm = p->constant[side];
 		int loc = p->constant_tok[side] ? p->constant_tok[side] : p->loc;
 
+		/* the description keeps MP_NAME_LEN - 1 characters of a name:
+		   a longer one cannot be told from another that shares them
+		   (it was refused as naming no operand, the operand's name
+		   shown cut) */
+		if (strlen(nm) >= MP_NAME_LEN - 1)
+			return refuse(z, loc, "constant=%.*s...: names of %d characters or "
+				      "more are not supported in constant=", MP_NAME_LEN - 1, nm,
+				      MP_NAME_LEN - 1);
 		if (!strcmp(nm, an(n, z->c.f[0].access)))
 			plan->const_a = 1;
 		else if (!strcmp(nm, an(n, z->c.f[1].access)))

@@ -1056,7 +1056,8 @@ static void describe_stmt(mp_ctx &c, gimple *g, int lid, bool guarded)
 }
 
 /* Walk callback collecting the reads of artificial decls. */
-struct use_data { mp_ctx *c; gimple *g; };
+/* HARD: a `register ... asm("reg")` variable seen, if any */
+struct use_data { mp_ctx *c; gimple *g; tree *hard; };
 static tree collect_uses_r(tree *tp, int *walk_subtrees, void *data)
 {
 	use_data *u = (use_data *)data;
@@ -1064,6 +1065,8 @@ static tree collect_uses_r(tree *tp, int *walk_subtrees, void *data)
 		*walk_subtrees = 0;
 		return NULL_TREE;
 	}
+	if (VAR_P(*tp) && DECL_HARD_REGISTER(*tp))
+		*u->hard = *tp;
 	if (is_reg_decl_p(*tp) && DECL_ARTIFICIAL(*tp))
 		u->c->uses[*tp].push_back(u->g);
 	return NULL_TREE;
@@ -1106,16 +1109,6 @@ static void absorb_loops(mp_ctx &c)
 	}
 }
 
-/* walk_tree callback: a `register ... asm("reg")` variable */
-static tree hard_reg_r(tree *tp, int *walk_subtrees, void *)
-{
-	if (VAR_P(*tp) && DECL_HARD_REGISTER(*tp))
-		return *tp;
-	if (TYPE_P(*tp))
-		*walk_subtrees = 0;
-	return NULL_TREE;
-}
-
 bool mp_build_nest(mp_ctx &c)
 {
 	find_outer_iters(c);
@@ -1127,6 +1120,7 @@ bool mp_build_nest(mp_ctx &c)
 		c.bb_in[body[i]->index] = 1;
 
 	/* statement order inside blocks, definitions and uses */
+	tree hard = NULL_TREE;
 	for (unsigned i = 0; i < nb; i++) {
 		unsigned uid = 0;
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
@@ -1139,7 +1133,7 @@ bool mp_build_nest(mp_ctx &c)
 				else if (lhs && DECL_P(lhs))
 					c.stored_decls.insert(lhs);
 			}
-			use_data u = { &c, s };
+			use_data u = { &c, s, &hard };
 			unsigned first = 0;
 			if ((is_gimple_assign(s) || is_gimple_call(s)) && gimple_get_lhs(s) &&
 			    is_reg_decl_p(gimple_get_lhs(s)))
@@ -1152,27 +1146,17 @@ bool mp_build_nest(mp_ctx &c)
 		}
 	}
 
-	/* `register T x asm("reg")` anywhere in the nest: not a GIMPLE
-	   register, no address either (the rewrite would take it: an ICE
-	   in expand_expr_addr_expr_1, found by a review helper) */
-	for (unsigned i = 0; i < nb; i++)
-		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
-			gimple *s = gsi_stmt(g);
-			for (unsigned k = 0; k < gimple_num_ops(s); k++) {
-				tree op = gimple_op(s, k);
-				tree hr = op ? walk_tree_without_duplicates(&op, hard_reg_r, NULL)
-					     : NULL_TREE;
-				if (hr) {
-					const char *name = DECL_NAME(hr) ? IDENTIFIER_POINTER(DECL_NAME(hr))
-									 : "?";
-					c.fail(c.loop_loc,
-					       "'%s' is a hardware register variable (asm(\"...\")); "
-					       "mixprec cannot read it as the nest's value", name);
-					free(body);
-					return false;
-				}
-			}
-		}
+	/* `register T x asm("reg")` anywhere in the nest (the walk above
+	   saw it): not a GIMPLE register, no address either (the rewrite
+	   would take it: an ICE in expand_expr_addr_expr_1, found by a
+	   review helper) */
+	if (hard) {
+		c.fail(c.loop_loc, "'%s' is a hardware register variable (asm(\"...\")); "
+		       "mixprec cannot read it as the nest's value",
+		       DECL_NAME(hard) ? IDENTIFIER_POINTER(DECL_NAME(hard)) : "?");
+		free(body);
+		return false;
+	}
 
 	/* has_opaque must be known before any value is translated */
 	for (unsigned i = 0; i < nb; i++)

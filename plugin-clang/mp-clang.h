@@ -27,6 +27,11 @@ struct mp_pragma_rec {
 	   to where the pragma stands (null: dynamic, a number, or not a usable
 	   float/double variable or array); read by the rewrite */
 	clang::VarDecl *scale_decl[2] = { nullptr, nullptr };
+	/* what each named scale resolved to, usable or not: the lookup runs
+	   one token ahead of the parser (a block or a for loop just closed
+	   is still in scope), so the function's AST confirms it is visible
+	   at the loop (nest.cc) */
+	const clang::NamedDecl *scale_nd[2] = { nullptr, nullptr };
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;

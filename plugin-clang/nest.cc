@@ -1633,6 +1633,37 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 	return s;
 }
 
+/* Is the block-scope variable that a scale of a pragma names visible at
+ * the annotated statement AT?  The pragma's lookup ran while the parser had
+ * not yet left a block or a for loop that ends right before the pragma,
+ * whose variables are out of scope there (GCC: undeclared).  Visible when
+ * AT lies in the block (or the for loop) that declares it. */
+static bool scale_in_scope(parent_map &pm, const VarDecl *vd, const Stmt *at)
+{
+	if (!vd->isLocalVarDecl() || !at)
+		return true;   /* a parameter, a file-scope variable */
+	for (auto &e : pm) {
+		const DeclStmt *ds = dyn_cast<DeclStmt>(e.first);
+		if (!ds)
+			continue;
+		bool has = false;
+		for (const Decl *d : ds->decls())
+			has = has || d == vd;
+		if (!has)
+			continue;
+		const Stmt *owner = e.second;
+		while (owner && !isa<CompoundStmt>(owner) && !isa<ForStmt>(owner))
+			owner = pm.count(owner) ? pm[owner] : nullptr;
+		if (!owner)
+			return true;
+		for (const Stmt *p = at; p; p = pm.count(p) ? pm[p] : nullptr)
+			if (p == owner)
+				return true;
+		return false;
+	}
+	return true;
+}
+
 void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 {
 	Stmt *body = fd->getBody();
@@ -1670,6 +1701,27 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 		r.done = true;
 		if (m + 1 < mine.size() && mp_pragmas[mine[m + 1]].next_loc == r.next_loc) {
 			mp_error(r.pragma_loc, "'#pragma mixprec' appears twice before the same loop");
+			r.bad = true;
+			continue;
+		}
+		bool visible = true;
+		const Stmt *first = nullptr;
+		if (at.count(r.next_loc))
+			first = at[r.next_loc];
+		for (auto &e : pm)
+			if (!first && e.first->getBeginLoc() == r.next_loc)
+				first = e.first;
+		for (int k = 0; k < r.p.nsspec && k < 2 && visible; k++) {
+			const VarDecl *vd = dyn_cast_or_null<VarDecl>(r.scale_nd[k]);
+			if (!vd || scale_in_scope(pm, vd, first))
+				continue;
+			int t = r.p.sspec[k].tok;
+			mp_error(t >= 0 && t < (int)r.tok_locs.size() ? r.tok_locs[t] : r.pragma_loc,
+				 std::string("'") + r.p.sspec[k].name +
+					 "' undeclared in '#pragma mixprec'");
+			visible = false;
+		}
+		if (!visible) {
 			r.bad = true;
 			continue;
 		}

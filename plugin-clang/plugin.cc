@@ -148,6 +148,7 @@ static bool resolve_scales(Preprocessor &PP, mp_pragma_rec &rec,
 			continue;
 		}
 		const NamedDecl *nd = R.isSingleResult() ? R.getFoundDecl() : nullptr;
+		rec.scale_nd[s] = nd;
 		VarDecl *vd = const_cast<VarDecl *>(dyn_cast_or_null<VarDecl>(nd));
 		if (vd) {
 			/* named by the pragma (and read by the generated code when

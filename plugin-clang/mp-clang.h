@@ -35,6 +35,8 @@ struct mp_pragma_rec {
 };
 
 extern std::vector<mp_pragma_rec> mp_pragmas;
+/* the element type a named scale gives (MP_TY_OTHER: not usable) */
+mp_scalar mp_scale_elem(const clang::NamedDecl *nd, mp_sspec_kind kind);
 extern bool mp_opt_dump;
 extern bool mp_opt_verify;   /* -fplugin-arg-mixprec-verify */
 extern std::string mp_opt_profile_use;   /* -fplugin-arg-mixprec-profile-use=FILE */

@@ -1633,35 +1633,53 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 	return s;
 }
 
-/* Is the block-scope variable that a scale of a pragma names visible at
- * the annotated statement AT?  The pragma's lookup ran while the parser had
- * not yet left a block or a for loop that ends right before the pragma,
- * whose variables are out of scope there (GCC: undeclared).  Visible when
- * AT lies in the block (or the for loop) that declares it. */
-static bool scale_in_scope(parent_map &pm, const VarDecl *vd, const Stmt *at)
+/* The variable NAME denotes at the annotated statement AT, when the
+ * pragma's lookup found a block-scope one: that lookup ran while the parser
+ * had not yet left a block or a for loop ending right before the pragma, so
+ * it may have found a variable out of scope at the loop (GCC: undeclared)
+ * or one hiding the visible one.  Walks out from AT: the declarations
+ * before it in each enclosing block, a for loop's own, the parameters, the
+ * file scope.  FOUND when it is not a block-scope variable or AT is
+ * unknown; null when nothing of that name is visible. */
+static const NamedDecl *scale_visible(ASTContext &C, FunctionDecl *fd, parent_map &pm,
+				      const NamedDecl *found, const char *name, const Stmt *at)
 {
-	if (!vd->isLocalVarDecl() || !at)
-		return true;   /* a parameter, a file-scope variable */
-	for (auto &e : pm) {
-		const DeclStmt *ds = dyn_cast<DeclStmt>(e.first);
-		if (!ds)
-			continue;
-		bool has = false;
-		for (const Decl *d : ds->decls())
-			has = has || d == vd;
-		if (!has)
-			continue;
-		const Stmt *owner = e.second;
-		while (owner && !isa<CompoundStmt>(owner) && !isa<ForStmt>(owner))
-			owner = pm.count(owner) ? pm[owner] : nullptr;
-		if (!owner)
-			return true;
-		for (const Stmt *p = at; p; p = pm.count(p) ? pm[p] : nullptr)
-			if (p == owner)
-				return true;
-		return false;
+	const VarDecl *fv = dyn_cast_or_null<VarDecl>(found);
+	if (!fv || !fv->isLocalVarDecl() || !at)
+		return found;
+	auto named = [&](const Stmt *st) -> const NamedDecl * {
+		const NamedDecl *r = nullptr;
+		if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(st))
+			for (const Decl *d : ds->decls())
+				if (const NamedDecl *nd = dyn_cast<NamedDecl>(d))
+					if (nd->getName() == name)
+						r = nd;
+		return r;
+	};
+	for (const Stmt *p = at; pm.count(p); p = pm[p]) {
+		const Stmt *up = pm[p];
+		if (const CompoundStmt *cs = dyn_cast<CompoundStmt>(up)) {
+			const NamedDecl *r = nullptr;
+			for (const Stmt *k : cs->body()) {
+				if (k == p)
+					break;
+				if (const NamedDecl *nd = named(k))
+					r = nd;
+			}
+			if (r)
+				return r;
+		} else if (const ForStmt *fs = dyn_cast<ForStmt>(up)) {
+			if (p != fs->getInit())
+				if (const NamedDecl *nd = named(fs->getInit()))
+					return nd;
+		}
 	}
-	return true;
+	for (const ParmVarDecl *pv : fd->parameters())
+		if (pv->getName() == name)
+			return pv;
+	for (const NamedDecl *nd : C.getTranslationUnitDecl()->lookup(&C.Idents.get(name)))
+		return nd;
+	return nullptr;
 }
 
 void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
@@ -1712,14 +1730,24 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			if (!first && e.first->getBeginLoc() == r.next_loc)
 				first = e.first;
 		for (int k = 0; k < r.p.nsspec && k < 2 && visible; k++) {
-			const VarDecl *vd = dyn_cast_or_null<VarDecl>(r.scale_nd[k]);
-			if (!vd || scale_in_scope(pm, vd, first))
+			mp_scale_spec &sp = r.p.sspec[k];
+			if (!r.scale_nd[k])
 				continue;
-			int t = r.p.sspec[k].tok;
-			mp_error(t >= 0 && t < (int)r.tok_locs.size() ? r.tok_locs[t] : r.pragma_loc,
-				 std::string("'") + r.p.sspec[k].name +
-					 "' undeclared in '#pragma mixprec'");
-			visible = false;
+			const NamedDecl *nd = scale_visible(C, fd, pm, r.scale_nd[k], sp.name, first);
+			if (nd == r.scale_nd[k])
+				continue;
+			if (!nd) {
+				int t = sp.tok;
+				mp_error(t >= 0 && t < (int)r.tok_locs.size() ? r.tok_locs[t]
+									      : r.pragma_loc,
+					 std::string("'") + sp.name + "' undeclared in '#pragma mixprec'");
+				visible = false;
+				continue;
+			}
+			r.scale_nd[k] = nd;
+			sp.elem = mp_scale_elem(nd, sp.kind);
+			r.scale_decl[k] = sp.elem == MP_TY_OTHER ? nullptr
+					  : const_cast<VarDecl *>(dyn_cast<VarDecl>(nd));
 		}
 		if (!visible) {
 			r.bad = true;

@@ -102,7 +102,7 @@ static mp_tok_kind token_kind(const Token &t)
  * MP_TY_OTHER: for MP_SS_NAME a float/double variable or parameter, for
  * MP_SS_INDEXED an array of, or a pointer to, float/double (as
  * plugin-gcc/plugin.cc). */
-static mp_scalar scale_elem(const NamedDecl *nd, mp_sspec_kind kind)
+mp_scalar mp_scale_elem(const NamedDecl *nd, mp_sspec_kind kind)
 {
 	const VarDecl *d = dyn_cast_or_null<VarDecl>(nd);
 	if (!d)
@@ -163,7 +163,7 @@ static bool resolve_scales(Preprocessor &PP, mp_pragma_rec &rec,
 			vd->setReferenced();
 			vd->markUsed(vd->getASTContext());
 		}
-		sp.elem = scale_elem(nd, sp.kind);
+		sp.elem = mp_scale_elem(nd, sp.kind);
 		if (sp.elem == MP_TY_OTHER)
 			continue;
 		rec.scale_decl[s] = vd;

@@ -539,6 +539,32 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const float *xs,
 K_SC5(sc5_lp, _Pragma("mixprec(int8, scale=(wl[j], xs[i]))"))
 K_SC5(sc5_ref, NOPRAGMA)
 
+/* d6: scale=(sa, dynamic) where a block closing right before the pragma
+ * declares another 'sa' (a tiny scale: A would saturate): the scale is the
+ * 'sa' visible at the loop (clang's pragma handler used to look the name up
+ * while the block was still open) */
+static volatile float sc6_sink;
+#define K_SC6(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, float sa_in, \
+		const float *A, const float *B, float *C) \
+{ \
+	float sa = sa_in; \
+	{ \
+		float sa = 1e-6f; \
+		sc6_sink = sa; \
+	} \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += A[i * K + k] * B[k * N + j]; \
+			C[i * N + j] = s; \
+		} \
+}
+K_SC6(sc6_lp, _Pragma("mixprec(int8, scale=(sa, dynamic))"))
+K_SC6(sc6_ref, NOPRAGMA)
+
 /* (e) uint8 (A asymmetric unsigned per row, B int8 per column): float tile
  * mode, and double direct mode */
 #define K_U8F(NAME, PRAGMA) \
@@ -1592,6 +1618,22 @@ static void run_scales(int M, int N, int K)
 			expect("B*A scale=(wl[j], xs[i]) int8", C[i * N + j], R[i * N + j],
 			       bnd_tol(&x, i, j, 0, 0), i, j);
 	bnd_free(&x);
+
+	/* d6: the scale visible at the loop, not the closed block's */
+	{
+		float sa = (float)(amax_row(A, 0, 0, (long)M * K, 1, 1) / 127);
+		before = fast_count();
+		sc6_lp(M, N, K, sa, A, B, C);
+		check_fast("scale=(sa, dynamic) shadowed int8", before);
+		sc6_ref(M, N, K, sa, A, B, R);
+		mp_lp_scales sc = { 0, &sa, 0, NULL, 0 };
+		bnd_init(&x, MP_LP_INT8, 0, M, N, K, A, K, 1, B, N, 1, &sc, 1, 2);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("scale=(sa, dynamic) shadowed int8", C[i * N + j],
+				       R[i * N + j], bnd_tol(&x, i, j, 0, 0), i, j);
+		bnd_free(&x);
+	}
 	free(A), free(B), free(C0), free(C), free(R), free(sw), free(xs), free(wdf);
 	free(Ad), free(Bd), free(Cd0), free(Cd), free(Rd), free(wd);
 }

@@ -188,10 +188,37 @@ static bool var_increment(mp_ctx &c, gimple *s, tree v, int *var)
 	return true;
 }
 
+/* T converted to an integer type of its own precision (the unsigned twin
+ * through which a signed short or char steps): the SSA name converted. */
+static tree same_width_conv(tree t)
+{
+	gimple *d = TREE_CODE(t) == SSA_NAME ? SSA_NAME_DEF_STMT(t) : NULL;
+	if (!d || !is_gimple_assign(d) || !CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)))
+		return NULL_TREE;
+	tree r = gimple_assign_rhs1(d);
+	if (!INTEGRAL_TYPE_P(TREE_TYPE(t)) || !INTEGRAL_TYPE_P(TREE_TYPE(r)) ||
+	    TYPE_PRECISION(TREE_TYPE(t)) != TYPE_PRECISION(TREE_TYPE(r)))
+		return NULL_TREE;
+	return r;
+}
+
 static bool is_increment(gimple *s, tree v, int64_t *step)
 {
 	if (!is_gimple_assign(s) || gimple_assign_lhs(s) != v)
 		return false;
+	gimple *at = s;
+	/* a signed short or char steps through its unsigned twin (the C
+	   front end's `v = (short) ((unsigned short) v + 1)`): t1 = v;
+	   t2 = (unsigned short) t1; t3 = t2 + 1; v = (short) t3 */
+	if (CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(s))) {
+		tree r = gimple_assign_rhs1(s);
+		if (TREE_CODE(r) != SSA_NAME || !INTEGRAL_TYPE_P(TREE_TYPE(r)) ||
+		    TYPE_PRECISION(TREE_TYPE(r)) != TYPE_PRECISION(TREE_TYPE(v)))
+			return false;
+		s = SSA_NAME_DEF_STMT(r);
+		if (!s || !is_gimple_assign(s) || gimple_bb(s) != gimple_bb(at))
+			return false;
+	}
 	enum tree_code c = gimple_assign_rhs_code(s);
 	if (c != PLUS_EXPR && c != MINUS_EXPR)
 		return false;
@@ -200,6 +227,12 @@ static bool is_increment(gimple *s, tree v, int64_t *step)
 		std::swap(a, b);
 	if (TREE_CODE(b) != INTEGER_CST)
 		return false;
+	if (at != s) {
+		tree w = same_width_conv(a);
+		if (!w)
+			return false;
+		a = w;
+	}
 	/* `v = t + c` with t a copy of v made just before (the header of
 	   `while (v--)`: t = v; v = t + -1; if (t != 0)) */
 	if (a != v && !(TREE_CODE(a) == SSA_NAME && copy_of(a, s) == v))

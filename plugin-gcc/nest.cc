@@ -1309,14 +1309,31 @@ bool mp_build_nest(mp_ctx &c)
 
 /* ------------------------------------------------------------ driver */
 
+/* BB's one successor, not counting the abnormal edges that a function
+ * calling setjmp gives every call (to the setjmp receiver), or NULL. */
+static basic_block normal_succ(basic_block bb)
+{
+	basic_block r = NULL;
+	edge e;
+	edge_iterator ei;
+	FOR_EACH_EDGE(e, ei, bb->succs) {
+		if (e->flags & EDGE_ABNORMAL)
+			continue;
+		if (r)
+			return NULL;
+		r = e->dest;
+	}
+	return r;
+}
+
 static class loop *loop_after_marker(gimple *m)
 {
 	basic_block bb = gimple_bb(m);
 	class loop *outer = bb->loop_father;
 	for (int hops = 0; hops < 8; hops++) {
-		if (!single_succ_p(bb))
+		basic_block s = normal_succ(bb);
+		if (!s)
 			return NULL;
-		basic_block s = single_succ(bb);
 		if (s->loop_father != outer && s->loop_father->header == s &&
 		    loop_outer(s->loop_father) == outer)
 			return s->loop_father;

@@ -1296,6 +1296,11 @@ static void mark_used_after(mp_ctx &c, const Stmt *s)
 {
 	if (!s || s == c.top || s == c.top_init)
 		return;
+	/* an OpenMP region: its body (the children are the captures) */
+	if (const CapturedStmt *cs = dyn_cast<CapturedStmt>(s)) {
+		mark_used_after(c, cs->getCapturedStmt());
+		return;
+	}
 	if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(s))
 		if (bo->getOpcode() == BO_Assign && mp_var_of_ref(bo->getLHS())) {
 			mark_used_after(c, bo->getRHS());
@@ -1360,8 +1365,42 @@ bool mp_build_nest(mp_ctx &c)
 	   variables the nest writes are the threads' own copies: the
 	   construct leaves the originals as they were (and a shared scalar
 	   written by every thread is a race of the program) */
-	if (!c.omp)
-		mark_used_after(c, c.fn->getBody());
+	mark_used_after(c, c.fn->getBody());
+	if (c.omp) {
+		/* the threads' own variables: the clauses' private ones and the
+		   iterators of the loops a parallel for distributes; a simd
+		   loop's are linear (lastprivate when collapsed), left with
+		   their final values as are the shared ones */
+		std::set<const VarDecl *> own;
+		for (const OMPClause *cl : cast<OMPExecutableDirective>(c.omp)->clauses()) {
+			if (const OMPPrivateClause *pc = dyn_cast_or_null<OMPPrivateClause>(cl))
+				for (const Expr *e : pc->varlists())
+					if (const VarDecl *v = mp_var_of_ref(e))
+						own.insert(v);
+			if (const OMPFirstprivateClause *pc =
+				    dyn_cast_or_null<OMPFirstprivateClause>(cl))
+				for (const Expr *e : pc->varlists())
+					if (const VarDecl *v = mp_var_of_ref(e))
+						own.insert(v);
+		}
+		if (!isa<OMPSimdDirective>(c.omp) && !isa<OMPParallelForSimdDirective>(c.omp)) {
+			int nl = isa<OMPLoopDirective>(c.omp)
+				 ? (int)cast<OMPLoopDirective>(c.omp)->getLoopsNumber() : 1;
+			const Stmt *l = c.top;
+			for (int d = 0; d < nl && l; d++) {
+				iter_form f;
+				if (const VarDecl *v = find_iter(c, parts_of(const_cast<Stmt *>(l)), &f))
+					own.insert(v);
+				const Stmt *b = parts_of(const_cast<Stmt *>(l)).body;
+				while (const CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(b))
+					b = cs->size() == 1 ? cs->body_front() : nullptr;
+				l = isa_and_nonnull<ForStmt>(b) ? b : nullptr;
+			}
+		}
+		for (int w = 0; w < c.n->nvars && w < (int)c.var_decl.size(); w++)
+			if (c.var_decl[w] && own.count(c.var_decl[w]))
+				c.n->var[w].used_after = 0;
+	}
 	return !c.failed;
 }
 
@@ -1586,14 +1625,42 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 		why = MP_MSG_OMP_LOOP;
 		return nullptr;
 	}
-	Expr *nt = nullptr, *cond = nullptr;
+	Expr *nt = nullptr, *cond = nullptr, *sched = nullptr;
 	for (OMPClause *cl : d->clauses()) {
 		if (!cl)
 			continue;
 		switch (cl->getClauseKind()) {
-		case llvm::omp::OMPC_private: case llvm::omp::OMPC_firstprivate:
-		case llvm::omp::OMPC_shared: case llvm::omp::OMPC_default:
-		case llvm::omp::OMPC_schedule: case llvm::omp::OMPC_collapse:
+		case llvm::omp::OMPC_private: case llvm::omp::OMPC_firstprivate: {
+			/* an array the threads own: the call would write the
+			   original */
+			auto vars = cl->getClauseKind() == llvm::omp::OMPC_private
+				    ? cast<OMPPrivateClause>(cl)->varlists()
+				    : cast<OMPFirstprivateClause>(cl)->varlists();
+			for (const Expr *e : vars)
+				if (const VarDecl *v = mp_var_of_ref(e))
+					if (v->getType()->isArrayType()) {
+						char b[256];
+						snprintf(b, sizeof b, MP_MSG_OMP_PRIVATE_ARRAY,
+							 v->getName().str().c_str());
+						why = b;
+						return nullptr;
+					}
+			break;
+		}
+		case llvm::omp::OMPC_default: {
+			const OMPDefaultClause *dc = cast<OMPDefaultClause>(cl);
+			if (dc->getDefaultKind() != llvm::omp::OMP_DEFAULT_shared &&
+			    dc->getDefaultKind() != llvm::omp::OMP_DEFAULT_none) {
+				why = MP_MSG_OMP_DEFAULT;
+				return nullptr;
+			}
+			break;
+		}
+		case llvm::omp::OMPC_schedule:
+			sched = omp_uncaptured(const_cast<Expr *>(
+				cast<OMPScheduleClause>(cl)->getChunkSize()));
+			break;
+		case llvm::omp::OMPC_shared: case llvm::omp::OMPC_collapse:
 		case llvm::omp::OMPC_proc_bind: case llvm::omp::OMPC_safelen:
 		case llvm::omp::OMPC_simdlen: case llvm::omp::OMPC_aligned:
 			break;
@@ -1614,7 +1681,7 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 			return nullptr;
 		}
 	}
-	for (Expr *e : { nt, cond })
+	for (Expr *e : { nt, cond, sched })
 		if (e && e->HasSideEffects(C)) {
 			why = "an expression of the OpenMP directive's clauses has side effects (the "
 			      "call that replaces the loop would evaluate it a second time)";
@@ -1629,6 +1696,70 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 	if (!isa_and_nonnull<ForStmt>(s)) {
 		why = MP_MSG_OMP_LOOP;
 		return nullptr;
+	}
+	/* collapsed loops whose bounds name an outer one's iterator (a
+	   triangle): as plugin-gcc/omp.cc */
+	if (OMPLoopDirective *ld = dyn_cast<OMPLoopDirective>(d)) {
+		std::set<const VarDecl *> outer;
+		const Stmt *l = s;
+		auto names = [&](const Stmt *e) {
+			std::vector<const Stmt *> st(1, e);
+			while (!st.empty()) {
+				const Stmt *x = st.back();
+				st.pop_back();
+				if (!x)
+					continue;
+				if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
+					if (outer.count(dyn_cast<VarDecl>(r->getDecl())))
+						return true;
+				for (const Stmt *k : x->children())
+					st.push_back(k);
+			}
+			return false;
+		};
+		for (unsigned lv = 0; lv < ld->getLoopsNumber() && l; lv++) {
+			const ForStmt *f = dyn_cast<ForStmt>(l);
+			if (!f)
+				break;
+			if (lv > 0 && (names(f->getInit()) || names(f->getCond()))) {
+				why = MP_MSG_OMP_NONRECT;
+				return nullptr;
+			}
+			if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(f->getInit()))
+				for (const Decl *dd : ds->decls())
+					if (const VarDecl *v = dyn_cast<VarDecl>(dd))
+						outer.insert(v);
+			if (const BinaryOperator *bo = dyn_cast_or_null<BinaryOperator>(f->getInit()))
+				if (const VarDecl *v = mp_var_of_ref(bo->getLHS()))
+					outer.insert(v);
+			const Stmt *b = f->getBody();
+			while (const CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(b))
+				b = cs->size() == 1 ? cs->body_front() : nullptr;
+			while (const AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(b))
+				b = as->getSubStmt();
+			l = b;
+		}
+	}
+	/* a threadprivate variable: each thread reads its own copy, the call
+	   only the calling thread's */
+	std::vector<const Stmt *> todo(1, s);
+	while (!todo.empty()) {
+		const Stmt *x = todo.back();
+		todo.pop_back();
+		if (!x)
+			continue;
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
+			if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl()))
+				if (v->getTLSKind() != VarDecl::TLS_None ||
+				    v->hasAttr<OMPThreadPrivateDeclAttr>()) {
+					char b[256];
+					snprintf(b, sizeof b, MP_MSG_OMP_TLS,
+						 v->getName().str().c_str());
+					why = b;
+					return nullptr;
+				}
+		for (const Stmt *k : x->children())
+			todo.push_back(k);
 	}
 	return s;
 }

@@ -113,6 +113,13 @@ static tree collect_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
+/* walk_tree callback: T is the tree DATA. */
+static tree mp_omp_mentions_r(tree *tp, int *walk_subtrees, void *data)
+{
+	(void)walk_subtrees;
+	return *tp == (tree)data ? *tp : NULL_TREE;
+}
+
 /* A copy of T, through ID (its decl map says what is remapped). */
 static tree copy_through(tree t, copy_body_data *id)
 {
@@ -133,7 +140,7 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 	if (!l)
 		return false;
 	static char buf[512];
-	tree nt = NULL_TREE, cond = NULL_TREE;
+	tree nt = NULL_TREE, cond = NULL_TREE, sched = NULL_TREE;
 	std::set<tree> priv;   /* the threads' own variables */
 	std::set<tree> fpriv;  /* ... that start with the original's value */
 	for (tree cl : clauses)
@@ -147,7 +154,19 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 				    DECL_P(OMP_CLAUSE_DECL(c)))
 					fpriv.insert(OMP_CLAUSE_DECL(c));
 				break;
-			case OMP_CLAUSE_SHARED: case OMP_CLAUSE_DEFAULT: case OMP_CLAUSE_SCHEDULE:
+			case OMP_CLAUSE_DEFAULT:
+				/* default(private / firstprivate): every variable the
+				   loop names is the threads' own */
+				if (OMP_CLAUSE_DEFAULT_KIND(c) == OMP_CLAUSE_DEFAULT_PRIVATE ||
+				    OMP_CLAUSE_DEFAULT_KIND(c) == OMP_CLAUSE_DEFAULT_FIRSTPRIVATE) {
+					*why = MP_MSG_OMP_DEFAULT;
+					return false;
+				}
+				break;
+			case OMP_CLAUSE_SCHEDULE:
+				sched = OMP_CLAUSE_SCHEDULE_CHUNK_EXPR(c);
+				break;
+			case OMP_CLAUSE_SHARED:
 			case OMP_CLAUSE_COLLAPSE: case OMP_CLAUSE_PROC_BIND: case OMP_CLAUSE_SAFELEN:
 			case OMP_CLAUSE_SIMDLEN: case OMP_CLAUSE_ALIGNED: case OMP_CLAUSE_NOWAIT:
 				break;
@@ -167,7 +186,8 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 				return false;
 			}
 		}
-	if ((nt && TREE_SIDE_EFFECTS(nt)) || (cond && TREE_SIDE_EFFECTS(cond))) {
+	if ((nt && TREE_SIDE_EFFECTS(nt)) || (cond && TREE_SIDE_EFFECTS(cond)) ||
+	    (sched && TREE_SIDE_EFFECTS(sched))) {
 		*why = "an expression of the OpenMP directive's clauses has side effects (the "
 		       "call that replaces the loop would evaluate it a second time)";
 		return false;
@@ -198,6 +218,11 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 	collect_data cd;
 	tree body = OMP_FOR_BODY(l);
 	walk_tree_without_duplicates(&body, collect_r, &cd);
+	std::vector<tree> iters;
+	/* the declarations of the construct (`for (int i = ...)`: in its
+	   pre-body), out of scope after it */
+	collect_data in_construct;
+	walk_tree_without_duplicates(&x, collect_r, &in_construct);
 	for (int d = 0; d < depth; d++) {
 		tree parts[3] = { TREE_VEC_ELT(OMP_FOR_INIT(l), d), TREE_VEC_ELT(OMP_FOR_COND(l), d),
 				  TREE_VEC_ELT(OMP_FOR_INCR(l), d) };
@@ -208,8 +233,33 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 			*why = MP_MSG_OMP_LOOP;
 			return false;
 		}
-		priv.insert(TREE_OPERAND(init, 0));
+		/* collapsed loops whose bounds name an outer one's iterator
+		   (a triangle): not a loop nest OpenMP collapses as written */
+		for (tree v : iters)
+			for (int q = 0; q < 2; q++) {
+				tree e = q ? TREE_OPERAND(init, 1)
+					   : TREE_VEC_ELT(OMP_FOR_COND(l), d);
+				if (e && walk_tree_without_duplicates(&e, mp_omp_mentions_r, v)) {
+					*why = MP_MSG_OMP_NONRECT;
+					return false;
+				}
+			}
+		iters.push_back(TREE_OPERAND(init, 0));
+		/* the iterators of a simd loop are linear (lastprivate when
+		   collapsed): the construct leaves their final values, so the
+		   copy works on the originals; those of a parallel for are the
+		   threads' own */
+		if (TREE_CODE(l) != OMP_SIMD || in_construct.inner.count(TREE_OPERAND(init, 0)))
+			priv.insert(TREE_OPERAND(init, 0));
 	}
+	/* a threadprivate variable: each thread of the team reads its own
+	   copy, the call only the calling thread's */
+	for (tree v : cd.used)
+		if (VAR_P(v) && DECL_THREAD_LOCAL_P(v)) {
+			snprintf(buf, sizeof buf, MP_MSG_OMP_TLS, IDENTIFIER_POINTER(DECL_NAME(v)));
+			*why = buf;
+			return false;
+		}
 	copy_body_data idd;
 	memset(&idd, 0, sizeof idd);
 	hash_map<tree, tree> dmap;

@@ -61,6 +61,20 @@ extern "C" {
 	"the OpenMP loop runs as written (mixprec replaces 'parallel for' constructs whose " \
 	"clauses are private, firstprivate, shared, default, schedule, collapse, num_threads, " \
 	"if, proc_bind, safelen, simdlen or aligned)"
+#define MP_MSG_OMP_DEFAULT \
+	"the OpenMP directive on the loop has a 'default(private)' or 'default(firstprivate)' " \
+	"clause: the variables of the loop are the threads' own copies, which the call " \
+	"replacing the loop would not use; name them in private/firstprivate clauses instead"
+#define MP_MSG_OMP_NONRECT \
+	"the loops the OpenMP directive collapses are not rectangular (a bound names an " \
+	"outer collapsed loop's iterator); remove the collapse clause"
+#define MP_MSG_OMP_TLS \
+	"the nest reads the threadprivate (thread-local) variable '%s', of which each thread " \
+	"of the OpenMP team has its own copy; the call replacing the loop would read the " \
+	"calling thread's only"
+#define MP_MSG_OMP_PRIVATE_ARRAY \
+	"the array '%s' is private to the OpenMP construct (each thread writes its own " \
+	"copy); the call replacing the loop would write the original"
 #define MP_MSG_OMP_REMARK \
 	"the OpenMP construct on the loop is replaced by the call, its kernels on the " \
 	"construct's threads (num_threads, else OMP_NUM_THREADS); the construct runs as " \

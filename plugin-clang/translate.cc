@@ -1315,6 +1315,16 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 		if (x < 0)
 			return -1;
 		snprintf(n->expr[x].op, sizeof n->expr[x].op, "%s", name.c_str());
+		/* mixprec.h's helpers are fused for what they compute: a function
+		   of another origin with one of their names is the user's own */
+		if (const FunctionDecl *fd = call->getDirectCallee()) {
+			const SourceManager &SM = C.getSourceManager();
+			StringRef file = SM.getFilename(SM.getSpellingLoc(fd->getLocation()));
+			if (name.compare(0, 3, "mp_") == 0 &&
+			    llvm::sys::path::filename(file) != "mixprec.h")
+				snprintf(n->expr[x].op, sizeof n->expr[x].op, "%.30s (user)",
+					 name.c_str());
+		}
 		for (unsigned i = 0; i < na; i++) {
 			int a = expr_of(call->getArg(i), stmt, depth + 1);
 			if (i < MP_MAX_ARGS && na <= MP_MAX_ARGS)

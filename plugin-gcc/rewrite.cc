@@ -74,6 +74,15 @@ static tree value_of(mp_ctx &c, int v)
 
 static tree gval(tree t, gimple_seq *seq);
 
+/* T converted to TY as C converts (a floating value to an integer type
+ * truncates: fold_convert has no such conversion). */
+static tree conv(tree ty, tree t)
+{
+	if (INTEGRAL_TYPE_P(ty) && SCALAR_FLOAT_TYPE_P(TREE_TYPE(t)))
+		return fold_build1(FIX_TRUNC_EXPR, ty, t);
+	return fold_convert(ty, t);
+}
+
 struct mp_mat {
 	mp_ctx &c;
 	/* when set, only the ITERs marked here are taken at their lower bound */
@@ -323,7 +332,7 @@ struct mp_mat {
 			v = fold_build2(MULT_EXPR, lt, expr(a.expr), build_int_cst(lt, a.cst));
 			break;
 		case MP_ARG_EXPR_I32:
-			v = fold_convert(integer_type_node, typed(a.expr));
+			v = conv(integer_type_node, typed(a.expr));
 			break;
 		case MP_ARG_EXPR_F32:
 			v = fold_build1(VIEW_CONVERT_EXPR, unsigned_type_node,
@@ -455,13 +464,13 @@ struct mp_mat {
 		case MP_X_LOAD:   /* invariant memory (mp_invariant_load) */
 			return load(e);
 		case MP_X_CAST:
-			return fold_convert(ty, typed(x.a));
+			return conv(ty, typed(x.a));
 		case MP_X_NEG:
-			return fold_build1(NEGATE_EXPR, ty, fold_convert(ty, typed(x.a)));
+			return fold_build1(NEGATE_EXPR, ty, conv(ty, typed(x.a)));
 		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:
 			return fold_build2(x.kind == MP_X_ADD ? PLUS_EXPR : x.kind == MP_X_SUB ? MINUS_EXPR
-					   : MULT_EXPR, ty, fold_convert(ty, typed(x.a)),
-					   fold_convert(ty, typed(x.b)));
+					   : MULT_EXPR, ty, conv(ty, typed(x.a)),
+					   conv(ty, typed(x.b)));
 		default:
 			return build_int_cst(ty, 0);
 		}
@@ -475,11 +484,11 @@ struct mp_mat {
 		case MP_X_CONST:
 			return build_int_cst(long_t(), x.cst);
 		case MP_X_VAR:
-			return fold_convert(long_t(), value_of(c, x.var));
+			return conv(long_t(), value_of(c, x.var));
 		case MP_X_LOAD:
-			return fold_convert(long_t(), load(e));
+			return conv(long_t(), load(e));
 		case MP_X_CAST:
-			return fold_convert(long_t(), fold_convert(type_of_scalar(x.type), expr(x.a)));
+			return conv(long_t(), conv(type_of_scalar(x.type), expr(x.a)));
 		case MP_X_NEG:
 			return fold_build1(NEGATE_EXPR, long_t(), expr(x.a));
 		case MP_X_ADD: case MP_X_SUB: case MP_X_MUL:

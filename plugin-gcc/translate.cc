@@ -1374,6 +1374,12 @@ int mp_ctx::def_expr(gimple *d, int stmt, int depth)
 			memcpy(e.args, args, na * sizeof args[0]);
 		}
 		snprintf(e.op, sizeof e.op, "%s", mp_callee_name(c));
+		/* mixprec.h's helpers are fused for what they compute: a function
+		   of another origin with one of their names is the user's own */
+		tree fn = gimple_call_fndecl(c);
+		const char *file = fn ? LOCATION_FILE(DECL_SOURCE_LOCATION(fn)) : NULL;
+		if (!strncmp(e.op, "mp_", 3) && (!file || strcmp(lbasename(file), "mixprec.h")))
+			snprintf(e.op, sizeof e.op, "%.30s (user)", mp_callee_name(c));
 		int id = mp_nest_add_expr(n, &e);
 		if (id < 0)
 			fail(loop_loc, "the nest has too many operations");

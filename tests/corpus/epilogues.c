@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 11
 /* epilogues.c -- per-output-point epilogues after the reduction: the user's
  * own __attribute__((const)) requantization function, the three mixprec.h
  * requantization helpers (per-channel and per-tensor), clamps written with
@@ -163,6 +163,23 @@ __attribute__((noinline)) void ep_relu_global(int M, int N, int K, const int8_t 
 	}
 }
 
+/* floating values given to the helpers' integer parameters (a float zero
+   point, a double clamp bound, converted as C converts: truncated); GCC
+   crashed in the rewrite (fold_convert has no float -> int conversion) */
+__attribute__((noinline)) void ep_float_args(int M, int N, int K, const int8_t *X,
+					     const int8_t *W, float zp, double lo, int8_t *Y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += X[i * K + k] * W[j * K + k];
+			Y[i * N + j] = (int8_t)mp_clamp_i32(mp_requant_fp32(s, 0.01f, zp, -128, 127),
+							    lo, 120);
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -202,6 +219,10 @@ void corpus_main(void)
 		harness_out_array(harness_name("if_else %dx%dx%d", M, N, K), Y, mn);
 		ep_float(M, N, K, X, W, scale, fbias, Y);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), Y, mn);
+		float fzp = (float)harness_randint(-300, 300) / 7.0f;
+		double flo = -(double)harness_randint(0, 1000) / 9.0;
+		ep_float_args(M, N, K, X, W, fzp, flo, Y);
+		harness_out_array(harness_name("float_args %dx%dx%d", M, N, K), Y, mn);
 		ep_macro_store(M, N, K, X, W, Y, ldy);
 		harness_out_array(harness_name("macro_store %dx%dx%d", M, N, K), Y, (size_t)M * ldy);
 		{

@@ -612,6 +612,29 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		lloc = gimple_location(cond);
 	if (lloc == UNKNOWN_LOCATION)
 		lloc = c.loop_loc;
+	/* an OpenMP simd loop inside the nest, expanded: its own lane
+	   variables and temporaries (the annotated loop's directive is
+	   handled on a plain copy, omp.cc) */
+	bool omp_inside = l->simduid || (l->force_vectorize && l->safelen > 0);
+	if (parent < 0 && !omp_inside) {
+		basic_block *body = get_loop_body(l);
+		for (unsigned b = 0; b < l->num_nodes && !omp_inside; b++)
+			for (gimple_stmt_iterator g = gsi_start_bb(body[b]); !gsi_end_p(g);
+			     gsi_next(&g))
+				if (is_gimple_omp(gsi_stmt(g))) {
+					omp_inside = true;
+					lloc = gimple_location(gsi_stmt(g)) != UNKNOWN_LOCATION
+					       ? gimple_location(gsi_stmt(g)) : lloc;
+					break;
+				}
+		free(body);
+	}
+	if (omp_inside) {
+		c.fail(lloc, "the nest holds an OpenMP directive (on an inner loop: mixprec "
+		       "replaces whole nests under an OpenMP loop directive; put '#pragma mixprec' "
+		       "on the loop that carries it, or remove it)");
+		return false;
+	}
 	if (!cond) {
 		c.fail(lloc, "a loop of the nest has no exit condition");
 		return false;

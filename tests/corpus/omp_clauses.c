@@ -139,6 +139,22 @@ __attribute__((noinline)) static void oc_tri_collapse(int M, int K, const int8_t
 }
 
 
+/* an OpenMP directive on an inner loop of the nest: refused (GCC named a
+   temporary of the expanded simd loop) */
+__attribute__((noinline)) static void oc_inner_simd(int M, int N, int K, const int8_t *A,
+						    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not transformed}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+#pragma omp simd reduction(+:s)
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -170,6 +186,8 @@ void corpus_main(void)
 		oc_tri_collapse(M, K, A, T);
 		harness_out_array(harness_name("tri_collapse %s", d), T, (size_t)M * M);
 		harness_free(T);
+		oc_inner_simd(M, N, K, A, B, C);
+		harness_out_array(harness_name("inner_simd %s", d), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

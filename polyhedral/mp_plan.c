@@ -1183,6 +1183,13 @@ static int check_types(az *z)
 			t = narrowed_type(n, n->expr[z->c.add].a);
 		if (t == MP_TY_S32)
 			t = narrowed_type(n, n->expr[z->c.add].b);
+		/* the width, not the signedness: GCC folds (int8_t)(a * b) into
+		   an unsigned char product where clang keeps signed char */
+		if (mp_scalar_is_int(t))
+			return refuse(z, s->loc,
+				      "the products accumulated into '%s' are not computed in "
+				      "int32 (%d-bit); only int32 products are supported",
+				      acc_name(z), mp_scalar_bits(t));
 		return refuse(z, s->loc,
 			      "the products accumulated into '%s' are not computed in "
 			      "int32 (%s); only int32 products are supported", acc_name(z),

@@ -41,8 +41,16 @@ void rf_minus(ARGS)
 void rf_trunc16(ARGS)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{not computed in int32}}
+	for (int i = 0; i < M; i++) // expected-warning {{not computed in int32 (16-bit)}}
 		NEST(s += (int16_t)(a * b))
+}
+
+/* the width, not GCC's unsigned rewrite of the narrowed product */
+void rf_trunc8(ARGS)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not computed in int32 (8-bit)}}
+		NEST(s += (int8_t)(a * b))
 }
 
 void rf_square(ARGS)

@@ -113,8 +113,13 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 {
 	if (!s)
 		return nullptr;
-	if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) || isa<LabelStmt>(s))
+	if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
 		return s;
+	/* a label no goto names (nor &&label) is only a name for the
+	   statement, as GCC's blocks see it */
+	if (const LabelStmt *ls = dyn_cast<LabelStmt>(s))
+		if (ls->getDecl()->isUsed())
+			return s;
 	if (isa<BreakStmt>(s))
 		return s;   /* out of a loop of the nest */
 	if (const SwitchStmt *sw = dyn_cast<SwitchStmt>(s)) {
@@ -131,7 +136,7 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 				continue;
 			}
 			if (isa<ReturnStmt>(x) || isa<GotoStmt>(x) || isa<IndirectGotoStmt>(x) ||
-			    isa<LabelStmt>(x))
+			    (isa<LabelStmt>(x) && cast<LabelStmt>(x)->getDecl()->isUsed()))
 				return x;
 			for (const Stmt *k : x->children())
 				todo.push_back(k);
@@ -1119,6 +1124,11 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	}
 	if (isa<NullStmt>(s) || c.skip.count(s))
 		return;
+	/* a label no goto names (find_exit refused the others) */
+	if (LabelStmt *ls = dyn_cast<LabelStmt>(s)) {
+		describe_body(c, ls->getSubStmt(), lid, guarded, pos, cont);
+		return;
+	}
 	/* a loop under '#pragma GCC unroll' / '#pragma clang loop': the hint
 	   is an attribute around the loop, which stays a loop of the nest */
 	if (AttributedStmt *as = dyn_cast<AttributedStmt>(s)) {

@@ -57,6 +57,17 @@ static void prescan(mp_ctx &c, const Stmt *s)
 				    !c.captured->capturesVariable(vd))
 					c.omp_private.insert(vd);
 	if (const DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
+		for (const Decl *d : ds->decls()) {
+			/* a variably modified type declared in the nest (typedef
+			   int8_t row[k]; a VLA): its size is evaluated where it is
+			   declared, which the rewrite does not keep in place */
+			const TypedefNameDecl *td = dyn_cast<TypedefNameDecl>(d);
+			const VarDecl *vv = dyn_cast<VarDecl>(d);
+			if ((td && td->getUnderlyingType()->isVariablyModifiedType()) ||
+			    (vv && vv->getType()->isVariablyModifiedType()))
+				c.fail(d->getLocation(), "a variably modified type (a VLA or a typedef "
+				       "of one) is declared inside the nest; declare it before the nest");
+		}
 		for (const Decl *d : ds->decls())
 			if (const VarDecl *v = dyn_cast<VarDecl>(d)) {
 				c.declared_in.insert(v);
@@ -113,7 +124,10 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 {
 	if (!s)
 		return nullptr;
-	if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
+	/* a case label of a switch around the nest jumps into it (a switch
+	   inside the nest is read below, its own labels with it) */
+	if (isa<ReturnStmt>(s) || isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s) ||
+	    isa<CaseStmt>(s) || isa<DefaultStmt>(s))
 		return s;
 	/* a label no goto names (nor &&label) is only a name for the
 	   statement, as GCC's blocks see it */
@@ -1364,6 +1378,9 @@ bool mp_build_nest(mp_ctx &c)
 		if (isa<LabelStmt>(x))
 			c.fail(x->getBeginLoc(), "a label inside the nest (the target of a goto) "
 			       "makes it irreducible");
+		else if (isa<CaseStmt>(x) || isa<DefaultStmt>(x))
+			c.fail(x->getBeginLoc(), "a case label inside the nest (a switch around "
+			       "it jumps into the nest) makes it irreducible");
 		else
 			c.fail(x->getBeginLoc(), "a loop of the nest has more than one exit "
 			       "(break, return or goto)");
@@ -1626,6 +1643,25 @@ static Expr *omp_uncaptured(Expr *e)
  * (parallel) if clauses, or null.  As plugin-gcc/omp.cc (mp_omp_twin),
  * clause by clause (GCC also sees the nowait it adds to a combined
  * construct's loop). */
+/* The first variable referenced in S for which PRED holds, or null. */
+template <typename P> static const VarDecl *var_ref_in(const Stmt *s, P pred)
+{
+	std::vector<const Stmt *> todo(1, s);
+	while (!todo.empty()) {
+		const Stmt *x = todo.back();
+		todo.pop_back();
+		if (!x)
+			continue;
+		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
+			if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl()))
+				if (pred(v))
+					return v;
+		for (const Stmt *k : x->children())
+			todo.push_back(k);
+	}
+	return nullptr;
+}
+
 static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why, Expr **threads,
 		      Expr **if_cond)
 {
@@ -1713,19 +1749,7 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 		std::set<const VarDecl *> outer;
 		const Stmt *l = s;
 		auto names = [&](const Stmt *e) {
-			std::vector<const Stmt *> st(1, e);
-			while (!st.empty()) {
-				const Stmt *x = st.back();
-				st.pop_back();
-				if (!x)
-					continue;
-				if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
-					if (outer.count(dyn_cast<VarDecl>(r->getDecl())))
-						return true;
-				for (const Stmt *k : x->children())
-					st.push_back(k);
-			}
-			return false;
+			return var_ref_in(e, [&](const VarDecl *v) { return outer.count(v) > 0; });
 		};
 		for (unsigned lv = 0; lv < ld->getLoopsNumber() && l; lv++) {
 			const ForStmt *f = dyn_cast<ForStmt>(l);
@@ -1752,24 +1776,13 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 	}
 	/* a threadprivate variable: each thread reads its own copy, the call
 	   only the calling thread's */
-	std::vector<const Stmt *> todo(1, s);
-	while (!todo.empty()) {
-		const Stmt *x = todo.back();
-		todo.pop_back();
-		if (!x)
-			continue;
-		if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
-			if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl()))
-				if (v->getTLSKind() != VarDecl::TLS_None ||
-				    v->hasAttr<OMPThreadPrivateDeclAttr>()) {
-					char b[256];
-					snprintf(b, sizeof b, MP_MSG_OMP_TLS,
-						 v->getName().str().c_str());
-					why = b;
-					return nullptr;
-				}
-		for (const Stmt *k : x->children())
-			todo.push_back(k);
+	if (const VarDecl *v = var_ref_in(s, [](const VarDecl *x) {
+		    return x->getTLSKind() != VarDecl::TLS_None || x->hasAttr<OMPThreadPrivateDeclAttr>();
+	    })) {
+		char b[256];
+		snprintf(b, sizeof b, MP_MSG_OMP_TLS, v->getName().str().c_str());
+		why = b;
+		return nullptr;
 	}
 	return s;
 }
@@ -1855,9 +1868,16 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 	std::set<const Stmt *> annotated;
 	/* loop -> its OpenMP directive, num_threads and if expressions */
 	std::map<const Stmt *, std::pair<Stmt *, std::pair<Expr *, Expr *>>> omp_of;
+	bool lp64 = C.getTargetInfo().getLongWidth() == 64 && C.getTypeSize(C.VoidPtrTy) == 64;
 	for (size_t m = 0; m < mine.size(); m++) {
 		mp_pragma_rec &r = mp_pragmas[mine[m]];
 		r.done = true;
+		if (!lp64) {
+			mp_warning(r.next_loc, std::string("mixprec: loop nest not transformed: ") +
+				   MP_MSG_NOT_LP64);
+			r.bad = true;
+			continue;
+		}
 		if (m + 1 < mine.size() && mp_pragmas[mine[m + 1]].next_loc == r.next_loc) {
 			mp_error(r.pragma_loc, "'#pragma mixprec' appears twice before the same loop");
 			r.bad = true;

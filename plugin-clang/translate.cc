@@ -26,9 +26,14 @@ mp_scalar mp_scalar_of_type(ASTContext &C, QualType t)
 	if (t.isNull())
 		return MP_TY_OTHER;
 	t = t.getCanonicalType();
+	/* a named address space (__seg_fs, address_space(N)): the runtime
+	   reads generic memory only */
+	if (t.getAddressSpace() != LangAS::Default)
+		return MP_TY_OTHER;
 	if (t->isPointerType())
 		return MP_TY_PTR;
-	if (t->isBooleanType())
+	/* _Bool; _BitInt(N) wraps at N bits whatever its storage */
+	if (t->isBooleanType() || t->isBitIntType())
 		return MP_TY_OTHER;
 	if (t->isIntegerType()) {   /* includes enums and char types */
 		uint64_t bits = C.getTypeSize(t);

@@ -39,7 +39,14 @@ static void define_and_depend(void *, void *)
 	if (!cpp_get_options(parse_in)->preprocessed) {
 		char def[64];
 		snprintf(def, sizeof def, "__MIXPREC__=%d", MP_VERSION_NUMBER);
+		/* without the front end's define callback: under -g3 it records
+		   the definition for the debug info, before the line maps it
+		   needs exist (a crash on every file) */
+		cpp_callbacks *cb = cpp_get_callbacks(parse_in);
+		void (*saved)(cpp_reader *, location_t, cpp_hashnode *) = cb->define;
+		cb->define = NULL;
 		cpp_define(parse_in, def);
+		cb->define = saved;
 	}
 	class mkdeps *d = cpp_get_deps(parse_in);
 	if (d && deps_add_dep && mp_plugin_path)

@@ -1402,6 +1402,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 		report(r, why, UNKNOWN_LOCATION);
 		return;
 	}
+	bool lp64 = TYPE_PRECISION(long_integer_type_node) == 64 && POINTER_SIZE == 64;
 	/* on an OpenMP construct (omp.cc): the marker heads the copy of its
 	   loops, under "if (twin)", true once the copy is rewritten into the
 	   call, false otherwise (the construct runs as written) */
@@ -1415,7 +1416,9 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	}
 	bool done = false;
 	class loop *top = loop_after_marker(m);
-	if (!top) {
+	if (top && !lp64) {
+		report(r, MP_MSG_NOT_LP64, UNKNOWN_LOCATION);
+	} else if (!top) {
 		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
 	} else {
 		std::string note;   /* the batch loops kept around the call (descent) */

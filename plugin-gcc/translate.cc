@@ -23,6 +23,10 @@ mp_scalar mp_scalar_of_type(tree t)
 {
 	if (!t)
 		return MP_TY_OTHER;
+	/* a named address space (__seg_fs, __seg_gs): the runtime reads
+	   generic memory only */
+	if (!ADDR_SPACE_GENERIC_P(TYPE_ADDR_SPACE(t)))
+		return MP_TY_OTHER;
 	switch (TREE_CODE(t)) {
 	case INTEGER_TYPE:
 	case ENUMERAL_TYPE: {
@@ -35,6 +39,8 @@ mp_scalar mp_scalar_of_type(tree t)
 		return MP_TY_OTHER;
 	}
 	case REAL_TYPE:
+		if (DECIMAL_FLOAT_TYPE_P(t))   /* _Decimal32/64: not binary */
+			return MP_TY_OTHER;
 		if (TYPE_PRECISION(t) == 32) return MP_TY_F32;
 		if (TYPE_PRECISION(t) == 64) return MP_TY_F64;
 		return MP_TY_OTHER;

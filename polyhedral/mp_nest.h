@@ -75,6 +75,9 @@ extern "C" {
 #define MP_MSG_OMP_PRIVATE_ARRAY \
 	"the array '%s' is private to the OpenMP construct (each thread writes its own " \
 	"copy); the call replacing the loop would write the original"
+#define MP_MSG_NOT_LP64 \
+	"the target is not 64-bit (long and pointers of 64 bits); mixprec's kernels are for " \
+	"x86-64 and aarch64"
 #define MP_MSG_OMP_REMARK \
 	"the OpenMP construct on the loop is replaced by the call, its kernels on the " \
 	"construct's threads (num_threads, else OMP_NUM_THREADS); the construct runs as " \

@@ -1015,7 +1015,7 @@ static int check_source_and_pragma(az *z)
 				      "operand '%s' is %s; only 8-bit integer operands "
 				      "(s8, u8) and float or double operands are supported",
 				      an(n, z->c.f[i].access),
-				      t == MP_TY_OTHER ? "of another type (long double, a "
+				      t == MP_TY_OTHER ? "of another type (_Bool, long double, a "
 				      "struct, ...)" : mp_scalar_name(t));
 	}
 	if (p->prec != MP_PREC_INT8 && p->prec != MP_PREC_UINT8)

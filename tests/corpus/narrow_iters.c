@@ -1,4 +1,5 @@
 // MIXPREC-TRANSFORMED: 5
+// MIXPREC-CFLAGS: -g3
 /* narrow_iters.c -- iterators and bounds narrower than int, as embedded
  * code writes them: short / int16_t iterators (whose ++ the C front end
  * computes in the unsigned twin: v = (short)((unsigned short)v + 1)), a
@@ -6,7 +7,8 @@
  * iterators and the uint16_t parameters of TobudOS's onnx dense()
  * (components/ai/onnx/operator_int/dense.c, int operands there, int8 here).
  * GCC refused the signed ones ("cannot find the induction variable") while
- * clang transformed them. */
+ * clang transformed them.  Built with -g3 (macro definitions in the debug
+ * information): GCC with the plugin crashed on every file under -g3. */
 #include "harness.h"
 #include <mixprec.h>
 

@@ -393,6 +393,11 @@ static void handle_pragma(cpp_reader *)
 
 static void register_pragmas(void *, void *)
 {
+	/* -E -fdirectives-only: libcpp's directives-only scan cannot print a
+	   registered pragma (GCC crashed: "unspellable token PRAGMA_EOL");
+	   unregistered, the pragma stays in the output as written */
+	if (flag_preprocess_only && parse_in && cpp_get_options(parse_in)->directives_only)
+		return;
 	if (c_register_pragma_with_expansion)
 		c_register_pragma_with_expansion(NULL, "mixprec", handle_pragma);
 }

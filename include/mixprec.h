@@ -49,23 +49,23 @@ extern "C" {
 /* ---------------------------------------------------- reference helpers */
 
 /* Clamp to [lo, hi]. */
-static inline MP_CONST_FN int32_t mp_clamp_i32(int32_t x, int32_t lo, int32_t hi)
+static __inline__ MP_CONST_FN int32_t mp_clamp_i32(int32_t x, int32_t lo, int32_t hi)
 {
 	return x < lo ? lo : x > hi ? hi : x;
 }
 
 /* Float-scale requantization (XNNPACK "fp32", oneDNN): round half to even. */
-static inline MP_CONST_FN int32_t mp_requant_fp32(int32_t acc, float scale, int32_t zp,
+static __inline__ MP_CONST_FN int32_t mp_requant_fp32(int32_t acc, float scale, int32_t zp,
 						  int32_t qmin, int32_t qmax)
 {
 	float v = (float)acc * scale;
 	float lo = (float)(qmin - zp), hi = (float)(qmax - zp);
 	v = v < lo ? lo : v > hi ? hi : v;
-	return (int32_t)nearbyintf(v) + zp;
+	return (int32_t)__builtin_nearbyintf(v) + zp;
 }
 
 /* gemmlowp SaturatingRoundingDoublingHighMul. */
-static inline MP_CONST_FN int32_t mp_srdhm(int32_t a, int32_t b)
+static __inline__ MP_CONST_FN int32_t mp_srdhm(int32_t a, int32_t b)
 {
 	if (a == INT32_MIN && b == INT32_MIN)
 		return INT32_MAX;
@@ -75,7 +75,7 @@ static inline MP_CONST_FN int32_t mp_srdhm(int32_t a, int32_t b)
 }
 
 /* gemmlowp RoundingDivideByPOT (half away from zero). */
-static inline MP_CONST_FN int32_t mp_rdbpot(int32_t x, int e)
+static __inline__ MP_CONST_FN int32_t mp_rdbpot(int32_t x, int e)
 {
 	int32_t mask = (int32_t)(((int64_t)1 << e) - 1);
 	int32_t rem = x & mask;
@@ -84,7 +84,7 @@ static inline MP_CONST_FN int32_t mp_rdbpot(int32_t x, int e)
 }
 
 /* gemmlowp / TFLite fixed-point requantization ("double rounding"). */
-static inline MP_CONST_FN int32_t mp_requant_gemmlowp(int32_t acc, int32_t qm, int shift,
+static __inline__ MP_CONST_FN int32_t mp_requant_gemmlowp(int32_t acc, int32_t qm, int shift,
 						      int32_t zp, int32_t qmin, int32_t qmax)
 {
 	int left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
@@ -93,7 +93,7 @@ static inline MP_CONST_FN int32_t mp_requant_gemmlowp(int32_t acc, int32_t qm, i
 }
 
 /* Single rounding (ruy, XNNPACK "rndnu"): half toward +infinity. */
-static inline MP_CONST_FN int32_t mp_requant_rndnu(int32_t acc, int32_t qm, int shift,
+static __inline__ MP_CONST_FN int32_t mp_requant_rndnu(int32_t acc, int32_t qm, int shift,
 						   int32_t zp, int32_t qmin, int32_t qmax)
 {
 	int64_t v = ((int64_t)acc * qm + ((int64_t)1 << (30 - shift))) >> (31 - shift);
@@ -380,7 +380,7 @@ void mp_env_reload(void);
  * it does nothing. */
 enum { MP_OUT_FLOAT = 0, MP_OUT_DOUBLE = 1, MP_OUT_INT32 = 2 };
 void __mixprec_profile_output(const void *p, long count, int type);
-static inline void mp_profile_output(const void *p, long count, int type)
+static __inline__ void mp_profile_output(const void *p, long count, int type)
 {
 #ifdef __MIXPREC__
 	__mixprec_profile_output(p, count, type);

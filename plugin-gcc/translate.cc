@@ -16,6 +16,7 @@
  */
 #include "gcc-common.h"
 #include "mp-gcc.h"
+#include "internal-fn.h"
 
 /* ----------------------------------------------------------- helpers */
 
@@ -1225,6 +1226,9 @@ const char *mp_callee_name(gcall *c)
 	tree fn = gimple_call_fndecl(c);
 	if (fn && DECL_NAME(fn))
 		return IDENTIFIER_POINTER(DECL_NAME(fn));
+	/* the compiler's own (UBSAN_BOUNDS under -fsanitize=bounds, ...) */
+	if (gimple_call_internal_p(c))
+		return internal_fn_name(gimple_call_internal_fn(c));
 	return "<indirect>";
 }
 

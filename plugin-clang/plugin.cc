@@ -284,6 +284,13 @@ struct MixprecPragma : PragmaHandler {
 				   "this loop is compiled as written");
 			return;
 		}
+		if (mp_sema && mp_sema->getCurBlock()) {
+			/* clang's blocks (-fblocks): their bodies are not functions
+			   mixprec rewrites */
+			mp_warning(first_loc, "mixprec: loop nest not transformed: the pragma is "
+				   "inside a block literal (^{ ... }); this loop is compiled as written");
+			return;
+		}
 		if (!mp_sema || !mp_sema->getCurFunctionDecl()) {
 			mp_error(first_loc, "'#pragma mixprec' must appear inside a function, "
 				 "right before a 'for' loop");

@@ -1419,7 +1419,7 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	if (top && !lp64) {
 		report(r, MP_MSG_NOT_LP64, UNKNOWN_LOCATION);
 	} else if (!top) {
-		report(r, "no loop follows the pragma here (was it removed as dead code?)", UNKNOWN_LOCATION);
+		report(r, "no loop follows the pragma here (was it removed as dead code, or does a goto or a case label jump into it?)", UNKNOWN_LOCATION);
 	} else {
 		std::string note;   /* the batch loops kept around the call (descent) */
 		for (int attempt = 0; attempt < 3 && top; attempt++)

@@ -64,7 +64,8 @@ static void prescan(mp_ctx &c, const Stmt *s)
 			const TypedefNameDecl *td = dyn_cast<TypedefNameDecl>(d);
 			const VarDecl *vv = dyn_cast<VarDecl>(d);
 			if ((td && td->getUnderlyingType()->isVariablyModifiedType()) ||
-			    (vv && vv->getType()->isVariablyModifiedType()))
+			    (vv && vv->getType()->isVariablyModifiedType() &&
+			     !vv->getType()->isVariableArrayType()))   /* a VLA: named below */
 				c.fail(d->getLocation(), "a variably modified type (a VLA or a typedef "
 				       "of one) is declared inside the nest; declare it before the nest");
 		}

@@ -1317,6 +1317,34 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 }
 
 /* Reads of the nest's iterators and locals outside the nest. */
+/* The variables D's private and firstprivate clauses name. */
+static std::vector<const VarDecl *> omp_private_vars(const OMPExecutableDirective *d)
+{
+	std::vector<const VarDecl *> r;
+	for (const OMPClause *cl : d->clauses()) {
+		if (const OMPPrivateClause *pc = dyn_cast_or_null<OMPPrivateClause>(cl))
+			for (const Expr *e : pc->varlists())
+				if (const VarDecl *v = mp_var_of_ref(e))
+					r.push_back(v);
+		if (const OMPFirstprivateClause *pc = dyn_cast_or_null<OMPFirstprivateClause>(cl))
+			for (const Expr *e : pc->varlists())
+				if (const VarDecl *v = mp_var_of_ref(e))
+					r.push_back(v);
+	}
+	return r;
+}
+
+/* The loop a collapse clause takes next: BODY through blocks of one
+ * statement and attributes, or null when that is not a for loop. */
+static const ForStmt *collapsed_child(const Stmt *body)
+{
+	while (const CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(body))
+		body = cs->size() == 1 ? cs->body_front() : nullptr;
+	while (const AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(body))
+		body = as->getSubStmt();
+	return dyn_cast_or_null<ForStmt>(body);
+}
+
 static void mark_used_after(mp_ctx &c, const Stmt *s)
 {
 	if (!s || s == c.top || s == c.top_init)
@@ -1399,30 +1427,18 @@ bool mp_build_nest(mp_ctx &c)
 		   iterators of the loops a parallel for distributes; a simd
 		   loop's are linear (lastprivate when collapsed), left with
 		   their final values as are the shared ones */
-		std::set<const VarDecl *> own;
-		for (const OMPClause *cl : cast<OMPExecutableDirective>(c.omp)->clauses()) {
-			if (const OMPPrivateClause *pc = dyn_cast_or_null<OMPPrivateClause>(cl))
-				for (const Expr *e : pc->varlists())
-					if (const VarDecl *v = mp_var_of_ref(e))
-						own.insert(v);
-			if (const OMPFirstprivateClause *pc =
-				    dyn_cast_or_null<OMPFirstprivateClause>(cl))
-				for (const Expr *e : pc->varlists())
-					if (const VarDecl *v = mp_var_of_ref(e))
-						own.insert(v);
-		}
+		std::vector<const VarDecl *> pv =
+			omp_private_vars(cast<OMPExecutableDirective>(c.omp));
+		std::set<const VarDecl *> own(pv.begin(), pv.end());
 		if (!isa<OMPSimdDirective>(c.omp) && !isa<OMPParallelForSimdDirective>(c.omp)) {
 			int nl = isa<OMPLoopDirective>(c.omp)
 				 ? (int)cast<OMPLoopDirective>(c.omp)->getLoopsNumber() : 1;
-			const Stmt *l = c.top;
+			const ForStmt *l = dyn_cast<ForStmt>(c.top);
 			for (int d = 0; d < nl && l; d++) {
 				iter_form f;
-				if (const VarDecl *v = find_iter(c, parts_of(const_cast<Stmt *>(l)), &f))
+				if (const VarDecl *v = find_iter(c, parts_of(const_cast<ForStmt *>(l)), &f))
 					own.insert(v);
-				const Stmt *b = parts_of(const_cast<Stmt *>(l)).body;
-				while (const CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(b))
-					b = cs->size() == 1 ? cs->body_front() : nullptr;
-				l = isa_and_nonnull<ForStmt>(b) ? b : nullptr;
+				l = collapsed_child(l->getBody());
 			}
 		}
 		for (int w = 0; w < c.n->nvars && w < (int)c.var_decl.size(); w++)
@@ -1677,23 +1693,8 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 		if (!cl)
 			continue;
 		switch (cl->getClauseKind()) {
-		case llvm::omp::OMPC_private: case llvm::omp::OMPC_firstprivate: {
-			/* an array the threads own: the call would write the
-			   original */
-			auto vars = cl->getClauseKind() == llvm::omp::OMPC_private
-				    ? cast<OMPPrivateClause>(cl)->varlists()
-				    : cast<OMPFirstprivateClause>(cl)->varlists();
-			for (const Expr *e : vars)
-				if (const VarDecl *v = mp_var_of_ref(e))
-					if (v->getType()->isArrayType()) {
-						char b[256];
-						snprintf(b, sizeof b, MP_MSG_OMP_PRIVATE_ARRAY,
-							 v->getName().str().c_str());
-						why = b;
-						return nullptr;
-					}
-			break;
-		}
+		case llvm::omp::OMPC_private: case llvm::omp::OMPC_firstprivate:
+			break;   /* an array among them: below */
 		case llvm::omp::OMPC_default: {
 			const OMPDefaultClause *dc = cast<OMPDefaultClause>(cl);
 			if (dc->getDefaultKind() != llvm::omp::OMP_DEFAULT_shared &&
@@ -1744,18 +1745,24 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 		why = MP_MSG_OMP_LOOP;
 		return nullptr;
 	}
+	/* a private array: each thread writes its own copy, the call would
+	   write the original */
+	for (const VarDecl *v : omp_private_vars(d))
+		if (v->getType()->isArrayType()) {
+			char b[256];
+			snprintf(b, sizeof b, MP_MSG_OMP_PRIVATE_ARRAY, v->getName().str().c_str());
+			why = b;
+			return nullptr;
+		}
 	/* collapsed loops whose bounds name an outer one's iterator (a
 	   triangle): as plugin-gcc/omp.cc */
 	if (OMPLoopDirective *ld = dyn_cast<OMPLoopDirective>(d)) {
 		std::set<const VarDecl *> outer;
-		const Stmt *l = s;
+		const ForStmt *f = cast<ForStmt>(s);
 		auto names = [&](const Stmt *e) {
 			return var_ref_in(e, [&](const VarDecl *v) { return outer.count(v) > 0; });
 		};
-		for (unsigned lv = 0; lv < ld->getLoopsNumber() && l; lv++) {
-			const ForStmt *f = dyn_cast<ForStmt>(l);
-			if (!f)
-				break;
+		for (unsigned lv = 0; lv < ld->getLoopsNumber() && f; lv++) {
 			if (lv > 0 && (names(f->getInit()) || names(f->getCond()))) {
 				why = MP_MSG_OMP_NONRECT;
 				return nullptr;
@@ -1767,12 +1774,7 @@ static Stmt *omp_loop(ASTContext &C, OMPExecutableDirective *d, std::string &why
 			if (const BinaryOperator *bo = dyn_cast_or_null<BinaryOperator>(f->getInit()))
 				if (const VarDecl *v = mp_var_of_ref(bo->getLHS()))
 					outer.insert(v);
-			const Stmt *b = f->getBody();
-			while (const CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(b))
-				b = cs->size() == 1 ? cs->body_front() : nullptr;
-			while (const AttributedStmt *as = dyn_cast_or_null<AttributedStmt>(b))
-				b = as->getSubStmt();
-			l = b;
+			f = collapsed_child(f->getBody());
 		}
 	}
 	/* a threadprivate variable: each thread reads its own copy, the call

@@ -100,6 +100,8 @@ edge mp_loop_entry(class loop *l);
 edge mp_loop_exit(class loop *l);
 bool mp_harmless_call(gcall *c);
 const char *mp_callee_name(gcall *c);
+/* walk_tree callback: the tree *TP is DATA (nest.cc) */
+tree mp_mentions_r(tree *tp, int *walk_subtrees, void *data);
 
 /* nest.cc */
 bool mp_build_nest(mp_ctx &c);

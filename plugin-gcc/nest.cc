@@ -249,7 +249,7 @@ static bool is_increment(gimple *s, tree v, int64_t *step)
  * between it and the header.  An increment anywhere else (at the top of a
  * while body, `while (k < K) { k++; ... }`) gives the body another value
  * than the one the loop's range describes. */
-static tree mentions_r(tree *tp, int *walk_subtrees, void *data)
+tree mp_mentions_r(tree *tp, int *walk_subtrees, void *data)
 {
 	(void)walk_subtrees;
 	return *tp == (tree)data ? *tp : NULL_TREE;
@@ -260,7 +260,7 @@ static bool mentions(gimple *g, tree v)
 {
 	for (unsigned i = 0; i < gimple_num_ops(g); i++) {
 		tree op = gimple_op(g, i);
-		if (op && walk_tree(&op, mentions_r, v, NULL))
+		if (op && walk_tree(&op, mp_mentions_r, v, NULL))
 			return true;
 	}
 	return false;
@@ -612,11 +612,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		lloc = gimple_location(cond);
 	if (lloc == UNKNOWN_LOCATION)
 		lloc = c.loop_loc;
-	/* an OpenMP simd loop inside the nest, expanded: its own lane
-	   variables and temporaries (the annotated loop's directive is
-	   handled on a plain copy, omp.cc) */
-	bool omp_inside = l->simduid || (l->force_vectorize && l->safelen > 0);
-	if (parent < 0 && !omp_inside) {
+	/* an OpenMP directive inside the nest (not yet expanded when the
+	   pass runs: its GIMPLE_OMP_* statements; the annotated loop's own
+	   directive is handled on a plain copy, omp.cc) */
+	bool omp_inside = false;
+	if (parent < 0) {
 		basic_block *body = get_loop_body(l);
 		for (unsigned b = 0; b < l->num_nodes && !omp_inside; b++)
 			for (gimple_stmt_iterator g = gsi_start_bb(body[b]); !gsi_end_p(g);

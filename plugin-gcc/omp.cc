@@ -113,13 +113,6 @@ static tree collect_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
-/* walk_tree callback: T is the tree DATA. */
-static tree mp_omp_mentions_r(tree *tp, int *walk_subtrees, void *data)
-{
-	(void)walk_subtrees;
-	return *tp == (tree)data ? *tp : NULL_TREE;
-}
-
 /* A copy of T, through ID (its decl map says what is remapped). */
 static tree copy_through(tree t, copy_body_data *id)
 {
@@ -239,7 +232,7 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 			for (int q = 0; q < 2; q++) {
 				tree e = q ? TREE_OPERAND(init, 1)
 					   : TREE_VEC_ELT(OMP_FOR_COND(l), d);
-				if (e && walk_tree_without_duplicates(&e, mp_omp_mentions_r, v)) {
+				if (e && walk_tree_without_duplicates(&e, mp_mentions_r, v)) {
 					*why = MP_MSG_OMP_NONRECT;
 					return false;
 				}

@@ -12,13 +12,13 @@
 #   sh scripts/sanitize.sh                 every `sanitize` test but `long` ones
 #   sh scripts/sanitize.sh -R 'diag|core'  extra ctest arguments (a subset)
 #   BUILD=dir JOBS=n FUZZ_SEEDS=n sh scripts/sanitize.sh
-# FUZZ_SEEDS: programs of fuzz.smoke in this build (default 60: each runs
+# FUZZ_SEEDS: programs of fuzz.smoke in this build (default 40: each runs
 # several times slower under the sanitizers than in the plain build's 200).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build-sanitize}
 JOBS=${JOBS:-$(nproc)}
-FUZZ_SEEDS=${FUZZ_SEEDS:-60}
+FUZZ_SEEDS=${FUZZ_SEEDS:-40}
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMIXPREC_SANITIZE=ON \
 	-DMP_FUZZ_SMOKE_SEEDS="$FUZZ_SEEDS"
 cmake --build "$BUILD" -j"$JOBS"

@@ -1935,8 +1935,18 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 				Stmt *p = e.second;
 				while (isa_and_nonnull<CapturedStmt>(p) && pm.count(p))
 					p = pm[p];
-				if (e.second != p && isa_and_nonnull<OMPExecutableDirective>(p))
-					omp = p;
+				if (!isa_and_nonnull<OMPExecutableDirective>(p))
+					continue;
+				if (isa<OMPLoopBasedDirective>(p)) {
+					if (e.second != p)
+						omp = p;
+				} else {
+					/* the block of a construct that is not a
+					   loop (single, master, critical, task,
+					   parallel): a nest inside it, as the GCC
+					   glue reads it */
+					s = const_cast<Stmt *>(e.first);
+				}
 			}
 		if (omp) {
 			std::string why;

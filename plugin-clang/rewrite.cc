@@ -489,6 +489,17 @@ bool replace_child(Stmt *p, Stmt *old, Stmt *nw)
 {
 	if (!p)
 		return false;
+	/* the body of an OpenMP construct's captured region is not among
+	   its children (those are the capture initialisers); it is stored
+	   right after them (CapturedStmt::getStoredStmts, whose setter is
+	   private): that slot, checked to hold the body */
+	if (CapturedStmt *cs = dyn_cast<CapturedStmt>(p)) {
+		Stmt **slot = reinterpret_cast<Stmt **>(cs->capture_init_end());
+		if (cs->getCapturedStmt() != old || *slot != old)
+			return false;
+		*slot = nw;
+		return cs->getCapturedStmt() == nw;
+	}
 	for (Stmt *&k : p->children())
 		if (k == old) {
 			k = nw;

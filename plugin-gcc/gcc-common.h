@@ -102,6 +102,12 @@ void mp_keep_tree(tree t);
  * fallback (omp.cc).  False with WHY when the construct is not one mixprec
  * transforms. */
 bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const char **why);
+/* omp.cc: a nest in an OpenMP region whose scalars are declared outside it
+ * gets copies of its own (before OpenMP lowering); plugin.cc's markers */
+void mp_omp_privatize(tree fndecl);
+bool mp_is_marker(tree t, int *id);
+bool mp_is_debug_marker(tree t);
+tree mp_loop_item(tree item);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */
 unsigned int mp_process_function(function *fn);

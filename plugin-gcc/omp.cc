@@ -367,3 +367,276 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 	tsi_delink(&mi);
 	return true;
 }
+
+/* ------------------------------- nests inside OpenMP regions (privatize) */
+
+/* A nest inside a parallel region or a task whose iterators (or other
+ * scalars it writes) are declared outside the construct, C89 style:
+ *
+ *   int i, j, k; int32_t s;
+ *   #pragma omp parallel
+ *   { #pragma omp single
+ *     { #pragma mixprec(...)
+ *       for (i = 0; i < M; i++) ... } }
+ *
+ * OpenMP lowering makes them shared variables of the outlined function,
+ * read and written through the region's data block: no induction
+ * variable is left for the glue.  clang's glue reads the AST, where they
+ * are variables as any (corpus omp_regions).  Here each such variable
+ * gets a copy declared in the innermost block inside the construct,
+ * copied in before the marker and out after the loop: the nest reads and
+ * writes the copy, one thread runs it (another thread touching the
+ * variable meanwhile would be a data race in the program as written), and
+ * the variable holds the same values after the nest.  Only automatic,
+ * non-addressable scalars of this function, and only when the nest holds
+ * no return or goto (which would skip the copy back). */
+
+/* Does T construct an outlined OpenMP region (its body another function
+ * after lowering)? */
+static bool omp_outlining(tree t)
+{
+	switch (TREE_CODE(t)) {
+	case OMP_PARALLEL: case OMP_TASK: case OMP_TARGET: case OMP_TEAMS: case OMP_TASKLOOP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct priv_walk {
+	std::set<tree> inner;   /* declared inside the innermost construct */
+	std::vector<tree> written;
+	bool blocked;           /* a return or a goto in the nest (the copy
+				   back skipped), or a way to synchronise
+				   with another thread: an OpenMP construct,
+				   a call that is neither const nor pure (a
+				   lock, an atomic builtin) */
+};
+
+static tree priv_scan_r(tree *tp, int *walk_subtrees, void *data)
+{
+	priv_walk *w = (priv_walk *)data;
+	tree t = *tp;
+	if (TYPE_P(t)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	if (TREE_CODE(t) >= OACC_PARALLEL && TREE_CODE(t) <= OMP_ATOMIC_CAPTURE_NEW) {
+		w->blocked = true;
+		return t;
+	}
+	switch (TREE_CODE(t)) {
+	case RETURN_EXPR: case GOTO_EXPR:
+		w->blocked = true;
+		return t;
+	case CALL_EXPR: {
+		tree fn = get_callee_fndecl(t);
+		int id;
+		if (!fn || mp_is_marker(t, &id) ||
+		    !(flags_from_decl_or_type(fn) & (ECF_CONST | ECF_PURE))) {
+			w->blocked = true;
+			return t;
+		}
+		break;
+	}
+	case BIND_EXPR:
+		for (tree v = BIND_EXPR_VARS(t); v; v = DECL_CHAIN(v))
+			w->inner.insert(v);
+		break;
+	case DECL_EXPR:
+		w->inner.insert(DECL_EXPR_DECL(t));
+		break;
+	case MODIFY_EXPR: case INIT_EXPR: case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
+	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR: {
+		tree l = TREE_OPERAND(t, 0);
+		if (VAR_P(l) && std::find(w->written.begin(), w->written.end(), l) == w->written.end())
+			w->written.push_back(l);
+		break;
+	}
+	default:
+		break;
+	}
+	return NULL_TREE;
+}
+
+static tree priv_remap_r(tree *tp, int *walk_subtrees, void *data)
+{
+	std::map<tree, tree> *m = (std::map<tree, tree> *)data;
+	if (TYPE_P(*tp)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	auto it = m->find(*tp);
+	if (it != m->end())
+		*tp = it->second;
+	return NULL_TREE;
+}
+
+/* Marker at I in LIST, its loop item at N (after the `i = 0;` the C front
+ * end emits ahead of `for (; ...)` when there is one: FIRST); BIND: the
+ * innermost block inside the construct, INNER: what the construct
+ * declares before it. */
+static void privatize_nest(tree list, tree_stmt_iterator i, tree_stmt_iterator first,
+			   tree_stmt_iterator last, tree bind, const std::set<tree> &inner)
+{
+	priv_walk w;
+	w.blocked = false;
+	w.inner = inner;
+	for (tree_stmt_iterator k = first;; tsi_next(&k)) {
+		walk_tree(tsi_stmt_ptr(k), priv_scan_r, &w, NULL);
+		if (tsi_stmt(k) == tsi_stmt(last))
+			break;
+	}
+	if (w.blocked)
+		return;
+	std::map<tree, tree> copy;
+	for (tree v : w.written) {
+		tree ty = TREE_TYPE(v);
+		if (w.inner.count(v) || TREE_STATIC(v) || DECL_EXTERNAL(v) || TREE_ADDRESSABLE(v) ||
+		    TREE_THIS_VOLATILE(v) || DECL_CONTEXT(v) != current_function_decl ||
+		    DECL_HARD_REGISTER(v) || !DECL_NAME(v) ||
+		    !(INTEGRAL_TYPE_P(ty) || SCALAR_FLOAT_TYPE_P(ty) || POINTER_TYPE_P(ty)) ||
+		    TYPE_ATOMIC(ty) || TYPE_VOLATILE(ty))
+			continue;
+		tree c = build_decl(DECL_SOURCE_LOCATION(v), VAR_DECL, DECL_NAME(v), ty);
+		DECL_CONTEXT(c) = current_function_decl;
+		TREE_USED(c) = 1;
+		DECL_READ_P(c) = 1;
+		copy[v] = c;
+	}
+	if (copy.empty())
+		return;
+	for (tree_stmt_iterator k = first;; tsi_next(&k)) {
+		walk_tree(tsi_stmt_ptr(k), priv_remap_r, &copy, NULL);
+		if (tsi_stmt(k) == tsi_stmt(last))
+			break;
+	}
+	/* declared in BIND (the C front end's BIND_EXPR_VARS and BLOCK_VARS
+	   are one chain) */
+	tree blk = BIND_EXPR_BLOCK(bind);
+	bool shared = blk && BLOCK_VARS(blk) == BIND_EXPR_VARS(bind);
+	tree *tail = &BIND_EXPR_VARS(bind);
+	while (*tail)
+		tail = &DECL_CHAIN(*tail);
+	for (auto &e : copy) {
+		*tail = e.second;
+		tail = &DECL_CHAIN(e.second);
+	}
+	if (shared)
+		BLOCK_VARS(blk) = BIND_EXPR_VARS(bind);
+	location_t loc = EXPR_LOCATION(tsi_stmt(i));
+	tree_stmt_iterator at = i;
+	for (auto &e : copy)
+		tsi_link_before(&at, build2_loc(loc, MODIFY_EXPR, TREE_TYPE(e.first), e.second, e.first),
+				TSI_SAME_STMT);
+	tree_stmt_iterator after = last;
+	for (auto &e : copy)
+		tsi_link_after(&after, build2_loc(loc, MODIFY_EXPR, TREE_TYPE(e.first), e.first, e.second),
+			       TSI_NEW_STMT);
+	(void)list;
+}
+
+/* Walks T: OUTL the innermost outlining construct around (or NULL), BIND
+ * the innermost BIND_EXPR inside it (or NULL), INNER the variables
+ * declared inside it. */
+static void privatize_walk(tree t, tree outl, tree bind, std::set<tree> &inner, int depth)
+{
+	if (!t || depth > 200)
+		return;
+	switch (TREE_CODE(t)) {
+	case BIND_EXPR: {
+		if (outl)
+			for (tree v = BIND_EXPR_VARS(t); v; v = DECL_CHAIN(v))
+				inner.insert(v);
+		privatize_walk(BIND_EXPR_BODY(t), outl, outl ? t : NULL_TREE, inner, depth + 1);
+		return;
+	}
+	case STATEMENT_LIST: {
+		for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
+			tree e = tsi_stmt(i);
+			int id;
+			if (outl && bind && mp_is_marker(e, &id) && !mp_pragmas[id].region &&
+			    mp_pragmas[id].brace_loc == UNKNOWN_LOCATION) {
+				tree_stmt_iterator n = i;
+				tsi_next(&n);
+				while (!tsi_end_p(n) && mp_is_debug_marker(tsi_stmt(n)))
+					tsi_next(&n);
+				if (tsi_end_p(n))
+					continue;
+				tree_stmt_iterator first = n, last = n;
+				if (!mp_loop_item(tsi_stmt(n))) {
+					/* `i = 0;` before `for (; i < M; i++)` */
+					tree_stmt_iterator n2 = n;
+					tsi_next(&n2);
+					while (!tsi_end_p(n2) && mp_is_debug_marker(tsi_stmt(n2)))
+						tsi_next(&n2);
+					tree x = tsi_stmt(n);
+					while (x && CONVERT_EXPR_P(x))
+						x = TREE_OPERAND(x, 0);
+					if (tsi_end_p(n2) || !x || TREE_CODE(x) != MODIFY_EXPR ||
+					    TREE_CODE(tsi_stmt(n2)) != FOR_STMT ||
+					    FOR_INIT_STMT(tsi_stmt(n2)))
+						continue;
+					last = n2;
+				}
+				privatize_nest(t, i, first, last, bind, inner);
+				continue;
+			}
+			privatize_walk(e, outl, bind, inner, depth + 1);
+		}
+		return;
+	}
+	default:
+		break;
+	}
+	if (TREE_CODE(t) == FOR_STMT) {
+		privatize_walk(FOR_BODY(t), outl, bind, inner, depth + 1);
+		return;
+	}
+	if (TREE_CODE(t) == WHILE_STMT) {
+		privatize_walk(WHILE_BODY(t), outl, bind, inner, depth + 1);
+		return;
+	}
+	if (TREE_CODE(t) == DO_STMT) {
+		privatize_walk(DO_BODY(t), outl, bind, inner, depth + 1);
+		return;
+	}
+	if (TREE_CODE(t) == COND_EXPR) {
+		privatize_walk(COND_EXPR_THEN(t), outl, bind, inner, depth + 1);
+		privatize_walk(COND_EXPR_ELSE(t), outl, bind, inner, depth + 1);
+		return;
+	}
+	if (TREE_CODE(t) == SWITCH_STMT) {
+		privatize_walk(SWITCH_STMT_BODY(t), outl, bind, inner, depth + 1);
+		return;
+	}
+	if (TREE_CODE(t) < OMP_PARALLEL || TREE_CODE(t) > OMP_MASTER)
+		return;
+	/* an OpenMP construct: the variables its clauses make private are
+	   the thread's own already */
+	std::set<tree> in2;
+	std::set<tree> &in = omp_outlining(t) ? in2 : inner;
+	if (TREE_CODE(t) <= OMP_SCAN)
+		for (tree c = OMP_CLAUSES(t); c; c = OMP_CLAUSE_CHAIN(c))
+			switch (OMP_CLAUSE_CODE(c)) {
+			case OMP_CLAUSE_PRIVATE: case OMP_CLAUSE_FIRSTPRIVATE:
+			case OMP_CLAUSE_LASTPRIVATE: case OMP_CLAUSE_LINEAR:
+			case OMP_CLAUSE_REDUCTION:
+				in.insert(OMP_CLAUSE_DECL(c));
+				break;
+			default:
+				break;
+			}
+	if (omp_outlining(t))
+		privatize_walk(OMP_BODY(t), t, NULL_TREE, in2, depth + 1);
+	else   /* single, master, critical, a worksharing loop, ...: not
+		  outlined, its body */
+		privatize_walk(OMP_BODY(t), outl, bind, inner, depth + 1);
+}
+
+/* See gcc-common.h. */
+void mp_omp_privatize(tree fndecl)
+{
+	std::set<tree> inner;
+	privatize_walk(DECL_SAVED_TREE(fndecl), NULL_TREE, NULL_TREE, inner, 0);
+}

@@ -404,7 +404,7 @@ static void register_pragmas(void *, void *)
 
 /* ------------------------------------------------ marker -> loop check */
 
-static bool is_marker(tree t, int *id)
+bool mp_is_marker(tree t, int *id)
 {
 	if (!t || TREE_CODE(t) != CALL_EXPR)
 		return false;
@@ -418,7 +418,7 @@ static bool is_marker(tree t, int *id)
 /* Statements that may sit between the pragma and its loop: -g's
  * DEBUG_BEGIN_STMTs, and the init expression of `for (i = 0; ...)` when i
  * is declared earlier (the C front end emits it before the FOR_STMT). */
-static bool is_debug_marker(tree t)
+bool mp_is_debug_marker(tree t)
 {
 	return t && TREE_CODE(t) == DEBUG_BEGIN_STMT;
 }
@@ -440,7 +440,7 @@ static tree annotated_for(tree s, bool do_stmt = false)
 			tree next = NULL_TREE;
 			for (tree_stmt_iterator i = tsi_start(s); !tsi_end_p(i); tsi_next(&i)) {
 				tree e = tsi_stmt(i);
-				if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
+				if (TREE_CODE(e) == DECL_EXPR || mp_is_debug_marker(e))
 					continue;
 				next = e;
 				break;
@@ -455,7 +455,7 @@ static tree annotated_for(tree s, bool do_stmt = false)
 
 /* The loop statement ITEM is (a FOR_STMT or WHILE_STMT, or the scope the
  * C front end opens around `for (int i = ...)`), or NULL_TREE. */
-static tree loop_item(tree item)
+tree mp_loop_item(tree item)
 {
 	if (!item)
 		return NULL_TREE;
@@ -467,7 +467,7 @@ static tree loop_item(tree item)
 	if (body && TREE_CODE(body) == STATEMENT_LIST) {
 		for (tree_stmt_iterator i = tsi_start(body); !tsi_end_p(i); tsi_next(&i)) {
 			tree e = tsi_stmt(i);
-			if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
+			if (TREE_CODE(e) == DECL_EXPR || mp_is_debug_marker(e))
 				continue;
 			if (loop || (TREE_CODE(e) != FOR_STMT && TREE_CODE(e) != WHILE_STMT))
 				return NULL_TREE;
@@ -484,12 +484,12 @@ static tree loop_item(tree item)
  * declared earlier (FOR_INIT_STMT is then empty). */
 static tree_stmt_iterator marker_place(tree list, tree_stmt_iterator it)
 {
-	tree l = loop_item(tsi_stmt(it));
+	tree l = mp_loop_item(tsi_stmt(it));
 	if (!l || TREE_CODE(l) != FOR_STMT || FOR_INIT_STMT(l) || tsi_stmt(it) != l)
 		return it;
 	tree_stmt_iterator prev = it;
 	tsi_prev(&prev);
-	while (!tsi_end_p(prev) && is_debug_marker(tsi_stmt(prev)))
+	while (!tsi_end_p(prev) && mp_is_debug_marker(tsi_stmt(prev)))
 		tsi_prev(&prev);
 	if (tsi_end_p(prev))
 		return it;
@@ -510,7 +510,7 @@ static void mark_loops(tree list, const std::vector<tree_stmt_iterator> &items, 
 	for (const tree_stmt_iterator &it : items)
 		at.push_back(marker_place(list, it));
 	for (size_t k = 0; k < items.size(); k++) {
-		tree l = loop_item(tsi_stmt(items[k]));
+		tree l = mp_loop_item(tsi_stmt(items[k]));
 		mp_pragma_rec copy = mp_pragmas[id];
 		copy.region_head = false;
 		copy.loop_loc = EXPR_LOCATION(l);
@@ -534,7 +534,7 @@ static bool mark_region(tree blk, int id)
 		return false;
 	std::vector<tree_stmt_iterator> items;
 	for (tree_stmt_iterator i = tsi_start(body); !tsi_end_p(i); tsi_next(&i))
-		if (loop_item(tsi_stmt(i)))
+		if (mp_loop_item(tsi_stmt(i)))
 			items.push_back(i);
 	if (items.size() < 2)
 		return false;
@@ -612,15 +612,15 @@ static bool mark_spliced_region(tree list, tree_stmt_iterator n, int id)
 	for (; !tsi_end_p(n); tsi_next(&n)) {
 		tree st = tsi_stmt(n);
 		location_t l = EXPR_LOCATION(st);
-		if (TREE_CODE(st) == BIND_EXPR && l == UNKNOWN_LOCATION && loop_item(st))
-			l = EXPR_LOCATION(loop_item(st));
-		if (l == UNKNOWN_LOCATION || is_debug_marker(st))
+		if (TREE_CODE(st) == BIND_EXPR && l == UNKNOWN_LOCATION && mp_loop_item(st))
+			l = EXPR_LOCATION(mp_loop_item(st));
+		if (l == UNKNOWN_LOCATION || mp_is_debug_marker(st))
 			continue;
 		expanded_location x = expand_location(l);
 		if (!x.file || !b.file || strcmp(x.file, b.file) != 0 || x.line > el ||
 		    (x.line == el && x.column > ec))
 			break;
-		if (loop_item(st))
+		if (mp_loop_item(st))
 			items.push_back(n);
 	}
 	if (items.size() < 2)
@@ -645,7 +645,7 @@ static bool omp_construct(tree t)
 		if (b && TREE_CODE(b) == STATEMENT_LIST) {
 			for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
 				tree e = tsi_stmt(i);
-				if (TREE_CODE(e) == DECL_EXPR || is_debug_marker(e))
+				if (TREE_CODE(e) == DECL_EXPR || mp_is_debug_marker(e))
 					continue;
 				return omp_construct(e);
 			}
@@ -667,7 +667,7 @@ static location_t omp_location(tree t)
 	if (b && TREE_CODE(b) == STATEMENT_LIST) {
 		for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
 			tree e = tsi_stmt(i);
-			if (TREE_CODE(e) != DECL_EXPR && !is_debug_marker(e))
+			if (TREE_CODE(e) != DECL_EXPR && !mp_is_debug_marker(e))
 				return omp_location(e);
 		}
 		return UNKNOWN_LOCATION;
@@ -682,17 +682,17 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 	if (TREE_CODE(t) != STATEMENT_LIST)
 		return NULL_TREE;
 	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
-		if (!is_marker(tsi_stmt(i), &id))
+		if (!mp_is_marker(tsi_stmt(i), &id))
 			continue;
 		tree_stmt_iterator n = i;
 		tsi_next(&n);
-		while (!tsi_end_p(n) && is_debug_marker(tsi_stmt(n)))
+		while (!tsi_end_p(n) && mp_is_debug_marker(tsi_stmt(n)))
 			tsi_next(&n);
 		if (mp_pragmas[id].region)
 			continue;   /* a region's own marker: its loops have theirs */
 		if (!tsi_end_p(n) &&
 		    (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || TREE_CODE(tsi_stmt(n)) == STATEMENT_LIST) &&
-		    !loop_item(tsi_stmt(n)) && mark_region(tsi_stmt(n), id))
+		    !mp_loop_item(tsi_stmt(n)) && mark_region(tsi_stmt(n), id))
 			continue;
 		if (!tsi_end_p(n) && mp_pragmas[id].brace_loc != UNKNOWN_LOCATION &&
 		    mark_spliced_region(t, n, id))
@@ -704,7 +704,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			/* `i = 0;` emitted ahead of `for (; i < n; i++)` */
 			tree_stmt_iterator n2 = n;
 			tsi_next(&n2);
-			while (!tsi_end_p(n2) && is_debug_marker(tsi_stmt(n2)))
+			while (!tsi_end_p(n2) && mp_is_debug_marker(tsi_stmt(n2)))
 				tsi_next(&n2);
 			tree e = tsi_stmt(n);
 			while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
@@ -740,7 +740,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		}
 		if (!f) {
 			int id2;
-			if (!tsi_end_p(n) && is_marker(tsi_stmt(n), &id2))
+			if (!tsi_end_p(n) && mp_is_marker(tsi_stmt(n), &id2))
 				error_at(r.pragma_loc, "%<#pragma mixprec%> appears twice before the same loop");
 			else
 				error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
@@ -760,6 +760,8 @@ static void pre_genericize(void *gcc_data, void *)
 	tree fndecl = (tree)gcc_data;
 	if (!mp_marker_decl || !DECL_SAVED_TREE(fndecl))
 		return;
+	if (flag_openmp)
+		mp_omp_privatize(fndecl);
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), check_markers_r, NULL);
 }
 

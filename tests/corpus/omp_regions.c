@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 10
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -6,7 +6,13 @@
  * the body of a worksharing loop over batches, and a nest in a task.  The
  * nests run on the kernels on the calling thread; each thread writes its
  * own outputs, so the results do not depend on the thread count.  The
- * parallel region's body, a CapturedStmt under clang, is searched too. */
+ * parallel region's body, a CapturedStmt under clang, is searched too.
+ * The pragma may follow a directive whose block is the loop (`#pragma omp
+ * single` / `master` / `critical` / `task`, then `#pragma mixprec`), and
+ * the nest's iterators and accumulator may be declared before the region
+ * (C89 style, shared variables of the region: GCC then gives the nest
+ * copies of its own, copied back after it); their final values are
+ * compared too. */
 #include "harness.h"
 #include <mixprec.h>
 /* omp.h without depending on which OpenMP headers are installed (Debian
@@ -132,6 +138,88 @@ __attribute__((noinline)) void om_iter(int nh, int T, int hs, const int8_t *q,
 	}
 }
 
+/* the directive right before the pragma: its block is the loop */
+__attribute__((noinline)) void om_single(int M, int N, int K, const int8_t *A, const int8_t *B,
+					 int32_t *C)
+{
+#pragma omp parallel
+	{
+#pragma omp single
+#pragma mixprec(int8, acc=int32)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (int k = 0; k < K; k++)
+					s += A[i * K + k] * B[k * N + j];
+				C[i * N + j] = s;
+			}
+	}
+}
+
+/* C89: the iterators and the accumulator declared before the region
+   (shared), the nest in a master block; their values after it */
+__attribute__((noinline)) long om_master_c89(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+	int i = -1, j = -5, k = -7;   /* j, k stay when M or N is 0 */
+	int32_t s = 3;
+#pragma omp parallel
+	{
+#pragma omp master
+		{
+#pragma mixprec(int8, acc=int32)
+			for (i = 0; i < M; i++)
+				for (j = 0; j < N; j++) {
+					s = C[i * N + j];
+					for (k = 0; k < K; k++)
+						s += A[i * K + k] * B[j * K + k];
+					C[i * N + j] = s;
+				}
+		}
+	}
+	return (((long)i * 1000 + j) * 1000 + k) * 1000003L + s;
+}
+
+__attribute__((noinline)) long om_critical_c89(int M, int K, const int8_t *A, const int8_t *x,
+					       int32_t *y)
+{
+	int i, k = -7;
+	int32_t acc = -1;
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp critical
+#pragma mixprec(int8, acc=int32)
+		for (i = 0; i < M; i++) {
+			acc = y[i];
+			for (k = 0; k < K; k++)
+				acc += A[i * K + k] * x[k];
+			y[i] = acc;
+		}
+	}
+	return ((long)i * 100000 + k) * 1000003L + acc;
+}
+
+__attribute__((noinline)) long om_task_c89(int M, int K, const int8_t *A, const int8_t *x,
+					   int32_t *y)
+{
+	int i, k = -3;
+	int32_t acc = 0;
+#pragma omp parallel
+#pragma omp single
+	{
+#pragma omp task
+#pragma mixprec(int8, acc=int32)
+		for (i = 0; i < M; i++) {
+			acc = 0;
+			for (k = 0; k < K; k++)
+				acc += A[i * K + k] * x[k];
+			y[i] = acc;
+		}
+#pragma omp taskwait
+	}
+	return ((long)i * 100000 + k) * 1000003L + acc;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -152,6 +240,17 @@ void corpus_main(void)
 		harness_out_array(harness_name("task %dx%d", M, K), C, (size_t)M);
 		om_static(M, K, A, B, C);
 		harness_out_array(harness_name("static %dx%d", M, K), C, (size_t)M);
+		om_single(M, N, K, A, B, C);
+		harness_out_array(harness_name("single %dx%dx%d", M, N, K), C, (size_t)M * N);
+		harness_out_long(harness_name("master c89 finals %dx%dx%d", M, N, K),
+				 om_master_c89(M, N, K, A, B, C));
+		harness_out_array(harness_name("master c89 %dx%dx%d", M, N, K), C, (size_t)M * N);
+		harness_out_long(harness_name("critical c89 finals %dx%d", M, K),
+				 om_critical_c89(M, K, A, B, C));
+		harness_out_array(harness_name("critical c89 %dx%d", M, K), C, (size_t)M);
+		harness_out_long(harness_name("task c89 finals %dx%d", M, K),
+				 om_task_c89(M, K, A, B, C));
+		harness_out_array(harness_name("task c89 %dx%d", M, K), C, (size_t)M);
 		/* heads nb, positions M, head size K: q (nb*K), then the keys
 		   (M*nb*K) */
 		int8_t *QK = harness_rand_s8((size_t)nb * K * (M + 1) + 1);

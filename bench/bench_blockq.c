@@ -49,6 +49,7 @@ static double run(mm_fn f, float *out, QuantizedTensor *x, QuantizedTensor *w, i
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
 	int reps = argc > 1 ? atoi(argv[1]) : 21;
 	int d = argc > 3 ? atoi(argv[2]) : 4096, n = argc > 3 ? atoi(argv[3]) : 4096;
 	if (reps < 1 || d < 1 || n < GS || n % GS) {

@@ -5,7 +5,11 @@
  * the plain loop and to oneDNN, and checks every result against the plain
  * loop's (the reference: oneDNN is exact only with AVX512-VNNI; on AVX2 it
  * saturates int16 pair sums, and its differences are reported, not failed).
- * Usage: bench_gemm [max_seconds_per_measurement] */
+ * Alongside: OpenBLAS cblas_sgemm on the same shapes in float (the float
+ * peer; built with OpenBLAS) and the issue-rate ceiling of vpdpbusd zmm
+ * (12 independent chains, measured once), and a CSV of every number
+ * (scripts/plot-bench.sh draws throughput against size from it).
+ * Usage: bench_gemm [max_seconds_per_measurement [csv_file]] */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -13,6 +17,10 @@
 #include <string.h>
 #include <time.h>
 #include <dnnl.h>
+#include <immintrin.h>
+#ifdef MP_HAVE_CBLAS
+#include <cblas.h>
+#endif
 #include "mixprec.h"
 #include "bench_util.h"
 
@@ -28,6 +36,8 @@ typedef struct mp_problem {
 	int M, N, K;
 	const int8_t *A, *B;
 	int32_t *C;
+	const float *Af, *Bf;   /* the same operands in float (OpenBLAS) */
+	float *Cf;
 } mp_problem;
 
 typedef void (*mp_method_fn)(const mp_problem *p, int which);
@@ -52,6 +62,53 @@ static void mp_run_dnnl(const mp_problem *p, int which)
 		fprintf(stderr, "dnnl_gemm_s8s8s32 failed: %d\n", (int)st);
 		exit(1);
 	}
+}
+
+#ifdef MP_HAVE_CBLAS
+static void mp_run_sgemm(const mp_problem *p, int which)
+{
+	(void)which;
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p->M, p->N, p->K, 1.0f, p->Af, p->K,
+		    p->Bf, p->N, 0.0f, p->Cf, p->N);
+}
+#endif
+
+/* The issue-rate ceiling of vpdpbusd zmm on this CPU: 12 independent
+ * accumulator chains (more than its latency times its throughput), GOP/s
+ * counted as the GEMM's (2 * 64 multiply-adds per instruction); NAN
+ * without AVX512-VNNI. */
+__attribute__((target("avx512f,avx512bw,avx512vnni"), noinline)) static double
+mp_vnni_rate(long iters)
+{
+	const __m512i a = _mm512_set1_epi32(0x01010101), b = _mm512_set1_epi32(0x02020202);
+	__m512i c0 = _mm512_set1_epi32(0), c1 = _mm512_set1_epi32(1), c2 = _mm512_set1_epi32(2),
+		c3 = _mm512_set1_epi32(3), c4 = _mm512_set1_epi32(4), c5 = _mm512_set1_epi32(5),
+		c6 = _mm512_set1_epi32(6), c7 = _mm512_set1_epi32(7), c8 = _mm512_set1_epi32(8),
+		c9 = _mm512_set1_epi32(9), c10 = _mm512_set1_epi32(10), c11 = _mm512_set1_epi32(11);
+	double t0 = mp_now();
+	for (long i = 0; i < iters; i++) {
+#define MP_DP(c) c = _mm512_dpbusd_epi32(c, a, b)
+		MP_DP(c0); MP_DP(c1); MP_DP(c2); MP_DP(c3); MP_DP(c4); MP_DP(c5);
+		MP_DP(c6); MP_DP(c7); MP_DP(c8); MP_DP(c9); MP_DP(c10); MP_DP(c11);
+#undef MP_DP
+	}
+	double t = mp_now() - t0;
+	__m512i s = _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(c0, c1), _mm512_add_epi32(c2, c3)),
+				     _mm512_add_epi32(_mm512_add_epi32(c4, c5), _mm512_add_epi32(c6, c7)));
+	s = _mm512_add_epi32(s, _mm512_add_epi32(_mm512_add_epi32(c8, c9), _mm512_add_epi32(c10, c11)));
+	volatile int sink = _mm512_reduce_add_epi32(s);
+	(void)sink;
+	return 2.0 * 64 * 12 * (double)iters / t / 1e9;
+}
+
+static double mp_ceiling(void)
+{
+	if (!mp_kernel_available(MP_KERNEL_AVX512VNNI))
+		return NAN;
+	double r[5];
+	for (int i = 0; i < 5; i++)
+		r[i] = mp_vnni_rate(2000000);
+	return mp_median(r, 5);
 }
 
 /* Median seconds of one call of fn over repetitions that fill about budget
@@ -180,17 +237,29 @@ static void mp_bench_calls(double budget)
 	free(W); free(v); free(x); free(w); free(out); free(c); free(bias);
 }
 
-enum { COL_PLAIN, COL_PLUGIN, COL_MP512, COL_MP2, COL_MPS, COL_DNNL, NCOL };
+enum { COL_PLAIN, COL_PLUGIN, COL_MP512, COL_MP2, COL_MPS, COL_DNNL, COL_SGEMM, NCOL };
 
 int main(int argc, char **argv)
 {
 	double budget = argc > 1 ? atof(argv[1]) : 0.4;
+	FILE *csv = NULL;
+	if (argc > 2 && !(csv = fopen(argv[2], "w"))) {
+		perror(argv[2]);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
 	omp_set_num_threads(1);
+#ifdef MP_HAVE_CBLAS
+	openblas_set_num_threads(1);
+#endif
+	double ceiling = mp_ceiling();
 	static const int sizes[][3] = {{64, 64, 64},	   {128, 128, 128}, {256, 256, 256},
 				       {512, 512, 512},	   {1024, 1024, 1024}, {1, 4096, 4096},
 				       {4096, 1, 4096},	   {128, 1000, 1024}};
 	const char *names[NCOL] = {"loop_plain", "loop_mixprec", "mp(avx512vnni)", "mp(avx2)",
-				   "mp(scalar)", "oneDNN"};
+				   "mp(scalar)", "oneDNN", "OpenBLAS f32"};
+	const char *csv_names[NCOL] = {"plain", "plugin", "mp_avx512vnni", "mp_avx2", "mp_scalar",
+				       "onednn", "openblas_sgemm"};
 	mp_kernel best = mp_kernel_select();
 	const char *pf = MP_BENCH_PLUGIN_FLAGS;
 	printf("one thread; GOP/s = 2*M*N*K/median time; kernel selected: %s\n",
@@ -204,8 +273,18 @@ int main(int argc, char **argv)
 	printf("mp(...)     : mp_gemm_x8 called directly with that kernel family\n");
 	printf("oneDNN      : dnnl_gemm_s8s8s32 (oneDNN %d.%d), zero offsets, alpha 1, beta 0\n",
 	       dnnl_version()->major, dnnl_version()->minor);
+	printf("OpenBLAS f32: cblas_sgemm on the same operands in float (the float peer; "
+	       "not compared)\n");
+	printf("ceiling     : vpdpbusd zmm issue rate, 12 independent chains: %.1f GOP/s\n",
+	       ceiling);
 	printf("all results compared element by element with loop_plain's (exact); a\n"
 	       "oneDNN result that differs is marked ~ (AVX2 oneDNN saturates)\n\n");
+	if (csv) {
+		fprintf(csv, "shape,M,N,K");
+		for (int c = 0; c < NCOL; c++)
+			fprintf(csv, ",%s", csv_names[c]);
+		fprintf(csv, ",ceiling\n");
+	}
 	printf("%-16s", "M x N x K");
 	for (int c = 0; c < NCOL; c++)
 		printf(" %14s", names[c]);
@@ -221,7 +300,13 @@ int main(int argc, char **argv)
 			A[i] = (int8_t)(rand() & 0xff);
 		for (long i = 0; i < (long)K * N; i++)
 			B[i] = (int8_t)(rand() & 0xff);
-		mp_problem p = {M, N, K, A, B, C};
+		float *Af = malloc(sizeof(float) * M * K), *Bf = malloc(sizeof(float) * K * N),
+		      *Cf = malloc(sizeof(float) * M * N);
+		for (long i = 0; i < (long)M * K; i++)
+			Af[i] = A[i];
+		for (long i = 0; i < (long)K * N; i++)
+			Bf[i] = B[i];
+		mp_problem p = {M, N, K, A, B, C, Af, Bf, Cf};
 		double ops = 2.0 * M * N * K, gops[NCOL];
 		char label[32];
 		snprintf(label, sizeof label, "%dx%dx%d", M, N, K);
@@ -234,6 +319,15 @@ int main(int argc, char **argv)
 			gops[c] = NAN;
 			mp_method_fn fn = NULL;
 			int which = 0;
+			if (c == COL_SGEMM) {
+#ifdef MP_HAVE_CBLAS
+				gops[c] = ops / mp_time(mp_run_sgemm, &p, 0, budget) / 1e9;
+				printf(" %14.2f", gops[c]);
+#else
+				printf(" %14s", "n/a");
+#endif
+				continue;
+			}
 			if (c == COL_PLAIN || c == COL_PLUGIN) {
 				fn = mp_run_loop;
 				which = c == COL_PLUGIN;
@@ -276,10 +370,24 @@ int main(int argc, char **argv)
 		printf("   %8.2fx%s  %10.2fx  %s\n", mpbest / gops[COL_DNNL], dnnl_differs ? "~" : " ",
 		       gops[COL_PLUGIN] / gops[COL_PLAIN],
 		       fired < 0 ? "-" : fired ? "yes" : "no");
+		if (csv) {
+			fprintf(csv, "%s,%d,%d,%d", label, M, N, K);
+			for (int c = 0; c < NCOL; c++)
+				fprintf(csv, isnan(gops[c]) ? "," : ",%.2f", gops[c]);
+			fprintf(csv, isnan(ceiling) ? ",\n" : ",%.1f\n", ceiling);
+			fflush(csv);
+		}
 		free(A);
 		free(B);
 		free(C);
 		free(R);
+		free(Af);
+		free(Bf);
+		free(Cf);
+	}
+	if (csv) {
+		fclose(csv);
+		printf("CSV: %s\n", argv[2]);
 	}
 	mp_bench_calls(budget);
 	if (dnnl_differs_total)

@@ -90,6 +90,7 @@ static void run(const shape *s, int m, const float *a, const float *b, const flo
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
 	int reps = argc > 1 ? atoi(argv[1]) : 5;
 	openblas_set_num_threads(1);
 	shape shapes[] = {{"dense 128x1024x1024 relu(x w^T + b)", 128, 1024, 1024, 1},

@@ -16,6 +16,7 @@
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
 	int reps = argc > 1 ? atoi(argv[1]) : 20;
 	long M = 128, N = 1024, K = 1024;
 	if (argc > 4) {

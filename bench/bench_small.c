@@ -170,6 +170,7 @@ static result measure(const nest *s, int M, int N, int K, int reps)
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
 	int reps = 7, csv = 0, ai = 1;
 	if (ai < argc && !strcmp(argv[ai], "--csv"))
 		csv = 1, ai++;

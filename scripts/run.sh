@@ -26,9 +26,12 @@ for s in dense_requant gemm_ikj matvec_zp; do
   grep mixprec "$OUT/$s.remarks" || true
   sh scripts/compare-sample.sh "$OUT/${s}_plain" "$OUT/${s}_mixprec" || status=1
 done
+# CSV files and plots (scripts/plot-bench.sh, gnuplot) in build/bench-results
+RESULTS="$ROOT/build/bench-results"
+mkdir -p "$RESULTS"
 if [ -x build/bench/bench_gemm ]; then
   echo "== bench/bench_gemm (one thread; GOP/s = 2*M*N*K/s)"
-  build/bench/bench_gemm 0.25
+  build/bench/bench_gemm 0.25 "$RESULTS/bench_gemm.csv"
 fi
 if [ -x build/bench/bench_lp ]; then
   echo "== bench/bench_lp (float sources at lower precision vs OpenBLAS sgemm, one thread)"
@@ -64,6 +67,12 @@ if [ -x build/bench/bench_blockq ]; then
   echo "== bench/bench_blockq, OMP_NUM_THREADS=2 (the plain build of runq.c as published on 2 threads)"
   OMP_NUM_THREADS=2 build/bench/bench_blockq 21 || status=1
 fi
+if [ -x build/bench/bench_threads ]; then
+  echo "== bench/bench_threads (2 threads against 1: mixprec, oneDNN, OpenBLAS)"
+  build/bench/bench_threads 2 1 "$RESULTS/bench_threads.csv" || status=1
+fi
+echo "== scripts/plot-bench.sh (throughput against size, thread scaling: SVG from the CSV files)"
+sh scripts/plot-bench.sh "$RESULTS" || status=1
 echo "== scripts/auto-example.sh (#pragma mixprec(auto): profile, mixprec-tune's front, the chosen assignment measured; docs/precision.md)"
 sh scripts/auto-example.sh || status=1
 exit $status

@@ -1158,6 +1158,11 @@ def f_emit(fn):
 #   omp_batch  a nest in the body of `#pragma omp parallel for
 #              schedule(static[, 1])` over batches;
 #   omp_task   a nest in a `#pragma omp task`;
+#   omp_c89    the iterators and the accumulator declared at the top of the
+#              function (shared variables of `#pragma omp parallel`), the
+#              nest in `single`, `master`, `critical` or a task, the
+#              directive right before the pragma or a block around it;
+#              their final values stored into y[M + N];
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
 #              for` (schedule(static) with num_threads(2) and an if clause:
 #              the construct is replaced whole by the call, its threads the
@@ -1181,6 +1186,7 @@ def f_emit(fn):
 
 XFORMS = [("kstep", 14), ("rows", 16), ("batch", 18), ("batchnear", 6), ("region", 16),
           ("omp_rows", 8), ("omp_batch", 8), ("omp_task", 6), ("omp_warn", 6),
+          ("omp_c89", 6),
           ("kunroll", 16), ("groups", 14), ("conv", 16), ("trired", 12)]
 X_PRAGMAS = ["#pragma mixprec({p}, acc=int32)", "#pragma mixprec({p})",
              '_Pragma("mixprec({p}, acc=int32)")', "#pragma mixprec({p}, acc=int32, target=scalar)",
@@ -1221,6 +1227,8 @@ def gen_xfunc(r, f):
         xf["region"] += ["gemm", "gemv"]
     xf["rdecl"] = wchoice(r, [("none", 40), ("iters", 35), ("locals", 25)])
     xf["sched"] = r.choice(["static", "static, 1"])
+    xf["c89dir"] = r.choice(["single", "master", "critical", "task"])
+    xf["c89blk"] = r.random() < 0.5       # omp_c89: a block between directive and pragma
     xf["U"] = r.choice([2, 3, 4, 4, 8])
     xf["ustmts"] = r.random() < 0.5      # kunroll: U updates (else one of U products)
     xf["uorder"] = r.sample(range(xf["U"]), xf["U"])
@@ -1670,6 +1678,30 @@ def x_emit(fn):
         body += ["#pragma omp parallel", "#pragma omp single", "\t{", "#pragma omp task",
                  "\t\t{", pragma] + ["\t\t\t" + x for x in nest] + \
                 ["\t\t}", "#pragma omp taskwait", "\t}"]
+    elif form == "omp_c89":
+        d, blk = xf["c89dir"], xf["c89blk"]
+        ini = "0" if d == "critical" else None   # every thread runs it
+        if xf["vec"]:
+            nest = ["for (i = 0; i < M; i++) {",
+                    "	s = %s;" % (ini or ("y[i]" if xf["init"] == "C" else "0")),
+                    "	for (k = 0; k < K; k++)",
+                    "		s += %s * B[k];" % a("i", "k"), "	y[i] = s;", "}"]
+        else:
+            nest = ["for (i = 0; i < M; i++)", "	for (j = 0; j < N; j++) {",
+                    "		s = %s;" % (ini or init("i", "j")), "		for (k = 0; k < K; k++)",
+                    "			s += %s * %s;" % (a("i", "k"), b("k", "j")),
+                    "		C[i * N + j] = s;", "	}"]
+        nest = ["			" + x for x in nest]
+        body += ["	int i = -1, j = -3, k = -5;", "	int32_t s = 7;",
+                 "#pragma omp parallel", "	{"]
+        if d == "task":
+            body += ["#pragma omp single", "		{", "#pragma omp task"]
+            body += (["		{", pragma] + nest + ["		}"]) if blk else [pragma] + nest
+            body += ["#pragma omp taskwait", "		}"]
+        else:
+            body += ["#pragma omp %s" % d]
+            body += (["		{", pragma] + nest + ["		}"]) if blk else [pragma] + nest
+        body += ["	}", "	y[M + N] = (int32_t)(((i * 1000 + j) * 1000 + k) * 7 + s);"]
     elif form == "kunroll":
         U = xf["U"]
         ex = {"plus": "k + %d < K" % (U - 1), "le": "k <= K - %d" % U,

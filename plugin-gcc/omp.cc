@@ -410,7 +410,9 @@ struct priv_walk {
 				   back skipped), or a way to synchronise
 				   with another thread: an OpenMP construct,
 				   a call that is neither const nor pure (a
-				   lock, an atomic builtin) */
+				   lock, an atomic builtin); a call of a
+				   nested function (it reads the variables
+				   themselves) */
 };
 
 static tree priv_scan_r(tree *tp, int *walk_subtrees, void *data)
@@ -432,7 +434,7 @@ static tree priv_scan_r(tree *tp, int *walk_subtrees, void *data)
 	case CALL_EXPR: {
 		tree fn = get_callee_fndecl(t);
 		int id;
-		if (!fn || mp_is_marker(t, &id) ||
+		if (!fn || mp_is_marker(t, &id) || decl_function_context(fn) ||
 		    !(flags_from_decl_or_type(fn) & (ECF_CONST | ECF_PURE))) {
 			w->blocked = true;
 			return t;
@@ -493,6 +495,7 @@ static void privatize_nest(tree list, tree_stmt_iterator i, tree_stmt_iterator f
 	for (tree v : w.written) {
 		tree ty = TREE_TYPE(v);
 		if (w.inner.count(v) || TREE_STATIC(v) || DECL_EXTERNAL(v) || TREE_ADDRESSABLE(v) ||
+		    DECL_NONLOCAL(v) ||   /* used by a nested function */
 		    TREE_THIS_VOLATILE(v) || DECL_CONTEXT(v) != current_function_decl ||
 		    DECL_HARD_REGISTER(v) || !DECL_NAME(v) ||
 		    !(INTEGRAL_TYPE_P(ty) || SCALAR_FLOAT_TYPE_P(ty) || POINTER_TYPE_P(ty)) ||

@@ -978,6 +978,18 @@ int mp_ctx::access_for(tree ref, gimple *at, bool is_write, int stmt)
 		     fd && DECL_NAME(fd) ? IDENTIFIER_POINTER(DECL_NAME(fd)) : "?");
 		return -1;
 	}
+	/* a local that a GNU C nested function uses lives in the function's
+	   frame, which the nested function reads and writes through its
+	   static chain (an ICE in DCE and a wrong result once, found by a
+	   review helper) */
+	tree root = get_base_address(ref);
+	if (root && VAR_P(root) && DECL_NONLOCAL_FRAME(root)) {
+		tree fd = TREE_CODE(ref) == COMPONENT_REF ? TREE_OPERAND(ref, 1) : NULL_TREE;
+		fail(gimple_location(at) != UNKNOWN_LOCATION ? gimple_location(at) : loop_loc,
+		     "'%s' is used by a nested function, which reaches it through the "
+		     "function's frame", fd && DECL_NAME(fd) ? IDENTIFIER_POINTER(DECL_NAME(fd)) : "?");
+		return -1;
+	}
 	cur_bounds.clear();
 	bool ok = addr_of(ref, at, &arr, &off, 0);
 	if (failed)
@@ -1217,6 +1229,10 @@ static bool call_ok(tree fn, int flags, int depth)
 bool mp_harmless_call(gcall *c)
 {
 	if (gimple_call_internal_p(c))
+		return false;
+	/* a nested function reads and writes its parent's frame through the
+	   static chain, const or pure as it may be declared */
+	if (gimple_call_chain(c))
 		return false;
 	return call_ok(gimple_call_fndecl(c), gimple_call_flags(c), 0);
 }

@@ -406,8 +406,8 @@ static bool omp_outlining(tree t)
 struct priv_walk {
 	std::set<tree> inner;   /* declared inside the innermost construct */
 	std::vector<tree> written;
-	bool blocked;           /* a return or a goto in the nest (the copy
-				   back skipped), or a way to synchronise
+	bool blocked;           /* a return, a goto or a label in the nest
+				   (a copy skipped), or a way to synchronise
 				   with another thread: an OpenMP construct,
 				   a call that is neither const nor pure (a
 				   lock, an atomic builtin); a call of a
@@ -429,6 +429,9 @@ static tree priv_scan_r(tree *tp, int *walk_subtrees, void *data)
 	}
 	switch (TREE_CODE(t)) {
 	case RETURN_EXPR: case GOTO_EXPR:
+	/* a label (or a case of a switch around) that a jump from outside
+	   may reach: the copies would not have been made */
+	case LABEL_EXPR: case CASE_LABEL_EXPR:
 		w->blocked = true;
 		return t;
 	case CALL_EXPR: {

@@ -697,7 +697,16 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		}
 	}
 	auto_vec<edge> exits = get_loop_exit_edges(l);
-	if (exits.length() != 1 || exits[0]->src != l->header) {
+	if (exits.length() == 1 && exits[0]->src != l->header) {
+		/* one exit, after a branch in the loop: `i < (t ? M : M / 2)`
+		   (clang's glue takes such a bound, of values the nest does not
+		   write, as a parameter) */
+		c.fail(lloc, "the exit test of a loop of the nest comes after a branch (a "
+		       "conditional expression '?:' in its condition): compute the bound into "
+		       "a variable before the loop");
+		return false;
+	}
+	if (exits.length() != 1) {
 		c.fail(lloc, "a loop of the nest has more than one exit (break, return or goto)");
 		return false;
 	}

@@ -519,6 +519,16 @@ static tree runtime_fn(tree *slot, const char *name, tree type)
 
 /* T as a GIMPLE value; the statements computing it are appended to SEQ
    (force_gimple_operand itself replaces its sequence). */
+/* The TY at address PTR (a GIMPLE value).  Not build_simple_mem_ref: it
+ * takes the type from PTR's, and GIMPLE drops pointer conversions
+ * (`(int *)&acc` is `&acc`, acc an int[2]): the access became the whole
+ * object, a store of the accumulator at acc[0] wrote acc[1] too (found
+ * by a review helper). */
+static tree mem_at(tree ptr, tree ty)
+{
+	return build2(MEM_REF, ty, ptr, build_int_cst(build_pointer_type(ty), 0));
+}
+
 static tree gval(tree t, gimple_seq *seq)
 {
 	gimple_seq s = NULL;
@@ -986,7 +996,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 						  fold_convert(sizetype,
 							       fold_build2(MULT_EXPR, long_t(), idx,
 									   build_int_cst(long_t(), esz))));
-		tree tv = gval(build_simple_mem_ref(gval(tp, &fs)), &fs);
+		tree tv = gval(mem_at(gval(tp, &fs), et), &fs);
 		if (pq.acc_var >= 0) {
 			tree s = c.var_tree[pq.acc_var];
 			tree sum = gval(fold_convert(TREE_TYPE(s), tv), &fs);
@@ -996,10 +1006,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		} else {
 			tree et = TREE_TYPE(c.access_ref[pq.acc_mem]);
 			tree cp = gval(fold_convert(build_pointer_type(et), m.addr(pq.acc_mem, false)), &fs);
-			tree old = gval(build_simple_mem_ref(cp), &fs);
+			tree old = gval(mem_at(cp, et), &fs);
 			tree nv = gval(fold_build2(pq.neg ? MINUS_EXPR : PLUS_EXPR, et, old,
 						   fold_convert(et, tv)), &fs);
-			gimple_seq_add_stmt(&fs, gimple_build_assign(build_simple_mem_ref(cp), nv));
+			gimple_seq_add_stmt(&fs, gimple_build_assign(mem_at(cp, et), nv));
 		}
 	}
 	if (p.red_iter_final)

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 2
+// MIXPREC-TRANSFORMED: 6
 /* local_arrays.c -- a local array of accumulators declared inside the
  * nest, as llm.c's matmul_forward unrolls its rows (`float result[8]`
  * per output column, 8 rows of the input at a time).  The array is memory
@@ -66,6 +66,75 @@ __attribute__((noinline)) void la_vla(int BT, int C, int OC, const int8_t *inp,
 		}
 }
 
+/* The accumulator at offset 0 of a small local object (an array element,
+ * a struct's first member, a union's member): the GCC glue read it back
+ * through a pointer whose type GIMPLE had dropped, storing the whole
+ * object (acc[1] zeroed, the union's other bytes sign-extended; an
+ * internal compiler error at -O1 and up), found by a review helper.  The
+ * neighbours' values after the nest are compared. */
+__attribute__((noinline)) long la_acc_elem(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+	int32_t acc[2];
+	acc[0] = -8;
+	acc[1] = 3;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			acc[0] = 0;
+			for (int k = 0; k < K; k++)
+				acc[0] += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = acc[0];
+		}
+	return (long)acc[0] * 1000 + acc[1];
+}
+
+__attribute__((noinline)) long la_acc_member(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+	struct { int32_t s, t; } st = { 1, 77 };
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			st.s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				st.s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = st.s;
+		}
+	return (long)st.s * 1000 + st.t;
+}
+
+__attribute__((noinline)) long la_acc_union(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+	union { int32_t s; int64_t w; } u;
+	u.w = 0x123456789abLL;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			u.s = 0;
+			for (int k = 0; k < K; k++)
+				u.s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = u.s;
+		}
+	return (long)u.w;
+}
+
+__attribute__((noinline)) long la_acc_four(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+	int32_t a4[4] = { 5, 1, 2, 3 };
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			a4[0] = 0;
+			for (int k = 0; k < K; k++)
+				a4[0] += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = a4[0] - a4[2];
+		}
+	return (((long)a4[0] * 10 + a4[1]) * 10 + a4[2]) * 10 + a4[3];
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -82,6 +151,18 @@ void corpus_main(void)
 		harness_out_array(harness_name("enum %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		la_vla(M, K, N, inp, w, out);
 		harness_out_array(harness_name("vla %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		harness_out_long(harness_name("acc elem %dx%dx%d", M, N, K),
+				 la_acc_elem(M, N, K, inp, w, out));
+		harness_out_array(harness_name("acc elem C %dx%dx%d", M, N, K), out, (size_t)M * N);
+		harness_out_long(harness_name("acc member %dx%dx%d", M, N, K),
+				 la_acc_member(M, N, K, inp, w, out));
+		harness_out_array(harness_name("acc member C %dx%dx%d", M, N, K), out, (size_t)M * N);
+		harness_out_long(harness_name("acc union %dx%dx%d", M, N, K),
+				 la_acc_union(M, N, K, inp, w, out));
+		harness_out_array(harness_name("acc union C %dx%dx%d", M, N, K), out, (size_t)M * N);
+		harness_out_long(harness_name("acc four %dx%dx%d", M, N, K),
+				 la_acc_four(M, N, K, inp, w, out));
+		harness_out_array(harness_name("acc four C %dx%dx%d", M, N, K), out, (size_t)M * N);
 		harness_free(inp);
 		harness_free(w);
 		harness_free(bias);

@@ -684,6 +684,14 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		if (s == cond || s == annot[0] || is_gimple_debug(s) ||
 		    gimple_code(s) == GIMPLE_LABEL)
 			continue;
+		/* a compiler temporary that is not an SSA name: OpenMP lowering
+		   gimplifies a region's body again without SSA names, so
+		   `i < (size_t)M` there is `D.1 = (long unsigned) M; if (D.1 >
+		   i)`, `i < (unsigned)M` `M.5 = (unsigned) M; if (i < M.5)`
+		   (not a step of the counter) */
+		if (is_gimple_assign(s) && is_reg_decl_p(gimple_assign_lhs(s)) &&
+		    DECL_ARTIFICIAL(gimple_assign_lhs(s)) && DECL_IGNORED_P(gimple_assign_lhs(s)))
+			continue;
 		if (!is_gimple_assign(s) || TREE_CODE(gimple_assign_lhs(s)) != SSA_NAME) {
 			/* `while (n--)` steps its counter in the test: the header's
 			   one assignment to a user variable is then the step */

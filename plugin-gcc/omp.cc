@@ -454,7 +454,8 @@ static tree priv_scan_r(tree *tp, int *walk_subtrees, void *data)
 	case MODIFY_EXPR: case INIT_EXPR: case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
 	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR: {
 		tree l = TREE_OPERAND(t, 0);
-		if (VAR_P(l) && std::find(w->written.begin(), w->written.end(), l) == w->written.end())
+		if ((VAR_P(l) || TREE_CODE(l) == PARM_DECL) &&
+		    std::find(w->written.begin(), w->written.end(), l) == w->written.end())
 			w->written.push_back(l);
 		break;
 	}
@@ -500,7 +501,7 @@ static void privatize_nest(tree list, tree_stmt_iterator i, tree_stmt_iterator f
 		if (w.inner.count(v) || TREE_STATIC(v) || DECL_EXTERNAL(v) || TREE_ADDRESSABLE(v) ||
 		    DECL_NONLOCAL(v) ||   /* used by a nested function */
 		    TREE_THIS_VOLATILE(v) || DECL_CONTEXT(v) != current_function_decl ||
-		    DECL_HARD_REGISTER(v) || !DECL_NAME(v) ||
+		    (VAR_P(v) && DECL_HARD_REGISTER(v)) || !DECL_NAME(v) ||
 		    !(INTEGRAL_TYPE_P(ty) || SCALAR_FLOAT_TYPE_P(ty) || POINTER_TYPE_P(ty)) ||
 		    TYPE_ATOMIC(ty) || TYPE_VOLATILE(ty))
 			continue;

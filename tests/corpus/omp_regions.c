@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 12
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -220,6 +220,47 @@ __attribute__((noinline)) long om_task_c89(int M, int K, const int8_t *A, const 
 	return ((long)i * 100000 + k) * 1000003L + acc;
 }
 
+/* unsigned iterators (OpenMP lowering leaves `M.5 = (unsigned) M;` in the
+   loop tests of a region: a compiler temporary, not a step) */
+__attribute__((noinline)) long om_unsigned_c89(int M, int N, int K, const int8_t *A,
+					       const int8_t *B, int32_t *C)
+{
+	unsigned i = 5, j = 6, k = 7;
+	int32_t s = -8;
+#pragma omp parallel
+#pragma omp single
+	{
+#pragma mixprec(int8, acc=int32)
+		for (i = 0; i < (unsigned)M; i++)
+			for (j = 0; j < (unsigned)N; j++) {
+				s = 0;
+				for (k = 0; k < (unsigned)K; k++)
+					s += A[i * K + k] * B[j * K + k];
+				C[i * N + j] = s;
+			}
+	}
+	return (((long)i * 1000 + j) * 1000 + k) * 1000003L + s;
+}
+
+/* a parameter as the iterator */
+__attribute__((noinline)) long om_param_iter(int M, int K, const int8_t *A, const int8_t *x,
+					     int32_t *y, int i)
+{
+	int32_t acc = 0;
+#pragma omp parallel
+#pragma omp master
+	{
+#pragma mixprec(int8, acc=int32)
+		for (i = 0; i < M; i++) {
+			acc = 0;
+			for (int k = 0; k < K; k++)
+				acc += A[i * K + k] * x[k];
+			y[i] = acc;
+		}
+	}
+	return (long)i * 1000003L + acc;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -251,6 +292,12 @@ void corpus_main(void)
 		harness_out_long(harness_name("task c89 finals %dx%d", M, K),
 				 om_task_c89(M, K, A, B, C));
 		harness_out_array(harness_name("task c89 %dx%d", M, K), C, (size_t)M);
+		harness_out_long(harness_name("unsigned c89 finals %dx%dx%d", M, N, K),
+				 om_unsigned_c89(M, N, K, A, B, C));
+		harness_out_array(harness_name("unsigned c89 %dx%dx%d", M, N, K), C, (size_t)M * N);
+		harness_out_long(harness_name("param iter finals %dx%d", M, K),
+				 om_param_iter(M, K, A, B, C, -4));
+		harness_out_array(harness_name("param iter %dx%d", M, K), C, (size_t)M);
 		/* heads nb, positions M, head size K: q (nb*K), then the keys
 		   (M*nb*K) */
 		int8_t *QK = harness_rand_s8((size_t)nb * K * (M + 1) + 1);

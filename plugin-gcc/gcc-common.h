@@ -107,6 +107,7 @@ bool mp_omp_twin(tree_stmt_iterator mi, tree_stmt_iterator xi, int id, const cha
 void mp_omp_privatize(tree fndecl);
 bool mp_is_marker(tree t, int *id);
 bool mp_is_debug_marker(tree t);
+tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it);
 tree mp_loop_item(tree item);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */

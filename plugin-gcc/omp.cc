@@ -478,11 +478,11 @@ static tree priv_remap_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
-/* Marker at I in LIST, its loop item at N (after the `i = 0;` the C front
- * end emits ahead of `for (; ...)` when there is one: FIRST); BIND: the
- * innermost block inside the construct, INNER: what the construct
- * declares before it. */
-static void privatize_nest(tree list, tree_stmt_iterator i, tree_stmt_iterator first,
+/* The marker at I, the nest's statements FIRST..LAST (the `i = 0;` the C
+ * front end emits ahead of `for (; ...)`, when there is one, then the
+ * loop); BIND: the innermost block inside the construct, INNER: what the
+ * construct declares before it. */
+static void privatize_nest(tree_stmt_iterator i, tree_stmt_iterator first,
 			   tree_stmt_iterator last, tree bind, const std::set<tree> &inner)
 {
 	priv_walk w;
@@ -540,7 +540,6 @@ static void privatize_nest(tree list, tree_stmt_iterator i, tree_stmt_iterator f
 	for (auto &e : copy)
 		tsi_link_after(&after, build2_loc(loc, MODIFY_EXPR, TREE_TYPE(e.first), e.first, e.second),
 			       TSI_NEW_STMT);
-	(void)list;
 }
 
 /* Walks T: OUTL the innermost outlining construct around (or NULL), BIND
@@ -564,19 +563,13 @@ static void privatize_walk(tree t, tree outl, tree bind, std::set<tree> &inner, 
 			int id;
 			if (outl && bind && mp_is_marker(e, &id) && !mp_pragmas[id].region &&
 			    mp_pragmas[id].brace_loc == UNKNOWN_LOCATION) {
-				tree_stmt_iterator n = i;
-				tsi_next(&n);
-				while (!tsi_end_p(n) && mp_is_debug_marker(tsi_stmt(n)))
-					tsi_next(&n);
+				tree_stmt_iterator n = mp_next_stmt(i);
 				if (tsi_end_p(n))
 					continue;
 				tree_stmt_iterator first = n, last = n;
 				if (!mp_loop_item(tsi_stmt(n))) {
 					/* `i = 0;` before `for (; i < M; i++)` */
-					tree_stmt_iterator n2 = n;
-					tsi_next(&n2);
-					while (!tsi_end_p(n2) && mp_is_debug_marker(tsi_stmt(n2)))
-						tsi_next(&n2);
+					tree_stmt_iterator n2 = mp_next_stmt(n);
 					tree x = tsi_stmt(n);
 					while (x && CONVERT_EXPR_P(x))
 						x = TREE_OPERAND(x, 0);
@@ -586,36 +579,26 @@ static void privatize_walk(tree t, tree outl, tree bind, std::set<tree> &inner, 
 						continue;
 					last = n2;
 				}
-				privatize_nest(t, i, first, last, bind, inner);
+				privatize_nest(i, first, last, bind, inner);
 				continue;
 			}
 			privatize_walk(e, outl, bind, inner, depth + 1);
 		}
 		return;
 	}
-	default:
-		break;
-	}
-	if (TREE_CODE(t) == FOR_STMT) {
-		privatize_walk(FOR_BODY(t), outl, bind, inner, depth + 1);
-		return;
-	}
-	if (TREE_CODE(t) == WHILE_STMT) {
-		privatize_walk(WHILE_BODY(t), outl, bind, inner, depth + 1);
-		return;
-	}
-	if (TREE_CODE(t) == DO_STMT) {
-		privatize_walk(DO_BODY(t), outl, bind, inner, depth + 1);
-		return;
-	}
-	if (TREE_CODE(t) == COND_EXPR) {
+	case COND_EXPR:
 		privatize_walk(COND_EXPR_THEN(t), outl, bind, inner, depth + 1);
 		privatize_walk(COND_EXPR_ELSE(t), outl, bind, inner, depth + 1);
 		return;
-	}
-	if (TREE_CODE(t) == SWITCH_STMT) {
-		privatize_walk(SWITCH_STMT_BODY(t), outl, bind, inner, depth + 1);
+	case FOR_STMT: case WHILE_STMT: case DO_STMT: case SWITCH_STMT:
+		privatize_walk(TREE_CODE(t) == FOR_STMT     ? FOR_BODY(t)
+			       : TREE_CODE(t) == WHILE_STMT ? WHILE_BODY(t)
+			       : TREE_CODE(t) == DO_STMT    ? DO_BODY(t)
+							    : SWITCH_STMT_BODY(t),
+			       outl, bind, inner, depth + 1);
 		return;
+	default:
+		break;
 	}
 	if (TREE_CODE(t) < OMP_PARALLEL || TREE_CODE(t) > OMP_MASTER)
 		return;

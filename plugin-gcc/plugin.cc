@@ -423,6 +423,16 @@ bool mp_is_debug_marker(tree t)
 	return t && TREE_CODE(t) == DEBUG_BEGIN_STMT;
 }
 
+/* The statement after IT, past -g's DEBUG_BEGIN_STMTs (an end iterator at
+ * the end of the list). */
+tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it)
+{
+	tsi_next(&it);
+	while (!tsi_end_p(it) && mp_is_debug_marker(tsi_stmt(it)))
+		tsi_next(&it);
+	return it;
+}
+
 /* The statement that a marker annotates: FOR_STMT or WHILE_STMT (with
  * DO: a DO_STMT), possibly inside the scope the C front end opens for `for
  * (int i = ...)`, or inside braces. */
@@ -684,10 +694,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
 		if (!mp_is_marker(tsi_stmt(i), &id))
 			continue;
-		tree_stmt_iterator n = i;
-		tsi_next(&n);
-		while (!tsi_end_p(n) && mp_is_debug_marker(tsi_stmt(n)))
-			tsi_next(&n);
+		tree_stmt_iterator n = mp_next_stmt(i);
 		if (mp_pragmas[id].region)
 			continue;   /* a region's own marker: its loops have theirs */
 		if (!tsi_end_p(n) &&
@@ -702,10 +709,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT &&
 		    TREE_CODE(tsi_stmt(n)) != WHILE_STMT) {
 			/* `i = 0;` emitted ahead of `for (; i < n; i++)` */
-			tree_stmt_iterator n2 = n;
-			tsi_next(&n2);
-			while (!tsi_end_p(n2) && mp_is_debug_marker(tsi_stmt(n2)))
-				tsi_next(&n2);
+			tree_stmt_iterator n2 = mp_next_stmt(n);
 			tree e = tsi_stmt(n);
 			while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
 				e = TREE_OPERAND(e, 0);

@@ -213,10 +213,19 @@ static void mp_x8_pack_a_c4__avx512vnni(const mp_gemm_args *g, long i0, long mc,
 			row[r] = live[r] ? (const uint8_t *)g->a + (i0 + i) * g->a_si : NULL;
 			sum[r] = zero;
 		}
+		/* long rows: the next sliver's, a sliver ahead (A comes from
+		   L3 or memory: at 1024^3 the loads here waited on each line,
+		   9% of the time; a small problem's operands were asked for
+		   by the driver) */
+		const long ahead = s + 1 < nsl && K >= 256 ? MP_MR * g->a_si : 0;
 		for (long k0 = 0; k0 < kp; k0 += 32) {
 			long rem = K - k0;
 			__mmask32 m = rem >= 32 ? ~(__mmask32)0 : rem > 0 ? (((__mmask32)1 << rem) - 1) : 0;
 			__m256i x[MP_MR];
+			if (ahead && !(k0 & 63) && k0 < K)
+				for (int r = 0; r < MP_MR; r++)
+					if (s * MP_MR + MP_MR + r < mc)
+						_mm_prefetch((const char *)row[r] + ahead + k0, _MM_HINT_T0);
 			for (int r = 0; r < MP_MR; r++) {
 				x[r] = live[r] ? _mm256_maskz_mov_epi8(m, _mm256_xor_si256(
 					_mm256_maskz_loadu_epi8(m, row[r] + k0), fl)) : zero;
@@ -278,6 +287,19 @@ static inline void mp_transpose16x16_epi32(__m512i r[16])
 	}
 }
 
+/* Transposes the 128-bit lanes of x[0..3] (x[v] lane L -> x[L] lane v). */
+static inline void mp_lane_transpose4(__m512i x[4])
+{
+	__m512i t0 = _mm512_shuffle_i32x4(x[0], x[1], 0x44);
+	__m512i t1 = _mm512_shuffle_i32x4(x[2], x[3], 0x44);
+	__m512i t2 = _mm512_shuffle_i32x4(x[0], x[1], 0xEE);
+	__m512i t3 = _mm512_shuffle_i32x4(x[2], x[3], 0xEE);
+	x[0] = _mm512_shuffle_i32x4(t0, t1, 0x88);
+	x[1] = _mm512_shuffle_i32x4(t0, t1, 0xDD);
+	x[2] = _mm512_shuffle_i32x4(t2, t3, 0x88);
+	x[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
+}
+
 /* Packs B panel columns [j0, j0+nc) (see mp_pack_b_fn).  Fast paths for
  * b_sj == 1 (rows of B contiguous: 4x16 byte interleave, column sums with
  * vpdpbusd against ones) and b_sk == 1 (4-byte words); else generic. */
@@ -289,7 +311,7 @@ static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc,
 	const uint32_t p = mp_corr_p(g);
 	const long K = g->K;
 	long nsl = (nc + MP_NR - 1) / MP_NR;
-	if (g->b_sj == 1) {
+	if (g->b_sj == 1 && nc < 64) {   /* one vector of 16 columns at a time */
 		const __m128i fl = _mm_set1_epi8((char)flip);
 		const __m512i ones = _mm512_set1_epi8(1);
 		for (long s = 0; s < nsl; s++) {
@@ -315,6 +337,61 @@ static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc,
 				}
 				__m512i cc = _mm512_mullo_epi32(sum, _mm512_set1_epi32((int)p));
 				_mm512_storeu_si512(ccorr + s * MP_NR + 16 * v, cc);
+			}
+		}
+		return;
+	}
+	if (g->b_sj == 1) {
+		/* 64 columns (a cache line of each row) at a time: 4 rows of
+		   64 bytes give the 4 vectors of 16 columns of one k-group
+		   (in-lane unpacks, then a transpose of the 128-bit lanes).
+		   Reading 16 columns per pass over K instead read each line 4
+		   times, from rows N bytes apart, which share a few L1 sets:
+		   at N = 1024 the packer waited on L2 for every load.  (Below
+		   64 columns the path above: these zmm shuffles cost more than
+		   its xmm ones, 32x32x32 took 10% longer) */
+		const __m512i fl = _mm512_set1_epi8((char)flip), ones = _mm512_set1_epi8(1);
+		const long nvec = nsl * MP_NRV;   /* vectors of the panel, padding included */
+		for (long gv0 = 0; gv0 < nvec; gv0 += 4) {
+			long cols = nc - gv0 * 16;
+			cols = cols < 0 ? 0 : cols > 64 ? 64 : cols;
+			__mmask64 m = cols >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << cols) - 1);
+			const uint8_t *col = b + (j0 + gv0 * 16) * g->b_sj;
+			int nv = nvec - gv0 < 4 ? (int)(nvec - gv0) : 4;
+			__m512i sum[4];
+			int8_t *dst[4];
+			for (int v = 0; v < 4; v++) {
+				long gv = gv0 + v;
+				sum[v] = _mm512_setzero_si512();
+				dst[v] = (int8_t *)bp + (gv / MP_NRV) * kp * MP_NR + 64 * (gv % MP_NRV);
+			}
+			for (long qq = 0; qq < kp / 4; qq++) {
+				__m512i r[4];
+				for (int u = 0; u < 4; u++) {
+					long k = qq * 4 + u;
+					r[u] = k < K ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
+						_mm512_maskz_loadu_epi8(m, col + k * g->b_sk), fl))
+						     : _mm512_setzero_si512();
+				}
+				__m512i t0 = _mm512_unpacklo_epi8(r[0], r[1]);
+				__m512i t1 = _mm512_unpackhi_epi8(r[0], r[1]);
+				__m512i t2 = _mm512_unpacklo_epi8(r[2], r[3]);
+				__m512i t3 = _mm512_unpackhi_epi8(r[2], r[3]);
+				/* x[w] lane L: columns 16L+4w .. 16L+4w+3 */
+				__m512i x[4] = {_mm512_unpacklo_epi16(t0, t2),
+						_mm512_unpackhi_epi16(t0, t2),
+						_mm512_unpacklo_epi16(t1, t3),
+						_mm512_unpackhi_epi16(t1, t3)};
+				mp_lane_transpose4(x);   /* x[L]: columns 16L .. 16L+15 */
+				for (int v = 0; v < nv; v++) {
+					_mm512_store_si512(dst[v] + qq * MP_NR * 4, x[v]);
+					sum[v] = _mm512_dpbusd_epi32(sum[v], ones, x[v]);
+				}
+			}
+			for (int v = 0; v < nv; v++) {
+				long gv = gv0 + v;
+				_mm512_storeu_si512(ccorr + (gv / MP_NRV) * MP_NR + 16 * (gv % MP_NRV),
+						    _mm512_mullo_epi32(sum[v], _mm512_set1_epi32((int)p)));
 			}
 		}
 		return;
@@ -474,19 +551,6 @@ static void mp_x8_gemm_ukernel_c4__avx512vnni(const mp_gemm_args *g, long kg, co
 #endif
 	default: MP_TILE_NV(1)
 	}
-}
-
-/* Transposes the 128-bit lanes of x[0..3] (x[v] lane L -> x[L] lane v). */
-static inline void mp_lane_transpose4(__m512i x[4])
-{
-	__m512i t0 = _mm512_shuffle_i32x4(x[0], x[1], 0x44);
-	__m512i t1 = _mm512_shuffle_i32x4(x[2], x[3], 0x44);
-	__m512i t2 = _mm512_shuffle_i32x4(x[0], x[1], 0xEE);
-	__m512i t3 = _mm512_shuffle_i32x4(x[2], x[3], 0xEE);
-	x[0] = _mm512_shuffle_i32x4(t0, t1, 0x88);
-	x[1] = _mm512_shuffle_i32x4(t0, t1, 0xDD);
-	x[2] = _mm512_shuffle_i32x4(t2, t3, 0x88);
-	x[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
 }
 
 /* Few rows of A against row-major B without packing B: 4 rows of B are

@@ -640,7 +640,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			return m.cond(m.bin(BO_LT, m.ref(v), m.lit(MP_SMALL_CAP)), m.ref(v),
 				      m.lit(MP_SMALL_CAP));
 		};
-		Expr *prod = m.lit(1);
+		Expr *prod = m.lit(1), *rows = m.lit(1);
 		VarDecl *out = nullptr;
 		for (int i = 0; i <= w.nloops; i++) {
 			if (i == w.nout) {
@@ -657,17 +657,30 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			VarDecl *e = local("ext", i, m.cond(m.bin(BO_LT, m.ref(e0), m.lit(0)), m.lit(0),
 							    m.ref(e0)));
 			prod = capped(local("prod", i, m.bin(BO_Mul, m.paren(prod), m.paren(capped(e)))));
+			if (i < w.nout && (w.row_loops >> i & 1))
+				rows = capped(local("rowp", i, m.bin(BO_Mul, m.paren(rows),
+								     m.paren(capped(e)))));
 		}
 		VarDecl *work = local("work", 0, prod);
+		VarDecl *nrows = w.rows_entry ? local("rows", 0, rows) : nullptr;
 		VarDecl *tbl = m.runtime_array("__mixprec_small", MP_SMALL_GUARD_LEN);
 		int g0 = w.slot;
 		auto g = [&](int i) {
 			return m.ok(S.CreateBuiltinArraySubscriptExpr(m.ref(tbl), m.L, m.lit(g0 + i), m.L));
 		};
+		/* the least the kernels cost: g[0], + rows * the padded copy's
+		   cost per row (as plugin-gcc/rewrite.cc) */
+		auto least = [&]() {
+			if (!w.rows_entry)
+				return g(0);
+			Expr *r = m.cond(m.bin(BO_LT, m.ref(work), m.lit(MP_SMALL_CAP)),
+					 m.bin(BO_Mul, m.ref(nrows), g(w.rows_entry - g0)), m.lit(0));
+			return m.bin(BO_Add, g(0), m.paren(r));
+		};
 		auto form = [&](int f) {
 			Expr *cost = m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), g(1 + 2 * f)),
 					   m.bin(BO_Mul, m.ref(work), g(2 + 2 * f)));
-			return m.bin(BO_GE, cost, g(0));
+			return m.bin(BO_GE, cost, least());
 		};
 		Expr *cond;
 		if (w.stride[0] >= 0) {
@@ -685,11 +698,14 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 					 m.bin(BO_LAnd, is(0, BO_NE), is(3, BO_NE)));
 			cond = m.cond(m.paren(kc), form(0), form(1));
 		} else {
-			/* the larger of each constant (as plugin-gcc/rewrite.cc) */
-			auto mx = [&](int x, int y) { return m.cond(m.bin(BO_GT, g(x), g(y)), g(x), g(y)); };
-			Expr *cost = m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), mx(1, 3)),
-					   m.bin(BO_Mul, m.ref(work), mx(2, 4)));
-			cond = m.bin(BO_GE, cost, g(0));
+			/* the larger of the two estimates (as
+			   plugin-gcc/rewrite.cc) */
+			auto est = [&](int f) {
+				return m.paren(m.bin(BO_Add, m.bin(BO_Mul, m.ref(out), g(1 + 2 * f)),
+						     m.bin(BO_Mul, m.ref(work), g(2 + 2 * f))));
+			};
+			Expr *cost = m.cond(m.bin(BO_GT, est(0), est(1)), est(0), est(1));
+			cond = m.bin(BO_GE, m.paren(cost), least());
 		}
 		/* and the values the nest narrows to a smaller type fit
 		   (mp_narrow): each at every corner of the box of its

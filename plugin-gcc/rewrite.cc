@@ -618,7 +618,7 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 	mp_work w;
 	mp_plan_work(m.c.n, &p, args, na, &w);
 	tree lt = long_t(), cap = build_int_cst(lt, MP_SMALL_CAP);
-	tree prod = build_int_cst(lt, 1), out = NULL_TREE;
+	tree prod = build_int_cst(lt, 1), out = NULL_TREE, rows = build_int_cst(lt, 1);
 	for (int i = 0; i <= w.nloops; i++) {
 		if (i == w.nout)
 			prod = out = gval(prod, seq);
@@ -631,13 +631,16 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 		tree e = fold_build2(MIN_EXPR, lt, fold_build2(MAX_EXPR, lt, x, build_int_cst(lt, 0)),
 				     cap);
 		prod = fold_build2(MIN_EXPR, lt, fold_build2(MULT_EXPR, lt, prod, e), cap);
+		if (i < w.nout && (w.row_loops >> i & 1))
+			rows = fold_build2(MIN_EXPR, lt,
+					   fold_build2(MULT_EXPR, lt, rows, unshare_expr(e)), cap);
 	}
-	tree work = prod;
+	tree work = gval(prod, seq);   /* read up to three times */
 	int g = w.slot;
 	/* the form's two constants: contiguous in k (g[1], g[2]) or strided
 	   (g[3], g[4]), picked by the layout the model sees; without the
-	   strides, the larger of each */
-	tree c_out, c_mac;
+	   strides, the larger of the two estimates */
+	tree c_out, c_mac, cost;
 	if (w.stride[0] >= 0) {
 		vec<tree> st = vNULL;
 		for (int s = 0; s < 4; s++)
@@ -654,15 +657,28 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 		tree kcv = gval(kc, seq);
 		c_out = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 1), small_entry(g + 3));
 		c_mac = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 2), small_entry(g + 4));
+		cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, c_out),
+				   fold_build2(MULT_EXPR, lt, work, c_mac));
 	} else {
-		c_out = fold_build2(MAX_EXPR, lt, small_entry(g + 1), small_entry(g + 3));
-		c_mac = fold_build2(MAX_EXPR, lt, small_entry(g + 2), small_entry(g + 4));
+		cost = fold_build2(
+			MAX_EXPR, lt,
+			fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 1)),
+				    fold_build2(MULT_EXPR, lt, work, small_entry(g + 2))),
+			fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 3)),
+				    fold_build2(MULT_EXPR, lt, work, small_entry(g + 4))));
 	}
-	tree cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, c_out),
-				fold_build2(MULT_EXPR, lt, work, c_mac));
+	tree least = small_entry(g);
+	if (w.rows_entry) {   /* + rows * the padded copy's cost per row */
+		tree r = fold_build3(COND_EXPR, lt,
+				     fold_build2(LT_EXPR, boolean_type_node, work, cap),
+				     fold_build2(MULT_EXPR, lt, gval(rows, seq),
+						 small_entry(w.rows_entry)),
+				     build_int_cst(lt, 0));
+		least = fold_build2(PLUS_EXPR, lt, least, r);
+	}
 	tree v = create_tmp_var(boolean_type_node, "mp_go");
 	gimple_seq_add_stmt(seq, gimple_build_assign(
-		v, gval(fold_build2(GE_EXPR, boolean_type_node, cost, small_entry(g)), seq)));
+		v, gval(fold_build2(GE_EXPR, boolean_type_node, cost, least), seq)));
 	return v;
 }
 

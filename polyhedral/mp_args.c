@@ -436,12 +436,21 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 		if (pass == 0)
 			w->nout = w->nloops;
 	}
+	/* a padded copy's cost per row (runtime/nest.c, too_small_i8's
+	   pad_rows: the rows of i and of the second row loop) */
+	if (!p->src_float && p->guard && p->loop_g < 0) {
+		w->rows_entry = 35;
+		for (int i = 0; i < w->nout; i++)
+			if (w->loops[i] == p->loop_i || (p->loop_i2 >= 0 && w->loops[i] == p->loop_i2))
+				w->row_loops |= 1u << i;
+	}
 	for (int s = 0; s < 4; s++)
 		w->stride[s] = -1;
 	w->esz = !p->src_float ? 1 : p->src_type == MP_TY_F64 ? 8 : 4;
 	/* __mixprec_lp_nest's args[3] target (0 auto), args[4] lp (0 int8,
 	   1 uint8, 2.. bf16 and fp8) */
-	w->slot = !p->src_float ? (p->guard ? 20 : 0)
+	int autot = na >= 4 && args[3].kind == MP_ARG_CONST && args[3].cst == 0;
+	w->slot = !p->src_float ? (p->guard ? (autot ? 20 : 30) : autot ? 0 : 25)
 		: na < 5 || args[3].kind != MP_ARG_CONST || args[3].cst != 0 ||
 		  args[4].kind != MP_ARG_CONST ? 5
 		: args[4].cst <= 1 ? 10 : 15;

@@ -903,23 +903,32 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  * call is made only when
  *     (kc ? f1 : f2) >= g[0],  kc = a_sk == esz && b_sk == esz &&
  *                                   a_si != esz && b_sj != esz,
- * or, without strides, when out*max(g[1], g[3]) + work*max(g[2], g[4]) >=
- * g[0]; otherwise the loop as written runs (the model would have chosen
- * it).  Extents below 0 count as 0.  slot: 0 for an integer source; for a
+ * or, without strides, when max(f1, f2) >= g[0]; otherwise the loop as
+ * written runs (the model would have chosen it).  Extents below 0 count as
+ * 0.  slot: 0 for an integer source (25 when the pragma names a target=:
+ * constants for every family; 0 follows the family the runtime picks); for a
  * floating-point source 5 when the pragma names a target=, else 10 at
  * int8/uint8 and 15 at bf16/fp8 (the runtime fills those with the
  * constants of the family it picks on the running CPU); 20 for an integer
  * source with padding (p->guard: the runtime copies A with its padding
- * first, whose cost g[0] includes). */
+ * first, whose cost g[0] includes; 30 with a target=).  rows_entry, when not 0: the index in
+ * __mixprec_small of that copy's cost per row of A (a padded nest without
+ * groups or a batch loop), and row_loops the bits i of loops[0..nout-1]
+ * that count A's rows (i and the second row loop; not j): the call is
+ * then made only when the cost reaches g[0] + rows * __mixprec_small
+ * [rows_entry], rows the product of those extents (capped), where work <
+ * MP_SMALL_CAP (at and beyond it the model never picks the loop). */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
-#define MP_SMALL_GUARD_LEN 25   /* == runtime/mp_runtime.h's */
+#define MP_SMALL_GUARD_LEN 36   /* == runtime/mp_runtime.h's */
 typedef struct mp_work {
 	int nloops, nout;
 	int loops[MP_MAX_WORK_LOOPS];
 	int stride[4];
 	int esz;
 	int slot;   /* the guard's first entry in __mixprec_small */
+	int rows_entry;      /* 0, or the entry of the padded copy's cost per row */
+	unsigned row_loops;  /* bits of loops[0..nout-1]: A's rows */
 } mp_work;
 void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w);
 

@@ -596,9 +596,13 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
  * sources; 5 floating-point sources with a target= (any family); 10 and 15
  * floating-point sources at int8/uint8 and at bf16/fp8, target auto; 20
  * integer sources with padding (slot 0's, g[0] raised by the least cost
- * of the padded copy, MP_PAD_C0).
+ * of the padded copy, MP_PAD_C0); 25 and 30 are slots 0 and 20 for the
+ * nests whose pragma names a target= (any family); entry 35 the padded
+ * copy's cost per row of A (MP_PAD_ROW, rounded down), which the code adds
+ * to g[0] times the rows (polyhedral/mp_nest.h, rows_entry) where work is
+ * below MP_SMALL_CAP (too_small's own cut: beyond it never the loop).
  * Before the environment is read (the constructor: the program may still
- * set MIXPREC_TARGET) slots 10 and 15 are slot 5, whose constants hold for
+ * set MIXPREC_TARGET) slots 0 and 20 are 25 and 30, slots 10 and 15 are slot 5, whose constants hold for
  * every family; once it is read (the first call that reaches the runtime,
  * mp_env_reload) they are those of the family auto picks on this CPU (on
  * an AVX2 CPU the float kernels cost at least 648 ns where the AVX-512
@@ -609,7 +613,8 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
  * largest loop constants). */
 long __mixprec_small[MP_SMALL_GUARD_LEN] = {4800, 355, 7, 77, 63, 15872, 77, 35, 77, 31,
 					    15872, 77, 35, 77, 31, 15872, 77, 35, 77, 31,
-					    24000, 355, 7, 77, 63};
+					    24000, 355, 7, 77, 63, 4800, 355, 7, 77, 63,
+					    24000, 355, 7, 77, 63, 704};
 
 /* A(i,k) and B(k,j) both contiguous in k (element strides ESZ), as in
  * x[i*K + k] * w[j*K + k]: the dot-product form.  The other stride is
@@ -690,16 +695,33 @@ static void small_guard_set(int small, int stats, int env)
 		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
 	memcpy(&g[20], &g[0], 5 * sizeof g[0]);   /* padded: slot 0's, after the copy */
 	g[20] = floor64(c0 + MP_PAD_C0);
+	memcpy(&g[25], &g[0], 10 * sizeof g[0]);   /* target=: any family */
+	g[35] = floor64(MP_PAD_ROW);
 	mp_kernel kern = env ? mp_kernel_select() : MP_KERNEL_NONE;
+	if (kern != MP_KERNEL_NONE) {
+		/* auto: the family's own constants (too_small_i8's), both
+		   layouts; the least c0 of its tables and the few-rows form */
+		int v = kern == MP_KERNEL_AVX512VNNI;
+		const mp_small_loop *k1 = v ? &mp_small_l_i8_kcontig : &mp_small_l_i8_kcontig_avx2;
+		const mp_small_loop *s1 = v ? &mp_small_l_i8_strided : &mp_small_l_i8_strided_avx2;
+		double c1 = fmin(v ? mp_small_k_i8.c0 : mp_small_k_i8_avx2.c0, mp_small_v_i8_avx2.c0);
+		long a[5] = {floor64(c1), ceil64(k1->out), ceil64(k1->mac), ceil64(s1->out),
+			     ceil64(s1->mac)};
+		memcpy(&g[0], a, sizeof a);
+		memcpy(&g[20], a, sizeof a);
+		g[20] = floor64(c1 + MP_PAD_C0);
+	}
 	for (int s = 10; s < 20; s += 5) {
 		if (kern == MP_KERNEL_NONE)
 			memcpy(&g[s], &g[5], 5 * sizeof g[0]);
 		else
 			small_guard_lp(&g[s], kern, s == 10 ? MP_LP_INT8 : MP_LP_BF16);
 	}
-	if (off)
-		for (int s = 0; s < MP_SMALL_GUARD_LEN; s += 5)
+	if (off) {
+		for (int s = 0; s < 35; s += 5)
 			g[s] = 0;
+		g[35] = 0;
+	}
 	for (int i = 0; i < MP_SMALL_GUARD_LEN; i++)
 		__atomic_store_n(&__mixprec_small[i], g[i], __ATOMIC_RELAXED);
 }

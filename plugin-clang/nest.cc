@@ -401,7 +401,7 @@ static void split_commas(loop_parts &p, ForStmt *f)
 {
 	std::vector<Expr *> parts;
 	comma_parts(const_cast<Expr *>(p.inc), parts);
-	if (parts.size() < 2 || !p.cond)
+	if (parts.empty() || !p.cond)
 		return;
 	const VarDecl *v = nullptr;
 	Expr *step = nullptr;
@@ -416,6 +416,8 @@ static void split_commas(loop_parts &p, ForStmt *f)
 	}
 	if (!v)
 		return;
+	/* (one increment, `for (i = 0, j = 0; i < M; i++)`: the init's
+	   commas only; GCC's front end reads them so) */
 	std::vector<Expr *> extra;
 	for (Expr *e : parts)
 		if (e != step) {

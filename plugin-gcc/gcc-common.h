@@ -108,6 +108,8 @@ void mp_omp_privatize(tree fndecl);
 bool mp_is_marker(tree t, int *id);
 bool mp_is_debug_marker(tree t);
 tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it);
+bool mp_is_hoisted_init(tree e);
+bool mp_init_then_for(tree_stmt_iterator it, tree_stmt_iterator *loop);
 tree mp_loop_item(tree item);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */

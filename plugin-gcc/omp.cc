@@ -567,18 +567,8 @@ static void privatize_walk(tree t, tree outl, tree bind, std::set<tree> &inner, 
 				if (tsi_end_p(n))
 					continue;
 				tree_stmt_iterator first = n, last = n;
-				if (!mp_loop_item(tsi_stmt(n))) {
-					/* `i = 0;` before `for (; i < M; i++)` */
-					tree_stmt_iterator n2 = mp_next_stmt(n);
-					tree x = tsi_stmt(n);
-					while (x && CONVERT_EXPR_P(x))
-						x = TREE_OPERAND(x, 0);
-					if (tsi_end_p(n2) || !x || TREE_CODE(x) != MODIFY_EXPR ||
-					    TREE_CODE(tsi_stmt(n2)) != FOR_STMT ||
-					    FOR_INIT_STMT(tsi_stmt(n2)))
-						continue;
-					last = n2;
-				}
+				if (!mp_loop_item(tsi_stmt(n)) && !mp_init_then_for(n, &last))
+					continue;   /* (`i = 0;` before `for (; i < M; i++)`) */
 				privatize_nest(i, first, last, bind, inner);
 				continue;
 			}

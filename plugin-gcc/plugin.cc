@@ -433,6 +433,30 @@ tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it)
 	return it;
 }
 
+/* Whether E is the statement the C front end emits ahead of `for (i = 0;
+ * ...)` when i is declared earlier (FOR_INIT_STMT is then empty): an
+ * assignment, or a comma of them (`for (i = 0, c = C; ...)`). */
+bool mp_is_hoisted_init(tree e)
+{
+	while (e && CONVERT_EXPR_P(e))
+		e = TREE_OPERAND(e, 0);
+	return e && (TREE_CODE(e) == MODIFY_EXPR || TREE_CODE(e) == COMPOUND_EXPR);
+}
+
+/* When IT's statement is such an init (mp_is_hoisted_init) and the next
+ * statement (past debug markers) the `for` without init it belongs to:
+ * that loop's iterator in *LOOP, true. */
+bool mp_init_then_for(tree_stmt_iterator it, tree_stmt_iterator *loop)
+{
+	if (tsi_end_p(it) || !mp_is_hoisted_init(tsi_stmt(it)))
+		return false;
+	tree_stmt_iterator n = mp_next_stmt(it);
+	if (tsi_end_p(n) || TREE_CODE(tsi_stmt(n)) != FOR_STMT || FOR_INIT_STMT(tsi_stmt(n)))
+		return false;
+	*loop = n;
+	return true;
+}
+
 /* The statement that a marker annotates: FOR_STMT or WHILE_STMT (with
  * DO: a DO_STMT), possibly inside the scope the C front end opens for `for
  * (int i = ...)`, or inside braces. */
@@ -501,12 +525,7 @@ static tree_stmt_iterator marker_place(tree list, tree_stmt_iterator it)
 	tsi_prev(&prev);
 	while (!tsi_end_p(prev) && mp_is_debug_marker(tsi_stmt(prev)))
 		tsi_prev(&prev);
-	if (tsi_end_p(prev))
-		return it;
-	tree e = tsi_stmt(prev);
-	while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
-		e = TREE_OPERAND(e, 0);
-	return e && (TREE_CODE(e) == MODIFY_EXPR || TREE_CODE(e) == COMPOUND_EXPR) ? prev : it;
+	return !tsi_end_p(prev) && mp_is_hoisted_init(tsi_stmt(prev)) ? prev : it;
 }
 
 /* A region of pragma ID: a marker of its own (a copy of ID's record,
@@ -709,13 +728,8 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		if (!f && !tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) != FOR_STMT &&
 		    TREE_CODE(tsi_stmt(n)) != WHILE_STMT) {
 			/* `i = 0;` emitted ahead of `for (; i < n; i++)` */
-			tree_stmt_iterator n2 = mp_next_stmt(n);
-			tree e = tsi_stmt(n);
-			while (e && (TREE_CODE(e) == NOP_EXPR || TREE_CODE(e) == CONVERT_EXPR))
-				e = TREE_OPERAND(e, 0);
-			if (e && (TREE_CODE(e) == MODIFY_EXPR || TREE_CODE(e) == COMPOUND_EXPR) &&
-			    !tsi_end_p(n2) && TREE_CODE(tsi_stmt(n2)) == FOR_STMT &&
-			    !FOR_INIT_STMT(tsi_stmt(n2)))
+			tree_stmt_iterator n2;
+			if (mp_init_then_for(n, &n2))
 				f = tsi_stmt(n2);
 		}
 		if (!f && !tsi_end_p(n) && omp_construct(tsi_stmt(n))) {

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 14
+// MIXPREC-TRANSFORMED: 15
 /* loop_forms.c -- the same s8 x s8 -> int32 product written with every
  * accepted spelling of the loop control (a while loop inside the nest:
  * loop_while.c): k += 1, ++k, k = k + 1, k = 1 + k, k -= -1, k <= K - 1, K > k, 64-bit
@@ -156,6 +156,21 @@ __attribute__((noinline)) long lf_live_acc(ARGS)
 	return s;
 }
 
+/* Both iterators set in the outer loop's init (`for (i = 0, j = 0; ...)`,
+ * declared before the nest; clang took the comma for i's init). */
+__attribute__((noinline)) void lf_comma_init(ARGS)
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0, j = 0; i < M; i++)
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				BODY;
+			C[i * N + j] = s;
+		}
+}
+
 /* continue skips the epilogue of every third column. */
 __attribute__((noinline)) void lf_continue_epilogue(ARGS)
 {
@@ -208,6 +223,7 @@ static const struct {
 	{ "live_iters", lf_live_iters },
 	{ "continue_epilogue", lf_continue_epilogue },
 	{ "switch_epilogue", lf_switch_epilogue },
+	{ "comma_init", lf_comma_init },
 };
 
 void corpus_main(void)

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 12
+// MIXPREC-TRANSFORMED: 14
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -261,6 +261,50 @@ __attribute__((noinline)) long om_param_iter(int M, int K, const int8_t *A, cons
 	return (long)i * 1000003L + acc;
 }
 
+/* C89, a comma in the outer loop's init: an output pointer walked beside
+   the iterator (`i = 0, c = C`), and a second iterator set there too
+   (`i = 0, j = 0`: clang read the comma as the init of i) */
+__attribute__((noinline)) long om_comma_walk_c89(int M, int N, int K, const int8_t *A,
+						 const int8_t *B, int32_t *C)
+{
+	int i = -1, j = -5, k = -7;
+	int32_t s = 3, *c = C + 1;
+#pragma omp parallel
+	{
+#pragma omp single
+		{
+#pragma mixprec(int8, acc=int32)
+			for (i = 0, c = C; i < M; i++, c += N)
+				for (j = 0; j < N; j++) {
+					s = 0;
+					for (k = 0; k < K; k++)
+						s += A[i * K + k] * B[k * N + j];
+					c[j] = s;
+				}
+		}
+	}
+	return ((((long)i * 1000 + j) * 1000 + k) * 1000003L + s) * 31 + (c - C);
+}
+__attribute__((noinline)) long om_comma_iters_c89(int M, int N, int K, const int8_t *A,
+						  const int8_t *B, int32_t *C)
+{
+	int i = -1, j = -5, k = -7;
+	int32_t s = 3;
+#pragma omp parallel
+#pragma omp master
+	{
+#pragma mixprec(int8, acc=int32)
+		for (i = 0, j = 0; i < M; i++)
+			for (j = 0; j < N; j++) {
+				s = C[i * N + j];
+				for (k = 0; k < K; k++)
+					s += A[i * K + k] * B[j * K + k];
+				C[i * N + j] = s;
+			}
+	}
+	return (((long)i * 1000 + j) * 1000 + k) * 1000003L + s;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -298,6 +342,14 @@ void corpus_main(void)
 		harness_out_long(harness_name("param iter finals %dx%d", M, K),
 				 om_param_iter(M, K, A, B, C, -4));
 		harness_out_array(harness_name("param iter %dx%d", M, K), C, (size_t)M);
+		harness_out_long(harness_name("comma walk c89 finals %dx%dx%d", M, N, K),
+				 om_comma_walk_c89(M, N, K, A, B, C));
+		harness_out_array(harness_name("comma walk c89 %dx%dx%d", M, N, K), C,
+				  (size_t)M * N);
+		harness_out_long(harness_name("comma iters c89 finals %dx%dx%d", M, N, K),
+				 om_comma_iters_c89(M, N, K, A, B, C));
+		harness_out_array(harness_name("comma iters c89 %dx%dx%d", M, N, K), C,
+				  (size_t)M * N);
 		/* heads nb, positions M, head size K: q (nb*K), then the keys
 		   (M*nb*K) */
 		int8_t *QK = harness_rand_s8((size_t)nb * K * (M + 1) + 1);

@@ -1161,7 +1161,8 @@ def f_emit(fn):
 #   omp_c89    the iterators and the accumulator declared at the top of the
 #              function (shared variables of `#pragma omp parallel`), the
 #              nest in `single`, `master`, `critical` or a task, the
-#              directive right before the pragma or a block around it;
+#              directive right before the pragma or a block around it,
+#              sometimes a comma in the outer loop's init (`i = 0, j = 0`);
 #              their final values stored into y[M + N];
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
 #              for` (schedule(static) with num_threads(2) and an if clause:
@@ -1316,6 +1317,10 @@ def gen_xfunc(r, f):
     xf["anarrow"] = wchoice(ra, [("none", 70), ("u8", 8), ("s16", 6), ("wrap8", 6),
                                  ("u16", 4), ("iter", 6)])
     xf["au1"] = ra.randint(0, 12)
+    # omp_c89: a comma in the outer loop's init (`for (i = 0, j = 0; ...)`,
+    # `i = 0, k = 0` over a vector); its own Random, as above
+    rc = random.Random(repr(r.getstate()[1][:8]) + "c89comma%d" % f)
+    xf["c89comma"] = rc.random() < 0.35
     return fn
 
 
@@ -1681,13 +1686,15 @@ def x_emit(fn):
     elif form == "omp_c89":
         d, blk = xf["c89dir"], xf["c89blk"]
         ini = "0" if d == "critical" else None   # every thread runs it
+        head = "for (i = 0, %s = 0; i < M; i++)" % ("k" if xf["vec"] else "j") \
+            if xf["c89comma"] else "for (i = 0; i < M; i++)"
         if xf["vec"]:
-            nest = ["for (i = 0; i < M; i++) {",
+            nest = [head + " {",
                     "	s = %s;" % (ini or ("y[i]" if xf["init"] == "C" else "0")),
                     "	for (k = 0; k < K; k++)",
                     "		s += %s * B[k];" % a("i", "k"), "	y[i] = s;", "}"]
         else:
-            nest = ["for (i = 0; i < M; i++)", "	for (j = 0; j < N; j++) {",
+            nest = [head, "	for (j = 0; j < N; j++) {",
                     "		s = %s;" % (ini or init("i", "j")), "		for (k = 0; k < K; k++)",
                     "			s += %s * %s;" % (a("i", "k"), b("k", "j")),
                     "		C[i * N + j] = s;", "	}"]

@@ -9,6 +9,8 @@
 #
 #   sh scripts/fuzz.sh N            N programs (default 100)
 #   BUILD=dir JOBS=n SEED=s sh scripts/fuzz.sh N
+#   Ctrl-C or SIGTERM stops a campaign early: the counts of the programs
+#   it finished are printed all the same (exit status 130).
 #   extra arguments after N go to run.py (e.g. --full, --compilers gcc,
 #   --xforms-only: only steps, unrolled rows, batch loops, regions, OpenMP,
 #   reductions unrolled along k, block-quantized group sums)

@@ -65,6 +65,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -770,6 +771,12 @@ def main():
     else:
         pool = None
         results = map(process_seed, jobs)
+    interrupted = False
+    # SIGTERM as Ctrl-C: a campaign stopped early still prints (and writes)
+    # the counts of the programs it finished
+    def on_term(signum, frame):
+        raise KeyboardInterrupt()
+    signal.signal(signal.SIGTERM, on_term)
     try:
         for res in results:
             tot["programs"] += 1
@@ -798,11 +805,18 @@ def main():
                             k, v["flags"], v.get("transformed", 0), v.get("refused", 0))
                         for k, v in res["per_comp"].items()), res["secs"]))
             sys.stdout.flush()
+    except KeyboardInterrupt:
+        interrupted = True
+        if pool:
+            pool.terminate()
     finally:
         if pool:
             pool.close()
             pool.join()
     secs = time.time() - t0
+    if interrupted:
+        print("fuzz: interrupted after %d of %d program(s)" % (tot["programs"], len(seeds)))
+        tot["interrupted"] = True
     print("fuzz: %d programs (%d nests, %d pragmas), %d plugin builds in %.0fs: "
           "%d nest builds transformed, %d refused; kernel calls %d, fallbacks %d; "
           "%d finding(s), %d plain-build disagreement(s), %d generator problem(s)"
@@ -821,7 +835,9 @@ def main():
             json.dump(tot, f, indent=1)
     if tmp and not args.keep and not tot["findings"] and not tot["gen_errors"]:
         shutil.rmtree(tmp, ignore_errors=True)
-    return EXIT_FAIL if tot["findings"] or tot["gen_errors"] else EXIT_PASS
+    if tot["findings"] or tot["gen_errors"]:
+        return EXIT_FAIL
+    return 130 if interrupted else EXIT_PASS
 
 
 if __name__ == "__main__":

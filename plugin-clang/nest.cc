@@ -222,16 +222,56 @@ static int count_defs(const Stmt *s, const VarDecl *v)
 	return k;
 }
 
+/* The variables E reads (its DeclRefExprs) into OUT. */
+static void vars_read(const Stmt *e, std::set<const VarDecl *> &out)
+{
+	if (!e)
+		return;
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(e))
+		if (const VarDecl *d = dyn_cast<VarDecl>(r->getDecl()))
+			out.insert(d);
+	for (const Stmt *k : e->children())
+		vars_read(k, out);
+}
+
+static bool has_call(const Stmt *s)
+{
+	if (!s)
+		return false;
+	if (isa<CallExpr>(s) || isa<GCCAsmStmt>(s))
+		return true;
+	for (const Stmt *k : s->children())
+		if (has_call(k))
+			return true;
+	return false;
+}
+
+/* Whether statement K may change a variable of VARS (an init's value
+ * read again by the call at the loop: `int i = st; st = 0; for (; i <
+ * M; i++)` would start at 0): assigns one, or calls something while one
+ * lives in memory. */
+static const VarDecl *clobbers(mp_ctx &c, const Stmt *k, const std::set<const VarDecl *> &vars)
+{
+	bool call = has_call(k);
+	for (const VarDecl *w : vars)
+		if (count_defs(k, w) || (call && c.mem_decl(w)))
+			return w;
+	return nullptr;
+}
+
 /* For `for (; v < n; v++)`: the last statement before F in its block that
  * sets V (`int v = lo;` or `v = lo;`), when no statement in between
- * mentions V; null otherwise (GCC: the last assignment on the entry path). */
-static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
+ * mentions V or changes a variable lo reads; null otherwise (GCC: the last
+ * assignment on the entry path). */
+static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v,
+			      const VarDecl **clobbered = nullptr)
 {
 	auto it = c.parent->find(f);
 	const CompoundStmt *cs = it == c.parent->end() ? nullptr : dyn_cast<CompoundStmt>(it->second);
 	if (!cs)
 		return nullptr;
 	const Stmt *found = nullptr;
+	std::set<const VarDecl *> reads;   /* what found's value reads */
 	for (const Stmt *k : cs->body()) {
 		if (k == f)
 			return found;
@@ -242,6 +282,8 @@ static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
 					declares = true;
 			if (declares) {
 				found = v->getInit() ? k : nullptr;
+				reads.clear();
+				vars_read(v->getInit(), reads);
 				continue;
 			}
 		}
@@ -249,10 +291,19 @@ static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v)
 		if (as && as->getOpcode() == BO_Assign && mp_var_of_ref(as->getLHS()) == v &&
 		    count_defs(as->getRHS(), v) == 0) {
 			found = k;
+			reads.clear();
+			vars_read(as->getRHS(), reads);
 			continue;
 		}
-		if (found && (count_defs(k, v) || (!isa<Expr>(k) && !isa<DeclStmt>(k))))
+		if (!found)
+			continue;
+		if (count_defs(k, v) || (!isa<Expr>(k) && !isa<DeclStmt>(k)))
 			found = nullptr;   /* changed, or control flow in between */
+		else if (const VarDecl *w = clobbers(c, k, reads)) {
+			found = nullptr;   /* a variable its value reads changed */
+			if (clobbered)
+				*clobbered = w;
+		}
 	}
 	return nullptr;
 }
@@ -735,14 +786,15 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		return false;
 	}
 	/* the initial value */
+	const VarDecl *clobbered = nullptr;
 	const Stmt *init = lp.init ? lp.init : outer_init;
 	if (!init)
-		init = prior_init(c, l, v);
+		init = prior_init(c, l, v, &clobbered);
 	if (lp.is_while && init && init != outer_init && !c.skip.count(init) &&
 	    !c.skip_decl.count(v))
 		init = nullptr;   /* not the one skip_while_parts took */
 	if (lp.is_while && !init && parent < 0)
-		init = prior_init(c, l, v);   /* the annotated loop: before the pragma */
+		init = prior_init(c, l, v, &clobbered);   /* the annotated loop: before the pragma */
 	const Expr *lo_e = nullptr;
 	if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(init)) {
 		for (const Decl *d : ds->decls())
@@ -757,6 +809,13 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 	int after = -1;
 	if (!lo_e && !init && !lp.is_while && parent >= 0)
 		after = prev_sibling_loop(c, l, v);
+	if (!lo_e && after < 0 && clobbered && !init) {
+		std::string vn = decl_name(v);   /* (decl_name's buffer is shared) */
+		c.fail(lloc, "the initial value of '%s' reads '%s', which is assigned after it and "
+		       "before the loop (the call at the loop would read the new value); set '%s' "
+		       "right before the loop", vn.c_str(), decl_name(clobbered), vn.c_str());
+		return false;
+	}
 	if (!lo_e && after < 0) {
 		c.fail(lloc, "cannot find the initial value of '%s'", decl_name(v));
 		return false;

@@ -574,6 +574,63 @@ bool mp_select_conds(mp_ctx &c, tree t, gimple *at, gimple **val, int64_t *k, un
 	return guard_of(c, bv, l, set) && *set;
 }
 
+/* Adds the temporaries (SSA names, artificial decls) that S reads to W. */
+static void temps_read(gimple *s, std::set<tree> &w)
+{
+	for (unsigned i = 0; i < gimple_num_ops(s); i++) {
+		tree op = gimple_op(s, i);
+		if (!op || (is_gimple_assign(s) && i == 0))
+			continue;
+		if (TREE_CODE(op) == SSA_NAME || (VAR_P(op) && DECL_ARTIFICIAL(op)))
+			w.insert(op);
+	}
+}
+
+/* The variable of LO / LO2 (the initial value INIT gave a loop's iterator)
+ * that a statement after INIT's first read of it, in INIT's block, assigns
+ * (or, for a variable in memory, may store to: a store, a call), or
+ * NULL_TREE.  The call, made at the loop, reads the variables again:
+ * `int i = st; st = 0; for (; i < M; i++)` would start at 0 (the value
+ * INIT took is not kept).  INIT's own chain of temporaries (`i = st++`:
+ * _1 = st; st = _1 + 1; i = _1) counts from its first statement. */
+static tree init_clobbered(mp_ctx &c, gimple *init, const mp_aff *lo, const mp_aff *lo2)
+{
+	std::set<tree> vars;
+	for (const mp_aff *a : { lo, lo2 })
+		for (int t = 0; t < a->n; t++)
+			for (int v : { a->t[t].v1, a->t[t].v2 })
+				if (v >= 0 && v < (int)c.var_tree.size() && c.var_tree[v] &&
+				    TREE_CODE(c.var_tree[v]) != SSA_NAME)
+					vars.insert(c.var_tree[v]);
+	if (vars.empty())
+		return NULL_TREE;
+	std::set<gimple *> chain = { init };
+	std::set<tree> want;
+	temps_read(init, want);
+	gimple_stmt_iterator first = gsi_for_stmt(init);
+	for (gimple_stmt_iterator g = gsi_for_stmt(init); gsi_prev(&g), !gsi_end_p(g);) {
+		gimple *s = gsi_stmt(g);
+		tree lhs = gimple_get_lhs(s);
+		if (lhs && want.count(lhs)) {
+			chain.insert(s);
+			first = g;
+			temps_read(s, want);
+		}
+	}
+	for (gimple_stmt_iterator g = first; !gsi_end_p(g); gsi_next(&g)) {
+		gimple *s = gsi_stmt(g);
+		if (chain.count(s) || is_gimple_debug(s))
+			continue;
+		tree lhs = gimple_get_lhs(s);
+		for (tree v : vars)
+			if (lhs == v || (!is_gimple_reg(v) &&
+					 ((lhs && !is_gimple_reg(lhs)) || is_gimple_call(s) ||
+					  gimple_code(s) == GIMPLE_ASM)))
+				return v;
+	}
+	return NULL_TREE;
+}
+
 /* Local T holds 0 or 1 at AT, set by `T = 1;` in one block and `T = 0;`
  * in others of the same iteration of AT's loop, exclusive, one of them
  * passed on every way to AT (GCC's gimplification of `inside = a && b`):
@@ -844,6 +901,15 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 			return false;
 		}
 	}
+	if (!after)
+		if (tree w = init_clobbered(c, init, &lo, &lo2)) {
+			c.fail(gimple_location(init) != UNKNOWN_LOCATION ? gimple_location(init) : lloc,
+			       "the initial value of '%s' reads '%s', which is assigned after it and "
+			       "before the loop (the call at the loop would read the new value); "
+			       "set '%s' right before the loop", decl_name(v), decl_name(w),
+			       decl_name(v));
+			return false;
+		}
 	if (hdr)
 		lo.cst += step;
 	if (TREE_CODE(rhs) == INTEGER_CST && TYPE_UNSIGNED(TREE_TYPE(rhs)) &&

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 6
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -12,7 +12,12 @@
  *    function changes after the type is formed (directly between two
  *    nests, and through an escaped pointer inside the first): the rows
  *    stay sizeof(*B) apart, the size saved at entry; clang's description
- *    read `ld` again before each nest (fuzz seed 154021106831). */
+ *    read `ld` again before each nest (fuzz seed 154021106831);
+ *  - `int i = st; st = 0; for (; i < M; i++)`: both glues took `st` for
+ *    the first row and the call, at the loop, read its new value (rows
+ *    from 0, not from st; found in review, December 2026): refused now,
+ *    also where a call may change `st` through its address; set before
+ *    the init (`st += 1; i = st - 1;`) it is transformed. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -76,6 +81,58 @@ __attribute__((noinline)) void rg_vla_len(int M, int N, int K, int ld, const int
 				C[i * N + j] += A[i * K + k] * B[k][j];
 }
 
+__attribute__((noinline)) void rg_bump(int *p)
+{
+	*p = 0;
+}
+__attribute__((noinline)) long rg_init_clobbered(int M, int N, int K, const int8_t *A,
+						 const int8_t *B, int32_t *C, int st)
+{
+	int i = st, j, k;
+	st = 0;
+#pragma mixprec(int8, acc=int32)
+	for (; i < M; i++)   // expected-warning {{the initial value of 'i' reads 'st', which is assigned after it and before the loop}}
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	return i;
+}
+__attribute__((noinline)) long rg_init_escaped(int M, int N, int K, const int8_t *A,
+					       const int8_t *B, int32_t *C, int st)
+{
+	int i, j, k;
+	i = st;
+	rg_bump(&st);
+#pragma mixprec(int8, acc=int32)
+	for (; i < M; i++)   // expected-warning {{the initial value of 'i' reads 'st', which is assigned after it and before the loop}}
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	return i + st;
+}
+__attribute__((noinline)) long rg_init_before(int M, int N, int K, const int8_t *A,
+					      const int8_t *B, int32_t *C, int st)
+{
+	int i, j, k;
+	st = st + 1;
+	i = st - 1;
+#pragma mixprec(int8, acc=int32)
+	for (; i < M; i++)
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	return i + st;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -88,6 +145,18 @@ void corpus_main(void)
 		int32_t *C = harness_rand_s32(mn, -1000, 1000);
 		rg_unsigned_km1((unsigned)M, (unsigned)N, (unsigned)K, A, B, C);
 		harness_out_array(harness_name("unsigned_km1 %dx%dx%d", M, N, K), C, mn);
+		int st = harness_randint(0, M);
+		harness_out_long(harness_name("init_clobbered i %dx%dx%d", M, N, K),
+				 rg_init_clobbered(M, N, K, A, B, C, st));
+		harness_out_array(harness_name("init_clobbered %dx%dx%d", M, N, K), C, mn);
+		st = harness_randint(0, M);
+		harness_out_long(harness_name("init_escaped i %dx%dx%d", M, N, K),
+				 rg_init_escaped(M, N, K, A, B, C, st));
+		harness_out_array(harness_name("init_escaped %dx%dx%d", M, N, K), C, mn);
+		st = harness_randint(0, M);
+		harness_out_long(harness_name("init_before i %dx%dx%d", M, N, K),
+				 rg_init_before(M, N, K, A, B, C, st));
+		harness_out_array(harness_name("init_before %dx%dx%d", M, N, K), C, mn);
 		rg_gzp = harness_randint(-20, 20);
 		rg_aliased_zp(M, N, K, A, B, C, &rg_gzp);
 		harness_out_array(harness_name("aliased_zp %dx%dx%d", M, N, K), C, mn);

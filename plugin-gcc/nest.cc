@@ -619,12 +619,15 @@ static tree init_clobbered(mp_ctx &c, gimple *init, const mp_aff *lo, const mp_a
 	}
 	for (gimple_stmt_iterator g = first; !gsi_end_p(g); gsi_next(&g)) {
 		gimple *s = gsi_stmt(g);
-		if (chain.count(s) || is_gimple_debug(s))
+		int mid;
+		if (chain.count(s) || is_gimple_debug(s) || stmt_is_marker(s, &mid))
 			continue;
 		tree lhs = gimple_get_lhs(s);
+		gcall *call = dyn_cast<gcall *>(s);
 		for (tree v : vars)
 			if (lhs == v || (!is_gimple_reg(v) &&
-					 ((lhs && !is_gimple_reg(lhs)) || is_gimple_call(s) ||
+					 ((lhs && !is_gimple_reg(lhs)) ||
+					  (call && !mp_harmless_call(call)) ||
 					  gimple_code(s) == GIMPLE_ASM)))
 				return v;
 	}
@@ -903,11 +906,19 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	if (!after)
 		if (tree w = init_clobbered(c, init, &lo, &lo2)) {
-			c.fail(gimple_location(init) != UNKNOWN_LOCATION ? gimple_location(init) : lloc,
-			       "the initial value of '%s' reads '%s', which is assigned after it and "
-			       "before the loop (the call at the loop would read the new value); "
-			       "set '%s' right before the loop", decl_name(v), decl_name(w),
-			       decl_name(v));
+			location_t at = gimple_location(init) != UNKNOWN_LOCATION
+					? gimple_location(init) : lloc;
+			std::string vn = decl_name(v);   /* (decl_name's buffer is shared) */
+			if (DECL_P(w) && DECL_NAME(w) && !DECL_ARTIFICIAL(w))
+				c.fail(at, "the initial value of '%s' reads '%s', which is assigned "
+				       "after it and before the loop (the call at the loop would read "
+				       "the new value); set '%s' right before the loop", vn.c_str(),
+				       decl_name(w), vn.c_str());
+			else
+				c.fail(at, "the initial value of '%s' reads a value that may change "
+				       "after it and before the loop (the call at the loop would read "
+				       "the new value); set '%s' right before the loop", vn.c_str(),
+				       vn.c_str());
 			return false;
 		}
 	if (hdr)

@@ -1321,6 +1321,10 @@ def gen_xfunc(r, f):
     # `i = 0, k = 0` over a vector); its own Random, as above
     rc = random.Random(repr(r.getstate()[1][:8]) + "c89comma%d" % f)
     xf["c89comma"] = rc.random() < 0.35
+    # omp_c89 with a block: `i = i0;` before `for (; i < M; i++)`, i0
+    # sometimes changed in between (the call must not start at its new
+    # value: refused; a miscompile of both glues once)
+    xf["c89pre"] = wchoice(rc, [("none", 60), ("set", 25), ("clobber", 15)])
     return fn
 
 
@@ -1688,6 +1692,9 @@ def x_emit(fn):
         ini = "0" if d == "critical" else None   # every thread runs it
         head = "for (i = 0, %s = 0; i < M; i++)" % ("k" if xf["vec"] else "j") \
             if xf["c89comma"] else "for (i = 0; i < M; i++)"
+        pre = xf["c89pre"] if blk else "none"
+        if pre != "none":
+            head = "for (; i < M; i++)"
         if xf["vec"]:
             nest = [head + " {",
                     "	s = %s;" % (ini or ("y[i]" if xf["init"] == "C" else "0")),
@@ -1699,8 +1706,11 @@ def x_emit(fn):
                     "			s += %s * %s;" % (a("i", "k"), b("k", "j")),
                     "		C[i * N + j] = s;", "	}"]
         nest = ["			" + x for x in nest]
-        body += ["	int i = -1, j = -3, k = -5;", "	int32_t s = 7;",
+        body += ["	int i = -1, j = -3, k = -5, i0 = M / 3;", "	int32_t s = 7;",
                  "#pragma omp parallel", "	{"]
+        if pre != "none":
+            pragma = "\t\t\ti = i0;\n" + ("\t\t\ti0 = 0;\n" if pre == "clobber" else "") + \
+                pragma
         if d == "task":
             body += ["#pragma omp single", "		{", "#pragma omp task"]
             body += (["		{", pragma] + nest + ["		}"]) if blk else [pragma] + nest

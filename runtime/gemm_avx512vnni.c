@@ -300,6 +300,31 @@ static inline void mp_lane_transpose4(__m512i x[4])
 	x[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
 }
 
+/* Rows 4Q .. 4Q+3 of row-major B (64 columns from COL, mask M; rows at or
+ * past K zero), flipped by FL, interleaved in each 128-bit lane: x[w] lane
+ * L holds columns 16L+4w .. 16L+4w+3, each as its 4 bytes of k (the c4
+ * layout, lanes in the wrong order: mp_lane_transpose4 repairs them). */
+static inline __attribute__((always_inline)) void
+mp_b_rows4_c4(const uint8_t *col, long q, long K, ptrdiff_t b_sk, __mmask64 m, __m512i fl,
+	      __m512i x[4])
+{
+#pragma GCC unroll 4
+	for (int u = 0; u < 4; u++) {
+		long k = 4 * q + u;
+		x[u] = k < K ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
+				_mm512_maskz_loadu_epi8(m, col + k * b_sk), fl))
+			     : _mm512_setzero_si512();
+	}
+	__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
+	__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
+	__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
+	__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
+	x[0] = _mm512_unpacklo_epi16(t0, t2);
+	x[1] = _mm512_unpackhi_epi16(t0, t2);
+	x[2] = _mm512_unpacklo_epi16(t1, t3);
+	x[3] = _mm512_unpackhi_epi16(t1, t3);
+}
+
 /* Packs B panel columns [j0, j0+nc) (see mp_pack_b_fn).  Fast paths for
  * b_sj == 1 (rows of B contiguous: 4x16 byte interleave, column sums with
  * vpdpbusd against ones) and b_sk == 1 (4-byte words); else generic. */
@@ -366,22 +391,8 @@ static void mp_x8_pack_b_c4__avx512vnni(const mp_gemm_args *g, long j0, long nc,
 				dst[v] = (int8_t *)bp + (gv / MP_NRV) * kp * MP_NR + 64 * (gv % MP_NRV);
 			}
 			for (long qq = 0; qq < kp / 4; qq++) {
-				__m512i r[4];
-				for (int u = 0; u < 4; u++) {
-					long k = qq * 4 + u;
-					r[u] = k < K ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
-						_mm512_maskz_loadu_epi8(m, col + k * g->b_sk), fl))
-						     : _mm512_setzero_si512();
-				}
-				__m512i t0 = _mm512_unpacklo_epi8(r[0], r[1]);
-				__m512i t1 = _mm512_unpackhi_epi8(r[0], r[1]);
-				__m512i t2 = _mm512_unpacklo_epi8(r[2], r[3]);
-				__m512i t3 = _mm512_unpackhi_epi8(r[2], r[3]);
-				/* x[w] lane L: columns 16L+4w .. 16L+4w+3 */
-				__m512i x[4] = {_mm512_unpacklo_epi16(t0, t2),
-						_mm512_unpackhi_epi16(t0, t2),
-						_mm512_unpacklo_epi16(t1, t3),
-						_mm512_unpackhi_epi16(t1, t3)};
+				__m512i x[4];
+				mp_b_rows4_c4(col, qq, K, g->b_sk, m, fl, x);
 				mp_lane_transpose4(x);   /* x[L]: columns 16L .. 16L+15 */
 				for (int v = 0; v < nv; v++) {
 					_mm512_store_si512(dst[v] + qq * MP_NR * 4, x[v]);
@@ -579,21 +590,7 @@ mp_x8_gemm_direct_rows__avx512vnni(const mp_gemm_args *g, const uint8_t *ap,
 		const uint8_t *col = b + j0;
 		for (long q = 0; q < kg; q++) {
 			__m512i x[4];
-#pragma GCC unroll 4
-			for (int u = 0; u < 4; u++) {
-				long k = 4 * q + u;
-				x[u] = k < K ? _mm512_maskz_mov_epi8(m, _mm512_xor_si512(
-						_mm512_maskz_loadu_epi8(m, col + k * g->b_sk), fl))
-					     : _mm512_setzero_si512();
-			}
-			__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
-			__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
-			__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
-			__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
-			x[0] = _mm512_unpacklo_epi16(t0, t2);
-			x[1] = _mm512_unpackhi_epi16(t0, t2);
-			x[2] = _mm512_unpacklo_epi16(t1, t3);
-			x[3] = _mm512_unpackhi_epi16(t1, t3);
+			mp_b_rows4_c4(col, q, K, g->b_sk, m, fl, x);
 #pragma GCC unroll 4
 			for (int v = 0; v < 4; v++)
 				cs[v] = _mm512_dpbusd_epi32(cs[v], ones, x[v]);

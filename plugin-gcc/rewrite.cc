@@ -640,7 +640,11 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 	/* the form's two constants: contiguous in k (g[1], g[2]) or strided
 	   (g[3], g[4]), picked by the layout the model sees; without the
 	   strides, the larger of the two estimates */
-	tree c_out, c_mac, cost;
+	auto est = [&](tree c_out, tree c_mac) {   /* out*c_out + work*c_mac */
+		return fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, c_out),
+				   fold_build2(MULT_EXPR, lt, work, c_mac));
+	};
+	tree cost;
 	if (w.stride[0] >= 0) {
 		vec<tree> st = vNULL;
 		for (int s = 0; s < 4; s++)
@@ -655,17 +659,11 @@ static tree small_guard(mp_mat &m, const mp_plan &p, const mp_arg *args, int na,
 						  fold_build2(NE_EXPR, boolean_type_node, st[3], esz)));
 		st.release();
 		tree kcv = gval(kc, seq);
-		c_out = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 1), small_entry(g + 3));
-		c_mac = fold_build3(COND_EXPR, lt, kcv, small_entry(g + 2), small_entry(g + 4));
-		cost = fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, c_out),
-				   fold_build2(MULT_EXPR, lt, work, c_mac));
+		cost = est(fold_build3(COND_EXPR, lt, kcv, small_entry(g + 1), small_entry(g + 3)),
+			   fold_build3(COND_EXPR, lt, kcv, small_entry(g + 2), small_entry(g + 4)));
 	} else {
-		cost = fold_build2(
-			MAX_EXPR, lt,
-			fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 1)),
-				    fold_build2(MULT_EXPR, lt, work, small_entry(g + 2))),
-			fold_build2(PLUS_EXPR, lt, fold_build2(MULT_EXPR, lt, out, small_entry(g + 3)),
-				    fold_build2(MULT_EXPR, lt, work, small_entry(g + 4))));
+		cost = fold_build2(MAX_EXPR, lt, est(small_entry(g + 1), small_entry(g + 2)),
+				   est(small_entry(g + 3), small_entry(g + 4)));
 	}
 	tree least = small_entry(g);
 	if (w.rows_entry) {   /* + rows * the padded copy's cost per row */

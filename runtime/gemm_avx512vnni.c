@@ -300,10 +300,24 @@ static inline void mp_lane_transpose4(__m512i x[4])
 	x[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
 }
 
+/* Four rows x[0..3] of 64 bytes interleaved in each 128-bit lane: x[w]
+ * lane L then holds columns 16L+4w .. 16L+4w+3, each as its 4 bytes of the
+ * four rows (the c4 layout, lanes in the wrong order: mp_lane_transpose4
+ * repairs them). */
+static inline __attribute__((always_inline)) void mp_interleave4_c4(__m512i x[4])
+{
+	__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
+	__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
+	__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
+	__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
+	x[0] = _mm512_unpacklo_epi16(t0, t2);
+	x[1] = _mm512_unpackhi_epi16(t0, t2);
+	x[2] = _mm512_unpacklo_epi16(t1, t3);
+	x[3] = _mm512_unpackhi_epi16(t1, t3);
+}
+
 /* Rows 4Q .. 4Q+3 of row-major B (64 columns from COL, mask M; rows at or
- * past K zero), flipped by FL, interleaved in each 128-bit lane: x[w] lane
- * L holds columns 16L+4w .. 16L+4w+3, each as its 4 bytes of k (the c4
- * layout, lanes in the wrong order: mp_lane_transpose4 repairs them). */
+ * past K zero), flipped by FL, in c4 order (mp_interleave4_c4). */
 static inline __attribute__((always_inline)) void
 mp_b_rows4_c4(const uint8_t *col, long q, long K, ptrdiff_t b_sk, __mmask64 m, __m512i fl,
 	      __m512i x[4])
@@ -315,14 +329,7 @@ mp_b_rows4_c4(const uint8_t *col, long q, long K, ptrdiff_t b_sk, __mmask64 m, _
 				_mm512_maskz_loadu_epi8(m, col + k * b_sk), fl))
 			     : _mm512_setzero_si512();
 	}
-	__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
-	__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
-	__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
-	__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
-	x[0] = _mm512_unpacklo_epi16(t0, t2);
-	x[1] = _mm512_unpackhi_epi16(t0, t2);
-	x[2] = _mm512_unpacklo_epi16(t1, t3);
-	x[3] = _mm512_unpackhi_epi16(t1, t3);
+	mp_interleave4_c4(x);
 }
 
 /* Packs B panel columns [j0, j0+nc) (see mp_pack_b_fn).  Fast paths for
@@ -785,14 +792,7 @@ mp_gemv_rows_group(const uint8_t *const *r, long nb, const __m512i *av, int32_t 
 #pragma GCC unroll 4
 			for (int u = 0; u < 4; u++)
 				x[u] = _mm512_maskz_loadu_epi8(m, r[4 * h + u] + j);
-			__m512i t0 = _mm512_unpacklo_epi8(x[0], x[1]);
-			__m512i t1 = _mm512_unpackhi_epi8(x[0], x[1]);
-			__m512i t2 = _mm512_unpacklo_epi8(x[2], x[3]);
-			__m512i t3 = _mm512_unpackhi_epi8(x[2], x[3]);
-			x[0] = _mm512_unpacklo_epi16(t0, t2);
-			x[1] = _mm512_unpackhi_epi16(t0, t2);
-			x[2] = _mm512_unpacklo_epi16(t1, t3);
-			x[3] = _mm512_unpackhi_epi16(t1, t3);
+			mp_interleave4_c4(x);
 #pragma GCC unroll 4
 			for (int v = 0; v < 4; v++) {
 				if (bu8) {

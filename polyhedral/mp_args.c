@@ -439,7 +439,7 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 	/* a padded copy's cost per row (runtime/nest.c, too_small_i8's
 	   pad_rows: the rows of i and of the second row loop) */
 	if (!p->src_float && p->guard && p->loop_g < 0) {
-		w->rows_entry = 35;
+		w->rows_entry = MP_GUARD_PAD_ROW;
 		for (int i = 0; i < w->nout; i++)
 			if (w->loops[i] == p->loop_i || (p->loop_i2 >= 0 && w->loops[i] == p->loop_i2))
 				w->row_loops |= 1u << i;
@@ -450,10 +450,12 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 	/* __mixprec_lp_nest's args[3] target (0 auto), args[4] lp (0 int8,
 	   1 uint8, 2.. bf16 and fp8) */
 	int autot = na >= 4 && args[3].kind == MP_ARG_CONST && args[3].cst == 0;
-	w->slot = !p->src_float ? (p->guard ? (autot ? 20 : 30) : autot ? 0 : 25)
+	w->slot = !p->src_float
+		? (p->guard ? (autot ? MP_GUARD_I8_PAD : MP_GUARD_I8_PAD_TARGET)
+			    : autot ? MP_GUARD_I8 : MP_GUARD_I8_TARGET)
 		: na < 5 || args[3].kind != MP_ARG_CONST || args[3].cst != 0 ||
-		  args[4].kind != MP_ARG_CONST ? 5
-		: args[4].cst <= 1 ? 10 : 15;
+		  args[4].kind != MP_ARG_CONST ? MP_GUARD_LP_TARGET
+		: args[4].cst <= 1 ? MP_GUARD_LP8 : MP_GUARD_LP16;
 	if (!simple)
 		return;
 	int vi = n->loop[p->loop_i].iter, vk = n->loop[p->loop_k].iter;

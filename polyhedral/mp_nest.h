@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include "mp_guard.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -905,13 +906,15 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  *                                   a_si != esz && b_sj != esz,
  * or, without strides, when max(f1, f2) >= g[0]; otherwise the loop as
  * written runs (the model would have chosen it).  Extents below 0 count as
- * 0.  slot: 0 for an integer source (25 when the pragma names a target=:
- * constants for every family; 0 follows the family the runtime picks); for a
- * floating-point source 5 when the pragma names a target=, else 10 at
- * int8/uint8 and 15 at bf16/fp8 (the runtime fills those with the
- * constants of the family it picks on the running CPU); 20 for an integer
- * source with padding (p->guard: the runtime copies A with its padding
- * first, whose cost g[0] includes; 30 with a target=).  rows_entry, when not 0: the index in
+ * 0.  slot (polyhedral/mp_guard.h): MP_GUARD_I8 for an integer source
+ * (MP_GUARD_I8_TARGET when the pragma names a target=: constants for every
+ * family; MP_GUARD_I8 follows the family the runtime picks); for a
+ * floating-point source MP_GUARD_LP_TARGET when the pragma names a
+ * target=, else MP_GUARD_LP8 at int8/uint8 and MP_GUARD_LP16 at bf16/fp8
+ * (the runtime fills those with the constants of the family it picks on
+ * the running CPU); MP_GUARD_I8_PAD for an integer source with padding
+ * (p->guard: the runtime copies A with its padding first, whose cost g[0]
+ * includes; MP_GUARD_I8_PAD_TARGET with a target=).  rows_entry, when not 0: the index in
  * __mixprec_small of that copy's cost per row of A (a padded nest without
  * groups or a batch loop), and row_loops the bits i of loops[0..nout-1]
  * that count A's rows (i and the second row loop; not j): the call is
@@ -920,7 +923,6 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
  * MP_SMALL_CAP (at and beyond it the model never picks the loop). */
 #define MP_MAX_WORK_LOOPS 8
 #define MP_SMALL_CAP (1L << 20)
-#define MP_SMALL_GUARD_LEN 36   /* == runtime/mp_runtime.h's */
 typedef struct mp_work {
 	int nloops, nout;
 	int loops[MP_MAX_WORK_LOOPS];

@@ -38,7 +38,7 @@ void mp_stats_note_verify(double worst, int failed);
 
 /* The inline guard the plugin's code reads before each call (nest.c;
  * polyhedral/mp_nest.h, mp_plan_work). */
-#define MP_SMALL_GUARD_LEN 36   /* == polyhedral/mp_nest.h's */
+#include "../polyhedral/mp_guard.h"   /* the table's layout, shared with the plugins */
 extern long __mixprec_small[MP_SMALL_GUARD_LEN];
 
 /* MIXPREC_PROFILE (profile.c): whether profiling is on; one call of an

@@ -592,7 +592,8 @@ static const mp_small_loop mp_small_l_f_strided_avx2 = {0.9854, 0.8001, NULL};
  * estimates for the kernels (the smallest c0 of the tables the slot's calls
  * may use, rounded down), g[1..4] the model's loop constants (rounded up).
  * So the code skips a call only where too_small would return the loop: the
- * same choice, without the call.  The slots (mp_plan_work): 0 integer
+ * same choice, without the call.  The slots (mp_plan_work; named in
+ * polyhedral/mp_guard.h): 0 integer
  * sources; 5 floating-point sources with a target= (any family); 10 and 15
  * floating-point sources at int8/uint8 and at bf16/fp8, target auto; 20
  * integer sources with padding (slot 0's, g[0] raised by the least cost
@@ -693,10 +694,13 @@ static void small_guard_set(int small, int stats, int env)
 		floor64(c0), ceil64(ko), ceil64(km), ceil64(so), ceil64(sm_),
 		floor64(f0), ceil64(fmax(fk->out, fk2->out)), ceil64(fmax(fk->mac, fk2->mac)),
 		ceil64(fmax(fs->out, fs2->out)), ceil64(fmax(fs->mac, fs2->mac))};
-	memcpy(&g[20], &g[0], 5 * sizeof g[0]);   /* padded: slot 0's, after the copy */
-	g[20] = floor64(c0 + MP_PAD_C0);
-	memcpy(&g[25], &g[0], 10 * sizeof g[0]);   /* target=: any family */
-	g[35] = floor64(MP_PAD_ROW);
+	/* padded: MP_GUARD_I8's, after the copy */
+	memcpy(&g[MP_GUARD_I8_PAD], &g[MP_GUARD_I8], MP_GUARD_SLOT * sizeof g[0]);
+	g[MP_GUARD_I8_PAD] = floor64(c0 + MP_PAD_C0);
+	/* target=: any family (both integer slots, as they stand here) */
+	memcpy(&g[MP_GUARD_I8_TARGET], &g[MP_GUARD_I8], MP_GUARD_SLOT * sizeof g[0]);
+	memcpy(&g[MP_GUARD_I8_PAD_TARGET], &g[MP_GUARD_I8_PAD], MP_GUARD_SLOT * sizeof g[0]);
+	g[MP_GUARD_PAD_ROW] = floor64(MP_PAD_ROW);
 	mp_kernel kern = env ? mp_kernel_select() : MP_KERNEL_NONE;
 	if (kern != MP_KERNEL_NONE) {
 		/* auto: the family's own constants (too_small_i8's), both
@@ -707,20 +711,20 @@ static void small_guard_set(int small, int stats, int env)
 		double c1 = fmin(v ? mp_small_k_i8.c0 : mp_small_k_i8_avx2.c0, mp_small_v_i8_avx2.c0);
 		long a[5] = {floor64(c1), ceil64(k1->out), ceil64(k1->mac), ceil64(s1->out),
 			     ceil64(s1->mac)};
-		memcpy(&g[0], a, sizeof a);
-		memcpy(&g[20], a, sizeof a);
-		g[20] = floor64(c1 + MP_PAD_C0);
+		memcpy(&g[MP_GUARD_I8], a, sizeof a);
+		memcpy(&g[MP_GUARD_I8_PAD], a, sizeof a);
+		g[MP_GUARD_I8_PAD] = floor64(c1 + MP_PAD_C0);
 	}
-	for (int s = 10; s < 20; s += 5) {
+	for (int s = MP_GUARD_LP8; s <= MP_GUARD_LP16; s += MP_GUARD_SLOT) {
 		if (kern == MP_KERNEL_NONE)
-			memcpy(&g[s], &g[5], 5 * sizeof g[0]);
+			memcpy(&g[s], &g[MP_GUARD_LP_TARGET], MP_GUARD_SLOT * sizeof g[0]);
 		else
-			small_guard_lp(&g[s], kern, s == 10 ? MP_LP_INT8 : MP_LP_BF16);
+			small_guard_lp(&g[s], kern, s == MP_GUARD_LP8 ? MP_LP_INT8 : MP_LP_BF16);
 	}
-	if (off) {
-		for (int s = 0; s < 35; s += 5)
+	if (off) {   /* every call is made: each slot's g[0] and the per-row cost */
+		for (int s = 0; s < MP_GUARD_PAD_ROW; s += MP_GUARD_SLOT)
 			g[s] = 0;
-		g[35] = 0;
+		g[MP_GUARD_PAD_ROW] = 0;
 	}
 	for (int i = 0; i < MP_SMALL_GUARD_LEN; i++)
 		__atomic_store_n(&__mixprec_small[i], g[i], __ATOMIC_RELAXED);

@@ -111,6 +111,9 @@ tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it);
 bool mp_is_hoisted_init(tree e);
 bool mp_init_then_for(tree_stmt_iterator it, tree_stmt_iterator *loop);
 tree mp_loop_item(tree item);
+/* hoist.cc: a `?:` in a loop bound of an annotated nest that reads only
+ * variables the nest leaves alone, evaluated once before the nest */
+void mp_hoist_bounds(tree fndecl);
 
 /* The pass body: translate, analyse, rewrite every marked nest of FN. */
 unsigned int mp_process_function(function *fn);

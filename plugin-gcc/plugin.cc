@@ -781,6 +781,7 @@ static void pre_genericize(void *gcc_data, void *)
 	if (flag_openmp)
 		mp_omp_privatize(fndecl);
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), check_markers_r, NULL);
+	mp_hoist_bounds(fndecl);
 }
 
 /* ---------------------------------------------------------------- pass */

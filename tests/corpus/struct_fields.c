@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 10
 // MIXPREC-EXPECT-FALLBACK: 1
 /* struct_fields.c -- sizes, leading dimensions and operand pointers read
  * from struct fields and arrays inside the nest, and loop-invariant bounds
@@ -124,6 +124,35 @@ __attribute__((noinline)) void sf_min_bound(int M, int N, int K, int cap, const 
 		}
 }
 
+/* bounds chosen by a conditional expression (`k < (full ? K : K / 2)`),
+ * of variables the nest does not write: GCC's glue reads each once before
+ * the nest, as clang's does (GCC used to refuse the branch in the loop's
+ * exit test) */
+__attribute__((noinline)) void sf_select_bound(int M, int N, int K, int full, int half,
+					       const int8_t *A, const int8_t *B, int32_t *C)
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < (half ? M / 2 : M); i++)
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < (full ? K : K / 2); k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s > 0 ? s : 0;
+		}
+}
+
+/* a matrix-vector product accumulating into its output, the reduction's
+ * bound a conditional expression of constants and a parameter */
+__attribute__((noinline)) void sf_select_iter(int M, int N, int K, const int8_t *A,
+					      const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < (K > 1 ? K - 1 : K); k++)
+			C[i] += A[i * K + k] * B[k];
+}
+
 /* the output overlaps the struct's own fields: the fallback runs */
 struct sf_box {
 	int32_t data[4];
@@ -169,6 +198,12 @@ void corpus_main(void)
 		int cap = harness_randint(0, K + 2);
 		sf_min_bound(M, N, K, cap, A, B, C);
 		harness_out_array(harness_name("min_bound %dx%dx%d/%d", M, N, K, cap), C, mn);
+		int full = harness_randint(0, 1), half = harness_randint(0, 1);
+		sf_select_bound(M, N, K, full, half, A, B, C);
+		harness_out_array(harness_name("select_bound %dx%dx%d/%d%d", M, N, K, full, half), C,
+				  mn);
+		sf_select_iter(M, N, K, A, B, C);
+		harness_out_array(harness_name("select_iter %dx%d", M, K), C, (size_t)M);
 		/* out[1] is the layer's own n_in: the second batch row's store
 		   changes it (the run-time check sees the overlap) */
 		struct sf_box *box = harness_alloc(sizeof(struct sf_box));

@@ -1,0 +1,212 @@
+/* hoist.cc -- a conditional expression in a loop bound of an annotated
+ * nest, read once before the nest (before genericization).
+ *
+ *   #pragma mixprec(...)                  mp_bound = tr ? K : K / 2;
+ *   for (...)                       ->    #pragma mixprec(...)
+ *     for (k = 0; k < (tr ? K : K / 2); k++)      for (k = 0; k < mp_bound; k++)
+ *
+ * GCC lowers `?:` in a loop's condition into a branch inside the loop, so
+ * the exit test is no longer the header's, and the pass refused the nest;
+ * clang's glue reads such a bound as a parameter.  When the conditional
+ * expression reads only integer constants and local variables or
+ * parameters that nothing in the nest writes (neither assigned, stepped,
+ * declared nor address-taken there; not global, not volatile, not used by
+ * a nested function), it has the same value at every evaluation, so
+ * evaluating it once before the loop computes what the loop as written
+ * computes (the fallback reads the same variable).  It must not trap: the
+ * loop as written may never evaluate it (an outer loop without
+ * iterations), so a division by a variable stays in place (the nest is
+ * then refused as before).  Only outside OpenMP regions (a variable of the
+ * function would be shared by the region's threads).
+ */
+#include "gcc-common.h"
+#include "mp-gcc.h"
+#include <set>
+
+/* The variables LOOP (a loop item and the statements of its nest) writes,
+ * declares or takes the address of, and whether it holds asm. */
+struct hoist_writes {
+	std::set<tree> w;
+	bool opaque = false;
+};
+
+static void hoist_write_of(hoist_writes *hw, tree lhs)
+{
+	while (lhs && (TREE_CODE(lhs) == COMPONENT_REF || TREE_CODE(lhs) == ARRAY_REF ||
+		       TREE_CODE(lhs) == REALPART_EXPR || TREE_CODE(lhs) == IMAGPART_EXPR))
+		lhs = TREE_OPERAND(lhs, 0);
+	if (lhs && DECL_P(lhs))
+		hw->w.insert(lhs);
+}
+
+static tree hoist_writes_r(tree *tp, int *, void *data)
+{
+	hoist_writes *hw = (hoist_writes *)data;
+	tree t = *tp;
+	switch (TREE_CODE(t)) {
+	case MODIFY_EXPR: case INIT_EXPR:
+		hoist_write_of(hw, TREE_OPERAND(t, 0));
+		break;
+	case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
+	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR:
+	case ADDR_EXPR:
+		hoist_write_of(hw, TREE_OPERAND(t, 0));
+		break;
+	case DECL_EXPR:
+		hw->w.insert(DECL_EXPR_DECL(t));
+		break;
+	case BIND_EXPR:
+		for (tree v = BIND_EXPR_VARS(t); v; v = DECL_CHAIN(v))
+			hw->w.insert(v);
+		break;
+	case ASM_EXPR:
+		hw->opaque = true;
+		break;
+	default:
+		break;
+	}
+	return NULL_TREE;
+}
+
+/* Whether E (an integer expression) reads only constants and variables
+ * the nest leaves alone, through operations without side effects. */
+static bool hoistable(tree e, const hoist_writes &hw, int depth)
+{
+	if (!e || depth > 32)
+		return false;
+	switch (TREE_CODE(e)) {
+	case INTEGER_CST:
+		return true;
+	case VAR_DECL: case PARM_DECL: {
+		tree ty = TREE_TYPE(e);
+		return INTEGRAL_TYPE_P(ty) && !TYPE_ATOMIC(ty) && !TYPE_VOLATILE(ty) &&
+		       !TREE_THIS_VOLATILE(e) && !TREE_ADDRESSABLE(e) && !is_global_var(e) &&
+		       !DECL_NONLOCAL(e) && !(VAR_P(e) && DECL_HARD_REGISTER(e)) &&
+		       DECL_CONTEXT(e) == current_function_decl && !hw.w.count(e);
+	}
+	CASE_CONVERT: case NON_LVALUE_EXPR: case NEGATE_EXPR: case BIT_NOT_EXPR:
+	case TRUTH_NOT_EXPR: case ABS_EXPR:
+		return INTEGRAL_TYPE_P(TREE_TYPE(e)) || TREE_CODE(TREE_TYPE(e)) == BOOLEAN_TYPE
+		       ? hoistable(TREE_OPERAND(e, 0), hw, depth + 1) : false;
+	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: case TRUNC_DIV_EXPR:
+	case TRUNC_MOD_EXPR: case EXACT_DIV_EXPR: case LSHIFT_EXPR: case RSHIFT_EXPR:
+	case MIN_EXPR: case MAX_EXPR: case BIT_AND_EXPR: case BIT_IOR_EXPR: case BIT_XOR_EXPR:
+	case LT_EXPR: case LE_EXPR: case GT_EXPR: case GE_EXPR: case EQ_EXPR: case NE_EXPR:
+	case TRUTH_ANDIF_EXPR: case TRUTH_ORIF_EXPR: case TRUTH_AND_EXPR: case TRUTH_OR_EXPR:
+	case TRUTH_XOR_EXPR:
+		return hoistable(TREE_OPERAND(e, 0), hw, depth + 1) &&
+		       hoistable(TREE_OPERAND(e, 1), hw, depth + 1);
+	case COND_EXPR:
+		return hoistable(TREE_OPERAND(e, 0), hw, depth + 1) &&
+		       hoistable(TREE_OPERAND(e, 1), hw, depth + 1) &&
+		       hoistable(TREE_OPERAND(e, 2), hw, depth + 1);
+	default:
+		return false;
+	}
+}
+
+struct hoist_ctx {
+	const hoist_writes *hw;
+	tree bind;                 /* the function's outermost BIND_EXPR */
+	tree_stmt_iterator *at;    /* the marker: assignments go before it */
+	int count;
+};
+
+/* In a loop condition: each hoistable `?:` becomes a variable set before
+ * the marker. */
+static tree hoist_cond_r(tree *tp, int *walk_subtrees, void *data)
+{
+	hoist_ctx *h = (hoist_ctx *)data;
+	tree e = *tp;
+	if (TREE_CODE(e) != COND_EXPR || !INTEGRAL_TYPE_P(TREE_TYPE(e)))
+		return NULL_TREE;
+	*walk_subtrees = 0;
+	if (!hoistable(e, *h->hw, 0) || generic_expr_could_trap_p(e) || TREE_SIDE_EFFECTS(e))
+		return NULL_TREE;
+	location_t loc = EXPR_LOCATION(e);
+	tree v = build_decl(loc, VAR_DECL, get_identifier("mp_bound"), TREE_TYPE(e));
+	DECL_CONTEXT(v) = current_function_decl;
+	DECL_ARTIFICIAL(v) = 1;
+	DECL_IGNORED_P(v) = 1;
+	TREE_USED(v) = 1;
+	DECL_READ_P(v) = 1;
+	/* declared in the function's outermost scope (the C front end's
+	   BIND_EXPR_VARS and BLOCK_VARS are one chain) */
+	tree blk = BIND_EXPR_BLOCK(h->bind);
+	bool shared = blk && BLOCK_VARS(blk) == BIND_EXPR_VARS(h->bind);
+	DECL_CHAIN(v) = BIND_EXPR_VARS(h->bind);
+	BIND_EXPR_VARS(h->bind) = v;
+	if (shared)
+		BLOCK_VARS(blk) = v;
+	tsi_link_before(h->at, build2_loc(loc, MODIFY_EXPR, TREE_TYPE(v), v, e), TSI_SAME_STMT);
+	*tp = v;
+	h->count++;
+	return NULL_TREE;
+}
+
+/* The loop conditions of the nest ITEM (FOR_STMTs and WHILE_STMTs) */
+static tree hoist_loops_r(tree *tp, int *, void *data)
+{
+	tree t = *tp;
+	if (TREE_CODE(t) == FOR_STMT && FOR_COND(t))
+		walk_tree(&FOR_COND(t), hoist_cond_r, data, NULL);
+	else if (TREE_CODE(t) == WHILE_STMT && WHILE_COND(t))
+		walk_tree(&WHILE_COND(t), hoist_cond_r, data, NULL);
+	return NULL_TREE;
+}
+
+static bool omp_region(tree t)
+{
+	switch (TREE_CODE(t)) {
+	case OMP_PARALLEL: case OMP_TASK: case OMP_TARGET: case OMP_TEAMS:
+	case OMP_TASKLOOP: case OACC_PARALLEL: case OACC_KERNELS: case OACC_SERIAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static tree hoist_markers_r(tree *tp, int *walk_subtrees, void *data)
+{
+	tree t = *tp;
+	if (omp_region(t)) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	if (TREE_CODE(t) != STATEMENT_LIST)
+		return NULL_TREE;
+	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
+		int id;
+		if (!mp_is_marker(tsi_stmt(i), &id) || id < 0 || id >= (int)mp_pragmas.size() ||
+		    mp_pragmas[id].bad || mp_pragmas[id].region_head)
+			continue;
+		tree_stmt_iterator n = mp_next_stmt(i), n2;
+		if (tsi_end_p(n))
+			continue;
+		/* the loop item, and the `i = 0;` before a `for (; ...)` */
+		tree item = tsi_stmt(n), init = NULL_TREE;
+		if (mp_init_then_for(n, &n2)) {
+			init = item;
+			item = tsi_stmt(n2);
+		}
+		if (!mp_loop_item(item))
+			continue;
+		hoist_writes hw;
+		walk_tree_without_duplicates(&item, hoist_writes_r, &hw);
+		if (init)
+			walk_tree_without_duplicates(&init, hoist_writes_r, &hw);
+		if (hw.opaque)
+			continue;
+		hoist_ctx h = { &hw, (tree)data, &i, 0 };
+		walk_tree_without_duplicates(&item, hoist_loops_r, &h);
+	}
+	return NULL_TREE;
+}
+
+void mp_hoist_bounds(tree fndecl)
+{
+	tree bind = DECL_SAVED_TREE(fndecl);
+	if (!bind || TREE_CODE(bind) != BIND_EXPR)
+		return;
+	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), hoist_markers_r, bind);
+}

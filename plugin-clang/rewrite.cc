@@ -166,8 +166,77 @@ struct mp_build {
 		return paren(cond(bin(BO_LT, paren(a()), paren(b())), a(), b()));
 	}
 
+	/* Whether E divides (or takes a remainder) by an integer that is
+	   not a constant. */
+	bool var_div(const Expr *e)
+	{
+		if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(e))
+			if ((bo->getOpcode() == BO_Div || bo->getOpcode() == BO_Rem) &&
+			    bo->getType()->isIntegerType() && !bo->getRHS()->isIntegerConstantExpr(C))
+				return true;
+		for (const Stmt *k : e->children())
+			if (const Expr *ke = dyn_cast_or_null<Expr>(k))
+				if (var_div(ke))
+					return true;
+		return false;
+	}
+
+	/* E (a derived value: evaluated before the nest, also where the loop
+	   as written never evaluates it, `k < K / d` inside a loop without
+	   iterations with d == 0) with each division and remainder by a
+	   divisor that is not a constant made unable to trap: divisor 0
+	   gives 0, -1 the negated dividend (remainder 0), in the operation's
+	   own type; where the loop does evaluate it, the values that change
+	   are the ones C leaves undefined.  Rebuilt through parentheses,
+	   casts and arithmetic; a division elsewhere (inside a subscript) is
+	   left as written. */
+	Expr *no_trap(Expr *e)
+	{
+		if (!var_div(e))
+			return e;
+		if (ParenExpr *p = dyn_cast<ParenExpr>(e))
+			return paren(no_trap(p->getSubExpr()));
+		if (ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(e)) {
+			if (ic->getCastKind() != CK_IntegralCast && ic->getCastKind() != CK_NoOp)
+				return e;
+			return cast(ic->getType(), no_trap(ic->getSubExpr()));
+		}
+		if (CStyleCastExpr *cc = dyn_cast<CStyleCastExpr>(e))
+			return cc->getType()->isIntegerType() ? cast(cc->getType(), no_trap(cc->getSubExpr()))
+							      : e;
+		if (UnaryOperator *u = dyn_cast<UnaryOperator>(e)) {
+			UnaryOperatorKind k = u->getOpcode();
+			return k == UO_Minus || k == UO_Plus || k == UO_Not || k == UO_LNot
+			       ? un(k, no_trap(u->getSubExpr())) : e;
+		}
+		if (ConditionalOperator *co = dyn_cast<ConditionalOperator>(e))
+			return cond(no_trap(co->getCond()), no_trap(co->getTrueExpr()),
+				    no_trap(co->getFalseExpr()));
+		BinaryOperator *bo = dyn_cast<BinaryOperator>(e);
+		if (!bo || bo->isAssignmentOp() || bo->getOpcode() == BO_Comma)
+			return e;
+		BinaryOperatorKind k = bo->getOpcode();
+		Expr *a = no_trap(bo->getLHS()), *b = no_trap(bo->getRHS());
+		QualType t = bo->getType();
+		if ((k != BO_Div && k != BO_Rem) || !t->isIntegerType() ||
+		    bo->getRHS()->isIntegerConstantExpr(C))
+			return bin(k, a, b);
+		Expr *zero = cast(t, lit(0));
+		Expr *bad = bin(BO_EQ, paren(b), lit(0));
+		Expr *q = bin(k, a, b), *v;
+		if (t->isSignedIntegerType()) {
+			Expr *m1 = bin(BO_EQ, paren(b), lit(-1));
+			v = k == BO_Rem ? cond(bin(BO_LOr, bad, m1), zero, q)
+					: cond(bad, zero, cond(m1, cast(t, un(UO_Minus, paren(a))), q));
+		} else {
+			v = cond(bad, zero, q);
+		}
+		return paren(cast(t, v));
+	}
+
 	/* The value of variable V: its declaration, or the expression a
-	   derived parameter stands for (n / 32, x->n), as written. */
+	   derived parameter stands for (n / 32, x->n), as written
+	   (no_trap). */
 	Expr *value(int v)
 	{
 		const mp_var &mv = c.n->var[v];
@@ -175,7 +244,7 @@ struct mp_build {
 			return paren(bin(BO_Mul, lng(value(mv.prod[0])), lng(value(mv.prod[1]))));
 		auto it = c.var_value.find(v);
 		if (it != c.var_value.end())
-			return paren(as_written(it->second));
+			return paren(no_trap(as_written(it->second)));
 		return ref(c.var_decl[v]);
 	}
 

@@ -58,9 +58,54 @@ static tree type_of_scalar(mp_scalar s)
 	}
 }
 
+/* T (an unshared expression) with each integer division and remainder by
+ * a divisor that is not a constant made unable to trap: divisor 0 reads 1,
+ * a signed divisor -1 reads 1 and the quotient is negated, without control
+ * flow (the argument is gimplified into one block).  A derived value is
+ * evaluated before the nest, also where the loop as written never
+ * evaluates it (`k < K / d` inside a loop without iterations, d == 0: the
+ * program died of SIGFPE); where the loop does evaluate it, the values
+ * that change are the ones C leaves undefined. */
+static tree no_trap(tree t)
+{
+	if (!t || !EXPR_P(t))
+		return t;
+	for (int i = 0; i < TREE_OPERAND_LENGTH(t); i++)
+		if (TREE_OPERAND(t, i))
+			TREE_OPERAND(t, i) = no_trap(TREE_OPERAND(t, i));
+	enum tree_code code = TREE_CODE(t);
+	bool mod = code == TRUNC_MOD_EXPR || code == FLOOR_MOD_EXPR || code == CEIL_MOD_EXPR ||
+		   code == ROUND_MOD_EXPR;
+	bool div = code == TRUNC_DIV_EXPR || code == FLOOR_DIV_EXPR || code == CEIL_DIV_EXPR ||
+		   code == ROUND_DIV_EXPR || code == EXACT_DIV_EXPR;
+	tree b = (mod || div) ? TREE_OPERAND(t, 1) : NULL_TREE;
+	if (!b || !INTEGRAL_TYPE_P(TREE_TYPE(t)) || !INTEGRAL_TYPE_P(TREE_TYPE(b)) ||
+	    (TREE_CODE(b) == INTEGER_CST && !integer_zerop(b) &&
+	     (TYPE_UNSIGNED(TREE_TYPE(b)) || !integer_minus_onep(b))))
+		return t;
+	tree ty = TREE_TYPE(b);
+	tree b1 = build2(PLUS_EXPR, ty, b,
+			 fold_convert(ty, build2(EQ_EXPR, boolean_type_node, unshare_expr(b),
+						 build_int_cst(ty, 0))));
+	if (TYPE_UNSIGNED(ty)) {
+		TREE_OPERAND(t, 1) = b1;
+		return t;
+	}
+	tree m = fold_convert(ty, build2(EQ_EXPR, boolean_type_node, b1, build_int_cst(ty, -1)));
+	TREE_OPERAND(t, 1) = build2(PLUS_EXPR, ty, unshare_expr(b1),
+				    build2(MULT_EXPR, ty, m, build_int_cst(ty, 2)));
+	if (mod)
+		return t;   /* x % 1 == x % -1 == 0 */
+	tree rt = TREE_TYPE(t);
+	tree sign = build2(MINUS_EXPR, rt, build_int_cst(rt, 1),
+			   build2(MULT_EXPR, rt, fold_convert(rt, unshare_expr(m)),
+				  build_int_cst(rt, 2)));
+	return build2(MULT_EXPR, rt, t, sign);
+}
+
 /* The value of variable V before the nest: its decl, SSA name or derived
- * expression; a product variable (mp_var.prod) as the product of its
- * factors, in long. */
+ * expression (no_trap); a product variable (mp_var.prod) as the product of
+ * its factors, in long. */
 static tree value_of(mp_ctx &c, int v)
 {
 	const mp_var &mv = c.n->var[v];
@@ -69,7 +114,7 @@ static tree value_of(mp_ctx &c, int v)
 				   fold_convert(long_t(), value_of(c, mv.prod[0])),
 				   fold_convert(long_t(), value_of(c, mv.prod[1])));
 	gcc_assert(v < (int)c.var_tree.size() && c.var_tree[v]);
-	return unshare_expr(c.var_tree[v]);
+	return no_trap(unshare_expr(c.var_tree[v]));
 }
 
 static tree gval(tree t, gimple_seq *seq);

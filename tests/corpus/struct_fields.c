@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 11
 // MIXPREC-EXPECT-FALLBACK: 1
 /* struct_fields.c -- sizes, leading dimensions and operand pointers read
  * from struct fields and arrays inside the nest, and loop-invariant bounds
@@ -153,6 +153,23 @@ __attribute__((noinline)) void sf_select_iter(int M, int N, int K, const int8_t 
 			C[i] += A[i * K + k] * B[k];
 }
 
+/* a bound divided by a variable, inside a loop that may not run: the
+ * loop as written never divides when M == 0, whatever d; the call's
+ * arguments are computed before the nest (d == 0 there used to kill the
+ * program with SIGFPE under GCC and clang) */
+__attribute__((noinline)) void sf_div_var(int M, int N, int K, int d, const int8_t *A,
+					  const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K / d + K % d; k++)
+				s += A[i * K + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+}
+
 /* the output overlaps the struct's own fields: the fallback runs */
 struct sf_box {
 	int32_t data[4];
@@ -202,6 +219,12 @@ void corpus_main(void)
 		sf_select_bound(M, N, K, full, half, A, B, C);
 		harness_out_array(harness_name("select_bound %dx%dx%d/%d%d", M, N, K, full, half), C,
 				  mn);
+		static const int divs[] = { -2, -1, 1, 2, 3 };
+		int d = divs[harness_randint(0, 4)];
+		sf_div_var(M, N, K, d, A, B, C);
+		harness_out_array(harness_name("div_var %dx%dx%d/%d", M, N, K, d), C, mn);
+		sf_div_var(0, N, K, 0, A, B, C);   /* no row: never divides */
+		harness_out_array(harness_name("div_var 0x%dx%d/0", N, K), C, mn);
 		sf_select_iter(M, N, K, A, B, C);
 		harness_out_array(harness_name("select_iter %dx%d", M, K), C, (size_t)M);
 		/* out[1] is the layer's own n_in: the second batch row's store

@@ -1506,6 +1506,15 @@ bool mp_build_nest(mp_ctx &c)
 			if (c.var_decl[w] && own.count(c.var_decl[w]))
 				c.n->var[w].used_after = 0;
 	}
+	/* a variable in memory read only inside a derived value (`k < K /
+	   2`, K's address taken): a parameter of its own (the rewrite marks
+	   it in memory), so that the run-time checks protect its bytes as
+	   they protect a bound read directly (the nest may write it through
+	   a pointer: the kernels would run with its value at entry) */
+	if (!c.failed)
+		for (VarDecl *d : c.protected_decls)
+			if (!c.var_of.count(d) && c.var_for(d, MP_VAR_PARAM) < 0)
+				return false;
 	return !c.failed;
 }
 

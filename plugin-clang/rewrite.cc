@@ -119,6 +119,9 @@ struct mp_build {
 		if (const ArraySubscriptExpr *a = dyn_cast<ArraySubscriptExpr>(e))
 			return ok(S.CreateBuiltinArraySubscriptExpr(copy_out(a->getBase()), L,
 								    copy_out(a->getIdx()), L));
+		if (const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e))
+			return cond(copy_out(co->getCond()), copy_out(co->getTrueExpr()),
+				    copy_out(co->getFalseExpr()));
 		if (!has_capture_ref(e))
 			return const_cast<Expr *>(e);
 		bad = true;

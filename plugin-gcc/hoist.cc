@@ -16,8 +16,11 @@
  * computes (the fallback reads the same variable).  It must not trap: the
  * loop as written may never evaluate it (an outer loop without
  * iterations), so a division by a variable stays in place (the nest is
- * then refused as before).  Only outside OpenMP regions (a variable of the
- * function would be shared by the region's threads).
+ * then refused as before).  The variable is declared in the innermost
+ * scope around the pragma; inside an OpenMP region only when that scope
+ * is inside the region too (a variable from outside would be shared by
+ * its threads).  In the copy of an OpenMP loop construct (omp.cc), after
+ * the copy's firstprivate values.
  */
 #include "gcc-common.h"
 #include "mp-gcc.h"
@@ -107,7 +110,7 @@ static bool hoistable(tree e, const hoist_writes &hw, int depth)
 
 struct hoist_ctx {
 	const hoist_writes *hw;
-	tree bind;                 /* the function's outermost BIND_EXPR */
+	tree bind;                 /* the innermost scope around the marker */
 	tree_stmt_iterator *at;    /* the marker: assignments go before it */
 	int count;
 };
@@ -130,8 +133,8 @@ static tree hoist_cond_r(tree *tp, int *walk_subtrees, void *data)
 	DECL_IGNORED_P(v) = 1;
 	TREE_USED(v) = 1;
 	DECL_READ_P(v) = 1;
-	/* declared in the function's outermost scope (the C front end's
-	   BIND_EXPR_VARS and BLOCK_VARS are one chain) */
+	/* declared in the innermost scope around the marker (the C front
+	   end's BIND_EXPR_VARS and BLOCK_VARS are one chain) */
 	tree blk = BIND_EXPR_BLOCK(h->bind);
 	bool shared = blk && BLOCK_VARS(blk) == BIND_EXPR_VARS(h->bind);
 	DECL_CHAIN(v) = BIND_EXPR_VARS(h->bind);
@@ -155,27 +158,11 @@ static tree hoist_loops_r(tree *tp, int *, void *data)
 	return NULL_TREE;
 }
 
-static bool omp_region(tree t)
+/* Markers of statement list LIST: their nests' bounds, with BIND the
+ * innermost scope around LIST (the variables are declared there). */
+static void hoist_markers(tree list, tree bind)
 {
-	switch (TREE_CODE(t)) {
-	case OMP_PARALLEL: case OMP_TASK: case OMP_TARGET: case OMP_TEAMS:
-	case OMP_TASKLOOP: case OACC_PARALLEL: case OACC_KERNELS: case OACC_SERIAL:
-		return true;
-	default:
-		return false;
-	}
-}
-
-static tree hoist_markers_r(tree *tp, int *walk_subtrees, void *data)
-{
-	tree t = *tp;
-	if (omp_region(t)) {
-		*walk_subtrees = 0;
-		return NULL_TREE;
-	}
-	if (TREE_CODE(t) != STATEMENT_LIST)
-		return NULL_TREE;
-	for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i)) {
+	for (tree_stmt_iterator i = tsi_start(list); !tsi_end_p(i); tsi_next(&i)) {
 		int id;
 		if (!mp_is_marker(tsi_stmt(i), &id) || id < 0 || id >= (int)mp_pragmas.size() ||
 		    mp_pragmas[id].bad || mp_pragmas[id].region_head)
@@ -197,16 +184,64 @@ static tree hoist_markers_r(tree *tp, int *walk_subtrees, void *data)
 			walk_tree_without_duplicates(&init, hoist_writes_r, &hw);
 		if (hw.opaque)
 			continue;
-		hoist_ctx h = { &hw, (tree)data, &i, 0 };
+		hoist_ctx h = { &hw, bind, &i, 0 };
 		walk_tree_without_duplicates(&item, hoist_loops_r, &h);
 	}
-	return NULL_TREE;
+}
+
+/* The statements of T, BIND the innermost scope around it: NULL_TREE
+ * inside an OpenMP construct that outlines its body until a scope of the
+ * construct's own (a variable of a scope outside would be shared by its
+ * threads). */
+static void hoist_walk(tree t, tree bind, int depth)
+{
+	if (!t || depth > 1000)
+		return;
+	switch (TREE_CODE(t)) {
+	case BIND_EXPR:
+		hoist_walk(BIND_EXPR_BODY(t), t, depth + 1);
+		return;
+	case STATEMENT_LIST:
+		if (bind)
+			hoist_markers(t, bind);
+		for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i))
+			hoist_walk(tsi_stmt(i), bind, depth + 1);
+		return;
+	case COND_EXPR:
+		hoist_walk(TREE_OPERAND(t, 1), bind, depth + 1);
+		hoist_walk(TREE_OPERAND(t, 2), bind, depth + 1);
+		return;
+	case FOR_STMT:
+		hoist_walk(FOR_BODY(t), bind, depth + 1);
+		return;
+	case WHILE_STMT:
+		hoist_walk(WHILE_BODY(t), bind, depth + 1);
+		return;
+	case DO_STMT:
+		hoist_walk(DO_BODY(t), bind, depth + 1);
+		return;
+	case SWITCH_STMT:
+		hoist_walk(SWITCH_STMT_BODY(t), bind, depth + 1);
+		return;
+	case OMP_PARALLEL: case OMP_TASK: case OMP_TARGET: case OMP_TEAMS:
+		hoist_walk(OMP_BODY(t), NULL_TREE, depth + 1);
+		return;
+	case OMP_FOR: case OMP_SIMD: case OMP_DISTRIBUTE: case OMP_TASKLOOP: case OMP_LOOP:
+		hoist_walk(OMP_FOR_BODY(t), TREE_CODE(t) == OMP_TASKLOOP ? NULL_TREE : bind,
+			   depth + 1);
+		return;
+	case OMP_SECTIONS: case OMP_SECTION: case OMP_SINGLE: case OMP_MASTER:
+	case OMP_CRITICAL: case OMP_ORDERED: case OMP_TASKGROUP:
+		hoist_walk(TREE_OPERAND(t, 0), bind, depth + 1);
+		return;
+	default:
+		return;
+	}
 }
 
 void mp_hoist_bounds(tree fndecl)
 {
-	tree bind = DECL_SAVED_TREE(fndecl);
-	if (!bind || TREE_CODE(bind) != BIND_EXPR)
-		return;
-	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), hoist_markers_r, bind);
+	/* (with a VLA parameter the body is a list: the sizes, then the
+	   function's scope) */
+	hoist_walk(DECL_SAVED_TREE(fndecl), NULL_TREE, 0);
 }

@@ -1421,6 +1421,15 @@ bool mp_build_nest(mp_ctx &c)
 	for (size_t i = 0; i < cand.size(); i++)
 		if (hit[i])
 			c.n->var[cand_var[i]].used_after = 1;
+	/* a variable in memory read only inside a derived value (`k < K /
+	   2`, K's address taken): a parameter of its own, in memory, so that
+	   the run-time checks protect its bytes as they protect a bound
+	   read directly (the nest may write it through a pointer: the
+	   kernels would run with its value at entry) */
+	if (!c.failed)
+		for (tree t : c.protected_decls)
+			if (!c.var_of.count(t) && c.var_for(t, MP_VAR_PARAM) < 0)
+				return false;
 	return !c.failed;
 }
 
@@ -1502,9 +1511,19 @@ static void process_marker(function *fn, gimple *m, int id, bool *changed)
 	   call, false otherwise (the construct runs as written) */
 	gcond *twin = NULL;
 	if (r.omp_go) {
-		basic_block mb = gimple_bb(m);
-		gimple *last = single_pred_p(mb) ? last_stmt(single_pred(mb)) : NULL;
-		twin = last ? dyn_cast<gcond *>(last) : NULL;
+		/* the nearest test of __mixprec_twin above the marker (a bound
+		   read before the nest, hoist.cc, may branch in between) */
+		calculate_dominance_info(CDI_DOMINATORS);
+		for (basic_block b = gimple_bb(m); b && !twin;
+		     b = get_immediate_dominator(CDI_DOMINATORS, b)) {
+			basic_block d = get_immediate_dominator(CDI_DOMINATORS, b);
+			gimple *last = d ? last_stmt(d) : NULL;
+			gcond *g = last ? dyn_cast<gcond *>(last) : NULL;
+			tree t = g ? gimple_cond_lhs(g) : NULL_TREE;
+			if (t && VAR_P(t) && DECL_NAME(t) &&
+			    !strcmp(IDENTIFIER_POINTER(DECL_NAME(t)), "__mixprec_twin"))
+				twin = g;
+		}
 		if (!twin)
 			return;   /* never run: the test stays false */
 	}

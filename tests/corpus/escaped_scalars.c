@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 6
 // MIXPREC-EXPECT-FALLBACK: 1
 /* escaped_scalars.c -- scalars the nest depends on whose address is taken
  * (issue 14, class 1: the clang plugin ran the kernels with the value at
@@ -31,6 +31,27 @@ __attribute__((noinline)) void esc_k(int M, int N, int K, const int8_t *A, const
 			(*pK)++;
 			if (*pK > 60)
 				*pK = 3;
+		}
+}
+
+/* the same bound read only inside expressions (`K / 2 + K % 3`, a
+ * conditional expression): the derived values read K's bytes, which the
+ * run-time check protects as it protects K itself (both glues ran the
+ * kernels with K's value at entry, and the fuzz campaign found the
+ * conditional form under clang) */
+__attribute__((noinline)) void esc_k_expr(int M, int N, int K, const int8_t *A, const int8_t *B,
+					  int32_t *C, int alias)
+{
+	int other = 0;
+	int *pK = alias ? &K : &other;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K / 2 + K % 3; k++)
+				s += A[i * 67 + k] * B[j * 67 + k];
+			C[i * N + j] = s;
+			*pK ^= 1;
 		}
 }
 
@@ -134,6 +155,8 @@ void corpus_main(void)
 			esc_other = 0;
 			esc_k(M, N, K, A, B, C, alias);
 			harness_out_array(harness_name("esc_k%d %dx%dx%d", alias, M, N, K), C, mn);
+			esc_k_expr(M, N, K, A, B, C, alias);
+			harness_out_array(harness_name("esc_k_expr%d %dx%dx%d", alias, M, N, K), C, mn);
 			esc_m(M, N, K, A, B, C, alias);
 			harness_out_array(harness_name("esc_m%d %dx%dx%d", alias, M, N, K), C, mn);
 			esc_zp(M, N, K, A, B, C, harness_randint(-128, 127), alias);

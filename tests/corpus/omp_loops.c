@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 15
+// MIXPREC-TRANSFORMED: 16
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -260,6 +260,22 @@ __attribute__((noinline)) void ol_two(int M, int N, int K, const int8_t *A, cons
 		}
 }
 
+/* a reduction bound chosen by a conditional expression of parameters
+ * (GCC reads it before the nest, in the construct's copy: hoist.cc) */
+__attribute__((noinline)) void ol_select_bound(int M, int N, int K, int full, const int8_t *A,
+					       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < (full ? K : K / 2); k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -272,6 +288,10 @@ void corpus_main(void)
 
 		ol_matmul(C, x, A, K, M);
 		harness_out_array(harness_name("matmul %dx%d", M, K), C, (size_t)M);
+		int full = harness_randint(0, 1);
+		ol_select_bound(M, N, K, full, A, B, C);
+		harness_out_array(harness_name("select_bound %dx%dx%d/%d", M, N, K, full), C,
+				  (size_t)M * N);
 		{
 			int32_t *C2 = harness_rand_s32((size_t)M * N + 1, -100000, 100000);
 			int32_t *D2 = harness_rand_s32((size_t)M * N + 1, -100000, 100000);

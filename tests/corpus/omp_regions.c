@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 14
+// MIXPREC-TRANSFORMED: 15
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_regions.c -- annotated nests inside OpenMP constructs (issue 10,
  * item 2), built with -fopenmp: each thread of a parallel region computes
@@ -305,6 +305,28 @@ __attribute__((noinline)) long om_comma_iters_c89(int M, int N, int K, const int
 	return (((long)i * 1000 + j) * 1000 + k) * 1000003L + s;
 }
 
+/* inside a parallel region, under single: a reduction bound chosen by a
+ * conditional expression (GCC reads it before the nest into a variable of
+ * the region's own block, private to each thread: hoist.cc) */
+__attribute__((noinline)) void om_select_bound(int M, int N, int K, int full, const int8_t *A,
+					       const int8_t *B, int32_t *C)
+{
+#pragma omp parallel num_threads(2)
+	{
+#pragma omp single
+		{
+#pragma mixprec(int8, acc=int32)
+			for (int i = 0; i < M; i++)
+				for (int j = 0; j < N; j++) {
+					int32_t s = 0;
+					for (int k = 0; k < (full ? K : K - K / 3); k++)
+						s += A[i * K + k] * B[k * N + j];
+					C[i * N + j] = s;
+				}
+		}
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -318,6 +340,10 @@ void corpus_main(void)
 
 		om_rows(M, N, K, A, B, C);
 		harness_out_array(harness_name("rows %dx%dx%d", M, N, K), C, (size_t)M * N);
+		int full = harness_randint(0, 1);
+		om_select_bound(M, N, K, full, A, B, C);
+		harness_out_array(harness_name("select_bound %dx%dx%d/%d", M, N, K, full), C,
+				  (size_t)M * N);
 		om_batches(nb, M, N, K, A, B, C);
 		harness_out_array(harness_name("batches %dx%dx%dx%d", nb, M, N, K), C,
 				  (size_t)nb * M * N);

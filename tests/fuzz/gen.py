@@ -343,6 +343,9 @@ def gen_nest(r, fn, q):
                       and r.random() < 0.05)
     # the reduction bound read through a local copy
     n["kcopy"] = r.random() < 0.08
+    # the reduction bound a conditional expression of it (`k < (K > 3 ? K -
+    # 1 : K)`): read once before the nest (GCC: plugin-gcc/hoist.cc)
+    n["ksel"] = r.random() < 0.06
     ex = []
     if form in ("scalar", "memory"):
         if r.random() < 0.10:
@@ -2264,6 +2267,8 @@ class FuncEmitter:
         ext = self.ext(q, {"i": "M", "j": "N", "k": "K"}[var])
         if var == "k" and n.get("kcopy"):
             ext = "kn%d" % q
+        if var == "k" and n.get("ksel"):
+            ext = "(%s > 3 ? %s - 1 : %s)" % (ext, ext, ext)
         decl = "" if self.fn["iter_top"] else self.it + " "
         ex = n["exit"][var]
         inc = {"++": "%s++", "pre": "++%s", "+=": "%s += 1", "=+": "%s = %s + 1"}[n["inc"][var]]
@@ -3051,7 +3056,7 @@ def emit(prog):
 SIMPLE = {
     "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
     "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
-    "prec": None, "acc_outer": False, "kcopy": False,
+    "prec": None, "acc_outer": False, "kcopy": False, "ksel": False,
 }
 
 

@@ -25,7 +25,8 @@ What varies (see gen_nest / gen_func):
     than extents), as parameters or as constants; restrict parameters;
   - extents as parameters or constants, 0 / 1 / odd / primes / tile edges,
     and (rarely) a reduction length at the int32 bound (+-2) with data that
-    reaches it; the bound of k read through a local copy;
+    reaches it; the bound of k read through a local copy, or as a
+    conditional expression of itself (`k < (K > 3 ? K - 1 : K)`);
   - zero points added or subtracted: literals, macros, parameters (int32_t,
     int, int16_t, uint8_t), globals, locals read from an array;
   - iterator types int / long / size_t / unsigned, exit tests < != <= >,

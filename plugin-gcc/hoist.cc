@@ -47,12 +47,8 @@ static tree hoist_writes_r(tree *tp, int *, void *data)
 	hoist_writes *hw = (hoist_writes *)data;
 	tree t = *tp;
 	switch (TREE_CODE(t)) {
-	case MODIFY_EXPR: case INIT_EXPR:
-		hoist_write_of(hw, TREE_OPERAND(t, 0));
-		break;
-	case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
-	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR:
-	case ADDR_EXPR:
+	case MODIFY_EXPR: case INIT_EXPR: case PREINCREMENT_EXPR: case PREDECREMENT_EXPR:
+	case POSTINCREMENT_EXPR: case POSTDECREMENT_EXPR: case ADDR_EXPR:
 		hoist_write_of(hw, TREE_OPERAND(t, 0));
 		break;
 	case DECL_EXPR:

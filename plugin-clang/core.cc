@@ -120,6 +120,10 @@ int mp_aff_minmax(const mp_aff *e, const mp_aff *tv, const mp_aff *fv, int *is_m
 int mp_nest_add_narrow(mp_nest *n, const mp_aff *e, int bits, int uns)
 { return T->nest_add_narrow(n, e, bits, uns); }
 int mp_aff_iters(const mp_nest *n, const mp_aff *a, int *it) { return T->aff_iters(n, a, it); }
+int mp_plan_live_loops(const mp_nest *n, const mp_plan *p, int *out, int max)
+{
+	return T->plan_live_loops(n, p, out, max);
+}
 int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 { return T->analyze_all(n, p, plans, max); }
 int mp_pragma_scales(const mp_token *tok, int ntok, mp_pragma *p, char *err, size_t errlen,

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 12
+#define MP_CORE_TABLE_VERSION 13
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -73,6 +73,7 @@ typedef struct mp_core_table {
 	/* version 12 */
 	int (*nest_add_narrow)(mp_nest *n, const mp_aff *e, int bits, int uns);
 	int (*aff_iters)(const mp_nest *n, const mp_aff *a, int *it);
+	int (*plan_live_loops)(const mp_nest *, const mp_plan *, int *, int);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

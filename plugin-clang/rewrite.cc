@@ -649,8 +649,24 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	auto zero = [&] { return m.lit(0); };
 	auto nullp = [&] { return m.cast(vp, m.lit(0)); };
 
-	VarDecl *mvar = m.local("__mixprec_M", lt, m.extent(li));
-	VarDecl *nvar = m.local("__mixprec_N", lt, m.extent(lj));
+	/* the extents of the loops around the contraction, outer to inner,
+	   each read only when the ones outside it are positive, as the loop
+	   as written reads them; any other: no call, the loop as written
+	   (mp_plan_live_loops: `k < l->n` with l == NULL and M == 0) */
+	int live[MP_MAX_LOOPS];
+	int nlive = mp_plan_live_loops(n, &p, live, MP_MAX_LOOPS);
+	Expr *lv = nullptr;
+	for (int q = 0; q < nlive; q++) {
+		Expr *x = m.bin(BO_GT, m.extent(live[q]), m.lit(0));
+		auto cv = x->getIntegerConstantExpr(C);
+		if (cv && cv->getBoolValue())
+			continue;
+		lv = lv ? m.bin(BO_LAnd, lv, x) : x;
+	}
+	VarDecl *livev = lv ? m.local("__mixprec_live", C.IntTy, lv) : nullptr;
+	auto if_live = [&](Expr *e) { return livev ? m.cond(m.ref(livev), e, m.lit(0)) : e; };
+	VarDecl *mvar = m.local("__mixprec_M", lt, if_live(m.extent(li)));
+	VarDecl *nvar = m.local("__mixprec_N", lt, if_live(m.extent(lj)));
 	std::vector<Stmt *> pre;   /* statements before the call */
 	/* The bits of X converted to floating type FT, as integer type UT:
 	   FT f = X; UT u = 0; memcpy(&u, &f, sizeof f); (declared before the
@@ -902,14 +918,26 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			break;
 		}
 	}
-	tiles.push_back(m.local("__mixprec_tile", vp,
-				m.cond(m.ref(go), m.call(nest_fn, args), nullp())));
+	if (livev) {   /* computed under `if (live)` below */
+		tiles.push_back(m.local("__mixprec_tile", vp, nullp()));
+		pre.push_back(m.bin(BO_Assign, m.ref(tiles.back()),
+				    m.cond(m.ref(go), m.call(nest_fn, args), nullp())));
+	} else {
+		tiles.push_back(m.local("__mixprec_tile", vp,
+					m.cond(m.ref(go), m.call(nest_fn, args), nullp())));
+	}
 	m.bx = &p;
 	}
 	VarDecl *tile = tiles[0];
 
 	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };
-	outer.insert(outer.end(), pre.begin(), pre.end());
+	if (livev) {
+		outer.insert(outer.begin(), m.decl_stmt(livev));
+		for (VarDecl *t : tiles)
+			outer.push_back(m.decl_stmt(t));
+	} else {
+		outer.insert(outer.end(), pre.begin(), pre.end());
+	}
 	/* the thread count of the OpenMP directive the call replaces:
 	   __mixprec_omp_threads(if ? num_threads : 1) around the call */
 	FunctionDecl *thr_fn = nullptr;
@@ -925,8 +953,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		std::vector<Expr *> ta = { n };
 		outer.push_back(m.call(thr_fn, ta));
 	}
-	for (VarDecl *t : tiles)
-		outer.push_back(m.decl_stmt(t));
+	if (livev)
+		outer.push_back(mpc::if_stmt(C, m.L, m.ref(livev), mpc::compound(C, pre, m.L, m.L),
+					     nullptr));
+	else
+		for (VarDecl *t : tiles)
+			outer.push_back(m.decl_stmt(t));
 	if (thr_fn) {
 		std::vector<Expr *> ta = { m.lit(0) };
 		outer.push_back(m.call(thr_fn, ta));

@@ -639,6 +639,23 @@ static basic_block guarded(basic_block cur, tree cond, gimple_seq set,
 	return join;
 }
 
+/* CUR falls through to its successor; make it "if (COND)" with the true
+   edge to a new block (returned) that falls through to that successor,
+   the false edge to SKIP. */
+static basic_block continue_if(basic_block cur, tree cond, basic_block skip)
+{
+	basic_block next = split_edge(single_succ_edge(cur));
+	gimple_stmt_iterator g = gsi_last_bb(cur);
+	gsi_insert_after(&g, gimple_build_cond(NE_EXPR, cond, boolean_false_node, NULL_TREE,
+					       NULL_TREE), GSI_NEW_STMT);
+	edge e = single_succ_edge(cur);
+	e->flags &= ~EDGE_FALLTHRU;
+	e->flags |= EDGE_TRUE_VALUE;
+	e->probability = profile_probability::likely();
+	make_edge(cur, skip, EDGE_FALSE_VALUE)->probability = profile_probability::unlikely();
+	return next;
+}
+
 /* __mixprec_small[I] (runtime/nest.c): the inline guard's table. */
 static tree small_entry(int i)
 {
@@ -852,9 +869,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 
 	/* before the calls, unconditionally: the extents the tile reads use,
 	   no tile yet, and the inline guard */
-	gimple_seq head = NULL;
+	gimple_seq init = NULL, head = NULL;
 	tree mvar = create_tmp_var(long_t(), "mp_M");
 	tree nvar = create_tmp_var(long_t(), "mp_N");
+	assign(&init, mvar, zero);
+	assign(&init, nvar, zero);
 	assign(&head, mvar, m.extent(li));
 	assign(&head, nvar, m.extent(lj));
 	/* one call per contraction (rows unrolled into accumulators: several,
@@ -893,7 +912,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		m.memo_to(NULL);
 		m.bx = &p;
 		tree t = create_tmp_var(ptr, "mp_tile");
-		gimple_seq_add_stmt(&head, gimple_build_assign(t, null_pointer_node));
+		gimple_seq_add_stmt(&init, gimple_build_assign(t, null_pointer_node));
 		gcall *call = gimple_build_call_vec(nest_fn, args);
 		args.release();
 		gimple_call_set_lhs(call, t);
@@ -906,8 +925,31 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	/* the calls only when the guard says they are worth making */
 	basic_block pre = block_on_edge(e0);
 	gimple_stmt_iterator g = gsi_last_bb(pre);
+	gsi_insert_seq_after(&g, init, GSI_CONTINUE_LINKING);
+	/* the extents of the loops around the contraction, outer to inner,
+	   each read only when the ones outside it are positive, as the loop
+	   as written reads them; any other: no call, the loop as written
+	   (mp_plan_live_loops: `k < l->n` with l == NULL and M == 0) */
+	int live[MP_MAX_LOOPS];
+	int nlive = mp_plan_live_loops(n, &p, live, MP_MAX_LOOPS);
+	basic_block skip = NULL;
+	for (int q = 0; q < nlive; q++) {
+		tree pos = fold_build2(GT_EXPR, boolean_type_node, m.extent(live[q]), zero);
+		if (integer_onep(pos))
+			continue;
+		if (!skip)
+			skip = split_edge(single_succ_edge(pre));
+		gimple_seq s = NULL;
+		tree ok = gval(pos, &s);
+		g = gsi_last_bb(pre);
+		gsi_insert_seq_after(&g, s, GSI_CONTINUE_LINKING);
+		pre = continue_if(pre, ok, skip);
+	}
+	g = gsi_last_bb(pre);
 	gsi_insert_seq_after(&g, head, GSI_CONTINUE_LINKING);
 	pre = guarded(pre, go, seq, profile_probability::even());
+	if (skip)
+		pre = skip;
 	seq = NULL;
 	tree tile = tiles[0];
 	if (count > 1) {

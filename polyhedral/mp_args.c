@@ -467,3 +467,43 @@ void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na
 			return;
 	memcpy(w->stride, st, sizeof st);
 }
+
+static int loop_depth(const mp_nest *n, int l)
+{
+	int d = 0;
+
+	for (; l >= 0; l = n->loop[l].parent)
+		d++;
+	return d;
+}
+
+/* See mp_nest.h. */
+int mp_plan_live_loops(const mp_nest *n, const mp_plan *p, int *out, int max)
+{
+	int cand[4 + MP_MAX_SUM], nc = 0, deep = -1, chain[MP_MAX_LOOPS], nchain = 0, k = 0;
+
+	cand[nc++] = p->loop_i;
+	cand[nc++] = p->loop_j;
+	cand[nc++] = p->loop_k;
+	cand[nc++] = p->loop_g;
+	for (int s = 0; s < p->nsum && s < MP_MAX_SUM; s++)
+		cand[nc++] = p->loop_sum[s];
+	for (int c = 0; c < nc; c++)
+		if (cand[c] >= 0 && cand[c] < n->nloops &&
+		    (deep < 0 || loop_depth(n, cand[c]) > loop_depth(n, deep)))
+			deep = cand[c];
+	for (int l = deep; l >= 0 && nchain < MP_MAX_LOOPS; l = n->loop[l].parent)
+		chain[nchain++] = l;
+	while (nchain-- > 0 && k < max) {
+		int l = chain[nchain], it[2 * MP_MAX_TERMS];
+
+		if (p->tri && (l == p->loop_i || l == p->loop_j)) {
+			out[k++] = l;
+			continue;
+		}
+		if (mp_aff_iters(n, &n->loop[l].lo, it) || mp_aff_iters(n, &n->loop[l].hi, it))
+			continue;
+		out[k++] = l;
+	}
+	return k;
+}

@@ -934,6 +934,18 @@ typedef struct mp_work {
 } mp_work;
 void mp_plan_work(const mp_nest *n, const mp_plan *p, const mp_arg *args, int na, mp_work *w);
 
+/* The loops whose extents the glue tests, outer to inner, before it
+ * evaluates anything else of the call (the extents of inner loops, derived
+ * values such as `l->n`, the inline guard, the arguments): the loop as
+ * written reads an inner loop's bound or a value in its body only when
+ * every enclosing loop runs, and those reads may fault (`k < l->n` with
+ * l == NULL and M == 0).  When one of these extents is not positive the
+ * call is not made and the loop as written runs.  out[0..] receives the
+ * innermost of the plan's loops and its enclosing loops whose bounds name
+ * no iterator (or are loop_i / loop_j of a triangular plan: the box),
+ * outermost first; returns how many (at most max). */
+int mp_plan_live_loops(const mp_nest *n, const mp_plan *p, int *out, int max);
+
 /* The architecture the compiler generates code for: the kernel families
  * the remark names. */
 enum { MP_ARCH_X86_64 = 0, MP_ARCH_AARCH64 = 1 };

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 13
 // MIXPREC-EXPECT-FALLBACK: 1
 /* struct_fields.c -- sizes, leading dimensions and operand pointers read
  * from struct fields and arrays inside the nest, and loop-invariant bounds
@@ -170,6 +170,39 @@ __attribute__((noinline)) void sf_div_var(int M, int N, int K, int d, const int8
 		}
 }
 
+/* values read through a pointer that the loop as written reads only when
+ * the loops around them run: a NULL struct with no row, column or step of
+ * k must not be dereferenced (the call's extents are tested outer to
+ * inner before anything else is read) */
+struct sf_dims {
+	int n, lda;
+};
+__attribute__((noinline)) void sf_null_bound(int M, int N, const struct sf_dims *d,
+					     const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < d->n; k++)
+				s += A[i * d->n + k] * B[j * d->n + k];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void sf_null_lda(int M, int N, int K, const struct sf_dims *d,
+					   const int8_t *A, const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 7;
+			for (int k = 0; k < K; k++)
+				s += A[i * d->lda + k] * B[j * K + k];
+			C[i * N + j] = s;
+		}
+}
+
 /* the output overlaps the struct's own fields: the fallback runs */
 struct sf_box {
 	int32_t data[4];
@@ -225,6 +258,15 @@ void corpus_main(void)
 		harness_out_array(harness_name("div_var %dx%dx%d/%d", M, N, K, d), C, mn);
 		sf_div_var(0, N, K, 0, A, B, C);   /* no row: never divides */
 		harness_out_array(harness_name("div_var 0x%dx%d/0", N, K), C, mn);
+		struct sf_dims nd = { K, K + 1 };
+		sf_null_bound(0, N, NULL, A, B, C);   /* no row, no column: d unread */
+		sf_null_bound(M, 0, NULL, A, B, C);
+		sf_null_bound(M, N, &nd, A, B, C);
+		harness_out_array(harness_name("null_bound %dx%dx%d", M, N, K), C, mn);
+		sf_null_lda(M, N, 0, NULL, A, B, C);   /* no k: d unread */
+		harness_out_array(harness_name("null_lda %dx%dx0", M, N), C, mn);
+		sf_null_lda(M, N, K, &nd, A, B, C);
+		harness_out_array(harness_name("null_lda %dx%dx%d", M, N, K), C, mn);
 		sf_select_iter(M, N, K, A, B, C);
 		harness_out_array(harness_name("select_iter %dx%d", M, K), C, (size_t)M);
 		/* out[1] is the layer's own n_in: the second batch row's store

@@ -1463,10 +1463,15 @@ static class loop *loop_after_marker(gimple *m)
 		if (s->loop_father != outer && s->loop_father->header == s &&
 		    loop_outer(s->loop_father) == outer)
 			return s->loop_father;
-		/* only straight-line code may sit between pragma and loop */
-		for (gimple_stmt_iterator g = gsi_start_bb(s); !gsi_end_p(g); gsi_next(&g))
-			if (gimple_code(gsi_stmt(g)) == GIMPLE_COND)
+		/* only straight-line code may sit between pragma and loop, and
+		   no other pragma's marker: the loop this one annotated was
+		   removed as dead code (the next nest is not this pragma's) */
+		for (gimple_stmt_iterator g = gsi_start_bb(s); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *st = gsi_stmt(g);
+			int mid;
+			if (gimple_code(st) == GIMPLE_COND || stmt_is_marker(st, &mid))
 				return NULL;
+		}
 		bb = s;
 	}
 	return NULL;

@@ -531,6 +531,9 @@ static tree_stmt_iterator marker_place(tree list, tree_stmt_iterator it)
 /* A region of pragma ID: a marker of its own (a copy of ID's record,
  * region set) before each loop item in ITEMS of LIST; ID's own marker
  * annotates nothing (region_head). */
+static tree dead_loop(tree s, tree prev);
+static void warn_dead(mp_pragma_rec &r, tree dead);
+
 static void mark_loops(tree list, const std::vector<tree_stmt_iterator> &items, int id)
 {
 	mp_pragmas[id].region = true;
@@ -548,6 +551,15 @@ static void mark_loops(tree list, const std::vector<tree_stmt_iterator> &items, 
 		tree call = build_call_expr_loc(EXPR_LOCATION(l), marker_decl(), 1,
 						build_int_cst(integer_type_node, nid));
 		tsi_link_before(&at[k], call, TSI_SAME_STMT);
+		/* a loop without iterations (check_markers_r skips a region's
+		   markers): the statement before it may be its init */
+		tree prev = NULL_TREE;
+		for (tree_stmt_iterator p = tsi_start(list); !tsi_end_p(p) &&
+		     tsi_stmt(p) != tsi_stmt(items[k]); tsi_next(&p))
+			if (!mp_is_debug_marker(tsi_stmt(p)))
+				prev = tsi_stmt(p);
+		if (tree dead = dead_loop(tsi_stmt(items[k]), prev))
+			warn_dead(mp_pragmas[nid], dead);
 	}
 }
 
@@ -704,6 +716,136 @@ static location_t omp_location(tree t)
 	return b ? omp_location(b) : UNKNOWN_LOCATION;
 }
 
+/* COND with VAR replaced by the constant VAL, folded again at every node
+ * it changes. */
+static tree subst_fold(tree cond, tree var, tree val)
+{
+	if (cond == var)
+		return fold_convert(TREE_TYPE(var), val);
+	if (!cond || !EXPR_P(cond) || TREE_SIDE_EFFECTS(cond))
+		return cond;
+	enum tree_code code = TREE_CODE(cond);
+	if (TREE_CODE_LENGTH(code) == 1 &&
+	    (CONVERT_EXPR_CODE_P(code) || TREE_CODE_CLASS(code) == tcc_unary)) {
+		tree a = subst_fold(TREE_OPERAND(cond, 0), var, val);
+		return a == TREE_OPERAND(cond, 0) ? cond : fold_build1(code, TREE_TYPE(cond), a);
+	}
+	if (TREE_CODE_LENGTH(code) == 2 &&
+	    (TREE_CODE_CLASS(code) == tcc_binary || TREE_CODE_CLASS(code) == tcc_comparison ||
+	     code == TRUTH_ANDIF_EXPR || code == TRUTH_ORIF_EXPR || code == TRUTH_AND_EXPR ||
+	     code == TRUTH_OR_EXPR)) {
+		tree a = subst_fold(TREE_OPERAND(cond, 0), var, val);
+		tree b = subst_fold(TREE_OPERAND(cond, 1), var, val);
+		if (a == TREE_OPERAND(cond, 0) && b == TREE_OPERAND(cond, 1))
+			return cond;
+		return fold_build2(code, TREE_TYPE(cond), a, b);
+	}
+	return cond;
+}
+
+/* Whether the loop condition COND is false on entry: as written, or with
+ * the variable that PREV (the statement just before the loop: `i = 0;`,
+ * `int i = 0;`) sets to a constant replaced by that constant. */
+static tree entry_var;   /* the variable PREV sets, for the message */
+static bool cond_false_on_entry(tree cond, tree prev)
+{
+	entry_var = NULL_TREE;
+	if (!cond)
+		return false;
+	while (prev && (TREE_CODE(prev) == NOP_EXPR || TREE_CODE(prev) == CONVERT_EXPR) &&
+	       VOID_TYPE_P(TREE_TYPE(prev)))
+		prev = TREE_OPERAND(prev, 0);
+	tree var = NULL_TREE, val = NULL_TREE;
+	if (prev && TREE_CODE(prev) == DECL_EXPR && VAR_P(DECL_EXPR_DECL(prev))) {
+		var = DECL_EXPR_DECL(prev);
+		val = DECL_INITIAL(var);
+	} else if (prev && TREE_CODE(prev) == MODIFY_EXPR && VAR_P(TREE_OPERAND(prev, 0))) {
+		var = TREE_OPERAND(prev, 0);
+		val = TREE_OPERAND(prev, 1);
+	}
+	entry_var = var;
+	if (integer_zerop(fold(cond)))
+		return true;
+	if (!var || !val || TREE_CODE(val) != INTEGER_CST || !INTEGRAL_TYPE_P(TREE_TYPE(var)))
+		return false;
+	return integer_zerop(subst_fold(cond, var, val));
+}
+
+/* The first loop in S (an annotated nest: the loop statement, its scope,
+ * the loops in its body, not under an `if`) whose condition is false on
+ * entry (cond_false_on_entry; PREV the statement before S).  The C front
+ * end's constant bounds (`for (i = 0; i < N; i++)` with N a macro of 0):
+ * such a loop is removed as dead code before the pass sees it; the core
+ * refuses it in the same words under clang (MP_MSG_NO_ITERATIONS). */
+static tree dead_loop(tree s, tree prev)
+{
+	if (!s)
+		return NULL_TREE;
+	switch (TREE_CODE(s)) {
+	case STATEMENT_LIST: {
+		tree p = prev;
+		for (tree_stmt_iterator i = tsi_start(s); !tsi_end_p(i); tsi_next(&i)) {
+			tree e = tsi_stmt(i);
+			if (mp_is_debug_marker(e))
+				continue;
+			if (tree d = dead_loop(e, p))
+				return d;
+			p = e;
+		}
+		return NULL_TREE;
+	}
+	case BIND_EXPR:
+		return dead_loop(BIND_EXPR_BODY(s), prev);
+	case FOR_STMT:
+		if (cond_false_on_entry(FOR_COND(s), prev))
+			return s;
+		return dead_loop(FOR_BODY(s), NULL_TREE);
+	case WHILE_STMT:
+		if (cond_false_on_entry(WHILE_COND(s), prev))
+			return s;
+		return dead_loop(WHILE_BODY(s), NULL_TREE);
+	default:
+		return NULL_TREE;
+	}
+}
+
+/* The variable a loop's condition tests (its first operand's), for the
+ * message; else the one the statement before the loop sets. */
+static const char *cond_var_name(tree cond)
+{
+	if (cond && TREE_CODE(cond) == INTEGER_CST)
+		return entry_var && DECL_NAME(entry_var) ? IDENTIFIER_POINTER(DECL_NAME(entry_var))
+							  : "?";
+	while (cond && EXPR_P(cond) && TREE_OPERAND_LENGTH(cond) > 0) {
+		tree a = TREE_OPERAND(cond, 0);
+		while (a && CONVERT_EXPR_P(a))
+			a = TREE_OPERAND(a, 0);
+		if (a && VAR_P(a) && DECL_NAME(a))
+			return IDENTIFIER_POINTER(DECL_NAME(a));
+		if (TREE_CODE_CLASS(TREE_CODE(cond)) != tcc_comparison)
+			return "?";
+		a = TREE_OPERAND(cond, 1);
+		while (a && CONVERT_EXPR_P(a))
+			a = TREE_OPERAND(a, 0);
+		return a && VAR_P(a) && DECL_NAME(a) ? IDENTIFIER_POINTER(DECL_NAME(a)) : "?";
+	}
+	return "?";
+}
+
+/* The nest of R is refused: DEAD (dead_loop) runs no iterations. */
+static void warn_dead(mp_pragma_rec &r, tree dead)
+{
+	location_t at = EXPR_LOCATION(dead);
+	location_t loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
+	char why[MP_REASON_LEN];
+	snprintf(why, sizeof why, MP_MSG_NO_ITERATIONS,
+		 cond_var_name(TREE_CODE(dead) == FOR_STMT ? FOR_COND(dead) : WHILE_COND(dead)));
+	if (warning_at(loc, OPT_Wpragmas, "mixprec: loop nest not transformed: %s", why) &&
+	    at != UNKNOWN_LOCATION && LOCATION_LINE(at) != LOCATION_LINE(loc))
+		inform(at, "the reason is here");
+	r.bad = true;
+}
+
 static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 {
 	tree t = *tp;
@@ -768,6 +910,21 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 		r.loop_loc = EXPR_LOCATION(f);
 		if (r.loop_loc == UNKNOWN_LOCATION)
 			r.loop_loc = r.pragma_loc;
+		/* from the statement after the marker: the loop's scope, or
+		   `i = 0;` and the loop */
+		tree_stmt_iterator d0 = mp_next_stmt(i);
+		tree dead = NULL_TREE, prev = NULL_TREE;
+		for (tree_stmt_iterator d = d0; !tsi_end_p(d) && !dead; tsi_next(&d)) {
+			tree e = tsi_stmt(d);
+			if (mp_is_debug_marker(e))
+				continue;
+			dead = dead_loop(e, prev);
+			if (e == f || mp_loop_item(e) == f || annotated_for(e) == f)
+				break;
+			prev = e;
+		}
+		if (dead)
+			warn_dead(r, dead);
 	}
 	*walk_subtrees = 1;
 	return NULL_TREE;

@@ -94,6 +94,11 @@ extern "C" {
 	"and no num_threads clause (the loops run on the calling thread); remove the clause, or " \
 	"the directive: the kernels use OpenMP threads themselves (%s)"
 
+/* a loop of the contraction whose constant bounds give it no iteration
+ * (`for (i = 0; i < 0; i++)`, a dimension configured to 0 by a macro) */
+#define MP_MSG_NO_ITERATIONS \
+	"loop '%s' runs no iterations (its bounds are constants): nothing to transform"
+
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \
 	"own variables, or is not visible here (declare it __attribute__((const)) or " \

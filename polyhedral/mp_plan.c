@@ -4170,6 +4170,23 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 		plan->reason_loc = cloc;
 		return 0;
 	}
+	/* a loop whose constant bounds give it no iteration: GCC removes it
+	   as dead code before the plugin sees it (plugin-gcc/plugin.cc,
+	   dead_loop, reports it in the same words); the same refusal under
+	   every compiler */
+	for (int l = 0; l < n->nloops; l++) {
+		const mp_loop *lp = &n->loop[l];
+		int64_t clo, chi;
+
+		if (lp->after < 0 && lp->step_var < 0 && mp_aff_is_const(&lp->lo, &clo) &&
+		    mp_aff_is_const(&lp->hi, &chi) && chi < clo) {
+			plan_init(plan, n, p);
+			snprintf(plan->reason, sizeof(plan->reason), MP_MSG_NO_ITERATIONS,
+				 vn(n, lp->iter));
+			plan->reason_loc = lp->loc;
+			return 0;
+		}
+	}
 	mp_walk_resolve(n);
 	mp_reroll(n);
 	fold_sub_neg(n);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 7
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -17,7 +17,13 @@
  *    the first row and the call, at the loop, read its new value (rows
  *    from 0, not from st; found in review, December 2026): refused now,
  *    also where a call may change `st` through its address; set before
- *    the init (`st += 1; i = st - 1;`) it is transformed. */
+ *    the init (`st += 1; i = st - 1;`) it is transformed;
+ *  - a pragma on a loop whose constant bounds give it no iteration (`j <
+ *    RG_NONE`, a macro of 0): GCC removes the loop before the pass, and
+ *    the pragma's marker then annotated the next nest of the function
+ *    with its own clauses (`constant=B` on a nest whose B changes between
+ *    calls: B stayed packed, wrong results; fuzz seed 300262, December
+ *    2026).  Refused in the same words under the three compilers. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -133,6 +139,29 @@ __attribute__((noinline)) long rg_init_before(int M, int N, int K, const int8_t 
 	return i + st;
 }
 
+#define RG_NONE 0
+__attribute__((noinline)) void rg_dead_then(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C, int32_t *D)
+{
+	unsigned i, j, k;   /* unsigned: `j < 0u` is false whatever j is */
+#pragma mixprec(int8, acc=int32, constant=B)
+	for (j = 0; j < RG_NONE; j++)   // expected-warning {{loop 'j' runs no iterations (its bounds are constants)}}
+		for (i = 0; i < (unsigned)M; i++) {
+			int32_t s = 0;
+			for (k = 0; k < (unsigned)K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < (unsigned)M; i++)
+		for (j = 0; j < (unsigned)N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < (unsigned)K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			D[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -168,6 +197,13 @@ void corpus_main(void)
 			harness_out_array(harness_name("vla_len %dx%dx%d", M, N, K), C, mn);
 			harness_free(Bv);
 		}
+		/* the second nest again with B changed: nothing stays packed */
+		rg_dead_then(M, N, K, A, B, C, C);
+		harness_out_array(harness_name("dead_then %dx%dx%d", M, N, K), C, mn);
+		for (size_t x = 0; x < (size_t)K * N; x++)
+			B[x] = (int8_t)(B[x] * 3 + 1);
+		rg_dead_then(M, N, K, A, B, C, C);
+		harness_out_array(harness_name("dead_then B' %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

@@ -1456,6 +1456,15 @@ static class loop *loop_after_marker(gimple *m)
 {
 	basic_block bb = gimple_bb(m);
 	class loop *outer = bb->loop_father;
+	/* the rest of the marker's own block too: once the loop is gone
+	   (removed as dead code), the next pragma's marker may follow in the
+	   same block */
+	gimple_stmt_iterator g0 = gsi_for_stmt(m);
+	for (gsi_next(&g0); !gsi_end_p(g0); gsi_next(&g0)) {
+		int mid;
+		if (gimple_code(gsi_stmt(g0)) == GIMPLE_COND || stmt_is_marker(gsi_stmt(g0), &mid))
+			return NULL;
+	}
 	for (int hops = 0; hops < 8; hops++) {
 		basic_block s = normal_succ(bb);
 		if (!s)

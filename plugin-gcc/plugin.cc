@@ -752,6 +752,9 @@ static bool cond_false_on_entry(tree cond, tree prev)
 	entry_var = NULL_TREE;
 	if (!cond)
 		return false;
+	/* `(x = 1, 0)`: the value is the last operand's */
+	while (TREE_CODE(cond) == COMPOUND_EXPR)
+		cond = TREE_OPERAND(cond, 1);
 	while (prev && (TREE_CODE(prev) == NOP_EXPR || TREE_CODE(prev) == CONVERT_EXPR) &&
 	       VOID_TYPE_P(TREE_TYPE(prev)))
 		prev = TREE_OPERAND(prev, 0);
@@ -769,6 +772,44 @@ static bool cond_false_on_entry(tree cond, tree prev)
 	if (!var || !val || TREE_CODE(val) != INTEGER_CST || !INTEGRAL_TYPE_P(TREE_TYPE(var)))
 		return false;
 	return integer_zerop(subst_fold(cond, var, val));
+}
+
+/* Does T (a loop body) compute a product of values (not a subscript's or
+ * an address's): a loop that may hold a contraction? */
+static tree value_mult_r(tree *tp, int *walk_subtrees, void *)
+{
+	switch (TREE_CODE(*tp)) {
+	case MULT_EXPR:
+		return *tp;
+	case ARRAY_REF: case INDIRECT_REF: case MEM_REF: case ADDR_EXPR: case COMPONENT_REF:
+		*walk_subtrees = 0;   /* an access: its value comes from memory */
+		return NULL_TREE;
+	case MODIFY_EXPR:
+		/* the stored-to place is an address; the value is operand 1 */
+		*walk_subtrees = 0;
+		return walk_tree(&TREE_OPERAND(*tp, 1), value_mult_r, NULL, NULL);
+	default:
+		return NULL_TREE;
+	}
+}
+
+static tree has_loop_r(tree *tp, int *, void *)
+{
+	if (TREE_CODE(*tp) == FOR_STMT || TREE_CODE(*tp) == WHILE_STMT ||
+	    TREE_CODE(*tp) == DO_STMT)
+		return *tp;
+	return NULL_TREE;
+}
+
+/* Whether the loop L (FOR_STMT or WHILE_STMT) holds another loop or a
+ * product of values: the loops the core checks as well (mp_plan.c,
+ * loop_may_contract); a leaf loop that only copies or clears (`for (t = 0;
+ * t < PAD; t++) D[t] = 0;`) is removed by GCC and ignored by the core. */
+static bool loop_may_contract(tree l)
+{
+	tree body = TREE_CODE(l) == FOR_STMT ? FOR_BODY(l) : WHILE_BODY(l);
+	return walk_tree_without_duplicates(&body, has_loop_r, NULL) ||
+	       walk_tree_without_duplicates(&body, value_mult_r, NULL);
 }
 
 /* The first loop in S (an annotated nest: the loop statement, its scope,
@@ -797,11 +838,11 @@ static tree dead_loop(tree s, tree prev)
 	case BIND_EXPR:
 		return dead_loop(BIND_EXPR_BODY(s), prev);
 	case FOR_STMT:
-		if (cond_false_on_entry(FOR_COND(s), prev))
+		if (cond_false_on_entry(FOR_COND(s), prev) && loop_may_contract(s))
 			return s;
 		return dead_loop(FOR_BODY(s), NULL_TREE);
 	case WHILE_STMT:
-		if (cond_false_on_entry(WHILE_COND(s), prev))
+		if (cond_false_on_entry(WHILE_COND(s), prev) && loop_may_contract(s))
 			return s;
 		return dead_loop(WHILE_BODY(s), NULL_TREE);
 	default:
@@ -813,6 +854,8 @@ static tree dead_loop(tree s, tree prev)
  * message; else the one the statement before the loop sets. */
 static const char *cond_var_name(tree cond)
 {
+	while (cond && TREE_CODE(cond) == COMPOUND_EXPR)
+		cond = TREE_OPERAND(cond, 1);
 	if (cond && TREE_CODE(cond) == INTEGER_CST)
 		return entry_var && DECL_NAME(entry_var) ? IDENTIFIER_POINTER(DECL_NAME(entry_var))
 							  : "?";

@@ -2411,6 +2411,34 @@ static int check_writes(az *z)
 			add_check(z->plan, w);
 		}
 	}
+	/* the bytes protected at run time (a variable in memory read as an
+	   invariant: a global, `*pK`, `p->K`; a load read once before the
+	   nest) must miss every written range, and the runtime compares them
+	   only with the ranges of the checks: each write that may reach them
+	   is one, also between declared arrays (`k < *pK` with pK pointing
+	   into a global output C was read once and never compared: wrong
+	   results under the three compilers).  A load of a declared array
+	   misses the writes to other declared arrays. */
+	{
+		int any_var = 0;
+
+		for (i = 0; i < n->nvars; i++)
+			any_var |= n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
+		for (w = 0; w < n->naccesses; w++) {
+			const mp_access *a = &n->access[w];
+			int reach = any_var;
+
+			if (!a->is_write || a->stmt < 0)
+				continue;
+			for (i = 0; i < n->naccesses && !reach; i++)
+				if (mp_invariant_load(n, i))
+					reach = !(n->array[n->access[i].array].is_decl &&
+						  n->array[a->array].is_decl &&
+						  n->access[i].array != a->array);
+			if (reach)
+				add_check(z->plan, w);
+		}
+	}
 	/* the writes to an operand read before them: not compared with that
 	   operand's own read range (only the first 8 checks can say so) */
 	for (i = 0; i < 2; i++) {
@@ -4147,6 +4175,38 @@ static int clip_check(const mp_nest *n, mp_plan *plan)
 	return plan->ok;
 }
 
+static int expr_has_mul(const mp_nest *n, int e, int depth)
+{
+	if (e < 0 || e >= n->nexprs || depth > 64)
+		return 0;
+	const mp_expr *x = &n->expr[e];
+
+	if (x->kind == MP_X_MUL)
+		return 1;
+	if (x->kind == MP_X_CALL) {
+		for (int a = 0; a < x->nargs; a++)
+			if (expr_has_mul(n, x->args[a], depth + 1))
+				return 1;
+		return 0;
+	}
+	return expr_has_mul(n, x->a, depth + 1) || expr_has_mul(n, x->b, depth + 1);
+}
+
+/* Whether loop L holds another loop or a statement computing a product
+ * (as plugin-gcc/plugin.cc's loop_may_contract): a leaf loop that only
+ * copies or clears is not checked for iterations. */
+static int loop_may_contract(const mp_nest *n, int l)
+{
+	for (int q = 0; q < n->nloops; q++)
+		if (n->loop[q].parent == l)
+			return 1;
+	for (int s = 0; s < n->nstmts; s++)
+		if (n->stmt[s].loop == l && n->stmt[s].kind != MP_S_OPAQUE &&
+		    expr_has_mul(n, n->stmt[s].rhs, 0))
+			return 1;
+	return 0;
+}
+
 int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 {
 	mp_pragma dflt;
@@ -4178,6 +4238,8 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 		const mp_loop *lp = &n->loop[l];
 		int64_t clo, chi;
 
+		if (!loop_may_contract(n, l))
+			continue;
 		if (lp->after < 0 && lp->step_var < 0 && mp_aff_is_const(&lp->lo, &clo) &&
 		    mp_aff_is_const(&lp->hi, &chi) && chi < clo) {
 			plan_init(plan, n, p);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 5
 // MIXPREC-EXPECT-FALLBACK: 1
 /* overlap.c -- aliasing known only at run time.  Both kernels take plain
  * pointers, so the plugin must transform them and check for overlap when
@@ -64,12 +64,47 @@ __attribute__((noinline)) void ov_acc(int M, int N, int K, const int8_t *X, cons
 				Y[i * ldy + j] += X[i * K + k] * W[j * K + k];
 }
 
+/* The reduction bound read through a pointer that may point into the
+ * nest's own output, a global array: no operand needs a check (declared
+ * arrays never overlap), but the bound is read once before the nest and
+ * its bytes must miss every written range (adversarial review, December
+ * 2026: wrong results under the three compilers, the call never fell
+ * back). */
+#define OV_G 64
+static int8_t ov_ga[OV_G * OV_G], ov_gb[OV_G * OV_G];
+static int32_t ov_gc[OV_G * OV_G];
+__attribute__((noinline)) void ov_bound_global(int M, int N, const int *pK)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < *pK; k++)
+				s += ov_ga[i * OV_G + k] * ov_gb[j * OV_G + k];
+			ov_gc[i * N + j] = s & 15;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
 		int M, N, K;
 		harness_shape(sh, 1, &M, &N, &K);
 		size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+
+		{
+			int gm = M < OV_G ? M : OV_G, gn = N < OV_G ? N : OV_G;
+			int gk = K < OV_G ? K : OV_G;
+			harness_fill_s8(ov_ga, sizeof ov_ga);
+			harness_fill_s8(ov_gb, sizeof ov_gb);
+			ov_bound_global(gm, gn, &gk);   /* the bound elsewhere */
+			harness_out(harness_name("bound_global %dx%dx%d", gm, gn, gk), ov_gc,
+				    sizeof ov_gc);
+			ov_gc[0] = gk;   /* the bound is the first output */
+			ov_bound_global(gm, gn, &ov_gc[0]);
+			harness_out(harness_name("bound_in_output %dx%dx%d", gm, gn, gk), ov_gc,
+				    sizeof ov_gc);
+		}
 
 		/* Disjoint: the fast path. */
 		int8_t *A = harness_rand_s8(mk), *B = harness_rand_s8(kn);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 8
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -162,6 +162,32 @@ __attribute__((noinline)) void rg_dead_then(int M, int N, int K, const int8_t *A
 		}
 }
 
+/* the same with a comma in the loop's test, `(*x = 1, 0)`: removed by
+ * GCC too, its marker then in the block of the next pragma's marker (the
+ * search for the loop skipped that block; adversarial review, December
+ * 2026: the next nest kept B packed, wrong results) */
+__attribute__((noinline)) void rg_dead_comma(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C, int32_t *D, int *x)
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32, constant=B)
+	for (j = 0; (*x = 1, 0); j++)   // expected-warning {{loop nest not transformed}}
+		for (i = 0; i < M; i++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < M; i++)
+		for (j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			D[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -204,6 +230,14 @@ void corpus_main(void)
 			B[x] = (int8_t)(B[x] * 3 + 1);
 		rg_dead_then(M, N, K, A, B, C, C);
 		harness_out_array(harness_name("dead_then B' %dx%dx%d", M, N, K), C, mn);
+		int x = 0;
+		rg_dead_comma(M, N, K, A, B, C, C, &x);
+		harness_out_array(harness_name("dead_comma %dx%dx%d", M, N, K), C, mn);
+		for (size_t q = 0; q < (size_t)K * N; q++)
+			B[q] = (int8_t)(B[q] * 5 - 2);
+		rg_dead_comma(M, N, K, A, B, C, C, &x);
+		harness_out_array(harness_name("dead_comma B' %dx%dx%d", M, N, K), C, mn);
+		harness_out_long("dead_comma x", x);
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

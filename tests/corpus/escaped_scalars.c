@@ -104,6 +104,7 @@ __attribute__((noinline)) void esc_base(int M, int N, int K, const int8_t *A, co
 				s += A[i * K + k] * B[j * K + k];
 			C[i * N + j] = s;
 		}
+	*out = NULL;   /* A's address does not outlive the call */
 }
 
 /* the accumulator itself, read back through its pointer */

@@ -371,7 +371,11 @@ bool mp_ctx::aff_of_(const Expr *e, mp_aff *r, int depth)
 	e = e->IgnoreParens();
 	if (e->getType()->isIntegerType() && !e->HasSideEffects(C)) {
 		Expr::EvalResult res;
-		if (!isa<DeclRefExpr>(e) && e->EvaluateAsInt(res, C) && mpc::min_signed_bits(res.Val.getInt()) <= 64) {
+		/* an enumerator is a constant (GCC's front end folds it); a
+		   variable's reference stays a variable */
+		bool ref = isa<DeclRefExpr>(e) &&
+			   !isa<EnumConstantDecl>(cast<DeclRefExpr>(e)->getDecl());
+		if (!ref && e->EvaluateAsInt(res, C) && mpc::min_signed_bits(res.Val.getInt()) <= 64) {
 			mp_aff_const(r, res.Val.getInt().getSExtValue());
 			return true;
 		}

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 9
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -188,6 +188,31 @@ __attribute__((noinline)) void rg_dead_comma(int M, int N, int K, const int8_t *
 		}
 }
 
+/* an enumerator of 0 as the bound: a constant under every compiler
+ * (clang's glue read enumerators as parameters and transformed the nest
+ * GCC refuses); its sibling nest with an enumerator of 16 is transformed */
+enum { RG_E0 = 0, RG_E16 = 16 };
+__attribute__((noinline)) void rg_enum_bounds(int N, int K, const int8_t *A, const int8_t *B,
+					      int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < RG_E0; i++)   // expected-warning {{loop 'i' runs no iterations (its bounds are constants)}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < RG_E16; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -238,6 +263,10 @@ void corpus_main(void)
 		rg_dead_comma(M, N, K, A, B, C, C, &x);
 		harness_out_array(harness_name("dead_comma B' %dx%dx%d", M, N, K), C, mn);
 		harness_out_long("dead_comma x", x);
+		if (M >= 16) {   /* A holds 16 rows */
+			rg_enum_bounds(N, K, A, B, C);
+			harness_out_array(harness_name("enum_bounds %dx%d", N, K), C, (size_t)16 * N);
+		}
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

@@ -264,17 +264,47 @@ static const VarDecl *clobbers(mp_ctx &c, const Stmt *k, const std::set<const Va
  * mentions V or changes a variable lo reads; null otherwise (GCC: the last
  * assignment on the entry path). */
 static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v,
-			      const VarDecl **clobbered = nullptr)
+			      const VarDecl **clobbered = nullptr, int depth = 0)
 {
 	auto it = c.parent->find(f);
 	const CompoundStmt *cs = it == c.parent->end() ? nullptr : dyn_cast<CompoundStmt>(it->second);
 	if (!cs)
 		return nullptr;
 	const Stmt *found = nullptr;
+	bool touched = false;   /* v set, declared, or control flow before f */
 	std::set<const VarDecl *> reads;   /* what found's value reads */
 	for (const Stmt *k : cs->body()) {
-		if (k == f)
-			return found;
+		if (k == f) {
+			if (found || touched || depth >= 4)
+				return found;
+			/* the first loop of a block (a region): the init before
+			   the block (as GCC sees it), with nothing in the block
+			   before the loop changing what it reads */
+			const Stmt *outer = prior_init(c, cs, v, clobbered, depth + 1);
+			if (!outer)
+				return nullptr;
+			std::set<const VarDecl *> r;
+			if (isa<DeclStmt>(outer))
+				vars_read(v->getInit(), r);
+			else if (const BinaryOperator *as = dyn_cast<BinaryOperator>(outer))
+				vars_read(as->getRHS(), r);
+			for (const Stmt *q : cs->body()) {
+				if (q == f)
+					break;
+				if (const VarDecl *w = clobbers(c, q, r)) {
+					if (clobbered)
+						*clobbered = w;
+					return nullptr;
+				}
+			}
+			return outer;
+		}
+		if (count_defs(k, v) || (!isa<Expr>(k) && !isa<DeclStmt>(k)))
+			touched = true;
+		if (const DeclStmt *ds = dyn_cast<DeclStmt>(k))
+			for (const Decl *d : ds->decls())
+				if (d == v)
+					touched = true;
 		if (const DeclStmt *ds = dyn_cast<DeclStmt>(k)) {
 			bool declares = false;
 			for (const Decl *d : ds->decls())

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 13
 /* regions.c -- one pragma on a block of several loops (issue 9, item 5),
  * as PolyBench marks its kernels with `#pragma scop`: 2mm (tmp = A*B, then
  * D = beta*D + tmp*C), gemver (its rank-2 update left as written without a
@@ -159,6 +159,33 @@ __attribute__((noinline)) void rg_near_miss(int M, int K, const int16_t *A, cons
 	}
 }
 
+/* the first loop's counter set before the block (`int i = lo;` then the
+ * pragma on `{ for (; i < M; i++) ... }`): the init is found outside the
+ * block under the three compilers (clang looked only inside it) */
+__attribute__((noinline)) long rg_init_outside(int lo, int M, int N, int K, const int8_t *A,
+					       const int8_t *B, int32_t *D)
+{
+	int i = lo, j = 0, k;
+#pragma mixprec(int8, acc=int32)
+	{
+		for (; i < M; i++)
+			for (j = 0; j < N; j++) {
+				int32_t s = 0;
+				for (k = 0; k < K; k++)
+					s += A[i * K + k] * B[j * K + k];
+				D[i * N + j] = s;
+			}
+		for (i = 0; i < M; i++)
+			for (j = 0; j < N; j++) {
+				int32_t s = D[i * N + j];
+				for (k = 0; k < K; k++)
+					s += A[i * K + k] * B[j * K + k];
+				D[i * N + j] = s;
+			}
+	}
+	return i + j;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -185,6 +212,9 @@ void corpus_main(void)
 		rg_init_scale_gemm(M, N, K, A, B, D, y, harness_randint(-5, 5));
 		harness_out_array(harness_name("init_scale_gemm %dx%dx%d", M, N, K), D, (size_t)M * N);
 		harness_out_array(harness_name("init_scale_gemm y %d", M), y, (size_t)M);
+		harness_out_long(harness_name("init_outside ij %dx%dx%d", M, N, K),
+				 rg_init_outside(M / 2, M, N, K, A, B, D));
+		harness_out_array(harness_name("init_outside %dx%dx%d", M, N, K), D, (size_t)M * N);
 		rg_decls(M, K, A, B, B + 1, y, w);
 		harness_out_array(harness_name("decls y %dx%d", M, K), y, (size_t)M);
 		harness_out_array(harness_name("decls w %dx%d", M, K), w, (size_t)M);

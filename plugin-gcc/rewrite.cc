@@ -615,26 +615,36 @@ static basic_block branch_if_tile(basic_block cond_bb, tree tile, basic_block to
 	return branch_if(cond_bb, NE_EXPR, tile, to);
 }
 
-/* CUR falls through to its successor; make it "if (COND) SET" and return
-   the block where both paths meet. */
-static basic_block guarded(basic_block cur, tree cond, gimple_seq set,
-			   profile_probability p_set = profile_probability::likely())
+/* CUR falls through to its successor; end it in "if (COND)", the edge
+   to a new block (returned) between CUR and that successor marked FLAG
+   (EDGE_TRUE_VALUE or EDGE_FALSE_VALUE) with probability P.  The caller
+   adds CUR's other edge. */
+static basic_block end_in_cond(basic_block cur, tree cond, int flag, profile_probability p)
 {
-	basic_block join = split_edge(single_succ_edge(cur));
+	basic_block next = split_edge(single_succ_edge(cur));
 	gimple_stmt_iterator g = gsi_last_bb(cur);
 	gsi_insert_after(&g, gimple_build_cond(NE_EXPR, cond, boolean_false_node, NULL_TREE,
 					       NULL_TREE), GSI_NEW_STMT);
 	edge e = single_succ_edge(cur);
 	e->flags &= ~EDGE_FALLTHRU;
-	e->flags |= EDGE_FALSE_VALUE;
-	e->probability = p_set.invert();
+	e->flags |= flag;
+	e->probability = p;
+	return next;
+}
+
+/* CUR falls through to its successor; make it "if (COND) SET" and return
+   the block where both paths meet. */
+static basic_block guarded(basic_block cur, tree cond, gimple_seq set,
+			   profile_probability p_set = profile_probability::likely())
+{
+	basic_block join = end_in_cond(cur, cond, EDGE_FALSE_VALUE, p_set.invert());
 	basic_block sb = create_empty_bb(cur);
 	add_bb_to_loop(sb, cur->loop_father);
 	sb->count = cur->count;
 	edge t = make_edge(cur, sb, EDGE_TRUE_VALUE);
 	t->probability = p_set;
 	make_edge(sb, join, EDGE_FALLTHRU)->probability = profile_probability::always();
-	g = gsi_start_bb(sb);
+	gimple_stmt_iterator g = gsi_start_bb(sb);
 	gsi_insert_seq_after(&g, set, GSI_CONTINUE_LINKING);
 	return join;
 }
@@ -644,14 +654,7 @@ static basic_block guarded(basic_block cur, tree cond, gimple_seq set,
    the false edge to SKIP. */
 static basic_block continue_if(basic_block cur, tree cond, basic_block skip)
 {
-	basic_block next = split_edge(single_succ_edge(cur));
-	gimple_stmt_iterator g = gsi_last_bb(cur);
-	gsi_insert_after(&g, gimple_build_cond(NE_EXPR, cond, boolean_false_node, NULL_TREE,
-					       NULL_TREE), GSI_NEW_STMT);
-	edge e = single_succ_edge(cur);
-	e->flags &= ~EDGE_FALLTHRU;
-	e->flags |= EDGE_TRUE_VALUE;
-	e->probability = profile_probability::likely();
+	basic_block next = end_in_cond(cur, cond, EDGE_TRUE_VALUE, profile_probability::likely());
 	make_edge(cur, skip, EDGE_FALSE_VALUE)->probability = profile_probability::unlikely();
 	return next;
 }

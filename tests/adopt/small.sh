@@ -53,13 +53,13 @@ while [ $# -ge 2 ]; do
 	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:267 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:271 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
 	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
 	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
 	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:267 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:271 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
 	for t in auto avx2 scalar; do
 		if [ $t = auto ]; then
 			env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 grid >grid 2>/dev/null
@@ -76,12 +76,12 @@ while [ $# -ge 2 ]; do
 	env -u MIXPREC_SMALL -u MIXPREC_TARGET MIXPREC_STATS=1 ./prog 1 mv >got 2>err || fail "$cc: mv"
 	cmp -s wantmv got || fail "$cc: mv: results differ: $(cat wantmv) / $(cat got)"
 	if grep -q avx512_bf16 /proc/cpuinfo && grep -q avx512_vnni /proc/cpuinfo; then
-		expect err "^mixprec: pid=$pid nest .*small.c:136 calls=1 kernels=1 fallbacks=0" "$cc: float matrix-vector by columns: the kernels"
+		expect err "^mixprec: pid=$pid nest .*small.c:140 calls=1 kernels=1 fallbacks=0" "$cc: float matrix-vector by columns: the kernels"
 	else
-		expect err "^mixprec: pid=$pid nest .*small.c:136 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: float matrix-vector by columns, no AVX512-BF16: the loop"
+		expect err "^mixprec: pid=$pid nest .*small.c:140 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: float matrix-vector by columns, no AVX512-BF16: the loop"
 	fi
-	expect err "^mixprec: pid=$pid nest .*small.c:147 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
-	expect err "^mixprec: pid=$pid nest .*small.c:158 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:151 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:162 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
 	# the padded convolution (slot 20: the copy of the image with its
 	# padding counted): a call the guard skips is one the model sends to
 	# the loop; some are skipped, some run on the kernels; outputs as

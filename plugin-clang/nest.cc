@@ -301,16 +301,13 @@ static const Stmt *prior_init(mp_ctx &c, const Stmt *f, const VarDecl *v,
 		}
 		if (count_defs(k, v) || (!isa<Expr>(k) && !isa<DeclStmt>(k)))
 			touched = true;
-		if (const DeclStmt *ds = dyn_cast<DeclStmt>(k))
-			for (const Decl *d : ds->decls())
-				if (d == v)
-					touched = true;
 		if (const DeclStmt *ds = dyn_cast<DeclStmt>(k)) {
 			bool declares = false;
 			for (const Decl *d : ds->decls())
 				if (d == v)
 					declares = true;
 			if (declares) {
+				touched = true;
 				found = v->getInit() ? k : nullptr;
 				reads.clear();
 				vars_read(v->getInit(), reads);

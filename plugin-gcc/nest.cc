@@ -1452,19 +1452,30 @@ static basic_block normal_succ(basic_block bb)
 	return r;
 }
 
+/* Whether the statements from G to the end of its block end the search
+ * for a pragma's loop: a branch (only straight-line code may sit between
+ * pragma and loop) or another pragma's marker (the loop this one annotated
+ * was removed as dead code: the next nest is not this pragma's). */
+static bool stops_search(gimple_stmt_iterator g)
+{
+	for (; !gsi_end_p(g); gsi_next(&g)) {
+		int mid;
+		if (gimple_code(gsi_stmt(g)) == GIMPLE_COND || stmt_is_marker(gsi_stmt(g), &mid))
+			return true;
+	}
+	return false;
+}
+
 static class loop *loop_after_marker(gimple *m)
 {
 	basic_block bb = gimple_bb(m);
 	class loop *outer = bb->loop_father;
-	/* the rest of the marker's own block too: once the loop is gone
-	   (removed as dead code), the next pragma's marker may follow in the
-	   same block */
+	/* the rest of the marker's own block too (the next pragma's marker
+	   may follow in it) */
 	gimple_stmt_iterator g0 = gsi_for_stmt(m);
-	for (gsi_next(&g0); !gsi_end_p(g0); gsi_next(&g0)) {
-		int mid;
-		if (gimple_code(gsi_stmt(g0)) == GIMPLE_COND || stmt_is_marker(gsi_stmt(g0), &mid))
-			return NULL;
-	}
+	gsi_next(&g0);
+	if (stops_search(g0))
+		return NULL;
 	for (int hops = 0; hops < 8; hops++) {
 		basic_block s = normal_succ(bb);
 		if (!s)
@@ -1472,15 +1483,8 @@ static class loop *loop_after_marker(gimple *m)
 		if (s->loop_father != outer && s->loop_father->header == s &&
 		    loop_outer(s->loop_father) == outer)
 			return s->loop_father;
-		/* only straight-line code may sit between pragma and loop, and
-		   no other pragma's marker: the loop this one annotated was
-		   removed as dead code (the next nest is not this pragma's) */
-		for (gimple_stmt_iterator g = gsi_start_bb(s); !gsi_end_p(g); gsi_next(&g)) {
-			gimple *st = gsi_stmt(g);
-			int mid;
-			if (gimple_code(st) == GIMPLE_COND || stmt_is_marker(st, &mid))
-				return NULL;
-		}
+		if (stops_search(gsi_start_bb(s)))
+			return NULL;
 		bb = s;
 	}
 	return NULL;

@@ -2420,21 +2420,22 @@ static int check_writes(az *z)
 	   results under the three compilers).  A load of a declared array
 	   misses the writes to other declared arrays. */
 	{
-		int any_var = 0;
+		int any_var = 0, inv[MP_MAX_ACCESSES], ninv = 0;
 
 		for (i = 0; i < n->nvars; i++)
 			any_var |= n->var[i].kind == MP_VAR_PARAM && n->var[i].in_memory;
+		for (i = 0; i < n->naccesses; i++)
+			if (mp_invariant_load(n, i))
+				inv[ninv++] = n->access[i].array;
 		for (w = 0; w < n->naccesses; w++) {
 			const mp_access *a = &n->access[w];
 			int reach = any_var;
 
 			if (!a->is_write || a->stmt < 0)
 				continue;
-			for (i = 0; i < n->naccesses && !reach; i++)
-				if (mp_invariant_load(n, i))
-					reach = !(n->array[n->access[i].array].is_decl &&
-						  n->array[a->array].is_decl &&
-						  n->access[i].array != a->array);
+			for (i = 0; i < ninv && !reach; i++)
+				reach = !(n->array[inv[i]].is_decl && n->array[a->array].is_decl &&
+					  inv[i] != a->array);
 			if (reach)
 				add_check(z->plan, w);
 		}

@@ -720,8 +720,14 @@ static location_t omp_location(tree t)
  * it changes. */
 static tree subst_fold(tree cond, tree var, tree val)
 {
-	if (cond == var)
+	if (var && cond == var)
 		return fold_convert(TREE_TYPE(var), val);
+	/* `const int n0 = 0;`: a constant at any -O level (the front end folds
+	   it only when optimizing; clang's glue reads it as a constant) */
+	if (cond && VAR_P(cond) && TREE_READONLY(cond) && !TREE_THIS_VOLATILE(cond) &&
+	    INTEGRAL_TYPE_P(TREE_TYPE(cond)) && DECL_INITIAL(cond) &&
+	    TREE_CODE(DECL_INITIAL(cond)) == INTEGER_CST)
+		return fold_convert(TREE_TYPE(cond), DECL_INITIAL(cond));
 	if (!cond || !EXPR_P(cond) || TREE_SIDE_EFFECTS(cond))
 		return cond;
 	enum tree_code code = TREE_CODE(cond);
@@ -767,7 +773,7 @@ static bool cond_false_on_entry(tree cond, tree prev)
 		val = TREE_OPERAND(prev, 1);
 	}
 	entry_var = var;
-	if (integer_zerop(fold(cond)))
+	if (integer_zerop(fold(cond)) || integer_zerop(subst_fold(cond, NULL_TREE, NULL_TREE)))
 		return true;
 	if (!var || !val || TREE_CODE(val) != INTEGER_CST || !INTEGRAL_TYPE_P(TREE_TYPE(var)))
 		return false;

@@ -211,6 +211,17 @@ __attribute__((noinline)) void rg_enum_bounds(int N, int K, const int8_t *A, con
 				s += A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}
+	/* a const local is a constant at every -O level (GCC -O0 transformed
+	   this nest, GCC -O2 and clang refused it: fuzz seed 400465's sibling) */
+	const int n0 = 0;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < 16; i++)   // expected-warning {{loop 'j' runs no iterations (its bounds are constants)}}
+		for (int j = 0; j < n0; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
 }
 
 void corpus_main(void)

@@ -48,6 +48,7 @@ typedef struct operand {
 	int z;            /* zero point expr, -1 */
 	int zsign;        /* +1: op - z, -1: op + z */
 	int ok_widen;     /* the cast chain preserves the loaded value */
+	int wraps;        /* scaled, then narrowed: `(int8_t)(a * 2)` */
 } operand;
 
 typedef struct cand {
@@ -430,9 +431,45 @@ static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 
 /* MUL(s, x) or MUL(x, s) with s a scalar factor (a loop-invariant float
  * value, is_float_invariant: alpha, 2.0f, (float)scale): *s_out, *x_out. */
-static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out)
+/* E under its casts when every cast keeps the value of the expression
+ * under them, else -1: integer, each target type holds that expression's
+ * type's range (`(int8_t)(a * 2)` is no scaled operand: the product wraps
+ * to 8 bits); float, casts between float types (their rounding is within
+ * the float sources' bound), never to an integer type. */
+static int peel_keeping(const mp_nest *n, int e)
+{
+	const mp_expr *x, *in;
+	int u = peel_casts(n, e);
+	int64_t lo, hi, tlo, thi;
+
+	in = ex(n, u);
+	if (!in)
+		return -1;
+	type_range(in->type, &lo, &hi);
+	for (x = ex(n, e); x && x->kind == MP_X_CAST; x = ex(n, x->a)) {
+		if (is_float(in->type)) {
+			if (!is_float(x->type))
+				return -1;
+			continue;
+		}
+		type_range(x->type, &tlo, &thi);
+		if (!mp_scalar_is_int(in->type) || !mp_scalar_is_int(x->type) || tlo > lo ||
+		    thi < hi)
+			return -1;
+	}
+	return u;
+}
+
+/* alpha*a under casts: *keeps tells whether the casts keep its value
+ * (peel_keeping; a product wrapped by a narrowing cast still splits, its
+ * operand then refused as not widened without loss). */
+static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out, int *keeps)
 {
 	const mp_expr *m = ex(n, peel_casts(n, e));
+
+	/* GCC's front end narrows `(uint8_t)(alpha * x)` to an 8-bit product */
+	*keeps = peel_keeping(n, e) >= 0 && m &&
+		 (is_float(m->type) || mp_scalar_bits(m->type) >= 32);
 
 	if (!m || m->kind != MP_X_MUL)
 		return 0;
@@ -554,15 +591,16 @@ static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
 {
 	const mp_expr *x = ex(n, peel_casts(n, e));
-	int def, sf = -1, ld = -1;
+	int def, sf = -1, ld = -1, keeps;
 
 	if (!x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars ||
 	    !is_float(n->var[x->var].type) || c->alpha >= 0)
 		return 0;
 	def = fwd_def(n, c, x->var, c->stmt);
-	if (def < 0 || !split_scaled(n, n->stmt[def].rhs, &sf, &ld) ||
+	if (def < 0 || !split_scaled(n, n->stmt[def].rhs, &sf, &ld, &keeps) ||
 	    !match_operand(n, c, ld, o, def) || !is_float(o->load))
 		return 0;
+	o->wraps = !keeps;
 	c->alpha = sf;
 	fwd_mark(c, def);
 	return 1;
@@ -578,29 +616,37 @@ static int match_factor(const mp_nest *n, cand *c, int e, operand *o)
  * load as written.  Sets c->alpha. */
 static int match_scaled(const mp_nest *n, const mp_expr *mul, cand *c)
 {
-	int sf, x;
+	int sf, x, keeps;
 
-	if (split_scaled(n, c->prod, &sf, &x)) {
+	if (split_scaled(n, c->prod, &sf, &x, &keeps)) {
 		const mp_expr *in = ex(n, peel_casts(n, x));
 		c->alpha = sf;
 		fwd_reset(c);
 		if (in && in->kind == MP_X_MUL && match_factor(n, c, in->a, &c->f[0]) &&
-		    match_factor(n, c, in->b, &c->f[1]) && c->alpha == sf)
+		    match_factor(n, c, in->b, &c->f[1]) && c->alpha == sf) {
+			/* `s * (int8_t)(a * b)`: a * b wraps before the scaling */
+			if (peel_keeping(n, x) < 0)
+				c->f[0].wraps = c->f[1].wraps = 1;
 			return 1;
+		}
 	}
-	if (split_scaled(n, mul->a, &sf, &x)) {
+	if (split_scaled(n, mul->a, &sf, &x, &keeps)) {
 		c->alpha = sf;
 		fwd_reset(c);
 		if (match_factor(n, c, x, &c->f[0]) && match_factor(n, c, mul->b, &c->f[1]) &&
-		    c->alpha == sf)
+		    c->alpha == sf) {
+			c->f[0].wraps = !keeps;
 			return 1;
+		}
 	}
-	if (split_scaled(n, mul->b, &sf, &x)) {
+	if (split_scaled(n, mul->b, &sf, &x, &keeps)) {
 		c->alpha = sf;
 		fwd_reset(c);
 		if (match_factor(n, c, mul->a, &c->f[0]) && match_factor(n, c, x, &c->f[1]) &&
-		    c->alpha == sf)
+		    c->alpha == sf) {
+			c->f[1].wraps = !keeps;
 			return 1;
+		}
 	}
 	c->alpha = -1;
 	fwd_reset(c);
@@ -907,6 +953,9 @@ static const char *acc_name(az *z)
 
 /* Step 2 for a floating-point source (at least one operand is a float or
  * double load). */
+static int wrapped_operand(const az *z);
+static int refuse_wrapped(az *z, int i);
+
 static int check_float_source(az *z)
 {
 	const mp_nest *n = z->n;
@@ -1124,6 +1173,8 @@ static int check_float_types(az *z)
 			      "the products accumulated into '%s' are not computed in float "
 			      "or double (%s)", acc_name(z),
 			      mp_scalar_name(n->expr[z->c.prod].type));
+	if ((i = wrapped_operand(z)) >= 0)
+		return refuse_wrapped(z, i);
 	for (i = 0; i < 2; i++) {
 		const operand *o = &z->c.f[i];
 
@@ -1136,6 +1187,26 @@ static int check_float_types(az *z)
 				      mp_scalar_name(o->type));
 	}
 	return unread_guard(z, s);
+}
+
+/* The operand whose product with the scalar factor is converted to a
+ * type that may not hold it, -1 when none. */
+static int wrapped_operand(const az *z)
+{
+	return z->c.f[0].wraps ? 0 : z->c.f[1].wraps ? 1 : -1;
+}
+
+static int refuse_wrapped(az *z, int i)
+{
+	const mp_nest *n = z->n;
+	const operand *o = &z->c.f[i];
+
+	return refuse(z, n->access[o->access].loc ? n->access[o->access].loc
+			 : n->stmt[z->c.stmt].loc,
+		      "operand '%s' is scaled and then converted to a narrower type before "
+		      "the product (as in '(int8_t)(a * 2)': the value wraps or is "
+		      "rounded); only value-preserving conversions of a scaled operand "
+		      "are supported", an(n, o->access));
 }
 
 static int check_types(az *z)
@@ -1195,6 +1266,8 @@ static int check_types(az *z)
 			      "int32 (%s); only int32 products are supported", acc_name(z),
 			      mp_scalar_name(t));
 	}
+	if ((i = wrapped_operand(z)) >= 0)
+		return refuse_wrapped(z, i);
 	for (i = 0; i < 2; i++) {
 		const operand *o = &z->c.f[i];
 

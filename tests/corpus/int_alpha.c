@@ -85,6 +85,35 @@ __attribute__((noinline)) void ia_float(int M, int N, int K, float f, const int8
 		}
 }
 
+/* near misses: the operand scaled and then narrowed before the product
+   (`(int8_t)(A * 2)` wraps to 8 bits): the clang glues took it for 2 * A
+   and computed wrong sums (found by an adversarial review, December 2026) */
+__attribute__((noinline)) void ia_wrap_a(int M, int N, int K, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{is scaled and then converted to a narrower type}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += (int8_t)(A[i * K + k] * 2) * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_wrap_b(int M, int N, int K, int alpha, const uint8_t *X,
+					 const int8_t *A, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{is scaled and then converted to a narrower type}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += (uint8_t)(alpha * X[i * K + k]) * A[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -109,6 +138,10 @@ void corpus_main(void)
 		int az = harness_randint(-30, 30), zx = harness_randint(0, 255);
 		ia_zp(M, N, K, az, X, B, C, zx);
 		harness_out_array(harness_name("zp %dx%dx%d", M, N, K), C, mn);
+		ia_wrap_a(M, N, K, A, B, C);
+		harness_out_array(harness_name("wrap_a %dx%dx%d", M, N, K), C, mn);
+		ia_wrap_b(M, N, K, harness_randint(-5, 5), X, B, C);
+		harness_out_array(harness_name("wrap_b %dx%dx%d", M, N, K), C, mn);
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

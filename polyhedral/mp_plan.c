@@ -429,47 +429,106 @@ static int reads_acc(const mp_nest *n, const mp_stmt *s, int e, int *acc_read)
 	return 0;
 }
 
-/* MUL(s, x) or MUL(x, s) with s a scalar factor (a loop-invariant float
- * value, is_float_invariant: alpha, 2.0f, (float)scale): *s_out, *x_out. */
+/* The integer expression E, casts over a product m = c * x (c a constant,
+ * x casts over a load): its value is the exact product v when, w the
+ * narrowest width of m's type and E's casts, x's casts keep the loaded
+ * values or are at least w wide, and v fits the outermost type of width w
+ * and every type outside it: everything inside it computes v modulo 2^w'
+ * with w' >= w, that type gives v back, the ones outside keep it.
+ * `(int8_t)(a * 1)`, `(int16_t)(a * 2)` with a s8, also as GCC's front end
+ * narrows it (`(short)((unsigned short)a * 2)`). */
+static int scaled_fits(const mp_nest *n, int e)
+{
+	const mp_expr *x, *c = NULL, *chain[17];
+	int nc = 0, i, lo_at, other = -1;
+	int64_t lo, hi, tlo, thi, plo, phi;
+
+	for (x = ex(n, e); x && x->kind == MP_X_CAST && nc < 16; x = ex(n, x->a))
+		chain[nc++] = x;   /* E's casts, outer to inner */
+	if (!x || x->kind != MP_X_MUL)
+		return 0;
+	chain[nc++] = x;   /* then m: chain[nc - 1] is the innermost */
+	for (i = 0; i < nc; i++)
+		if (!mp_scalar_is_int(chain[i]->type))
+			return 0;
+	if (ex(n, x->a) && ex(n, x->a)->kind == MP_X_CONST) {
+		c = ex(n, x->a);
+		other = x->b;
+	} else if (ex(n, x->b) && ex(n, x->b)->kind == MP_X_CONST) {
+		c = ex(n, x->b);
+		other = x->a;
+	}
+	if (!c || c->cst < -(1 << 20) || c->cst > (1 << 20))
+		return 0;
+	for (x = ex(n, other); x && x->kind == MP_X_CAST; x = ex(n, x->a))
+		;
+	if (!x || x->kind != MP_X_LOAD || !mp_scalar_is_int(x->type) ||
+	    mp_scalar_bits(x->type) > 16)
+		return 0;
+	type_range(x->type, &lo, &hi);
+	lo_at = 0;   /* the outermost of the narrowest */
+	for (i = 1; i < nc; i++)
+		if (mp_scalar_bits(chain[i]->type) < mp_scalar_bits(chain[lo_at]->type))
+			lo_at = i;
+	for (x = ex(n, other); x && x->kind == MP_X_CAST; x = ex(n, x->a)) {
+		type_range(x->type, &tlo, &thi);
+		if (!mp_scalar_is_int(x->type) ||
+		    ((tlo > lo || thi < hi) &&
+		     mp_scalar_bits(x->type) < mp_scalar_bits(chain[lo_at]->type)))
+			return 0;
+	}
+	plo = c->cst >= 0 ? lo * c->cst : hi * c->cst;
+	phi = c->cst >= 0 ? hi * c->cst : lo * c->cst;
+	for (i = lo_at; i >= 0; i--) {
+		type_range(chain[i]->type, &tlo, &thi);
+		if (plo < tlo || phi > thi)
+			return 0;
+	}
+	return 1;
+}
+
 /* E under its casts when every cast keeps the value of the expression
- * under them, else -1: integer, each target type holds that expression's
- * type's range (`(int8_t)(a * 2)` is no scaled operand: the product wraps
- * to 8 bits); float, casts between float types (their rounding is within
- * the float sources' bound), never to an integer type. */
+ * under them, else -1: integer, the casts and the expression under them
+ * at least 32 bits wide (the source's int32 arithmetic, as the kernels'
+ * scaling mod 2^32), or a constant multiple that fits (scaled_fits);
+ * `(int8_t)(a * 2)` is no scaled operand (the product wraps to 8 bits).
+ * Float: casts between float types (their rounding is within the float
+ * sources' bound), never to an integer type. */
 static int peel_keeping(const mp_nest *n, int e)
 {
 	const mp_expr *x, *in;
 	int u = peel_casts(n, e);
-	int64_t lo, hi, tlo, thi;
 
 	in = ex(n, u);
 	if (!in)
 		return -1;
-	type_range(in->type, &lo, &hi);
-	for (x = ex(n, e); x && x->kind == MP_X_CAST; x = ex(n, x->a)) {
-		if (is_float(in->type)) {
+	if (is_float(in->type)) {
+		for (x = ex(n, e); x && x->kind == MP_X_CAST; x = ex(n, x->a))
 			if (!is_float(x->type))
 				return -1;
-			continue;
-		}
-		type_range(x->type, &tlo, &thi);
-		if (!mp_scalar_is_int(in->type) || !mp_scalar_is_int(x->type) || tlo > lo ||
-		    thi < hi)
+		return u;
+	}
+	if (scaled_fits(n, e))
+		return u;
+	for (x = ex(n, e); x; x = ex(n, x->a)) {
+		if (!mp_scalar_is_int(x->type) || mp_scalar_bits(x->type) < 32)
 			return -1;
+		if (x->kind != MP_X_CAST)
+			break;
 	}
 	return u;
 }
 
-/* alpha*a under casts: *keeps tells whether the casts keep its value
- * (peel_keeping; a product wrapped by a narrowing cast still splits, its
- * operand then refused as not widened without loss). */
+/* MUL(s, x) or MUL(x, s) under casts, s a scalar factor (a loop-invariant
+ * value: alpha, 2.0f, (float)scale, an int alpha on integer operands):
+ * *s_out, *x_out; *keeps tells whether the casts keep the product's value
+ * (peel_keeping: a product wrapped by a narrowing cast still splits, its
+ * operand then refused, refuse_wrapped). */
 static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out, int *keeps)
 {
 	const mp_expr *m = ex(n, peel_casts(n, e));
 
-	/* GCC's front end narrows `(uint8_t)(alpha * x)` to an 8-bit product */
-	*keeps = peel_keeping(n, e) >= 0 && m &&
-		 (is_float(m->type) || mp_scalar_bits(m->type) >= 32);
+	*keeps = peel_keeping(n, e) >= 0;
 
 	if (!m || m->kind != MP_X_MUL)
 		return 0;
@@ -611,6 +670,17 @@ static int match_factor(const mp_nest *n, cand *c, int e, operand *o)
 	return match_operand(n, c, e, o, c->stmt) || match_forward(n, c, e, o);
 }
 
+/* E, the operand O times a constant, has the exact product's value
+ * (scaled_fits): O's own casts (GCC's `(unsigned short)a` in
+ * `(short)((unsigned short)a * 2)`) keep it too, modulo the wider type. */
+static void exact_multiple(const mp_nest *n, int e, operand *o)
+{
+	if (scaled_fits(n, e)) {
+		o->ok_widen = 1;
+		o->type = MP_TY_S32;
+	}
+}
+
 /* The product with one scalar factor, in any association:
  * (s*a)*b, (a*s)*b, a*(s*b), a*(b*s), (a*b)*s, s*(a*b); f[0] is the left
  * load as written.  Sets c->alpha. */
@@ -636,6 +706,7 @@ static int match_scaled(const mp_nest *n, const mp_expr *mul, cand *c)
 		if (match_factor(n, c, x, &c->f[0]) && match_factor(n, c, mul->b, &c->f[1]) &&
 		    c->alpha == sf) {
 			c->f[0].wraps = !keeps;
+			exact_multiple(n, mul->a, &c->f[0]);
 			return 1;
 		}
 	}
@@ -645,6 +716,7 @@ static int match_scaled(const mp_nest *n, const mp_expr *mul, cand *c)
 		if (match_factor(n, c, mul->a, &c->f[0]) && match_factor(n, c, x, &c->f[1]) &&
 		    c->alpha == sf) {
 			c->f[1].wraps = !keeps;
+			exact_multiple(n, mul->b, &c->f[1]);
 			return 1;
 		}
 	}

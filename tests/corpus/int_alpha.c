@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 7
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -114,6 +114,35 @@ __attribute__((noinline)) void ia_wrap_b(int M, int N, int K, int alpha, const u
 		}
 }
 
+/* the scaled operand converted to a type that holds every value it takes:
+   kept (`(int16_t)(A * 2)`; `(uint8_t)(X * 1)`, which GCC's front end folds
+   to X) */
+__attribute__((noinline)) void ia_fits(int M, int N, int K, const int8_t *A,
+				       const uint8_t *X, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += (int16_t)(A[i * K + k] * 2) * X[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_fits1(int M, int N, int K, const int8_t *A,
+					const uint8_t *X, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * (uint8_t)(X[k * N + j] * 1);
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -142,6 +171,12 @@ void corpus_main(void)
 		harness_out_array(harness_name("wrap_a %dx%dx%d", M, N, K), C, mn);
 		ia_wrap_b(M, N, K, harness_randint(-5, 5), X, B, C);
 		harness_out_array(harness_name("wrap_b %dx%dx%d", M, N, K), C, mn);
+		uint8_t *XT = harness_rand_u8((size_t)K * N + 1);
+		ia_fits(M, N, K, A, XT, C);
+		harness_out_array(harness_name("fits %dx%dx%d", M, N, K), C, mn);
+		ia_fits1(M, N, K, A, XT, C);
+		harness_out_array(harness_name("fits1 %dx%dx%d", M, N, K), C, mn);
+		harness_free(XT);
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

@@ -25,8 +25,10 @@ What varies (see gen_nest / gen_func):
     than extents), as parameters or as constants; restrict parameters;
   - extents as parameters or constants, 0 / 1 / odd / primes / tile edges,
     and (rarely) a reduction length at the int32 bound (+-2) with data that
-    reaches it; the bound of k read through a local copy, or as a
-    conditional expression of itself (`k < (K > 3 ? K - 1 : K)`);
+    reaches it; the bound of k read through a local copy, as a
+    conditional expression of itself (`k < (K > 3 ? K - 1 : K)`), or
+    through a pointer that is NULL when a loop around the k loop has no
+    iteration (`k < *kp`: the loop as written never reads it then);
   - zero points added or subtracted: literals, macros, parameters (int32_t,
     int, int16_t, uint8_t), globals, locals read from an array;
   - iterator types int / long / size_t / unsigned, exit tests < != <= >,
@@ -57,7 +59,9 @@ What varies (see gen_nest / gen_func):
     2, a downward k loop, writes to an operand, break, a `continue` guarding
     the update, non-affine subscripts, a pointer walk `*p++`, calls with side
     effects, 64-bit / 16-bit / unsigned / volatile accumulators, a guarded
-    reduction loop, an iterator whose address is taken;
+    reduction loop, an iterator whose address is taken, an operand scaled
+    by an integer and narrowed back to its type (`(int8_t)(a * 2)`; the
+    unnarrowed `2 * a` is transformed, exact mod 2^32);
   - floating-point functions (float / double sources at int8, uint8, bf16,
     fp8_e4m3, fp8_e5m2), each checked against its plain copy within a loose
     bound (see gen_ffunc); a quarter of them direct convolutions over a float
@@ -411,6 +415,20 @@ def gen_nest(r, fn, q):
     # a generator of its own seeded by r's state, so that r's draws, and
     # the programs of the seeds before this form, stay as they were
     n["usub"] = random.Random(repr(r.getstate()[1][:8])).random() < 0.12
+    # the reduction bound read through a pointer that is NULL when a loop
+    # around the k loop has no iteration (`k < *kp`, as `k < l->n` with
+    # l == NULL): the loop as written never reads it then, and neither may
+    # the transformed program (its own generator, as usub's)
+    rk = random.Random(repr(r.getstate()[1][8:16]))
+    n["kptr"] = (form in ("scalar", "memory", "split") and not n["kcopy"] and not n["ksel"]
+                 and n["near"] != "down_k" and n["bigk"] is None and rk.random() < 0.07)
+    # an integer factor on the a operand (`2 * a`: exact mod 2^32), or the
+    # scaled operand narrowed back to its type (`(int8_t)(a * 2)`: wraps; a
+    # near miss, refused)
+    rs = random.Random(repr(r.getstate()[1][16:24]))
+    n["iscale"] = None
+    if n["bigk"] is None and rs.random() < 0.06:
+        n["iscale"] = {"f": rs.choice([2, 3, -1, 1]), "wrap": rs.random() < 0.5}
     return n
 
 
@@ -2242,6 +2260,10 @@ class FuncEmitter:
         if n["near"] == "ptrwalk":
             a = a.replace(self.a_expr(q, ka), "*pw%d++" % q)
         b = self.operand(q, "b", kk)
+        sc = n.get("iscale")
+        if sc:
+            a = ("(%s)(%s * %d)" % (n["ta"], a, sc["f"]) if sc["wrap"]
+                 else "%d * %s" % (sc["f"], a))
         u = n["update"]
         if u == "swapped":
             return b, a, "+="
@@ -2270,6 +2292,8 @@ class FuncEmitter:
             ext = "kn%d" % q
         if var == "k" and n.get("ksel"):
             ext = "(%s > 3 ? %s - 1 : %s)" % (ext, ext, ext)
+        if var == "k" and n.get("kptr") and n["form"] != "perfect":
+            ext = "*kp%d" % q
         decl = "" if self.fn["iter_top"] else self.it + " "
         ex = n["exit"][var]
         inc = {"++": "%s++", "pre": "++%s", "+=": "%s += 1", "=+": "%s = %s + 1"}[n["inc"][var]]
@@ -2515,6 +2539,13 @@ class FuncEmitter:
         mid_pragma = n["pragma"] in ("both", "middle")
         before_mid = any(e["kind"] == "before_mid" for e in n["extras"])
         L = []
+        if n.get("kptr") and form != "perfect":
+            around = o[:2] if form in ("scalar", "memory") else o[:1]
+            live = ["%s > 0" % self.ext(q, {"i": "M", "j": "N"}[v])
+                    for v in around if v != vec and v != "k"]
+            L.append("%s kv%d = %s;" % (self.it, q, self.ext(q, "K")))
+            L.append("const %s *kp%d = %s ? &kv%d : (const %s *)0;"
+                     % (self.it, q, " && ".join(live) or "1", q, self.it))
         if form in ("scalar", "memory"):
             ov, mv = o[0], o[1]
             # the middle loop's body
@@ -3057,7 +3088,8 @@ def emit(prog):
 SIMPLE = {
     "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
     "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
-    "prec": None, "acc_outer": False, "kcopy": False, "ksel": False,
+    "prec": None, "acc_outer": False, "kcopy": False, "ksel": False, "kptr": False,
+    "iscale": None,
 }
 
 

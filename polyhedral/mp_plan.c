@@ -781,8 +781,16 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 		if (match_factor(n, c, mul->a, &c->f[0]) &&
 		    match_factor(n, c, mul->b, &c->f[1]))
 			return 1;
-		if (pd < 0 && match_scaled(n, mul, c))
+		if (pd < 0 && match_scaled(n, mul, c)) {
+			/* `1 * a * b`: no factor (GCC's front end folds it away;
+			   a factor would ask for tile mode under clang only) */
+			const mp_expr *f = ex(n, peel_casts(n, c->alpha));
+
+			if (f && f->kind == MP_X_CONST && mp_scalar_is_int(f->type) &&
+			    f->cst == 1 && mp_scalar_is_int(ex(n, c->alpha)->type))
+				c->alpha = -1;
 			return 1;
+		}
 	}
 	return 0;
 }

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 7
+// MIXPREC-TRANSFORMED: 8
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -143,6 +143,21 @@ __attribute__((noinline)) void ia_fits1(int M, int N, int K, const int8_t *A,
 		}
 }
 
+/* a factor of 1 is no factor (GCC's front end folds it away; clang's glue
+   took it for a factor, which asks for tile mode, where the iterators'
+   final values are not kept: refused under clang only, fuzz seed 810185) */
+__attribute__((noinline)) long ia_unit(int M, int N, int K, const int8_t *A, const int8_t *B,
+				       int32_t *C)
+{
+	int i = -1, j = -2, k;
+#pragma mixprec(int8, acc=int32)
+	for (k = 0; k < K; k++)
+		for (i = 0; i < M; i++)
+			for (j = 0; j < N; j++)
+				C[i * N + j] += 1 * A[i * K + k] * B[k * N + j];
+	return (long)i * 1000 + j;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -177,6 +192,8 @@ void corpus_main(void)
 		ia_fits1(M, N, K, A, XT, C);
 		harness_out_array(harness_name("fits1 %dx%dx%d", M, N, K), C, mn);
 		harness_free(XT);
+		harness_out_long(harness_name("unit ij %dx%dx%d", M, N, K), ia_unit(M, N, K, A, B, C));
+		harness_out_array(harness_name("unit %dx%dx%d", M, N, K), C, mn);
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

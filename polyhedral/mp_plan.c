@@ -667,6 +667,7 @@ static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
 
 static int match_factor(const mp_nest *n, cand *c, int e, operand *o)
 {
+	o->wraps = 0;   /* set by match_forward and match_scaled */
 	return match_operand(n, c, e, o, c->stmt) || match_forward(n, c, e, o);
 }
 
@@ -1031,11 +1032,11 @@ static const char *acc_name(az *z)
 	return z->c.acc_var >= 0 ? vn(z->n, z->c.acc_var) : an(z->n, z->c.acc_write);
 }
 
-/* Step 2 for a floating-point source (at least one operand is a float or
- * double load). */
 static int wrapped_operand(const az *z);
 static int refuse_wrapped(az *z, int i);
 
+/* Step 2 for a floating-point source (at least one operand is a float or
+ * double load). */
 static int check_float_source(az *z)
 {
 	const mp_nest *n = z->n;

@@ -1732,6 +1732,10 @@ static bool stmt_position(const Stmt *p, const Stmt *k)
 		return k == w->getBody();
 	if (const DoStmt *d = dyn_cast<DoStmt>(p))
 		return k == d->getBody();
+	/* a loop pragma of clang's own before ours (`#pragma GCC unroll 2`
+	   then `#pragma mixprec`): the loop is the attributed statement's */
+	if (const AttributedStmt *a = dyn_cast<AttributedStmt>(p))
+		return k == a->getSubStmt();
 	return false;
 }
 

@@ -51,6 +51,8 @@
 extern void c_register_pragma_with_expansion(const char *, const char *, pragma_handler_1arg)
 	__attribute__((weak));
 extern enum cpp_ttype pragma_lex(tree *, location_t *) __attribute__((weak));
+extern enum cpp_ttype c_lex_with_flags(tree *, location_t *, unsigned char *, int)
+	__attribute__((weak));
 extern tree add_stmt(tree) __attribute__((weak));
 extern tree lookup_name(tree) __attribute__((weak));
 extern struct cpp_reader *parse_in __attribute__((weak));
@@ -72,6 +74,15 @@ struct mp_pragma_rec {
 	                            loop has a marker of its own */
 	location_t brace_loc;    /* the '{' right after the pragma, or
 	                            UNKNOWN_LOCATION */
+	bool lexed;              /* read when the lexer reached it (plugin.cc
+	                            lex_pragma): its marker is placed again
+	                            before genericization (settle_markers) */
+	bool semi_next;          /* lexed, and an empty statement ';' follows */
+	bool close_next;         /* lexed, and the block's '}' follows */
+	bool directive;          /* lexed from a '#pragma' line (not _Pragma) */
+	int pragma_col;          /* a _Pragma's column in its line, 0: not known */
+	int pragma_macro_col;    /* the column of the macro whose arguments hold
+	                            that _Pragma (0: none) */
 	std::vector<location_t> tok_locs;
 	/* scale=(SA, SB): the VAR_DECL / PARM_DECL each named scale resolved
 	   to where the pragma stands (NULL_TREE: dynamic, a number, or not a
@@ -111,6 +122,12 @@ tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it);
 bool mp_is_hoisted_init(tree e);
 bool mp_init_then_for(tree_stmt_iterator it, tree_stmt_iterator *loop);
 tree mp_loop_item(tree item);
+/* An OpenMP or OpenACC construct (or the scope around one for `for (int i
+ * ...)`), and its location. */
+bool mp_omp_construct(tree t);
+location_t mp_omp_location(tree t);
+/* settle.cc: each lexed pragma's marker moved to where the pragma stands */
+void mp_settle_markers(tree fndecl);
 /* hoist.cc: a `?:` in a loop bound of an annotated nest that reads only
  * variables the nest leaves alone, evaluated once before the nest */
 void mp_hoist_bounds(tree fndecl);

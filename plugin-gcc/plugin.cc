@@ -2,10 +2,13 @@
  *
  *   gcc -fplugin=mixprec.so ...
  *
- * 1. `#pragma mixprec(...)` is registered with macro expansion.  Its handler
- *    parses the clauses with the core's parser (polyhedral/mp_pragma.c) and
- *    adds a marker statement  __mixprec_marker(ID)  to the statement list
- *    being parsed: the marker lands right before the annotated loop.
+ * 1. `#pragma mixprec(...)` is registered with macro expansion, run when the
+ *    lexer reaches it in C (lex_pragma: it may stand between `#pragma omp
+ *    parallel for` and its loop).  Its handler parses the clauses with the
+ *    core's parser (polyhedral/mp_pragma.c) and adds a marker statement
+ *    __mixprec_marker(ID)  to the statement list being parsed; before
+ *    genericization settle_markers moves it right before the annotated
+ *    loop where the parser had looked one token ahead.
  * 2. Before genericization, every marker must be followed by a `for`
  *    statement; the loop's location is recorded for later diagnostics.
  * 3. A GIMPLE pass after "cfg" (mixprec.cc) finds each marker, analyses the
@@ -230,6 +233,167 @@ static std::string ppnumber_at(location_t loc)
 	return r;
 }
 
+/* The _Pragma("mixprec ...") operators TEXT (a line of source, or a macro's
+ * definition) shows: written there, or through the macros it names (to
+ * DEPTH 4); *COL the 1-based column of the last one in TEXT. */
+static int pragma_column(const std::string &text, int depth, int *col, int *in_macro = NULL)
+{
+	int found = 0;
+	/* the open parentheses: the column of the function-like macro each
+	   one calls (0: none) */
+	std::vector<int> parens;
+	std::string prev_name;
+	int prev_col = 0;
+	for (size_t i = 0; i < text.size();) {
+		unsigned char ch = text[i];
+		if (ch == '(' || ch == ')') {
+			if (ch == ')') {
+				if (!parens.empty())
+					parens.pop_back();
+			} else {
+				int mc = 0;
+				if (!prev_name.empty() && parse_in) {
+					cpp_hashnode *h = cpp_lookup(parse_in,
+								     (const unsigned char *)prev_name.data(),
+								     prev_name.size());
+					if (h && cpp_fun_like_macro_p(h))
+						mc = prev_col;
+				}
+				parens.push_back(mc);
+			}
+			prev_name.clear();
+			i++;
+			continue;
+		}
+		if (!ISIDST(ch)) {
+			if (!ISSPACE(ch))
+				prev_name.clear();
+			if (ch == '"' || ch == '\'') {   /* skip a literal */
+				size_t q = i + 1;
+				while (q < text.size() && text[q] != ch)
+					q += text[q] == '\\' ? 2 : 1;
+				i = q + 1;
+				continue;
+			}
+			i++;
+			continue;
+		}
+		size_t b = i;
+		while (i < text.size() && ISIDNUM((unsigned char)text[i]))
+			i++;
+		std::string name = text.substr(b, i - b);
+		prev_name = name;
+		prev_col = (int)b + 1;
+		if (name == "_Pragma") {
+			size_t q = i;
+			while (q < text.size() && ISSPACE(text[q]))
+				q++;
+			if (q < text.size() && text[q] == '(') {
+				q++;
+				while (q < text.size() && ISSPACE(text[q]))
+					q++;
+				if (q < text.size() && text[q] == '"') {
+					q++;
+					while (q < text.size() && ISSPACE(text[q]))
+						q++;
+					if (text.compare(q, 7, "mixprec") == 0) {
+						found++, *col = (int)b + 1;
+						if (in_macro) {
+							*in_macro = 0;
+							for (int m : parens)
+								if (m) {
+									*in_macro = m;
+									break;
+								}
+						}
+					}
+				}
+			}
+			continue;
+		}
+		if (depth >= 4 || !parse_in)
+			continue;
+		cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
+		if (!h || !cpp_macro_p(h) || !cpp_user_macro_p(h))
+			continue;
+		const char *def = (const char *)cpp_macro_definition(parse_in, h);
+		if (!def)
+			continue;
+		/* past "NAME" or "NAME(params)" */
+		std::string body(def);
+		size_t at = name.size();
+		if (cpp_fun_like_macro_p(h)) {
+			at = body.find(')', at);
+			at = at == std::string::npos ? body.size() : at + 1;
+		}
+		int c2 = 0;
+		int n = pragma_column(body.substr(std::min(at, body.size())), depth + 1, &c2);
+		if (n > 0)
+			found += n, *col = (int)b + 1;
+	}
+	return found;
+}
+
+/* The last character of code before line LINE of FILE (and before column
+ * COL of that line, when COL > 0): comments, literals' insides and
+ * directive lines skipped, up to 60 lines back; 0 when none. */
+static int code_before(const char *file, int line, int col)
+{
+	int last = 0;
+	bool comment = false;
+	for (int l = line > 60 ? line - 60 : 1; l <= line; l++) {
+		if (l == line && col <= 0)
+			break;
+		char_span span = location_get_source_line(file, l);
+		if (!span)
+			return 0;
+		std::string t(span.get_buffer(), span.length());
+		if (l == line)
+			t.erase(std::min(t.size(), (size_t)col - 1));
+		size_t i = 0;
+		while (!comment && i < t.size() && ISSPACE((unsigned char)t[i]))
+			i++;
+		if (!comment && i < t.size() && t[i] == '#') {
+			while (!t.empty() && t.back() == '\\' && l + 1 < line) {
+				span = location_get_source_line(file, ++l);
+				if (!span)
+					return 0;
+				t.assign(span.get_buffer(), span.length());
+			}
+			continue;
+		}
+		for (; i < t.size(); i++) {
+			char ch = t[i];
+			if (comment) {
+				if (ch == '*' && i + 1 < t.size() && t[i + 1] == '/')
+					comment = false, i++;
+				continue;
+			}
+			if (ch == '/' && i + 1 < t.size() && t[i + 1] == '/')
+				break;
+			if (ch == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+				comment = true, i++;
+				continue;
+			}
+			if (ch == '"' || ch == '\'') {
+				for (i++; i < t.size() && t[i] != ch; i++)
+					if (t[i] == '\\')
+						i++;
+				last = ch;
+				continue;
+			}
+			if (!ISSPACE((unsigned char)ch))
+				last = ch;
+		}
+	}
+	return last;
+}
+
+static bool mp_lexing;          /* handle_pragma runs from lex_pragma */
+static int mp_next_id = -1;     /* a lexed pragma waiting for line_change */
+static const char *mp_next_file;
+static int mp_next_line;
+
 static void handle_pragma(cpp_reader *)
 {
 	std::vector<mp_token> toks;
@@ -271,7 +435,7 @@ static void handle_pragma(cpp_reader *)
 		   the C++ parser has lexed the file before (and the pragma is
 		   refused there). */
 		const cpp_token *next = NULL;
-		for (int i = 0; parse_in && lang_GNU_C() && i < 64; i++) {
+		for (int i = 0; parse_in && lang_GNU_C() && !mp_lexing && i < 64; i++) {
 			next = cpp_peek_token(parse_in, i);
 			if (!next || next->type != CPP_PADDING)
 				break;
@@ -282,7 +446,7 @@ static void handle_pragma(cpp_reader *)
 				 "in its text, or from a macro there)");
 			break;
 		}
-		t = pragma_lex(&x, &loc);
+		t = mp_lexing ? c_lex_with_flags(&x, &loc, NULL, 0) : pragma_lex(&x, &loc);
 		std::string spelled;
 		if (t == CPP_NUMBER && x == error_mark_node && !mp_held.empty())
 			spelled = ppnumber_at(loc);
@@ -318,6 +482,8 @@ static void handle_pragma(cpp_reader *)
 	}
 	if (!locs.empty())
 		first = locs[0];
+	else if (mp_lexing)
+		first = loc;   /* the end of the line: input_location is the parser's */
 	if (nested)
 		return;
 	if (too_long) {
@@ -334,6 +500,12 @@ static void handle_pragma(cpp_reader *)
 	rec.region = false;
 	rec.region_head = false;
 	rec.brace_loc = UNKNOWN_LOCATION;
+	rec.lexed = mp_lexing;
+	rec.semi_next = false;
+	rec.close_next = false;
+	rec.directive = false;
+	rec.pragma_col = 0;
+	rec.pragma_macro_col = 0;
 	rec.tok_locs = locs;
 	rec.scale_decl[0] = rec.scale_decl[1] = NULL_TREE;
 	rec.omp_go = rec.omp_threads = NULL_TREE;
@@ -370,12 +542,30 @@ static void handle_pragma(cpp_reader *)
 	}
 	if (rec.p.nsspec > 0 && !resolve_scales(rec, locs))
 		return;
+	if (mp_lexing) {
+		/* inside an expression or a statement's parentheses (the
+		   parser saw no pragma there, only the lexer) */
+		expanded_location e = expand_location(
+			linemap_resolve_location(line_table, first, LRK_MACRO_EXPANSION_POINT, NULL));
+		char_span text = e.file ? location_get_source_line(e.file, e.line) : char_span(NULL, 0);
+		size_t c = 0;
+		while (text && c < text.length() && ISSPACE(text[c]))
+			c++;
+		int last = 0;
+		if (text && c < text.length() && text[c] == '#')
+			last = code_before(e.file, e.line, 0);
+		/* (a _Pragma may stand in a macro's arguments) */
+		if (last && strchr("+-*/%=<>!&|^,([?~.\"'", last)) {
+			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
+			return;
+		}
+	}
 	if (!add_stmt) {
 		return;
 	}
 	/* an empty statement right after the pragma leaves nothing in the
 	   statement list: the marker would annotate the loop after it */
-	if (parse_in) {
+	if (parse_in && !mp_lexing) {
 		const cpp_token *next = cpp_peek_token(parse_in, 0);
 		if (next && next->type == CPP_SEMICOLON) {
 			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
@@ -389,6 +579,78 @@ static void handle_pragma(cpp_reader *)
 	tree call = build_call_expr_loc(first, marker_decl(), 1,
 					build_int_cst(integer_type_node, id));
 	add_stmt(call);
+	if (mp_lexing) {
+		/* the first token after a '#pragma' line starts the next line
+		   (line_change); a _Pragma's is on its line, unseen there */
+		expanded_location e = expand_location(locs.empty() ? first : locs.back());
+		char_span text = e.file && !linemap_location_from_macro_expansion_p(line_table, first)
+				 ? location_get_source_line(e.file, e.line) : char_span(NULL, 0);
+		size_t c = 0;
+		while (text && c < text.length() && ISSPACE(text[c]))
+			c++;
+		if (text && c < text.length() && text[c] == '#') {
+			mp_pragmas[id].directive = true;
+			mp_next_id = id;
+			mp_next_file = e.file;
+			mp_next_line = e.line;
+		} else if (text) {
+			/* a _Pragma: its tokens' columns are those of its string;
+			   its own column, when the line shows one such _Pragma */
+			std::string line(text.get_buffer(), text.length());
+			int col = 0, in_macro = 0;
+			if (pragma_column(line, 0, &col, &in_macro) == 1) {
+				mp_pragmas[id].pragma_col = col;
+				mp_pragmas[id].pragma_macro_col = in_macro;
+			}
+		}
+	}
+}
+
+/* The lexer's first token of each line (libcpp's line_change callback,
+ * which the C front end uses for its own bookkeeping, called on): the
+ * token after a lexed pragma's line, which the parse-time handler peeked
+ * at.  ';': an empty statement, nothing in the statement list (the marker
+ * would annotate the loop after it); '{': a block, perhaps a region. */
+static void (*mp_prev_line_change)(cpp_reader *, const cpp_token *, int);
+
+static void line_change(cpp_reader *r, const cpp_token *tok, int parsing_args)
+{
+	if (mp_next_id >= 0 && !parsing_args) {
+		int id = mp_next_id;
+		mp_next_id = -1;
+		expanded_location x = expand_location(tok->src_loc);
+		if (x.file && mp_next_file && !strcmp(x.file, mp_next_file) && x.line > mp_next_line) {
+			if (tok->type == CPP_SEMICOLON)
+				mp_pragmas[id].semi_next = true;
+			else if (tok->type == CPP_OPEN_BRACE)
+				mp_pragmas[id].brace_loc = tok->src_loc;
+			else if (tok->type == CPP_CLOSE_BRACE)
+				mp_pragmas[id].close_next = true;
+		}
+	}
+	if (mp_prev_line_change)
+		mp_prev_line_change(r, tok, parsing_args);
+}
+
+/* `#pragma mixprec` in C is read when the lexer reaches it, not when the
+ * parser does (a deferred pragma): between `#pragma omp parallel for` and
+ * its loop the parser wants the `for` keyword, and a deferred pragma's
+ * token there is a hard error ("for statement expected before
+ * '#pragma'").  The handler is the same; its marker goes into the
+ * statement list the parser is building, which is the pragma's place
+ * except where the parser looked one token ahead (an if statement asks
+ * whether `else` follows) or stands inside an OpenMP loop directive:
+ * mp_settle_markers (settle.cc) puts those right before genericization. */
+static void lex_pragma(cpp_reader *r)
+{
+	cpp_callbacks *cb = cpp_get_callbacks(r);
+	if (cb && cb->line_change != line_change) {
+		mp_prev_line_change = cb->line_change;
+		cb->line_change = line_change;
+	}
+	mp_lexing = true;
+	handle_pragma(r);
+	mp_lexing = false;
 }
 
 static void register_pragmas(void *, void *)
@@ -398,7 +660,9 @@ static void register_pragmas(void *, void *)
 	   unregistered, the pragma stays in the output as written */
 	if (flag_preprocess_only && parse_in && cpp_get_options(parse_in)->directives_only)
 		return;
-	if (c_register_pragma_with_expansion)
+	if (parse_in && lang_GNU_C() && !flag_preprocess_only && c_lex_with_flags)
+		cpp_register_pragma(parse_in, NULL, "mixprec", lex_pragma, true);
+	else if (c_register_pragma_with_expansion)
 		c_register_pragma_with_expansion(NULL, "mixprec", handle_pragma);
 }
 
@@ -671,7 +935,7 @@ static bool mark_spliced_region(tree list, tree_stmt_iterator n, int id)
 }
 
 /* Is T an OpenMP or OpenACC construct (a loop directive or a region)? */
-static bool omp_construct(tree t)
+bool mp_omp_construct(tree t)
 {
 	switch (TREE_CODE(t)) {
 	case OMP_PARALLEL: case OMP_FOR: case OMP_SIMD: case OMP_DISTRIBUTE:
@@ -688,19 +952,19 @@ static bool omp_construct(tree t)
 				tree e = tsi_stmt(i);
 				if (TREE_CODE(e) == DECL_EXPR || mp_is_debug_marker(e))
 					continue;
-				return omp_construct(e);
+				return mp_omp_construct(e);
 			}
 			return false;
 		}
-		return b && omp_construct(b);
+		return b && mp_omp_construct(b);
 	}
 	default:
 		return false;
 	}
 }
 
-/* The location of the OpenMP construct T is or holds (omp_construct). */
-static location_t omp_location(tree t)
+/* The location of the OpenMP construct T is or holds (mp_omp_construct). */
+location_t mp_omp_location(tree t)
 {
 	if (TREE_CODE(t) != BIND_EXPR)
 		return EXPR_LOCATION(t);
@@ -709,11 +973,11 @@ static location_t omp_location(tree t)
 		for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
 			tree e = tsi_stmt(i);
 			if (TREE_CODE(e) != DECL_EXPR && !mp_is_debug_marker(e))
-				return omp_location(e);
+				return mp_omp_location(e);
 		}
 		return UNKNOWN_LOCATION;
 	}
-	return b ? omp_location(b) : UNKNOWN_LOCATION;
+	return b ? mp_omp_location(b) : UNKNOWN_LOCATION;
 }
 
 /* COND with VAR replaced by the constant VAL, folded again at every node
@@ -923,12 +1187,12 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			if (mp_init_then_for(n, &n2))
 				f = tsi_stmt(n2);
 		}
-		if (!f && !tsi_end_p(n) && omp_construct(tsi_stmt(n))) {
+		if (!f && !tsi_end_p(n) && mp_omp_construct(tsi_stmt(n))) {
 			/* `#pragma mixprec` then `#pragma omp parallel for`: the
 			   construct is replaced whole (omp.cc), or runs as written */
 			location_t at = EXPR_LOCATION(tsi_stmt(n));
 			if (TREE_CODE(tsi_stmt(n)) == BIND_EXPR || at == UNKNOWN_LOCATION)
-				at = omp_location(tsi_stmt(n));
+				at = mp_omp_location(tsi_stmt(n));
 			const char *why = NULL;
 			if (mp_omp_twin(i, n, id, &why))
 				continue;
@@ -984,6 +1248,7 @@ static void pre_genericize(void *gcc_data, void *)
 	tree fndecl = (tree)gcc_data;
 	if (!mp_marker_decl || !DECL_SAVED_TREE(fndecl))
 		return;
+	mp_settle_markers(fndecl);
 	if (flag_openmp)
 		mp_omp_privatize(fndecl);
 	walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), check_markers_r, NULL);

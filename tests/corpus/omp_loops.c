@@ -11,9 +11,9 @@
  * Whole-nest plans: the construct is replaced by one call whose kernels run
  * on the directive's threads; the construct as written is the fallback.
  * Tile-mode plans (runq.c's group sums, an epilogue kept): the call before
- * the construct, whose loops read its results on the calling thread.  The
- * OpenMP directive comes after `#pragma mixprec`: GCC's parser refuses
- * anything between `#pragma omp ... for` and its loop. */
+ * the construct, whose loops read its results on the calling thread.  Here
+ * the OpenMP directive comes after `#pragma mixprec`;
+ * tests/corpus/pragma_order.c has the other order. */
 #include "harness.h"
 #include <mixprec.h>
 

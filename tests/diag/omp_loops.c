@@ -4,8 +4,8 @@
  * `simd` constructs whose clauses do not change what the loop computes are
  * transformed (tests/corpus/omp_loops.c); the rest is a warning under
  * the three compilers, and the OpenMP loop is compiled as written.  The
- * other order, the OpenMP directive first, is a syntax error of GCC's own
- * parser ("for statement expected before '#pragma'"); clang accepts it. */
+ * other order, the OpenMP directive first, reads the same (the last case
+ * here; tests/corpus/pragma_order.c). */
 #include <mixprec.h>
 
 /* a worksharing loop of an enclosing region: every thread of the team
@@ -100,4 +100,33 @@ void ol_tile_threads(int M, int N, int K, const int8_t *A, const int8_t *B, int3
 				s += A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s / 3;
 		}
+}
+
+/* the OpenMP directives first, `#pragma mixprec` right above the loop: the
+   same readings as in the other order (a worksharing loop of an enclosing
+   region; a reduction clause) */
+int32_t ol_omp_first(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	int32_t total = 0;
+#pragma omp parallel
+	{
+#pragma omp for schedule(static) // expected-warning {{OpenMP directive other than 'parallel for'}}
+#pragma mixprec(int8, acc=int32)
+		for (int i = 0; i < M; i++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * x[k];
+			y[i] = s;
+		}
+	}
+#pragma omp parallel for reduction(+ : total) // expected-warning {{has a 'reduction' clause}}
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+		total += s;
+	}
+	return total;
 }

@@ -1192,7 +1192,8 @@ def f_emit(fn):
 #              sometimes a comma in the outer loop's init (`i = 0, j = 0`);
 #              their final values stored into y[M + N];
 #   omp_warn   `#pragma mixprec` directly followed by `#pragma omp parallel
-#              for` (schedule(static) with num_threads(2) and an if clause:
+#              for`, or the other order, the OpenMP directive first
+#              (schedule(static) with num_threads(2) and an if clause:
 #              the construct is replaced whole by the call, its threads the
 #              clause's, the construct the fallback; or schedule(static, 1)
 #              and a ReLU epilogue: tile mode, the loop reading the call's
@@ -1352,6 +1353,10 @@ def gen_xfunc(r, f):
     # sometimes changed in between (the call must not start at its new
     # value: refused; a miscompile of both glues once)
     xf["c89pre"] = wchoice(rc, [("none", 60), ("set", 25), ("clobber", 15)])
+    # omp_warn: the OpenMP directive first, `#pragma mixprec` right above
+    # the loop (GCC's parser refused a pragma there once); its own Random
+    ro = random.Random(repr(r.getstate()[1][:8]) + "ompfirst%d" % f)
+    xf["ompfirst"] = ro.random() < 0.5
     return fn
 
 
@@ -1858,7 +1863,8 @@ def x_emit(fn):
                      "\t\t}"]
     elif form == "omp_warn":
         clauses = " num_threads(2) if (M > 2)" if xf["sched"] == "static" else ""
-        body += [pragma, "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses),
+        omp = "#pragma omp parallel for schedule(%s)%s" % (xf["sched"], clauses)
+        body += ([omp, pragma] if xf.get("ompfirst") else [pragma, omp]) + [
                  "\tfor (int i = 0; i < M; i++) {",
                  "\t\tint32_t s = %s;" % ("y[i]" if xf["init"] == "C" else "0"),
                  "\t\tfor (int k = 0; k < K; k++)",

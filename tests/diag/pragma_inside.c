@@ -1,0 +1,64 @@
+/* pragma_inside.c -- `#pragma mixprec` where no statement starts: inside
+ * an expression, a condition, between an if statement's body and its
+ * `else`, between a do loop's body and its `while`, at the end of a block
+ * without declarations (the C front end splices such a block into the
+ * enclosing list).  GCC reads the pragma when its lexer reaches it (so
+ * that it may follow `#pragma omp parallel for`); each of these is an
+ * error at the pragma under the three compilers, never an annotation of
+ * the loop after the statement. */
+#include <mixprec.h>
+
+#define NEST                                                                   \
+	for (int i = 0; i < M; i++) {                                          \
+		int32_t s = 0;                                                 \
+		for (int k = 0; k < K; k++)                                    \
+			s += A[i * K + k] * x[k];                              \
+		y[i] = s;                                                      \
+	}
+
+void pi_expr(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	y[0] = 1 +
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	       2;
+	NEST
+}
+
+void pi_cond(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c &&
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	    M > 0)
+		y[0] = 0;
+	NEST
+}
+
+void pi_else(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c) {
+		y[0] = 1;
+	}
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	else {
+		y[0] = 2;
+	}
+	NEST
+}
+
+void pi_do(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	do
+		y[0]++;
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	while (c--);
+	NEST
+}
+
+void pi_block_end(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	{
+		y[0] = 3;
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	}
+	NEST
+}

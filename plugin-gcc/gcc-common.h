@@ -122,8 +122,10 @@ tree_stmt_iterator mp_next_stmt(tree_stmt_iterator it);
 bool mp_is_hoisted_init(tree e);
 bool mp_init_then_for(tree_stmt_iterator it, tree_stmt_iterator *loop);
 tree mp_loop_item(tree item);
-/* An OpenMP or OpenACC construct (or the scope around one for `for (int i
- * ...)`), and its location. */
+/* The first statement of scope T past its declarations (T itself when no
+ * BIND_EXPR; NULL_TREE when none), an OpenMP or OpenACC construct (or the
+ * scope around one for `for (int i ...)`), and its location. */
+tree mp_scope_first(tree t);
 bool mp_omp_construct(tree t);
 location_t mp_omp_location(tree t);
 /* settle.cc: each lexed pragma's marker moved to where the pragma stands */

@@ -601,6 +601,37 @@ static void handle_pragma(cpp_reader *)
 			if (pragma_column(line, 0, &col, &in_macro) == 1) {
 				mp_pragmas[id].pragma_col = col;
 				mp_pragmas[id].pragma_macro_col = in_macro;
+				/* `_Pragma("mixprec(...)")` written alone on its
+				   line: the next line's first token is the one after
+				   it, as after a '#pragma' line */
+				size_t q = col - 1, depth = 0;
+				bool direct = line.compare(q, 7, "_Pragma") == 0, ended = false;
+				for (q += 7; direct && q < line.size(); q++) {
+					char ch = line[q];
+					if (ch == '"') {
+						for (q++; q < line.size() && line[q] != '"'; q++)
+							if (line[q] == '\\')
+								q++;
+					} else if (ch == '(')
+						depth++;
+					else if (ch == ')' && depth && --depth == 0) {
+						ended = true;
+						break;
+					}
+				}
+				bool alone = direct && ended && !in_macro;
+				for (size_t b = 0; alone && b + 1 < (size_t)col; b++)
+					alone = ISSPACE((unsigned char)line[b]);
+				for (q++; alone && q < line.size(); q++)
+					if (!ISSPACE((unsigned char)line[q])) {
+						alone = line.compare(q, 2, "//") == 0;
+						break;
+					}
+				if (alone) {
+					mp_next_id = id;
+					mp_next_file = e.file;
+					mp_next_line = e.line;
+				}
 			}
 		}
 	}
@@ -615,10 +646,13 @@ static void (*mp_prev_line_change)(cpp_reader *, const cpp_token *, int);
 
 static void line_change(cpp_reader *r, const cpp_token *tok, int parsing_args)
 {
-	if (mp_next_id >= 0 && !parsing_args) {
+	expanded_location x = mp_next_id >= 0 && !parsing_args ? expand_location(tok->src_loc)
+							       : expanded_location();
+	/* (a _Pragma's own line is reported again when libcpp has run it) */
+	if (mp_next_id >= 0 && !parsing_args &&
+	    !(x.file && mp_next_file && !strcmp(x.file, mp_next_file) && x.line <= mp_next_line)) {
 		int id = mp_next_id;
 		mp_next_id = -1;
-		expanded_location x = expand_location(tok->src_loc);
 		if (x.file && mp_next_file && !strcmp(x.file, mp_next_file) && x.line > mp_next_line) {
 			if (tok->type == CPP_SEMICOLON)
 				mp_pragmas[id].semi_next = true;
@@ -935,6 +969,22 @@ static bool mark_spliced_region(tree list, tree_stmt_iterator n, int id)
 }
 
 /* Is T an OpenMP or OpenACC construct (a loop directive or a region)? */
+tree mp_scope_first(tree t)
+{
+	if (!t || TREE_CODE(t) != BIND_EXPR)
+		return t;
+	tree b = BIND_EXPR_BODY(t);
+	if (b && TREE_CODE(b) == STATEMENT_LIST) {
+		for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
+			tree e = tsi_stmt(i);
+			if (TREE_CODE(e) != DECL_EXPR && !mp_is_debug_marker(e))
+				return e;
+		}
+		return NULL_TREE;
+	}
+	return b;
+}
+
 bool mp_omp_construct(tree t)
 {
 	switch (TREE_CODE(t)) {
@@ -946,17 +996,8 @@ bool mp_omp_construct(tree t)
 	case BIND_EXPR: {
 		/* `#pragma omp for` / `simd` over `for (int i = ...)`: in the
 		   scope the C front end opens for i */
-		tree b = BIND_EXPR_BODY(t);
-		if (b && TREE_CODE(b) == STATEMENT_LIST) {
-			for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
-				tree e = tsi_stmt(i);
-				if (TREE_CODE(e) == DECL_EXPR || mp_is_debug_marker(e))
-					continue;
-				return mp_omp_construct(e);
-			}
-			return false;
-		}
-		return b && mp_omp_construct(b);
+		tree e = mp_scope_first(t);
+		return e && mp_omp_construct(e);
 	}
 	default:
 		return false;
@@ -968,16 +1009,8 @@ location_t mp_omp_location(tree t)
 {
 	if (TREE_CODE(t) != BIND_EXPR)
 		return EXPR_LOCATION(t);
-	tree b = BIND_EXPR_BODY(t);
-	if (b && TREE_CODE(b) == STATEMENT_LIST) {
-		for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
-			tree e = tsi_stmt(i);
-			if (TREE_CODE(e) != DECL_EXPR && !mp_is_debug_marker(e))
-				return mp_omp_location(e);
-		}
-		return UNKNOWN_LOCATION;
-	}
-	return b ? mp_omp_location(b) : UNKNOWN_LOCATION;
+	tree e = mp_scope_first(t);
+	return e ? mp_omp_location(e) : UNKNOWN_LOCATION;
 }
 
 /* COND with VAR replaced by the constant VAL, folded again at every node

@@ -87,18 +87,10 @@ static bool same_line(location_t a, location_t b)
  * opens around one for `for (int i = ...)`). */
 static bool omp_loop(tree t)
 {
-	if (TREE_CODE(t) == BIND_EXPR) {
-		tree b = BIND_EXPR_BODY(t);
-		if (b && TREE_CODE(b) == STATEMENT_LIST) {
-			for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i)) {
-				tree e = tsi_stmt(i);
-				if (TREE_CODE(e) != DECL_EXPR && !mp_is_debug_marker(e))
-					return omp_loop(e);
-			}
-			return false;
-		}
-		return b && omp_loop(b);
-	}
+	while (t && TREE_CODE(t) == BIND_EXPR)
+		t = mp_scope_first(t);
+	if (!t)
+		return false;
 	switch (TREE_CODE(t)) {
 	case OMP_FOR: case OMP_SIMD: case OMP_DISTRIBUTE: case OMP_TASKLOOP:
 	case OMP_LOOP: case OACC_LOOP:
@@ -322,18 +314,8 @@ static tree *slot_after(tree e, const mp_pragma_rec &r)
  * condition, in the `for` header. */
 static location_t omp_loop_header(tree t)
 {
-	while (t && TREE_CODE(t) == BIND_EXPR) {
-		tree b = BIND_EXPR_BODY(t);
-		t = NULL_TREE;
-		if (b && TREE_CODE(b) == STATEMENT_LIST) {
-			for (tree_stmt_iterator i = tsi_start(b); !tsi_end_p(i); tsi_next(&i))
-				if (TREE_CODE(tsi_stmt(i)) != DECL_EXPR && !mp_is_debug_marker(tsi_stmt(i))) {
-					t = tsi_stmt(i);
-					break;
-				}
-		} else
-			t = b;
-	}
+	while (t && TREE_CODE(t) == BIND_EXPR)
+		t = mp_scope_first(t);
 	if (!t || !omp_loop(t) || !OMP_FOR_COND(t) || TREE_VEC_LENGTH(OMP_FOR_COND(t)) < 1)
 		return UNKNOWN_LOCATION;
 	return EXPR_LOCATION(TREE_VEC_ELT(OMP_FOR_COND(t), 0));

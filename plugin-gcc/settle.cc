@@ -327,6 +327,36 @@ static bool lexed_marker(tree t, int *id)
 	       mp_pragmas[*id].lexed;
 }
 
+/* M first in body *BODY (a list made of it when it is not one). */
+static void put_first(tree *body, tree m)
+{
+	if (!*body || TREE_CODE(*body) != STATEMENT_LIST) {
+		tree b = alloc_stmt_list();
+		if (*body)
+			append_to_statement_list_force(*body, &b);
+		*body = b;
+	}
+	tree_stmt_iterator bi = tsi_start(*body);
+	tsi_link_before(&bi, m, TSI_SAME_STMT);
+}
+
+/* Does S come first in LIST (past -g's debug markers)? */
+static bool first_in(tree list, tree s)
+{
+	for (tree_stmt_iterator q = tsi_start(list); !tsi_end_p(q) && tsi_stmt(q) != s; tsi_next(&q))
+		if (!mp_is_debug_marker(tsi_stmt(q)))
+			return false;
+	return true;
+}
+
+/* Pragma R stands where no loop can follow it. */
+static void not_before_loop(mp_pragma_rec &r)
+{
+	r.lexed = false;
+	r.bad = true;
+	error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
+}
+
 struct settle_out {
 	tree marker = NULL_TREE;   /* leaving the slot */
 	bool before = false;       /* to stand before the slot's statement
@@ -353,10 +383,6 @@ static settle_out settle_list(tree list, tree omp_owner)
 		if (lexed_marker(s, &id)) {
 			mp_pragma_rec &r = mp_pragmas[id];
 			r.lexed = false;   /* settled (or left where it is) */
-			bool first = true;
-			for (tree_stmt_iterator q = tsi_start(list); tsi_stmt(q) != s; tsi_next(&q))
-				if (!mp_is_debug_marker(tsi_stmt(q)))
-					first = false;
 			tree_stmt_iterator n = mp_next_stmt(it);
 			while (!tsi_end_p(n) && TREE_CODE(tsi_stmt(n)) == DECL_EXPR)
 				n = mp_next_stmt(n);
@@ -365,7 +391,8 @@ static settle_out settle_list(tree list, tree omp_owner)
 			if (!tsi_end_p(n) && omp_loop(tsi_stmt(n)) &&
 			    !before_pragma(omp_loop_header(tsi_stmt(n)), r)) {
 				location_t ol = mp_omp_location(tsi_stmt(n));
-				if (first && omp_owner && same_line(EXPR_LOCATION(omp_owner), ol)) {
+				if (first_in(list, s) && omp_owner &&
+				    same_line(EXPR_LOCATION(omp_owner), ol)) {
 					tsi_delink(&it);
 					settle_out o;
 					o.marker = s;
@@ -395,16 +422,8 @@ static settle_out settle_list(tree list, tree omp_owner)
 				   its body's first token, after the pragma; the source
 				   text shows the `do` */
 				if (TREE_CODE(e) == DO_STMT && c != AT_BEFORE && after_do(r)) {
-					tree *body = &DO_BODY(e);
 					tsi_delink(&it);   /* it now at e */
-					if (!*body || TREE_CODE(*body) != STATEMENT_LIST) {
-						tree b = alloc_stmt_list();
-						if (*body)
-							append_to_statement_list_force(*body, &b);
-						*body = b;
-					}
-					tree_stmt_iterator bi = tsi_start(*body);
-					tsi_link_before(&bi, s, TSI_SAME_STMT);
+					put_first(&DO_BODY(e), s);
 					break;
 				}
 				if (mp_is_marker(e, &id) || (c != AT_BEFORE && !(c == AT_SAME && label)))
@@ -413,13 +432,7 @@ static settle_out settle_list(tree list, tree omp_owner)
 				   pragma stands at that part's start */
 				if (tree *body = slot_after(e, r)) {
 					tsi_delink(&it);   /* it now at e */
-					if (TREE_CODE(*body) != STATEMENT_LIST) {
-						tree b = alloc_stmt_list();
-						append_to_statement_list_force(*body, &b);
-						*body = b;
-					}
-					tree_stmt_iterator bi = tsi_start(*body);
-					tsi_link_before(&bi, s, TSI_SAME_STMT);
+					put_first(body, s);
 					break;
 				}
 				/* a part of it after the pragma (a condition, an
@@ -427,9 +440,7 @@ static settle_out settle_list(tree list, tree omp_owner)
 				   stands inside a statement */
 				if (holds_after(e, r)) {
 					tsi_delink(&it);   /* it now at e */
-					r.bad = true;
-					error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a "
-						 "%<for%> or %<while%> loop");
+					not_before_loop(r);
 					break;
 				}
 				tsi_delink(&it);   /* it now at e */
@@ -458,11 +469,7 @@ static settle_out settle_list(tree list, tree omp_owner)
 			continue;
 		}
 		if (o.before) {
-			bool first = true;
-			for (tree_stmt_iterator q = tsi_start(list); tsi_stmt(q) != s; tsi_next(&q))
-				if (!mp_is_debug_marker(tsi_stmt(q)))
-					first = false;
-			if (first && omp_owner && same_line(EXPR_LOCATION(omp_owner), o.omp))
+			if (first_in(list, s) && omp_owner && same_line(EXPR_LOCATION(omp_owner), o.omp))
 				return o;   /* out of a combined construct */
 			tsi_link_before(&it, o.marker, TSI_SAME_STMT);
 			tsi_next(&it);
@@ -520,10 +527,7 @@ static settle_out settle_slot(tree *slot, tree omp_owner)
 			mp_is_marker(o.marker, &id2);
 			mp_pragma_rec &r = mp_pragmas[id2];
 			if (holds_after(t, r)) {
-				r.lexed = false;
-				r.bad = true;
-				error_at(r.pragma_loc, "%<#pragma mixprec%> must be followed by a "
-					 "%<for%> or %<while%> loop");
+				not_before_loop(r);
 				return none;
 			}
 			return o;
@@ -531,10 +535,7 @@ static settle_out settle_slot(tree *slot, tree omp_owner)
 		if (!u || TREE_CODE(u) == STATEMENT_LIST || u != *sl ||
 		    (owner && same_line(EXPR_LOCATION(owner), o.omp)))
 			return o;
-		tree l = alloc_stmt_list();
-		append_to_statement_list_force(o.marker, &l);
-		append_to_statement_list_force(u, &l);
-		*sl = l;
+		put_first(sl, o.marker);
 	}
 	return none;
 }
@@ -554,10 +555,7 @@ static tree drop_semi_r(tree *tp, int *walk_subtrees, void *)
 			   declarations is spliced into the enclosing list: the
 			   marker would annotate the loop after the block) */
 			mp_pragmas[id].semi_next = mp_pragmas[id].close_next = false;
-			mp_pragmas[id].lexed = false;
-			mp_pragmas[id].bad = true;
-			error_at(mp_pragmas[id].pragma_loc,
-				 "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
+			not_before_loop(mp_pragmas[id]);
 			tsi_delink(&i);
 			continue;
 		}
@@ -582,10 +580,7 @@ void mp_settle_markers(tree fndecl)
 		/* out of the function's body: nothing follows it there */
 		int id;
 		mp_is_marker(o.marker, &id);
-		mp_pragmas[id].lexed = false;
-		mp_pragmas[id].bad = true;
-		error_at(mp_pragmas[id].pragma_loc,
-			 "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
+		not_before_loop(mp_pragmas[id]);
 	}
 	for (mp_pragma_rec &r : mp_pragmas)
 		r.lexed = false;

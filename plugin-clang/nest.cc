@@ -782,6 +782,13 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.fail(lloc, "the condition of a loop of the nest has side effects");
 		return false;
 	}
+	bool holds = true;
+	if (!v && !cond->HasSideEffects(C) && cond->EvaluateAsBooleanCondition(holds, C) &&
+	    !holds) {
+		/* `while (0)`: as the GCC glue reports it (GCC removes the loop) */
+		c.fail(lloc, MP_MSG_COND_FALSE);
+		return false;
+	}
 	if (!v) {
 		if (const VarDecl *e = stepped_early(c, lp)) {
 			c.fail(lloc, "loop variable '%s' is stepped before the end of the loop "

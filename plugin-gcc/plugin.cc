@@ -235,8 +235,10 @@ static std::string ppnumber_at(location_t loc)
 
 /* The _Pragma("mixprec ...") operators TEXT (a line of source, or a macro's
  * definition) shows: written there, or through the macros it names (to
- * DEPTH 4); *COL the 1-based column of the last one in TEXT. */
-static int pragma_column(const std::string &text, int depth, int *col, int *in_macro = NULL)
+ * DEPTH 4); *COL the 1-based column of the last one in TEXT, *IN_ARGS
+ * whether it stands in the arguments of a function-like macro there. */
+static int pragma_column(const std::string &text, int depth, int *col, int *in_macro = NULL,
+			 bool *in_args = NULL)
 {
 	int found = 0;
 	/* the open parentheses: the column of the function-like macro each
@@ -298,6 +300,9 @@ static int pragma_column(const std::string &text, int depth, int *col, int *in_m
 						q++;
 					if (text.compare(q, 7, "mixprec") == 0) {
 						found++, *col = (int)b + 1;
+						if (in_args)
+							*in_args = std::any_of(parens.begin(), parens.end(),
+									       [](int m) { return m != 0; });
 						if (in_macro) {
 							*in_macro = 0;
 							for (int m : parens)
@@ -328,8 +333,12 @@ static int pragma_column(const std::string &text, int depth, int *col, int *in_m
 		}
 		int c2 = 0;
 		int n = pragma_column(body.substr(std::min(at, body.size())), depth + 1, &c2);
-		if (n > 0)
+		if (n > 0) {
 			found += n, *col = (int)b + 1;
+			if (in_args)
+				*in_args = std::any_of(parens.begin(), parens.end(),
+						       [](int m) { return m != 0; });
+		}
 	}
 	return found;
 }
@@ -388,6 +397,65 @@ static int code_before(const char *file, int line, int col)
 	}
 	return last;
 }
+
+/* The first character of code on LINE after the _Pragma (or the macro
+ * holding one) at 1-based column COL: its parenthesised operand, or a
+ * function-like macro's arguments, skipped; 0 when the line has none.
+ * *AT: its 1-based column. */
+static int code_after(const std::string &line, int col, int *at = NULL)
+{
+	size_t i = col - 1, n = line.size();
+	size_t b = i;
+	while (i < n && ISIDNUM((unsigned char)line[i]))
+		i++;
+	std::string name = line.substr(b, i - b);
+	bool args = name == "_Pragma";
+	if (!args && parse_in) {
+		cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
+		args = h && cpp_macro_p(h) && cpp_fun_like_macro_p(h);
+	}
+	while (i < n && ISSPACE((unsigned char)line[i]))
+		i++;
+	if (args && i < n && line[i] == '(') {
+		int depth = 0;
+		for (; i < n; i++) {
+			char ch = line[i];
+			if (ch == '"' || ch == '\'') {
+				for (i++; i < n && line[i] != ch; i++)
+					if (line[i] == '\\')
+						i++;
+			} else if (ch == '(')
+				depth++;
+			else if (ch == ')' && --depth == 0) {
+				i++;
+				break;
+			}
+		}
+		if (depth)
+			return 0;   /* continued on the next line */
+	}
+	for (; i < n; i++) {
+		if (ISSPACE((unsigned char)line[i]))
+			continue;
+		if (line.compare(i, 2, "/*") == 0) {
+			size_t e = line.find("*/", i + 2);
+			if (e == std::string::npos)
+				return 0;
+			i = e + 1;
+			continue;
+		}
+		if (line.compare(i, 2, "//") == 0)
+			return 0;
+		if (at)
+			*at = (int)i + 1;
+		return (unsigned char)line[i];
+	}
+	return 0;
+}
+
+/* The last characters of code that no statement follows: the pragma
+ * after one of them stands inside an expression or a condition. */
+#define MP_NOT_BEFORE_STMT "+-*/%=<>!&|^,([?~.\"'"
 
 static bool mp_lexing;          /* handle_pragma runs from lex_pragma */
 static int mp_next_id = -1;     /* a lexed pragma waiting for line_change */
@@ -551,11 +619,44 @@ static void handle_pragma(cpp_reader *)
 		size_t c = 0;
 		while (text && c < text.length() && ISSPACE(text[c]))
 			c++;
-		int last = 0;
+		int last = 0, next = 0;
 		if (text && c < text.length() && text[c] == '#')
 			last = code_before(e.file, e.line, 0);
-		/* (a _Pragma may stand in a macro's arguments) */
-		if (last && strchr("+-*/%=<>!&|^,([?~.\"'", last)) {
+		else if (text) {
+			/* a _Pragma written in the line (itself, or a macro holding
+			   it): the code before its column, and after it on the
+			   line; not one in a macro's arguments, which the macro
+			   places */
+			std::string line(text.get_buffer(), text.length());
+			int col = 0, in_macro = 0;
+			bool in_args = false;
+			if (pragma_column(line, 0, &col, &in_macro, &in_args) == 1 && !in_args &&
+			    col > 0) {
+				int brace_col = 0;
+				last = code_before(e.file, e.line, col);
+				next = code_after(line, col, &brace_col);
+				location_t at = linemap_resolve_location(line_table, first,
+									 LRK_MACRO_EXPANSION_POINT, NULL);
+				const line_map *map = linemap_lookup(line_table, at);
+				if (map && linemap_macro_expansion_map_p(map))
+					map = NULL;
+				/* an error below: at the _Pragma, as clang reports it */
+				if (map && ((last && strchr(MP_NOT_BEFORE_STMT, last)) ||
+					    next == ';' || next == '}'))
+					first = linemap_position_for_line_and_column(
+						line_table, linemap_check_ordinary(map), e.line, col);
+				/* `_Pragma(...) {`: a region, as a '#pragma' line
+				   before a line starting with '{' */
+				if (map && next == '{')
+					rec.brace_loc = linemap_position_for_line_and_column(
+						line_table, linemap_check_ordinary(map), e.line, brace_col);
+			}
+		}
+		/* (a _Pragma may stand in a macro's arguments); `;` and `}`
+		   after a _Pragma on its line: an empty statement, the end of
+		   an expression statement or of a block, as after a '#pragma'
+		   line (line_change) */
+		if ((last && strchr(MP_NOT_BEFORE_STMT, last)) || next == ';' || next == '}') {
 			error_at(first, "%<#pragma mixprec%> must be followed by a %<for%> or %<while%> loop");
 			return;
 		}
@@ -829,7 +930,7 @@ static tree_stmt_iterator marker_place(tree list, tree_stmt_iterator it)
 /* A region of pragma ID: a marker of its own (a copy of ID's record,
  * region set) before each loop item in ITEMS of LIST; ID's own marker
  * annotates nothing (region_head). */
-static tree dead_loop(tree s, tree prev);
+static tree dead_loop(tree s, tree prev, bool own = false);
 static void warn_dead(mp_pragma_rec &r, tree dead);
 
 static void mark_loops(tree list, const std::vector<tree_stmt_iterator> &items, int id)
@@ -1120,8 +1221,11 @@ static bool loop_may_contract(tree l)
  * entry (cond_false_on_entry; PREV the statement before S).  The C front
  * end's constant bounds (`for (i = 0; i < N; i++)` with N a macro of 0):
  * such a loop is removed as dead code before the pass sees it; the core
- * refuses it in the same words under clang (MP_MSG_NO_ITERATIONS). */
-static tree dead_loop(tree s, tree prev)
+ * refuses it in the same words under clang (MP_MSG_NO_ITERATIONS).  OWN:
+ * S holds the pragma's own loop, reported even when it cannot contract
+ * (`while (0) ;`): GCC removes it, and the pass would otherwise take the
+ * next nest for the pragma's. */
+static tree dead_loop(tree s, tree prev, bool own)
 {
 	if (!s)
 		return NULL_TREE;
@@ -1132,20 +1236,22 @@ static tree dead_loop(tree s, tree prev)
 			tree e = tsi_stmt(i);
 			if (mp_is_debug_marker(e))
 				continue;
-			if (tree d = dead_loop(e, p))
+			if (tree d = dead_loop(e, p, own))
 				return d;
+			if (TREE_CODE(e) == FOR_STMT || TREE_CODE(e) == WHILE_STMT)
+				own = false;
 			p = e;
 		}
 		return NULL_TREE;
 	}
 	case BIND_EXPR:
-		return dead_loop(BIND_EXPR_BODY(s), prev);
+		return dead_loop(BIND_EXPR_BODY(s), prev, own);
 	case FOR_STMT:
-		if (cond_false_on_entry(FOR_COND(s), prev) && loop_may_contract(s))
+		if (cond_false_on_entry(FOR_COND(s), prev) && (own || loop_may_contract(s)))
 			return s;
 		return dead_loop(FOR_BODY(s), NULL_TREE);
 	case WHILE_STMT:
-		if (cond_false_on_entry(WHILE_COND(s), prev) && loop_may_contract(s))
+		if (cond_false_on_entry(WHILE_COND(s), prev) && (own || loop_may_contract(s)))
 			return s;
 		return dead_loop(WHILE_BODY(s), NULL_TREE);
 	default:
@@ -1184,8 +1290,11 @@ static void warn_dead(mp_pragma_rec &r, tree dead)
 	location_t at = EXPR_LOCATION(dead);
 	location_t loc = r.loop_loc != UNKNOWN_LOCATION ? r.loop_loc : r.pragma_loc;
 	char why[MP_REASON_LEN];
-	snprintf(why, sizeof why, MP_MSG_NO_ITERATIONS,
-		 cond_var_name(TREE_CODE(dead) == FOR_STMT ? FOR_COND(dead) : WHILE_COND(dead)));
+	const char *v = cond_var_name(TREE_CODE(dead) == FOR_STMT ? FOR_COND(dead) : WHILE_COND(dead));
+	if (!strcmp(v, "?"))   /* `while (0)`, `for (;;) ` with a false constant */
+		snprintf(why, sizeof why, MP_MSG_COND_FALSE);
+	else
+		snprintf(why, sizeof why, MP_MSG_NO_ITERATIONS, v);
 	if (warning_at(loc, OPT_Wpragmas, "mixprec: loop nest not transformed: %s", why) &&
 	    at != UNKNOWN_LOCATION && LOCATION_LINE(at) != LOCATION_LINE(loc))
 		inform(at, "the reason is here");
@@ -1264,7 +1373,7 @@ static tree check_markers_r(tree *tp, int *walk_subtrees, void *)
 			tree e = tsi_stmt(d);
 			if (mp_is_debug_marker(e))
 				continue;
-			dead = dead_loop(e, prev);
+			dead = dead_loop(e, prev, true);
 			if (e == f || mp_loop_item(e) == f || annotated_for(e) == f)
 				break;
 			prev = e;

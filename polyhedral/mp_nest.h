@@ -98,6 +98,8 @@ extern "C" {
  * (`for (i = 0; i < 0; i++)`, a dimension configured to 0 by a macro) */
 #define MP_MSG_NO_ITERATIONS \
 	"loop '%s' runs no iterations (its bounds are constants): nothing to transform"
+#define MP_MSG_COND_FALSE \
+	"the loop's condition is always false (it runs no iterations): nothing to transform"
 
 #define MP_MSG_CALL_EFFECTS \
 	"call to '%s' may have side effects: its body writes memory other than its " \

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 13
+// MIXPREC-TRANSFORMED: 17
 /* regions.c -- one pragma on a block of several loops (issue 9, item 5),
  * as PolyBench marks its kernels with `#pragma scop`: 2mm (tmp = A*B, then
  * D = beta*D + tmp*C), gemver (its rank-2 update left as written without a
@@ -50,6 +50,33 @@ __attribute__((noinline)) void rg_mvt(int n, int32_t *x1, int32_t *x2, const int
 		for (i = 0; i < n; i++)
 			for (j = 0; j < n; j++)
 				x2[i] = x2[i] + A[j * n + i] * y2[j];
+	}
+}
+
+/* mvt with the operator form and the block's '{' on the pragma's line (a
+ * region macro: `#define SCOP _Pragma("mixprec(...)")` then `SCOP {`); GCC
+ * read it as before the block's first loop only (found in review,
+ * December 2026) */
+#define RG_SCOP _Pragma("mixprec(int8, acc=int32)")
+__attribute__((noinline)) void rg_mvt_op(int n, int32_t *x1, int32_t *x2, const int8_t *y1,
+					 const int8_t *y2, const int8_t *A)
+{
+	int i, j;
+	RG_SCOP {
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				x1[i] = x1[i] + A[i * n + j] * y1[j];
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				x2[i] = x2[i] + A[j * n + i] * y2[j];
+	}
+	_Pragma("mixprec(int8, acc=int32)") {
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				x1[i] = x1[i] - A[i * n + j] * y2[j];
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				x2[i] = x2[i] - A[j * n + i] * y1[j];
 	}
 }
 
@@ -209,6 +236,9 @@ void corpus_main(void)
 		rg_mvt(M, y, w, B, B + 1, A);
 		harness_out_array(harness_name("mvt x1 %d", M), y, (size_t)M);
 		harness_out_array(harness_name("mvt x2 %d", M), w, (size_t)M);
+		rg_mvt_op(M, y, w, B + 2, B + 3, A);
+		harness_out_array(harness_name("mvt_op x1 %d", M), y, (size_t)M);
+		harness_out_array(harness_name("mvt_op x2 %d", M), w, (size_t)M);
 		rg_init_scale_gemm(M, N, K, A, B, D, y, harness_randint(-5, 5));
 		harness_out_array(harness_name("init_scale_gemm %dx%dx%d", M, N, K), D, (size_t)M * N);
 		harness_out_array(harness_name("init_scale_gemm y %d", M), y, (size_t)M);

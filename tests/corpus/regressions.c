@@ -18,6 +18,8 @@
  *    from 0, not from st; found in review, December 2026): refused now,
  *    also where a call may change `st` through its address; set before
  *    the init (`st += 1; i = st - 1;`) it is transformed;
+ *  - a pragma on `while (0) ;`: GCC removed the loop and transformed the
+ *    next nest (rg_dead_while);
  *  - a pragma on a loop whose constant bounds give it no iteration (`j <
  *    RG_NONE`, a macro of 0): GCC removes the loop before the pass, and
  *    the pragma's marker then annotated the next nest of the function
@@ -224,6 +226,36 @@ __attribute__((noinline)) void rg_enum_bounds(int N, int K, const int8_t *A, con
 		}
 }
 
+/* a pragma on a loop that never runs and holds no product (`while (0) ;`,
+ * `for (; 0;)`): GCC removes such a loop before the pass, which then took
+ * the next nest for the pragma's and transformed it (found in review,
+ * December 2026); refused at the dead loop under every compiler, the next
+ * nests run as written */
+__attribute__((noinline)) void rg_dead_while(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C, int *x)
+{
+#pragma mixprec(int8, acc=int32)
+	while (0)   // expected-warning {{the loop's condition is always false}}
+		;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+#pragma mixprec(int8, acc=int32)
+	for (; 0;)   // expected-warning {{the loop's condition is always false}}
+		(*x)++;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] += s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -278,6 +310,8 @@ void corpus_main(void)
 			rg_enum_bounds(N, K, A, B, C);
 			harness_out_array(harness_name("enum_bounds %dx%d", N, K), C, (size_t)16 * N);
 		}
+		rg_dead_while(M, N, K, A, B, C, &x);
+		harness_out_array(harness_name("dead_while %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

@@ -62,3 +62,51 @@ void pi_block_end(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
 	}
 	NEST
 }
+
+/* The same places with the operator `_Pragma("mixprec(...)")`, written in
+ * the line or through a macro, and a `;` or `}` right after it on its line
+ * (an empty statement, the end of an expression statement or of a block).
+ * GCC accepted the ones inside an expression and annotated the next loop
+ * (found in review, December 2026). */
+#define PI_MP _Pragma("mixprec(int8, acc=int32)")
+
+void pi_op_expr(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	y[0] = 1 + _Pragma("mixprec(int8, acc=int32)") 2; // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+}
+
+void pi_op_macro(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	y[0] = 1 + PI_MP 2; // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+}
+
+void pi_op_next_line(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	y[0] = 1 +
+	       _Pragma("mixprec(int8, acc=int32)") 2; // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+}
+
+void pi_op_cond(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c == _Pragma("mixprec(int8, acc=int32)") 2) // expected-error {{must be followed by a 'for' or 'while' loop}}
+		y[0] = 0;
+	NEST
+}
+
+void pi_op_semi(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+	y[0] = 1 _Pragma("mixprec(int8, acc=int32)") ; // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+	PI_MP ; // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+}
+
+void pi_op_block_end(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c) {
+		y[0] = 3; _Pragma("mixprec(int8, acc=int32)") } // expected-error {{must be followed by a 'for' or 'while' loop}}
+	NEST
+}

@@ -4085,6 +4085,67 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 	return count;
 }
 
+/* A factor of a product written negated: `-b * a` (GCC folds `b * -1 * a`
+ * so), or `(zb - b) * a` (GCC folds `(b - zb) * -1 * a` so), is read as
+ * clang's front end leaves it, `(b) * -1` and `(b - zb) * -1`: a factor
+ * of -1 the operand's scaling takes (split_scaled).  Exact: in wrapping
+ * integer arithmetic -x == x * -1 and p - q == (q - p) * -1, and IEEE
+ * negation and subtraction are symmetric in sign. */
+static void fold_neg_factors(mp_nest *n)
+{
+	int nx = n->nexprs;
+
+	for (int e = 0; e < nx; e++) {
+		for (int side = 0; side < 2; side++) {
+			mp_expr *m = &n->expr[e];
+			int f = side ? m->b : m->a;
+			const mp_expr *y = m->kind == MP_X_MUL ? ex(n, f) : NULL;
+			int fl = m->type == MP_TY_F32 || m->type == MP_TY_F64, x = -1;
+			mp_expr t;
+
+			/* signed int or float: the factor's -1 a value of the type */
+			if (!y || y->type != m->type || (!fl && m->type != MP_TY_S32))
+				continue;
+			if (y->kind == MP_X_NEG && y->a >= 0)
+				x = y->a;
+			else if (y->kind == MP_X_SUB && y->a >= 0 && y->b >= 0 &&
+				 is_invariant_value(n, y->a, fl) && !is_invariant_value(n, y->b, fl)) {
+				memset(&t, 0, sizeof(t));
+				t.kind = MP_X_SUB;
+				t.type = y->type;
+				t.a = y->b;
+				t.b = y->a;
+				t.var = t.access = -1;
+				x = mp_nest_add_expr(n, &t);
+			}
+			if (x < 0)
+				continue;
+			memset(&t, 0, sizeof(t));
+			t.kind = MP_X_CONST;
+			t.type = m->type;
+			t.cst = -1;
+			t.fcst = -1.0;
+			t.a = t.b = t.var = t.access = -1;
+			int c = mp_nest_add_expr(n, &t);
+			if (c < 0)
+				return;
+			t.kind = MP_X_MUL;
+			t.a = x;
+			t.b = c;
+			t.cst = 0;
+			t.fcst = 0;
+			int mm = mp_nest_add_expr(n, &t);
+			if (mm < 0)
+				return;
+			m = &n->expr[e];
+			if (side)
+				m->b = mm;
+			else
+				m->a = mm;
+		}
+	}
+}
+
 /* x - (-y) is x + y (exact: int32 arithmetic wraps, IEEE negation is
  * exact), whatever the front end folded: GCC keeps `C[i] -= -(a*b)` as a
  * subtraction of a negation where its subscripts involve a VLA's row
@@ -4406,6 +4467,7 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	}
 	mp_walk_resolve(n);
 	mp_reroll(n);
+	fold_neg_factors(n);
 	fold_sub_neg(n);
 	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)
 		return clip_check(n, plan);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 12
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -158,6 +158,60 @@ __attribute__((noinline)) long ia_unit(int M, int N, int K, const int8_t *A, con
 	return (long)i * 1000 + j;
 }
 
+/* a factor of -1 GCC's front end folds away: `b * -1 * a` becomes `-b * a`,
+ * `(b - zb) * -1 * a` becomes `(zb - b) * a` (GCC refused both, clang
+ * transformed them: fuzz seed 900009), with plain `char` rows; and both
+ * written so by hand */
+__attribute__((noinline)) void ia_neg(int M, int N, int K, const char *A, const int8_t *B,
+				      int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			C[i * N + j] = 0;
+			for (int k = 0; k < K; k++)
+				C[i * N + j] -= B[k * N + j] * -1 * A[i * K + k];
+		}
+}
+
+__attribute__((noinline)) void ia_neg_zp(int M, int N, int K, const char *A, const uint8_t *X,
+					 int32_t *C, uint8_t zx)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			C[i * N + j] = 0;
+			for (int k = 0; k < K; k++)
+				C[i * N + j] -= (X[k * N + j] - zx) * -1 * A[i * K + k];
+		}
+}
+
+__attribute__((noinline)) void ia_neg_hand(int M, int N, int K, const int8_t *A,
+					   const uint8_t *X, int32_t *C, int zx)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += (zx - X[k * N + j]) * A[i * K + k];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_neg_hand2(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += -A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -194,6 +248,16 @@ void corpus_main(void)
 		harness_free(XT);
 		harness_out_long(harness_name("unit ij %dx%dx%d", M, N, K), ia_unit(M, N, K, A, B, C));
 		harness_out_array(harness_name("unit %dx%dx%d", M, N, K), C, mn);
+		ia_neg(M, N, K, (const char *)A, B, C);
+		harness_out_array(harness_name("neg %dx%dx%d", M, N, K), C, mn);
+		uint8_t *XB = harness_rand_u8((size_t)K * N + 1);
+		ia_neg_zp(M, N, K, (const char *)A, XB, C, (uint8_t)harness_randint(0, 255));
+		harness_out_array(harness_name("neg_zp %dx%dx%d", M, N, K), C, mn);
+		ia_neg_hand(M, N, K, A, XB, C, harness_randint(0, 255));
+		harness_out_array(harness_name("neg_hand %dx%dx%d", M, N, K), C, mn);
+		ia_neg_hand2(M, N, K, A, B, C);
+		harness_out_array(harness_name("neg_hand2 %dx%dx%d", M, N, K), C, mn);
+		harness_free(XB);
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

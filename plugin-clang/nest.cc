@@ -1977,6 +1977,27 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 
 	std::vector<std::pair<int, std::pair<Stmt *, Stmt *>>> nests;
 	std::set<const Stmt *> annotated;
+	/* a loop that two pragmas reach (`#pragma mixprec` before a block
+	   holding the loop and its own pragma, or before `#pragma omp
+	   parallel for` and the pragma after it): an error, as under the GCC
+	   glue, at the outer pragma, or at the inner one where the outer
+	   marks a region; the loop keeps the pragma not blamed */
+	std::map<const Stmt *, size_t> owner;
+	auto twice = [&](const Stmt *l, size_t m) {
+		auto it = owner.find(l);
+		if (it == owner.end()) {
+			owner[l] = m;
+			return false;
+		}
+		mp_pragma_rec &o = mp_pragmas[mine[it->second]];
+		mp_pragma_rec &blame = o.region ? mp_pragmas[mine[m]] : o;
+		if (!blame.bad)
+			mp_error(blame.pragma_loc, "'#pragma mixprec' appears twice before the same loop");
+		blame.bad = true;
+		if (&blame == &o)
+			owner[l] = m;
+		return &blame != &o;
+	};
 	/* loop -> its OpenMP directive, num_threads and if expressions */
 	std::map<const Stmt *, std::pair<Stmt *, std::pair<Expr *, Expr *>>> omp_of;
 	bool lp64 = C.getTargetInfo().getLongWidth() == 64 && C.getTypeSize(C.VoidPtrTy) == 64;
@@ -2066,6 +2087,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 				r.bad = true;
 				continue;
 			}
+			if (twice(lf, m))
+				continue;
 			annotated.insert(lf);
 			omp_of[lf] = { omp, { nt, ic } };
 			nests.push_back({ mine[m], { lf, nullptr } });
@@ -2085,6 +2108,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			if (loops.size() > 1) {
 				r.region = true;
 				for (Stmt *l : loops) {
+					if (twice(l, m))
+						continue;
 					annotated.insert(l);
 					nests.push_back({ mine[m], { l, nullptr } });
 				}
@@ -2138,11 +2163,15 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			r.bad = true;
 			continue;
 		}
+		if (twice(f, m))
+			continue;
 		annotated.insert(f);
 		nests.push_back({ mine[m], { f, init } });
 	}
 	for (auto &x : nests) {
 		std::string note;   /* the batch loops kept around the call */
+		if (mp_pragmas[x.first].bad)
+			continue;   /* appears twice */
 		Stmt *f = x.second.first, *init = x.second.second;
 		SourceLocation kw = parts_of(f).kw;
 		std::pair<Stmt *, std::pair<Expr *, Expr *>> od = {};

@@ -130,3 +130,19 @@ int32_t ol_omp_first(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
 	}
 	return total;
 }
+
+/* `#pragma mixprec` on both sides of the directive: twice before one loop,
+ * the error at the first (the clang glues transformed the loop, then
+ * warned "internal error: the nest has no parent statement") */
+void ol_twice(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32) // expected-error {{appears twice before the same loop}}
+#pragma omp parallel for
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}

@@ -35,6 +35,41 @@ void pp_twice(ARGS)
 		}
 }
 
+/* twice, with a block in between: the same error, at the outer pragma, or
+ * at the inner one where the outer marks a region of several loops (also
+ * with an OpenMP directive in between: omp_loops.c) (the clang glues transformed the loop and then warned
+ * "internal error: the nest has no parent statement"; found in review,
+ * December 2026) */
+#define PP_GEMM(out)                                                           \
+	for (int i = 0; i < M; i++)                                            \
+		for (int j = 0; j < N; j++) {                                  \
+			int32_t s = 0;                                         \
+			for (int k = 0; k < K; k++)                            \
+				s += A[i * K + k] * B[k * N + j];              \
+			out[i * N + j] = s;                                    \
+		}
+
+void pp_twice_block(ARGS)
+{
+#pragma mixprec(int8, acc=int32) // expected-error {{appears twice before the same loop}}
+	{
+#pragma mixprec(int8, acc=int32)
+		PP_GEMM(C)
+	}
+}
+
+void pp_twice_region(ARGS, int32_t *D)
+{
+#pragma mixprec(int8, acc=int32)
+	{
+		int t = 1;
+#pragma mixprec(int8, acc=int32) // expected-error {{appears twice before the same loop}}
+		PP_GEMM(C)
+		PP_GEMM(D)
+		D[0] += t;
+	}
+}
+
 void pp_nested_on_j(ARGS)
 {
 #pragma mixprec(int8, acc=int32)

@@ -38,6 +38,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 /* One side of the product: a widened 8-bit load, maybe minus a zero point. */
@@ -4146,6 +4147,26 @@ static void fold_neg_factors(mp_nest *n)
 	}
 }
 
+/* x - 0 is x (a zero point written as the literal 0: `(int16_t)(b - 0)`;
+ * GCC's front end folds it, clang's keeps it): a conversion to its own
+ * type, which the operand matching looks through.  Exact for integers and
+ * for IEEE values (-0.0 - 0.0 is -0.0). */
+static void fold_sub_zero(mp_nest *n)
+{
+	for (int e = 0; e < n->nexprs; e++) {
+		mp_expr *x = &n->expr[e];
+		const mp_expr *a = x->kind == MP_X_SUB ? ex(n, x->a) : NULL;
+		const mp_expr *b = a ? ex(n, x->b) : NULL;
+
+		if (b && b->kind == MP_X_CONST && a->type == x->type &&
+		    (mp_scalar_is_int(b->type) ? b->cst == 0
+		     : b->fcst == 0.0 && !signbit(b->fcst))) {
+			x->kind = MP_X_CAST;
+			x->b = -1;
+		}
+	}
+}
+
 /* x - (-y) is x + y (exact: int32 arithmetic wraps, IEEE negation is
  * exact), whatever the front end folded: GCC keeps `C[i] -= -(a*b)` as a
  * subtraction of a negation where its subscripts involve a VLA's row
@@ -4467,6 +4488,7 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	}
 	mp_walk_resolve(n);
 	mp_reroll(n);
+	fold_sub_zero(n);
 	fold_neg_factors(n);
 	fold_sub_neg(n);
 	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)

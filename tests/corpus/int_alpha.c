@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 12
+// MIXPREC-TRANSFORMED: 13
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -212,6 +212,23 @@ __attribute__((noinline)) void ia_neg_hand2(int M, int N, int K, const int8_t *A
 		}
 }
 
+/* a zero point written as the literal 0 under a cast, `(int16_t)(b - 0)`:
+ * GCC folds it away, clang kept it and refused the nest (fuzz seed
+ * 1100168) */
+__attribute__((noinline)) void ia_zp_zero(int M, int N, int K, const int8_t *A,
+					  const int8_t *B, int32_t *C)
+{
+	int32_t s = 1;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			s = 0;
+			for (int k = 0; k < K; ++k)
+				s += (int16_t)A[i * K + k] * (int16_t)(B[j * K + k] - 0);
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -258,6 +275,8 @@ void corpus_main(void)
 		ia_neg_hand2(M, N, K, A, B, C);
 		harness_out_array(harness_name("neg_hand2 %dx%dx%d", M, N, K), C, mn);
 		harness_free(XB);
+		ia_zp_zero(M, N, K, A, B, C);
+		harness_out_array(harness_name("zp_zero %dx%dx%d", M, N, K), C, mn);
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

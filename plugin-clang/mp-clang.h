@@ -93,7 +93,8 @@ struct mp_ctx {
 	mp_pragma_rec *pr;
 	clang::SourceLocation loop_loc;
 	std::map<const clang::Stmt *, clang::Stmt *> *parent;
-	const std::set<const clang::Stmt *> *annotated = nullptr;  /* fors with a pragma */
+	/* fors with a pragma: each one's pragma (an index into the function's) */
+	const std::map<const clang::Stmt *, size_t> *annotated = nullptr;
 	/* the innermost OpenMP region (parallel, task, worksharing body) the
 	   nest is in, or null: references the rewrite builds to variables
 	   declared outside it go through its captures */

@@ -1575,7 +1575,7 @@ static void report(const mp_pragma_rec &r, SourceLocation loop_loc, const char *
  * plan instead (NOTE then says what stays as written); else reports and
  * returns nullptr. */
 static Stmt *process_nest(ASTContext &C, Sema &S, FunctionDecl *fd, parent_map &pm,
-			  const std::set<const Stmt *> &annotated, mp_pragma_rec &r, Stmt *f,
+			  const std::map<const Stmt *, size_t> &annotated, mp_pragma_rec &r, Stmt *f,
 			  Stmt *init, SourceLocation kw, std::string &note, Stmt *omp, Expr *omp_threads,
 			  Expr *omp_if)
 {
@@ -1976,17 +1976,18 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			at[e.first->getBeginLoc()] = const_cast<Stmt *>(e.first);
 
 	std::vector<std::pair<int, std::pair<Stmt *, Stmt *>>> nests;
-	std::set<const Stmt *> annotated;
-	/* a loop that two pragmas reach (`#pragma mixprec` before a block
-	   holding the loop and its own pragma, or before `#pragma omp
-	   parallel for` and the pragma after it): an error, as under the GCC
-	   glue, at the outer pragma, or at the inner one where the outer
-	   marks a region; the loop keeps the pragma not blamed */
-	std::map<const Stmt *, size_t> owner;
-	auto twice = [&](const Stmt *l, size_t m) {
-		auto it = owner.find(l);
-		if (it == owner.end()) {
-			owner[l] = m;
+	/* the annotated loops, each with its pragma (an index into mine) */
+	std::map<const Stmt *, size_t> annotated;
+	/* Annotate loop L with pragma M.  A loop that two pragmas reach
+	   (`#pragma mixprec` before a block holding the loop and its own
+	   pragma, or before `#pragma omp parallel for` and the pragma after
+	   it): an error, as under the GCC glue, at the outer pragma, or at the
+	   inner one where the outer marks a region; the loop keeps the pragma
+	   not blamed.  True when M is blamed. */
+	auto annotate = [&](const Stmt *l, size_t m) {
+		auto it = annotated.find(l);
+		if (it == annotated.end()) {
+			annotated[l] = m;
 			return false;
 		}
 		mp_pragma_rec &o = mp_pragmas[mine[it->second]];
@@ -1995,7 +1996,7 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			mp_error(blame.pragma_loc, "'#pragma mixprec' appears twice before the same loop");
 		blame.bad = true;
 		if (&blame == &o)
-			owner[l] = m;
+			it->second = m;
 		return &blame != &o;
 	};
 	/* loop -> its OpenMP directive, num_threads and if expressions */
@@ -2087,9 +2088,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 				r.bad = true;
 				continue;
 			}
-			if (twice(lf, m))
+			if (annotate(lf, m))
 				continue;
-			annotated.insert(lf);
 			omp_of[lf] = { omp, { nt, ic } };
 			nests.push_back({ mine[m], { lf, nullptr } });
 			continue;
@@ -2108,9 +2108,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			if (loops.size() > 1) {
 				r.region = true;
 				for (Stmt *l : loops) {
-					if (twice(l, m))
+					if (annotate(l, m))
 						continue;
-					annotated.insert(l);
 					nests.push_back({ mine[m], { l, nullptr } });
 				}
 				continue;
@@ -2163,9 +2162,8 @@ void mp_process_function(ASTContext &C, Sema &S, FunctionDecl *fd)
 			r.bad = true;
 			continue;
 		}
-		if (twice(f, m))
+		if (annotate(f, m))
 			continue;
-		annotated.insert(f);
 		nests.push_back({ mine[m], { f, init } });
 	}
 	for (auto &x : nests) {

@@ -18,7 +18,8 @@
  *                                             }
  * When loop k encloses the rest of the chain (ikj order), the tile read is
  * one call __mixprec_tile_add(...) adding the tile's slice to the output
- * (its last argument dt: 0 int32, 1 float, 2 double tile and output).
+ * (its last argument dt: 0 int32, 1 float, 2 double tile and output;
+ * plus 4 where the source subtracts the sum, `C -= a*b`).
  *
  * A floating-point source (plan.src_float) calls __mixprec_lp_nest instead
  * (same shape, its own argument list from the same recipes) and its TILE
@@ -1066,8 +1067,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			   bounds), a row or column of the tile's box */
 			L2(below[vi] ? (p.tri ? ms.extent(li) : MV()) : m.lit(1));
 			L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : NV()) : m.lit(1));
-			/* dt: the tile's (and the output's) element type */
-			L2(m.lit(!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
+			/* dt: the tile's (and the output's) element type, plus 4
+			   where the source subtracts the sum (`C -= a*b`) */
+			L2(m.lit((!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1) +
+				 (p.neg ? 4 : 0)));
 			fs.push_back(m.call(add_fn, a2));
 		} else for (int q = 0; q < count; q++) {
 			/* each contraction's accumulator reads its tile */

@@ -1070,8 +1070,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		L2(below[vi] ? (p.tri ? ms.extent(li) : tree(mvar)) : build_int_cst(long_t(), 1));
 		L2(vj >= 0 && below[vj] ? (p.tri ? ms.extent(lj) : tree(nvar))
 					: build_int_cst(long_t(), 1));
-		/* dt: what the tile and C hold (0 int32, 1 float, 2 double) */
-		L2(build_int_cst(long_t(), !p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1));
+		/* dt: what the tile and C hold (0 int32, 1 float, 2 double),
+		   plus 4 where the source subtracts the sum (`C -= a*b`) */
+		L2(build_int_cst(long_t(), (!p.src_float ? 0 : p.src_type == MP_TY_F64 ? 2 : 1) +
+					   (p.neg ? 4 : 0)));
 		gcall *ac = gimple_build_call_vec(add_fn, a2);
 		a2.release();
 		gimple_set_location(ac, c.loop_loc);

@@ -2058,11 +2058,6 @@ static int choose_mode(az *z, const int *chain, int d)
 			      "loops nested in reduction loop '%s'; mixprec widens the sum "
 			      "only where the reduction loop holds the contraction alone (an "
 			      "i, j, k order, or the sum in a local)", acc_name(z), ln(n, k));
-	if (n->stmt[z->c.stmt].loop != k && z->c.neg)
-		return refuse(z, n->stmt[z->c.stmt].loc, "the sum is subtracted (-=) inside "
-			      "loops nested in reduction loop '%s'; mixprec subtracts it only "
-			      "where the reduction loop holds the contraction alone (an "
-			      "i, j, k order, or the sum in a local)", ln(n, k));
 	if (n->stmt[z->c.stmt].loop != k) {
 		int ij[2] = { plan->loop_i, plan->loop_j };
 		isl_bool inj = mp_model_access_injective(z->m, z->c.acc_write, ij,

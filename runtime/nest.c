@@ -1798,10 +1798,12 @@ void __mixprec_release(void *tile)
 /* Called in place of a reduction loop k that encloses the rest of the
  * nest (ikj order): C(a,b) += T[t_off + a*t_si + b*t_sj] for a < ni, b < nj,
  * C(a,b) at c + a*c_si + b*c_sj bytes.  Arguments after (abi, nargs):
- * tile, t_off, t_si, t_sj, c, c_si, c_sj, ni, nj, dt, where dt is the
+ * tile, t_off, t_si, t_sj, c, c_si, c_sj, ni, nj, dt, where dt & 3 is the
  * element type of the tile and of C: 0 int32 (wrapping, as the integer
  * source), 1 float, 2 double (one IEEE addition per element, as the
- * source's "C += T"). */
+ * source's "C += T"); dt & 4: the source subtracts ("C -= a*b"), and C
+ * gets C - T (wrapping; for floats one IEEE subtraction, which is the
+ * addition of -T exactly). */
 void *__mixprec_tile_add(long abi, long nargs, ...)
 {
 	va_list ap;
@@ -1814,14 +1816,20 @@ void *__mixprec_tile_add(long abi, long nargs, ...)
 	long c_si = va_arg(ap, long), c_sj = va_arg(ap, long);
 	long ni = va_arg(ap, long), nj = va_arg(ap, long), dt = va_arg(ap, long);
 	va_end(ap);
+	int sub = (dt & 4) != 0;
+	dt &= 3;
 	for (long a = 0; a < ni; a++)
 		for (long b = 0; b < nj; b++) {
 			long ti = t_off + a * t_si + b * t_sj;
 			char *p = c + a * c_si + b * c_sj;
 			if (dt == 1)
-				*(float *)p += ((const float *)t)[ti];
+				*(float *)p = sub ? *(float *)p - ((const float *)t)[ti]
+						  : *(float *)p + ((const float *)t)[ti];
 			else if (dt == 2)
-				*(double *)p += ((const double *)t)[ti];
+				*(double *)p = sub ? *(double *)p - ((const double *)t)[ti]
+						   : *(double *)p + ((const double *)t)[ti];
+			else if (sub)
+				*(uint32_t *)p -= (uint32_t)((const int32_t *)t)[ti];
 			else
 				*(uint32_t *)p += (uint32_t)((const int32_t *)t)[ti];
 		}

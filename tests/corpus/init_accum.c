@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 12
 /* init_accum.c -- init statements and where the sum lives: a scalar started
  * at bias[j] or at C[i][j], the output array itself started at bias[j], a
  * scalar added into the output (C += s), iterators / accumulator that
@@ -127,10 +127,39 @@ __attribute__((noinline)) void mm_sub_ikj(int M, int N, int K, const int8_t *A, 
 					  int32_t *C)
 {
 #pragma mixprec(int8, acc=int32)
-	for (int i = 0; i < M; i++) // expected-warning {{the sum is subtracted}}
+	for (int i = 0; i < M; i++)
 		for (int k = 0; k < K; k++)
 			for (int j = 0; j < N; j++)
 				C[i * N + j] -= A[i * K + k] * B[k * N + j];
+}
+
+/* The sum subtracted in kij order, as a trailing-matrix update is written
+ * (LU's Schur complement, C -= L*U, row-major and k outermost), here with
+ * a factor: GCC's front end folds `C -= 3*a*b` into `C += -3*a*b`, clang
+ * keeps the subtraction; both are transformed (fuzz seeds 1100435,
+ * 1100609: clang refused the one, GCC the other). */
+__attribute__((noinline)) void mm_sub_kij(int M, int N, int K, const int8_t (*L)[M],
+					  const uint8_t *U, int32_t C[][N])
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32)
+	for (k = 0; k < K; k++)
+		for (i = 0; i < M; i = i + 1)
+			for (j = 0; N > j; j++)
+				C[i][j] -= 3 * L[k][i] * (U[k * N + j] - 1);
+}
+
+/* the same without the factor, the update through a row pointer */
+__attribute__((noinline)) void mm_sub_kij_row(int M, int N, int K, const int8_t *A,
+					      const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++) {
+			int32_t *c = &C[i * N];
+			for (int j = 0; j < N; j++)
+				c[j] = c[j] - A[i * K + k] * B[k * N + j];
+		}
 }
 
 void corpus_main(void)
@@ -177,6 +206,15 @@ void corpus_main(void)
 		harness_out_array(harness_name("rows_sub %dx%dx%d", M, N, K), C, mn);
 		mm_sub_ikj(M, N, K, A, B, C);
 		harness_out_array(harness_name("sub_ikj %dx%dx%d", M, N, K), C, mn);
+		if (M > 0 && N > 0) {
+			uint8_t *U = harness_rand_u8(kn + 1);
+			harness_fill_s32(C, mn, INT32_MIN, INT32_MAX);
+			mm_sub_kij(M, N, K, (const int8_t(*)[M])A, U, (int32_t(*)[N])C);
+			harness_out_array(harness_name("sub_kij %dx%dx%d", M, N, K), C, mn);
+			harness_free(U);
+		}
+		mm_sub_kij_row(M, N, K, A, B, C);
+		harness_out_array(harness_name("sub_kij_row %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(bias);

@@ -1053,7 +1053,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 			Expr *tj = vj >= 0 ? m.bin(BO_Sub, ms.var(vj, true), m.paren(m.var(vj, true))) : m.lit(0);
 			L2(m.lit(MP_NEST_ABI_VERSION));
 			L2(m.lit(10));
-			a2.push_back(m.cast(vp, m.ref(tile)));
+			/* tiles[0]: under an OpenMP directive the body's own
+			   local (otile), as the other reads; `tile` lives outside
+			   the construct's captured region */
+			a2.push_back(m.cast(vp, m.ref(tiles[0])));
 			auto NV = [&] { return omp_tile ? m.paren(m.extent(lj)) : m.ref(nvar); };
 			auto MV = [&] { return omp_tile ? m.paren(m.extent(li)) : m.ref(mvar); };
 			L2(m.bin(BO_Add, m.bin(BO_Mul, m.paren(ti), NV()), m.paren(tj)));

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 16
+// MIXPREC-TRANSFORMED: 18
 // MIXPREC-CFLAGS: -fopenmp -L/usr/lib/llvm-14/lib
 /* omp_loops.c -- `#pragma mixprec` on a loop that carries an OpenMP loop
  * directive (issue 10, item 2), as LLM runners and C DNN frameworks write
@@ -276,6 +276,33 @@ __attribute__((noinline)) void ol_select_bound(int M, int N, int K, int full, co
 		}
 }
 
+/* ikj order in tile mode under the directive (an integer factor, or the
+ * sum subtracted): the tile is added into C inside the construct.  The
+ * clang glues read it there through the region's own local: they crashed
+ * clang's code generation (the call named the tile's local from outside
+ * the captured region) */
+__attribute__((noinline)) void ol_ikj_alpha(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] += 3 * A[i * K + k] * B[k * N + j];
+}
+
+__attribute__((noinline)) void ol_ikj_sub(int M, int N, int K, const int8_t *A,
+					  const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+#pragma omp parallel for
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] -= A[i * K + k] * B[k * N + j];
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -301,6 +328,10 @@ void corpus_main(void)
 			harness_free(C2);
 			harness_free(D2);
 		}
+		ol_ikj_alpha(M, N, K, A, B, C);
+		harness_out_array(harness_name("ikj_alpha %dx%dx%d", M, N, K), C, (size_t)M * N);
+		ol_ikj_sub(M, N, K, A, B, C);
+		harness_out_array(harness_name("ikj_sub %dx%dx%d", M, N, K), C, (size_t)M * N);
 		ol_gemm_nt(M, N, K, A, K, B, K, C, N);
 		harness_out_array(harness_name("gemm_nt %dx%dx%d", M, N, K), C, (size_t)M * N);
 		ol_collapse(M, N, K, (const uint8_t *)A, B, C);

@@ -4081,6 +4081,35 @@ int mp_analyze_all(mp_nest *n, const mp_pragma *p, mp_plan *plans, int max)
 	return count;
 }
 
+/* The factor on SIDE of product E without its sign, where it is written
+ * negated (`-b`, or `zb - b` with zb invariant): an expression of the
+ * operand (`b`, `b - zb`, added to the nest), or -1. */
+static int unneg_factor(mp_nest *n, int e, int side)
+{
+	const mp_expr *m = &n->expr[e];
+	int f = side ? m->b : m->a;
+	const mp_expr *y = m->kind == MP_X_MUL ? ex(n, f) : NULL;
+	int fl = m->type == MP_TY_F32 || m->type == MP_TY_F64;
+	mp_expr t;
+
+	/* signed int or float: the factor's -1 a value of the type */
+	if (!y || y->type != m->type || (!fl && m->type != MP_TY_S32))
+		return -1;
+	if (y->kind == MP_X_NEG && y->a >= 0)
+		return y->a;
+	if (y->kind == MP_X_SUB && y->a >= 0 && y->b >= 0 &&
+	    is_invariant_value(n, y->a, fl) && !is_invariant_value(n, y->b, fl)) {
+		memset(&t, 0, sizeof(t));
+		t.kind = MP_X_SUB;
+		t.type = y->type;
+		t.a = y->b;
+		t.b = y->a;
+		t.var = t.access = -1;
+		return mp_nest_add_expr(n, &t);
+	}
+	return -1;
+}
+
 /* A factor of a product written negated: `-b * a` (GCC folds `b * -1 * a`
  * so), or `(zb - b) * a` (GCC folds `(b - zb) * -1 * a` so), is read as
  * clang's front end leaves it, `(b) * -1` and `(b - zb) * -1`: a factor
@@ -4092,28 +4121,21 @@ static void fold_neg_factors(mp_nest *n)
 	int nx = n->nexprs;
 
 	for (int e = 0; e < nx; e++) {
+		int un[2];
+
+		for (int side = 0; side < 2; side++)
+			un[side] = unneg_factor(n, e, side);
+		if (un[0] >= 0 && un[1] >= 0) {
+			/* `(zx - x) * -a`: the two signs cancel (exact as above) */
+			n->expr[e].a = un[0];
+			n->expr[e].b = un[1];
+			continue;
+		}
 		for (int side = 0; side < 2; side++) {
 			mp_expr *m = &n->expr[e];
-			int f = side ? m->b : m->a;
-			const mp_expr *y = m->kind == MP_X_MUL ? ex(n, f) : NULL;
-			int fl = m->type == MP_TY_F32 || m->type == MP_TY_F64, x = -1;
+			int x = un[side];
 			mp_expr t;
 
-			/* signed int or float: the factor's -1 a value of the type */
-			if (!y || y->type != m->type || (!fl && m->type != MP_TY_S32))
-				continue;
-			if (y->kind == MP_X_NEG && y->a >= 0)
-				x = y->a;
-			else if (y->kind == MP_X_SUB && y->a >= 0 && y->b >= 0 &&
-				 is_invariant_value(n, y->a, fl) && !is_invariant_value(n, y->b, fl)) {
-				memset(&t, 0, sizeof(t));
-				t.kind = MP_X_SUB;
-				t.type = y->type;
-				t.a = y->b;
-				t.b = y->a;
-				t.var = t.access = -1;
-				x = mp_nest_add_expr(n, &t);
-			}
 			if (x < 0)
 				continue;
 			memset(&t, 0, sizeof(t));

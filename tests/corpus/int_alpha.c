@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 13
+// MIXPREC-TRANSFORMED: 15
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -212,6 +212,32 @@ __attribute__((noinline)) void ia_neg_hand2(int M, int N, int K, const int8_t *A
 		}
 }
 
+/* both factors written negated: the signs cancel */
+__attribute__((noinline)) void ia_neg_both(int M, int N, int K, const int8_t *A,
+					   const uint8_t *X, int32_t *C, int zx)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += (zx - X[k * N + j]) * -A[i * K + k];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_neg_both2(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			C[i * N + j] = 0;
+			for (int k = 0; k < K; k++)
+				C[i * N + j] -= -B[k * N + j] * -A[i * K + k];
+		}
+}
+
 /* a zero point written as the literal 0 under a cast, `(int16_t)(b - 0)`:
  * GCC folds it away, clang kept it and refused the nest (fuzz seed
  * 1100168) */
@@ -274,7 +300,11 @@ void corpus_main(void)
 		harness_out_array(harness_name("neg_hand %dx%dx%d", M, N, K), C, mn);
 		ia_neg_hand2(M, N, K, A, B, C);
 		harness_out_array(harness_name("neg_hand2 %dx%dx%d", M, N, K), C, mn);
+		ia_neg_both(M, N, K, A, XB, C, harness_randint(0, 255));
+		harness_out_array(harness_name("neg_both %dx%dx%d", M, N, K), C, mn);
 		harness_free(XB);
+		ia_neg_both2(M, N, K, A, B, C);
+		harness_out_array(harness_name("neg_both2 %dx%dx%d", M, N, K), C, mn);
 		ia_zp_zero(M, N, K, A, B, C);
 		harness_out_array(harness_name("zp_zero %dx%dx%d", M, N, K), C, mn);
 		ia_float(M, N, K, 0.5f, A, B, F);

@@ -221,6 +221,23 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, float xm, const 
 }
 K_ZP(zp_lp, _Pragma("mixprec(int8)"))
 K_ZP(zp_ref, NOPRAGMA)
+/* the same with both factors written negated, `(xm - x) * -w`: the signs
+ * cancel (IEEE negation is exact) */
+#define K_ZPN(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, float xm, const float *x, \
+		const float *w, float *y) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int j = 0; j < N; j++) { \
+			float s = 0; \
+			for (int k = 0; k < K; k++) \
+				s += (xm - x[i * K + k]) * -w[j * K + k]; \
+			y[i * N + j] = s; \
+		} \
+}
+K_ZPN(zpn_lp, _Pragma("mixprec(int8)"))
+K_ZPN(zpn_ref, NOPRAGMA)
 #define K_ZPD(NAME, PRAGMA) \
 __attribute__((noinline)) static void NAME(int M, int N, int K, double bm, const double *A, \
 		const double *B, double *C) \
@@ -1113,6 +1130,14 @@ static void run_zp(int M, int N, int K)
 		for (int j = 0; j < N; j++)
 			expect("zero point int8", y[i * N + j], r[i * N + j], bnd_tol(&q, i, j, 0, 0),
 			       i, j);
+	before = fast_count();
+	zpn_lp(M, N, K, xm, x, w, y);
+	check_fast("zero point (xm - x) * -w int8", before);
+	zpn_ref(M, N, K, xm, x, w, r);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("zero point negated int8", y[i * N + j], r[i * N + j],
+			       bnd_tol(&q, i, j, 0, 0), i, j);
 	bnd_free(&q);
 
 	double *A = dvec(mk, 1), *B = dvec((size_t)K * N, 1), *C0 = dvec(mn, 5);

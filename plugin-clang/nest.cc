@@ -167,6 +167,34 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 /* ------------------------------------------------------ loop control */
 
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init);
+/* The variable V of a zero-skip guard `V != 0`, `0 != V` or `V` (a local
+ * or parameter of the nest, not in memory), or -1. */
+static int zero_guard(mp_ctx &c, const Expr *ce)
+{
+	ce = ce->IgnoreParenImpCasts();
+	const Expr *v = ce;
+	if (const BinaryOperator *b = dyn_cast<BinaryOperator>(ce)) {
+		if (b->getOpcode() != BO_NE)
+			return -1;
+		const Expr *l = b->getLHS()->IgnoreParenImpCasts(), *r = b->getRHS()->IgnoreParenImpCasts();
+		auto zero = [&](const Expr *e) {
+			Expr::EvalResult er;
+			if (e->HasSideEffects(c.C) || !e->EvaluateAsRValue(er, c.C))
+				return false;
+			return (er.Val.isInt() && er.Val.getInt() == 0) ||
+			       (er.Val.isFloat() && er.Val.getFloat().isZero());
+		};
+		v = zero(r) ? l : zero(l) ? r : nullptr;
+	}
+	const DeclRefExpr *dr = v ? dyn_cast<DeclRefExpr>(v) : nullptr;
+	const VarDecl *d = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+	if (!d || d->getType().isVolatileQualified() || c.mem_decl(d) ||
+	    !(d->getType()->isIntegerType() || d->getType()->isRealFloatingType()))
+		return -1;
+	/* its first mention may be this one (a parameter, say) */
+	return c.var_for(const_cast<VarDecl *>(d), c.defs.count(d) ? MP_VAR_LOCAL : MP_VAR_PARAM);
+}
+
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);
 
 static bool is_increment(const Expr *inc, const VarDecl *v, int64_t *step, ASTContext &C)
@@ -1299,6 +1327,17 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			if (tc->size() == 1)
 				th = tc->body_front();
 		bool cont_only = isa<ContinueStmt>(th) && !is->getElse(), cont_before = *cont;
+		/* `if (t != 0) for (...) C[i][j] += t * b;` (netlib's and GSL's
+		   zero-skip guard): the loop, described unguarded, carries the
+		   variable; the core checks the loop adds products of it */
+		int zv = then_ok || is->getElse() || !isa<ForStmt>(th) ? -1 : zero_guard(c, ce);
+		if (zv >= 0) {
+			int id = c.n->nloops;
+			describe_body(c, const_cast<Stmt *>(th), lid, guarded, pos, cont);
+			if (id < c.n->nloops)
+				c.n->loop[id].zguard = zv;
+			return;
+		}
 		c.g_conds = base | then_c;
 		c.g_known = base_k && then_ok;
 		describe_body(c, is->getThen(), lid, true, pos, cont);

@@ -508,6 +508,47 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
 	return true;
 }
 
+/* Block BB of loop L runs, on an iteration of L, exactly where variable V
+ * is non-zero: one branch `if (V != 0)` (or `V == 0` left by its false
+ * edge) decides it, V a local or parameter (a register), as netlib's and
+ * GSL's C BLAS guard an update loop with `if (temp != 0)`.  *V gets V's var id. */
+static bool zguard_of(mp_ctx &c, basic_block bb, class loop *l, int *v)
+{
+	*v = -1;
+	for (basic_block x = bb; x != l->header;) {
+		basic_block d = get_immediate_dominator(CDI_DOMINATORS, x);
+		if (!d || !flow_bb_inside_loop_p(l, d))
+			return false;
+		gimple *last = d != l->header ? last_stmt(d) : NULL;
+		gcond *g = last ? dyn_cast<gcond *>(last) : NULL;
+		if (d != l->header && EDGE_COUNT(d->succs) > 1) {
+			edge e0 = EDGE_SUCC(d, 0), e1 = EDGE_SUCC(d, 1);
+			bool d0 = dominated_by_p(CDI_DOMINATORS, bb, e0->dest);
+			bool d1 = dominated_by_p(CDI_DOMINATORS, bb, e1->dest);
+			edge e = d0 ? e0 : e1;
+			if (!g || EDGE_COUNT(d->succs) != 2 || d0 == d1 || *v >= 0 ||
+			    reaches(l, (d0 ? e1 : e0)->dest, bb) ||
+			    (e->dest != x && escapes(l, e->dest, x)))
+				return false;
+			enum tree_code code = gimple_cond_code(g);
+			tree a = gimple_cond_lhs(g), b = gimple_cond_rhs(g);
+			bool on_true = (e->flags & EDGE_TRUE_VALUE) != 0;
+			if (!((code == NE_EXPR && on_true) || (code == EQ_EXPR && !on_true)) ||
+			    !(integer_zerop(b) || real_zerop(b)) ||
+			    !(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
+			    TREE_THIS_VOLATILE(a))
+				return false;
+			/* the loops are described before the statements: the
+			   variable's first mention may be this one */
+			*v = c.var_for(a, c.defs.count(a) ? MP_VAR_LOCAL : MP_VAR_PARAM);
+			if (*v < 0)
+				return false;
+		}
+		x = d;
+	}
+	return *v >= 0;
+}
+
 /* The arms ONE and OTHERS of a branch in loop L, which set a local: none
  * reaches another in one iteration, and every way from L's header to block
  * USE passes one of them (so the value at USE is the last arm's). */
@@ -704,11 +745,13 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	   loop of a rectangular nest, and the description has no place for
 	   its condition */
 	unsigned lconds = 0;
+	int zv = -1;   /* `if (t != 0)` around the loop (zguard_of) */
 	if (parent >= 0 && (!c.loops[parent]->latch ||
 			    !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header))) {
 		/* a window loop after `if (...) continue;`, or under an `if`:
 		   its condition, for the core to take as padding */
-		if (!guard_of(c, l->header, c.loops[parent], &lconds) || !lconds) {
+		if ((!guard_of(c, l->header, c.loops[parent], &lconds) || !lconds) &&
+		    !zguard_of(c, l->header, c.loops[parent], &zv)) {
 			c.fail(lloc, "a loop of the nest runs under a condition");
 			return false;
 		}
@@ -1004,7 +1047,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
-	c.n->loop[lid].conds = lconds;
+	c.n->loop[lid].conds = zv >= 0 ? 0 : lconds;
+	c.n->loop[lid].zguard = zv;
 	c.n->loop[lid].step_var = step_var;
 	c.n->loop[lid].clip = clip;
 	if (clip & 1)

@@ -129,6 +129,7 @@ int mp_nest_add_loop(mp_nest *n, int iter, int parent, int pos,
 	l->step = step;
 	l->after = -1;
 	l->step_var = -1;
+	l->zguard = -1;
 	l->orig = n->nloops;
 	n->var[iter].loop = n->nloops;
 	return n->nloops++;
@@ -845,6 +846,8 @@ int mp_nest_print(const mp_nest *n, char *buf, size_t len)
 			outf(&o, " after=%s", loop_name(n, l->after));
 		if (l->step_var >= 0 && l->step_var < n->nvars)
 			outf(&o, " stepvar=%s", n->var[l->step_var].name);
+		if (l->zguard >= 0 && l->zguard < n->nvars)
+			outf(&o, " zguard=%s", n->var[l->zguard].name);
 		if (l->clip & 1) {
 			outf(&o, " lo2=");
 			aff_out(&o, n, &l->lo2, 0);
@@ -1513,7 +1516,7 @@ static int parse_loop(parser *ps)
 	char name[MP_NAME_LEN];
 	int iter, parent = -1, id, have_lo = 0, have_hi = 0;
 	int64_t pos = -1, step = 1, loc = 0;
-	int ne = 0, after = -1, step_var = -1;
+	int ne = 0, after = -1, step_var = -1, zguard = -1;
 	unsigned conds = 0, clip = 0;
 	mp_aff lo, hi, lo2, hi2;
 
@@ -1566,6 +1569,11 @@ static int parse_loop(parser *ps)
 				return -1;
 			if (ps->n->var[step_var].kind != MP_VAR_PARAM)
 				return perr(ps, "stepvar=%s is not a parameter", sv);
+		} else if (accept_key(ps, "zguard")) {
+			char zv[MP_NAME_LEN];
+
+			if (get_name(ps, zv) < 0 || (zguard = lookup_var(ps, zv)) < 0)
+				return -1;
 		} else if (accept_key(ps, "after")) {
 			/* the loop of that iterator may come later (GCC lists
 			   sibling loops in reverse): resolved by mp_nest_parse */
@@ -1589,6 +1597,7 @@ static int parse_loop(parser *ps)
 	ps->n->loop[id].after = after;
 	ps->n->loop[id].conds = conds;
 	ps->n->loop[id].step_var = step_var;
+	ps->n->loop[id].zguard = zguard;
 	ps->n->loop[id].clip = clip;
 	if (clip & 1)
 		ps->n->loop[id].lo2 = lo2;

@@ -335,6 +335,15 @@ typedef struct mp_loop {
 	                          the others as conditions on its statements
 	                          (mp_analyze) */
 	mp_aff lo2, hi2;
+	int zguard;            /* >= 0: the loop runs only where this variable
+	                          is non-zero (`if (t != 0) for (j ...) C[i][j]
+	                          += t * B[k][j];`, the zero-skip guard of
+	                          netlib's and GSL's C BLAS).  The core checks
+	                          that the loop holds the contraction alone,
+	                          its product having the variable as a factor:
+	                          what the guard skips adds t * b = 0 (for
+	                          floats a zero, the non-finite b the runtime
+	                          falls back on aside).  -1 otherwise */
 } mp_loop;
 
 /* ----------------------------------------------------------- conditions */

@@ -3564,6 +3564,13 @@ static void fill_remarks(az *z)
 		 plan->need_runtime_bound ? ", run-time bound check" : "",
 		 n->nnarrow ? ", run-time range check of a value narrowed to a smaller "
 		 "type" : "");
+	for (int l = 0; l < n->nloops; l++)
+		if (n->loop[l].zguard >= 0) {
+			size_t len = strlen(plan->layout);
+			snprintf(plan->layout + len, sizeof(plan->layout) - len,
+				 ", the guard 'if (%s != 0)' of loop '%s' dropped (what it skips "
+				 "adds 0)", vn(n, n->loop[l].zguard), ln(n, l));
+		}
 }
 
 /* ------------------------------------------------------------ padding */
@@ -3640,6 +3647,44 @@ static int check_var_steps(az *z)
 				      "only the group loop of a quantized product (code around "
 				      "an inner sum over the group) may", ln(n, l),
 				      vn(n, n->loop[l].step_var));
+	return 0;
+}
+
+/* A loop under a zero-skip guard (`if (t != 0) for (j ...) C[i][j] += t *
+ * B[k][j];`, mp_loop.zguard): the guard is dropped, which adds t * b = 0
+ * where it skipped (exact for integers; for floats a zero, the sign of a
+ * zero sum aside, and the runtime falls back on non-finite operands).  So
+ * the loop must hold the contraction alone (and the steps of its loops),
+ * the guard's variable a factor of its product and not its accumulator. */
+static int check_zguards(az *z)
+{
+	const mp_nest *n = z->n;
+	int l, s;
+
+	for (l = 0; l < n->nloops; l++) {
+		int v = n->loop[l].zguard, ok = 1;
+
+		if (v < 0)
+			continue;
+		for (s = 0; s < n->nstmts && ok; s++) {
+			int q = n->stmt[s].loop;
+
+			while (q >= 0 && q != l)
+				q = n->loop[q].parent;
+			if (q != l || n->stmt[s].ivstep)
+				continue;
+			ok = s == z->c.stmt;
+		}
+		const mp_expr *m = ok ? ex(n, z->c.prod) : NULL;
+		const mp_expr *fa = m && m->kind == MP_X_MUL ? ex(n, peel_casts(n, m->a)) : NULL;
+		const mp_expr *fb = fa ? ex(n, peel_casts(n, m->b)) : NULL;
+		if (!fa || !fb || z->c.acc_var == v ||
+		    !((fa->kind == MP_X_VAR && fa->var == v) || (fb->kind == MP_X_VAR && fb->var == v)))
+			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)'; "
+				      "mixprec drops that guard only where the loop holds the "
+				      "contraction alone, '%s' a factor of its product",
+				      ln(n, l), vn(n, v), vn(n, v));
+	}
 	return 0;
 }
 
@@ -3906,7 +3951,7 @@ static int analyze(az *z)
 	if (check_iterators(z) < 0)
 		return -1;
 	if (find_candidate(z) < 0 || check_source_and_pragma(z) < 0 ||
-	    check_types(z) < 0 || check_statements(z) < 0)
+	    check_types(z) < 0 || check_statements(z) < 0 || check_zguards(z) < 0)
 		return -1;
 	/* what needs no ISL first: a nest refused for its shape costs no
 	   model (the loops around the contraction are those the model

@@ -1130,12 +1130,36 @@ static const pcase cases[] = {
 	"stmt j : y[4*i*N+4*j]:s32 = s\n",
   .ok = 0, .reason = "no contraction found" },
 
-{ .name = "C - P in ikj order: refused",
+{ .name = "C - P in ikj order: tile mode, the glue subtracts the tile",
   .text = DECLS "loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
 	"loop j parent=k lo=0 hi=N-1\n"
 	"stmt j loc=5 : y[4*i*N+4*j]:s32 = (- y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
-  .ok = 0, .reason = "the sum is subtracted (-=) inside loops nested in reduction loop 'k'",
-  .reason_loc = 5 },
+  .ok = 1, .mode = MP_OUT_TILE },
+
+{ .name = "zero-skip guard on the update loop (GSL's if (temp != 0))",
+  .text = DECLS "var t local s32\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"stmt k : t = (cast:s32 x[i*K+k]:s8)\n"
+	"loop j parent=k lo=0 hi=N-1 zguard=t\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 (* t (cast:s32 w[k*N+j]:s8)))\n",
+  .ok = 1, .mode = MP_OUT_DIRECT },
+
+{ .name = "zero-skip guard whose variable is not a factor: refused",
+  .text = DECLS "var t local s32\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"stmt k : t = (cast:s32 w[k*N]:s8)\n"
+	"loop j parent=k lo=0 hi=N-1 zguard=t loc=7\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 " PROD("x[i*K+k]:s8", "w[k*N+j]:s8") ")\n",
+  .ok = 0, .reason = "runs under 'if (t != 0)'", .reason_loc = 7 },
+
+{ .name = "zero-skip guard on a loop holding another statement: refused",
+  .text = DECLS "var t local s32\nvar u local s32 used_after\n"
+	"loop i lo=0 hi=M-1\nloop k parent=i lo=0 hi=K-1\n"
+	"stmt k : t = (cast:s32 x[i*K+k]:s8)\n"
+	"loop j parent=k lo=0 hi=N-1 zguard=t loc=7\n"
+	"stmt j : y[4*i*N+4*j]:s32 = (+ y[4*i*N+4*j]:s32 (* t (cast:s32 w[k*N+j]:s8)))\n"
+	"stmt j : u = 0\n",
+  .ok = 0, .reason = "runs under 'if (t != 0)'" },
 
 { .name = "reduction loop with another statement",
   .text = DECLS "var s local s32\nvar t local s32 used_after\n"

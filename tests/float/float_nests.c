@@ -268,6 +268,25 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, 
 K_KIJ(kij_lp, _Pragma("mixprec(bf16)"))
 K_KIJ(kij_ref, NOPRAGMA)
 
+/* (j3) GSL's C BLAS gemm (NoTrans x NoTrans, row-major): the update loop
+ * under its zero-skip guard `if (temp != 0.0)`, dropped (what it skips adds
+ * temp * b = 0; the runtime falls back on non-finite operands) */
+#define K_GSL(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
+		const double *A, const double *B, double *C) \
+{ \
+	PRAGMA \
+	for (int i = 0; i < M; i++) \
+		for (int k = 0; k < K; k++) { \
+			const double temp = alpha * A[i * K + k]; \
+			if (temp != 0.0) \
+				for (int j = 0; j < N; j++) \
+					C[i * N + j] += temp * B[k * N + j]; \
+		} \
+}
+K_GSL(gsl_lp, _Pragma("mixprec(bf16)"))
+K_GSL(gsl_ref, NOPRAGMA)
+
 /* (j2) kij order, the sum subtracted: a trailing-matrix update
  * (C -= L*U, k outermost); __mixprec_tile_add subtracts the tile */
 #define K_KIJ_SUB(NAME, PRAGMA) \
@@ -1183,6 +1202,27 @@ static void run_kij(int M, int N, int K)
 		for (int j = 0; j < N; j++)
 			expect("kij temp bf16", C[i * N + j], R[i * N + j],
 			       bnd_tol(&q, i, j, C0[i * N + j], 0), i, j);
+	/* GSL's guarded form, double, zeros in A (the guard skips them) */
+	{
+		double *Ad = dvec(mk, 1), *Bd = dvec(kn, 2), *Cd0 = dvec(mn, 9);
+		double *Cd = dvec(mn, 0), *Rd = dvec(mn, 0);
+		bnd qd;
+		for (size_t t = 0; t < mk; t += 3)
+			Ad[t] = 0;
+		memcpy(Cd, Cd0, mn * 8);
+		memcpy(Rd, Cd0, mn * 8);
+		before = fast_count();
+		gsl_lp(M, N, K, 1.5, Ad, Bd, Cd);
+		check_fast("gsl guarded bf16", before);
+		gsl_ref(M, N, K, 1.5, Ad, Bd, Rd);
+		bnd_init(&qd, MP_LP_BF16, 1, M, N, K, Ad, K, 1, Bd, N, 1, NULL, 1.5, 3);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("gsl guarded bf16", Cd[i * N + j], Rd[i * N + j],
+				       bnd_tol(&qd, i, j, Cd0[i * N + j], 1), i, j);
+		bnd_free(&qd);
+		free(Ad), free(Bd), free(Cd0), free(Cd), free(Rd);
+	}
 	/* the same subtracted: C0 - sum, within the same (symmetric) bound */
 	memcpy(C, C0, mn * 4);
 	memcpy(R, C0, mn * 4);

@@ -1,0 +1,156 @@
+// MIXPREC-TRANSFORMED: 5
+/* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
+ * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
+ * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
+ * C[i][j] += temp * B[k][j];`.  What the guard skips adds temp * b = 0, so
+ * the guard is dropped (the remark says so) where the guarded loop holds
+ * the contraction alone and the guard's variable is a factor of its
+ * product; the nest as written stays the fallback.  Near misses are
+ * refused at the guarded loop. */
+#include "harness.h"
+#include <mixprec.h>
+
+/* GSL's NoTrans x NoTrans, row-major (ikj), the operand in temp (GSL's
+ * temp is alpha * A[i][k]: an integer factor through a local in this order
+ * is not matched yet; the float form in tests/float/float_nests.c has it) */
+__attribute__((noinline)) void zg_gsl_nn(int M, int N, int K, const int8_t *A,
+					 int lda, const int8_t *B, int ldb, int32_t *C, int ldc)
+{
+	int i, j, k;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < M; i++) {
+		for (k = 0; k < K; k++) {
+			const int temp = A[lda * i + k];
+			if (temp != 0) {
+				for (j = 0; j < N; j++) {
+					C[ldc * i + j] += temp * B[ldb * k + j];
+				}
+			}
+		}
+	}
+}
+
+/* netlib's column-major loop order (j, l, i), the guard written `0 != t` */
+__attribute__((noinline)) void zg_netlib(int M, int N, int K, const int8_t *A, int lda,
+					 const uint8_t *B, int ldb, int32_t *C, int ldc)
+{
+#pragma mixprec(uint8, acc=int32)
+	for (int j = 0; j < N; j++)
+		for (int l = 0; l < K; l++) {
+			int t = B[l + j * ldb];
+			if (0 != t)
+				for (int i = 0; i < M; i++)
+					C[i + j * ldc] = C[i + j * ldc] + t * A[i + l * lda];
+		}
+}
+
+/* a truth test of an 8-bit local, the sum subtracted */
+__attribute__((noinline)) void zg_truth_sub(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			int8_t a = A[i * K + k];
+			if (a)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] -= a * B[k * N + j];
+		}
+}
+
+/* kij order, the guard's variable a parameter-scaled zero-point term */
+__attribute__((noinline)) void zg_kij_zp(int M, int N, int K, const uint8_t *A, int za,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(uint8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++) {
+			int d = A[i * K + k] - za;
+			if (d != 0)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += d * B[k * N + j];
+		}
+}
+
+/* the guard around an inner sum loop of a matrix-vector product */
+__attribute__((noinline)) void zg_gemv_t(int M, int K, const int8_t *A, const int8_t *x,
+					 int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++) {
+		int xk = x[k];
+		if (xk != 0)
+			for (int i = 0; i < M; i++)
+				y[i] += A[k * M + i] * xk;
+	}
+}
+
+/* near misses: the guard's variable is not a factor of the product */
+__attribute__((noinline)) void zg_other_var(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, const int8_t *m, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{runs under 'if (on != 0)'}}
+		for (int k = 0; k < K; k++) {
+			int on = m[k];
+			if (on != 0)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += A[i * K + k] * B[k * N + j];
+		}
+}
+
+/* ... and a test that is not against zero */
+__attribute__((noinline)) void zg_positive(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{runs under a condition}}
+		for (int k = 0; k < K; k++) {
+			int a = A[i * K + k];
+			if (a > 0)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += a * B[k * N + j];
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 1, &M, &N, &K);
+		size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+		int8_t *A = harness_rand_s8(mk + 1), *B = harness_rand_s8(kn + 1);
+		uint8_t *U = harness_rand_u8(kn + mk + 1);
+		int8_t *msk = harness_rand_s8((size_t)K + 1);
+		int32_t *C = harness_rand_s32(mn + 1, INT32_MIN, INT32_MAX);
+		int32_t *y = harness_rand_s32((size_t)M + 1, -1000, 1000);
+
+		/* zeros in the operands, so that the guards skip */
+		for (size_t q = 0; q < mk; q += 3)
+			A[q] = 0;
+		for (size_t q = 0; q < kn + mk; q += 4)
+			U[q] = (uint8_t)(q & 8 ? 0 : 7);
+		for (int q = 0; q < K; q += 2)
+			msk[q] = 0;
+		zg_gsl_nn(M, N, K, A, K, B, N, C, N);
+		harness_out_array(harness_name("gsl_nn %dx%dx%d", M, N, K), C, mn);
+		zg_netlib(M, N, K, A, M, U, K, C, M);
+		harness_out_array(harness_name("netlib %dx%dx%d", M, N, K), C, mn);
+		zg_truth_sub(M, N, K, A, B, C);
+		harness_out_array(harness_name("truth_sub %dx%dx%d", M, N, K), C, mn);
+		zg_kij_zp(M, N, K, U, 7, B, C);
+		harness_out_array(harness_name("kij_zp %dx%dx%d", M, N, K), C, mn);
+		zg_gemv_t(M, K, A, B, y);
+		harness_out_array(harness_name("gemv_t %dx%d", M, K), y, (size_t)M);
+		zg_other_var(M, N, K, A, B, msk, C);
+		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
+		zg_positive(M, N, K, A, B, C);
+		harness_out_array(harness_name("positive %dx%dx%d", M, N, K), C, mn);
+		harness_free(A);
+		harness_free(B);
+		harness_free(U);
+		harness_free(msk);
+		harness_free(C);
+		harness_free(y);
+	}
+}

@@ -391,8 +391,9 @@ static __inline__ void mp_profile_output(const void *p, long count, int type)
 
 /* Entry points of plugin-generated code.  Not for direct use; the argument
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
- * runtime/nest.c. */
-#define MP_NEST_ABI 8
+ * runtime/nest.c.  9: __mixprec_tile_add's dt + 4 subtracts (an object
+ * built for 9 must not run on a runtime that would add). */
+#define MP_NEST_ABI 9
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);

@@ -894,7 +894,7 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 8   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_NEST_ABI_VERSION 9   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (48 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):

@@ -471,17 +471,43 @@ static bool escapes(class loop *l, basic_block from, basic_block avoid)
 	return false;
 }
 
+/* Branch G, left by edge E, is a zero-skip guard (guard_of's ZV) and ZV
+ * has none yet: *ZV gets its variable's var id. */
+static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv)
+{
+	if (!zv || *zv >= 0)
+		return false;
+	enum tree_code code = gimple_cond_code(g);
+	tree a = gimple_cond_lhs(g), b = gimple_cond_rhs(g);
+	bool on_true = (e->flags & EDGE_TRUE_VALUE) != 0;
+	if (!((code == NE_EXPR && on_true) || (code == EQ_EXPR && !on_true)) ||
+	    !(integer_zerop(b) || real_zerop(b)) ||
+	    !(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
+	    TREE_THIS_VOLATILE(a))
+		return false;
+	/* the loops are described before the statements: the variable's
+	   first mention may be this one */
+	*zv = c.var_for(a, c.defs.count(a) ? MP_VAR_LOCAL : MP_VAR_PARAM);
+	return *zv >= 0;
+}
+
 /* The condition under which block BB (in the body of loop L) runs on an
  * iteration of L, exactly: each branch d that dominates BB either decides
  * it (one edge leads to BB, the other cannot reach it: an `if` around it,
  * `if (C) continue;` before it; its condition joins the conjunction in
  * *SET) or cannot keep the iteration from x, the dominator of BB d
  * immediately dominates (every path from d passes x: the branches of
- * `inside = a && b` before `if (!inside) continue;`).  False when that is not so (a disjunction), or a deciding
- * condition is not a conjunction of affine comparisons. */
-static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
+ * `inside = a && b` before `if (!inside) continue;`).  False when that is
+ * not so (a disjunction), or a deciding condition is not a conjunction of
+ * affine comparisons.  With ZV, one deciding condition may instead be a
+ * zero-skip guard `V != 0` (or `V == 0` left by its false edge), V a local
+ * or parameter (a register), as netlib's and GSL's C BLAS guard an update
+ * loop with `if (temp != 0)`: *ZV gets V's var id (-1: none). */
+static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set, int *zv = NULL)
 {
 	*set = 0;
+	if (zv)
+		*zv = -1;
 	for (basic_block x = bb; x != l->header;) {
 		basic_block d = get_immediate_dominator(CDI_DOMINATORS, x);
 		if (!d || !flow_bb_inside_loop_p(l, d))
@@ -497,8 +523,13 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
 			edge e = d0 ? e0 : e1;
 			if (g && EDGE_COUNT(d->succs) == 2 && d0 != d1 &&
 			    !reaches(l, (d0 ? e1 : e0)->dest, bb)) {
-				if (!edge_conds(c, g, e, set) ||
-				    (e->dest != x && escapes(l, e->dest, x)))
+				unsigned before = *set;
+				if (!edge_conds(c, g, e, set)) {
+					*set = before;   /* what the failed reading added */
+					if (!zero_guard(c, g, e, zv))
+						return false;
+				}
+				if (e->dest != x && escapes(l, e->dest, x))
 					return false;
 			} else if (escapes(l, d, x))   /* not deciding: every way gets to x */
 				return false;
@@ -506,47 +537,6 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set)
 		x = d;
 	}
 	return true;
-}
-
-/* Block BB of loop L runs, on an iteration of L, exactly where variable V
- * is non-zero: one branch `if (V != 0)` (or `V == 0` left by its false
- * edge) decides it, V a local or parameter (a register), as netlib's and
- * GSL's C BLAS guard an update loop with `if (temp != 0)`.  *V gets V's var id. */
-static bool zguard_of(mp_ctx &c, basic_block bb, class loop *l, int *v)
-{
-	*v = -1;
-	for (basic_block x = bb; x != l->header;) {
-		basic_block d = get_immediate_dominator(CDI_DOMINATORS, x);
-		if (!d || !flow_bb_inside_loop_p(l, d))
-			return false;
-		gimple *last = d != l->header ? last_stmt(d) : NULL;
-		gcond *g = last ? dyn_cast<gcond *>(last) : NULL;
-		if (d != l->header && EDGE_COUNT(d->succs) > 1) {
-			edge e0 = EDGE_SUCC(d, 0), e1 = EDGE_SUCC(d, 1);
-			bool d0 = dominated_by_p(CDI_DOMINATORS, bb, e0->dest);
-			bool d1 = dominated_by_p(CDI_DOMINATORS, bb, e1->dest);
-			edge e = d0 ? e0 : e1;
-			if (!g || EDGE_COUNT(d->succs) != 2 || d0 == d1 || *v >= 0 ||
-			    reaches(l, (d0 ? e1 : e0)->dest, bb) ||
-			    (e->dest != x && escapes(l, e->dest, x)))
-				return false;
-			enum tree_code code = gimple_cond_code(g);
-			tree a = gimple_cond_lhs(g), b = gimple_cond_rhs(g);
-			bool on_true = (e->flags & EDGE_TRUE_VALUE) != 0;
-			if (!((code == NE_EXPR && on_true) || (code == EQ_EXPR && !on_true)) ||
-			    !(integer_zerop(b) || real_zerop(b)) ||
-			    !(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
-			    TREE_THIS_VOLATILE(a))
-				return false;
-			/* the loops are described before the statements: the
-			   variable's first mention may be this one */
-			*v = c.var_for(a, c.defs.count(a) ? MP_VAR_LOCAL : MP_VAR_PARAM);
-			if (*v < 0)
-				return false;
-		}
-		x = d;
-	}
-	return *v >= 0;
 }
 
 /* The arms ONE and OTHERS of a branch in loop L, which set a local: none
@@ -745,13 +735,14 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	   loop of a rectangular nest, and the description has no place for
 	   its condition */
 	unsigned lconds = 0;
-	int zv = -1;   /* `if (t != 0)` around the loop (zguard_of) */
+	int zv = -1;   /* `if (t != 0)` around the loop (guard_of) */
 	if (parent >= 0 && (!c.loops[parent]->latch ||
 			    !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header))) {
 		/* a window loop after `if (...) continue;`, or under an `if`:
 		   its condition, for the core to take as padding */
-		if ((!guard_of(c, l->header, c.loops[parent], &lconds) || !lconds) &&
-		    !zguard_of(c, l->header, c.loops[parent], &zv)) {
+		/* or a zero-skip guard alone (zv, for the core to check) */
+		if (!guard_of(c, l->header, c.loops[parent], &lconds, &zv) ||
+		    (zv >= 0 ? lconds != 0 : !lconds)) {
 			c.fail(lloc, "a loop of the nest runs under a condition");
 			return false;
 		}
@@ -1047,7 +1038,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	}
 	c.n->loop[lid].loc = mp_loc_cookie(lloc);
 	c.n->loop[lid].ne_exit = ne;
-	c.n->loop[lid].conds = zv >= 0 ? 0 : lconds;
+	c.n->loop[lid].conds = lconds;
 	c.n->loop[lid].zguard = zv;
 	c.n->loop[lid].step_var = step_var;
 	c.n->loop[lid].clip = clip;

@@ -167,15 +167,26 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 /* ------------------------------------------------------ loop control */
 
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init);
-/* The variable V of a zero-skip guard `V != 0`, `0 != V` or `V` (a local
- * or parameter of the nest, not in memory), or -1. */
-static int zero_guard(mp_ctx &c, const Expr *ce)
+/* The variable V of a zero test: `V != 0`, `0 != V` or `V` (*nz set:
+ * true where V is nonzero), `V == 0`, `0 == V` (*nz clear), each perhaps
+ * under `!`; V a local or parameter of the nest, not in memory.  Else -1.
+ * GCC's glue reads the same tests from the branch they fold to. */
+static int zero_test(mp_ctx &c, const Expr *ce, bool *nz)
 {
 	ce = ce->IgnoreParenImpCasts();
-	const Expr *v = ce;
-	if (const BinaryOperator *b = dyn_cast<BinaryOperator>(ce)) {
-		if (b->getOpcode() != BO_NE)
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(ce)) {
+		if (u->getOpcode() != UO_LNot)
 			return -1;
+		int v = zero_test(c, u->getSubExpr(), nz);
+		*nz = !*nz;
+		return v;
+	}
+	const Expr *v = ce;
+	*nz = true;
+	if (const BinaryOperator *b = dyn_cast<BinaryOperator>(ce)) {
+		if (b->getOpcode() != BO_NE && b->getOpcode() != BO_EQ)
+			return -1;
+		*nz = b->getOpcode() == BO_NE;
 		const Expr *l = b->getLHS()->IgnoreParenImpCasts(), *r = b->getRHS()->IgnoreParenImpCasts();
 		auto zero = [&](const Expr *e) {
 			Expr::EvalResult er;
@@ -193,6 +204,61 @@ static int zero_guard(mp_ctx &c, const Expr *ce)
 		return -1;
 	/* its first mention may be this one (a parameter, say) */
 	return c.var_for(const_cast<VarDecl *>(d), c.defs.count(d) ? MP_VAR_LOCAL : MP_VAR_PARAM);
+}
+
+/* S without the braces of a one-statement block */
+static Stmt *single(Stmt *s)
+{
+	while (CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(s)) {
+		if (cs->size() != 1)
+			break;
+		s = cs->body_front();
+	}
+	return s;
+}
+
+static bool is_empty(const Stmt *s)
+{
+	if (isa<NullStmt>(s))
+		return true;
+	const CompoundStmt *cs = dyn_cast<CompoundStmt>(s);
+	if (!cs)
+		return false;
+	for (const Stmt *k : cs->body())
+		if (!is_empty(k))
+			return false;
+	return true;
+}
+
+/* The loop a zero-skip guard `if` runs where its variable is nonzero:
+ * `if (t != 0) for ...`, `if (t == 0) {} else for ...`, or, where NEXT is
+ * the rest of a loop body after the `if`, `if (t == 0) continue; for ...`
+ * (GLPK's form).  Its variable in *zv; else null. */
+static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *zv)
+{
+	bool nz;
+	if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
+		return nullptr;
+	int v = zero_test(c, is->getCond(), &nz);
+	if (v < 0)
+		return nullptr;
+	Stmt *th = single(is->getThen()), *el = single(is->getElse());
+	Stmt *run = nullptr;
+	if (nz && !el)
+		run = th;
+	else if (!nz && el && is_empty(th))
+		run = el;
+	else if (!nz && !el && isa<ContinueStmt>(th)) {
+		for (Stmt *k : next) {
+			if (is_empty(k))
+				continue;
+			if (run)
+				return nullptr;
+			run = k;
+		}
+	}
+	*zv = v;
+	return dyn_cast_or_null<ForStmt>(run);
 }
 
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);
@@ -1256,8 +1322,28 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	c.cur_known = (!guarded || c.g_known) && (!*cont || c.cont_known);
 	if (CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
 		skip_while_parts(c, cs);
-		for (Stmt *k : cs->body())
-			describe_body(c, k, lid, guarded, pos, cont);
+		/* a loop body (the continue goes to its loop's next iteration) */
+		auto up = c.parent->find(cs);
+		bool body = up != c.parent->end() &&
+			    (isa<ForStmt>(up->second) || isa<WhileStmt>(up->second));
+		ArrayRef<Stmt *> all(cs->body_begin(), cs->size());
+		for (size_t q = 0; q < all.size(); q++) {
+			IfStmt *is = dyn_cast<IfStmt>(all[q]);
+			int zv;
+			ForStmt *f;
+			if (is && body && !guarded && !*cont && !c.skip.count(is) &&
+			    isa<ContinueStmt>(single(is->getThen())) && !is->getElse() &&
+			    (f = zero_guarded(c, is, all.slice(q + 1), &zv))) {
+				/* `if (t == 0) continue; for ...`: the loop as if
+				   under `if (t != 0)` */
+				int id = c.n->nloops;
+				describe_body(c, f, lid, guarded, pos, cont);
+				if (id < c.n->nloops)
+					c.n->loop[id].zguard = zv;
+				return;
+			}
+			describe_body(c, all[q], lid, guarded, pos, cont);
+		}
 		return;
 	}
 	if (isa<NullStmt>(s) || c.skip.count(s))
@@ -1330,10 +1416,11 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		/* `if (t != 0) for (...) C[i][j] += t * b;` (netlib's and GSL's
 		   zero-skip guard): the loop, described unguarded, carries the
 		   variable; the core checks the loop adds products of it */
-		int zv = then_ok || is->getElse() || !isa<ForStmt>(th) ? -1 : zero_guard(c, ce);
-		if (zv >= 0) {
+		int zv;
+		ForStmt *zf = then_ok && else_ok ? nullptr : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv);
+		if (zf) {
 			int id = c.n->nloops;
-			describe_body(c, const_cast<Stmt *>(th), lid, guarded, pos, cont);
+			describe_body(c, zf, lid, guarded, pos, cont);
 			if (id < c.n->nloops)
 				c.n->loop[id].zguard = zv;
 			return;

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 8
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -85,6 +85,69 @@ __attribute__((noinline)) void zg_gemv_t(int M, int K, const int8_t *A, const in
 	}
 }
 
+/* GLPK's form: `if (t == 0.0) continue;` before the update loop, the
+ * rest of the body (sparse there; dense here) */
+__attribute__((noinline)) void zg_continue(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+	int i, j, k, a;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < M; i++)
+		for (k = 0; k < K; k++) {
+			a = A[i * K + k];
+			if (a == 0)
+				continue;
+			for (j = 0; j < N; j++)
+				C[i * N + j] += a * B[k * N + j];
+		}
+}
+
+/* the loop in the else branch of a negated test */
+__attribute__((noinline)) void zg_else(int M, int N, int K, const int8_t *A,
+				       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++) {
+			int a = A[i * K + k];
+			if (!a) {
+				/* nothing to add */
+			} else {
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += a * B[k * N + j];
+			}
+		}
+}
+
+/* a doubly negated test */
+__attribute__((noinline)) void zg_not_eq(int M, int N, int K, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			int a = A[i * K + k];
+			if (!(a == 0))
+				for (int j = 0; j < N; j++)
+					C[i * N + j] -= a * B[k * N + j];
+		}
+}
+
+/* near miss: the loop runs where the variable is zero */
+__attribute__((noinline)) void zg_wrong_way(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{runs under a condition}}
+		for (int k = 0; k < K; k++) {
+			int a = A[i * K + k];
+			if (a != 0)
+				continue;
+			for (int j = 0; j < N; j++)
+				C[i * N + j] += (a + 1) * B[k * N + j];
+		}
+}
+
 /* near misses: the guard's variable is not a factor of the product */
 __attribute__((noinline)) void zg_other_var(int M, int N, int K, const int8_t *A,
 					    const int8_t *B, const int8_t *m, int32_t *C)
@@ -142,6 +205,14 @@ void corpus_main(void)
 		harness_out_array(harness_name("kij_zp %dx%dx%d", M, N, K), C, mn);
 		zg_gemv_t(M, K, A, B, y);
 		harness_out_array(harness_name("gemv_t %dx%d", M, K), y, (size_t)M);
+		zg_continue(M, N, K, A, B, C);
+		harness_out_array(harness_name("continue %dx%dx%d", M, N, K), C, mn);
+		zg_else(M, N, K, A, B, C);
+		harness_out_array(harness_name("else %dx%dx%d", M, N, K), C, mn);
+		zg_not_eq(M, N, K, A, B, C);
+		harness_out_array(harness_name("not_eq %dx%dx%d", M, N, K), C, mn);
+		zg_wrong_way(M, N, K, A, B, C);
+		harness_out_array(harness_name("wrong_way %dx%dx%d", M, N, K), C, mn);
 		zg_other_var(M, N, K, A, B, msk, C);
 		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
 		zg_positive(M, N, K, A, B, C);

@@ -287,6 +287,27 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
 K_GSL(gsl_lp, _Pragma("mixprec(bf16)"))
 K_GSL(gsl_ref, NOPRAGMA)
 
+/* (j4) the same skip written as GLPK writes it, `if (temp == 0.0)
+ * continue;` before the update loop, in kij order */
+#define K_SKIP(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
+		const double *A, const double *B, double *C) \
+{ \
+	int i, j, k; \
+	double temp; \
+	PRAGMA \
+	for (k = 0; k < K; k++) \
+		for (i = 0; i < M; i++) { \
+			temp = alpha * A[i * K + k]; \
+			if (temp == 0.0) \
+				continue; \
+			for (j = 0; j < N; j++) \
+				C[i * N + j] += temp * B[k * N + j]; \
+		} \
+}
+K_SKIP(skip_lp, _Pragma("mixprec(bf16)"))
+K_SKIP(skip_ref, NOPRAGMA)
+
 /* (j2) kij order, the sum subtracted: a trailing-matrix update
  * (C -= L*U, k outermost); __mixprec_tile_add subtracts the tile */
 #define K_KIJ_SUB(NAME, PRAGMA) \
@@ -1219,6 +1240,16 @@ static void run_kij(int M, int N, int K)
 		for (int i = 0; i < M; i++)
 			for (int j = 0; j < N; j++)
 				expect("gsl guarded bf16", Cd[i * N + j], Rd[i * N + j],
+				       bnd_tol(&qd, i, j, Cd0[i * N + j], 1), i, j);
+		memcpy(Cd, Cd0, mn * 8);
+		memcpy(Rd, Cd0, mn * 8);
+		before = fast_count();
+		skip_lp(M, N, K, 1.5, Ad, Bd, Cd);
+		check_fast("glpk-style skip bf16", before);
+		skip_ref(M, N, K, 1.5, Ad, Bd, Rd);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("glpk-style skip bf16", Cd[i * N + j], Rd[i * N + j],
 				       bnd_tol(&qd, i, j, Cd0[i * N + j], 1), i, j);
 		bnd_free(&qd);
 		free(Ad), free(Bd), free(Cd0), free(Cd), free(Rd);

@@ -337,19 +337,48 @@ tree mp_ctx::invariant_value(tree t, gimple *at, int depth)
 			return NULL_TREE;
 		return t;
 	case ADDR_EXPR: {
-		/* &x->q[j]: the address of an invariant lvalue */
-		tree base = get_base_address(TREE_OPERAND(t, 0));
-		if (!base)
-			return NULL_TREE;
-		if (TREE_CODE(base) == MEM_REF) {
-			tree p = invariant_value(TREE_OPERAND(base, 0), at, depth + 1);
-			if (!p)
-				return NULL_TREE;
-			tree copy = unshare_expr(t);
-			TREE_OPERAND(get_base_address(TREE_OPERAND(copy, 0)), 0) = p;
-			return copy;
+		/* &x->q[j]: the address of an invariant lvalue; each part of
+		   it that varies (an array index, the pointer under a MEM_REF)
+		   rebuilt as invariant, or NULL_TREE: `r = gidx[k]` read as a
+		   parameter would be gidx[k] at the nest's entry (found by the
+		   fuzzer's zero-skip guards on a global operand) */
+		tree copy = unshare_expr(t);
+		tree *rp = &TREE_OPERAND(copy, 0);
+		for (;;) {
+			tree r = *rp;
+			switch (TREE_CODE(r)) {
+			case ARRAY_REF: case ARRAY_RANGE_REF: {
+				if ((TREE_OPERAND(r, 2) && TREE_CODE(TREE_OPERAND(r, 2)) != INTEGER_CST) ||
+				    (TREE_OPERAND(r, 3) && TREE_CODE(TREE_OPERAND(r, 3)) != INTEGER_CST))
+					return NULL_TREE;
+				tree ix = invariant_value(TREE_OPERAND(r, 1), at, depth + 1);
+				if (!ix)
+					return NULL_TREE;
+				TREE_OPERAND(r, 1) = ix;
+				rp = &TREE_OPERAND(r, 0);
+				continue;
+			}
+			case COMPONENT_REF:
+				if (TREE_OPERAND(r, 2))
+					return NULL_TREE;   /* a variable field offset */
+				rp = &TREE_OPERAND(r, 0);
+				continue;
+			case REALPART_EXPR: case IMAGPART_EXPR: case VIEW_CONVERT_EXPR:
+				rp = &TREE_OPERAND(r, 0);
+				continue;
+			case MEM_REF: {
+				if (TREE_CODE(TREE_OPERAND(r, 1)) != INTEGER_CST)
+					return NULL_TREE;
+				tree p = invariant_value(TREE_OPERAND(r, 0), at, depth + 1);
+				if (!p)
+					return NULL_TREE;
+				TREE_OPERAND(r, 0) = p;
+				return copy;
+			}
+			default:
+				return DECL_P(r) ? copy : NULL_TREE;
+			}
 		}
-		return DECL_P(base) ? t : NULL_TREE;
 	}
 	default:
 		return NULL_TREE;

@@ -429,6 +429,13 @@ def gen_nest(r, fn, q):
     n["iscale"] = None
     if n["bigk"] is None and rs.random() < 0.06:
         n["iscale"] = {"f": rs.choice([2, 3, -1, 1]), "wrap": rs.random() < 0.5}
+    # a zero-skip guard around the update loop (GSL's `if (temp != 0.0)`,
+    # GLPK's `if (temp == 0.0) continue;`): the factor invariant in the
+    # innermost loop read into a local first (its own generator, as usub's)
+    rz = random.Random(repr(r.getstate()[1][24:32]))
+    n["zg"] = None
+    if form in ("split", "perfect") and rz.random() < 0.10:
+        n["zg"] = rz.choice(["ne", "truth", "cont", "else", "noteq", "eqwrong"])
     return n
 
 
@@ -2263,7 +2270,9 @@ class FuncEmitter:
             e = "(%s %s %s)" % (e, zp["sign"], self.zp_text(q, "za" if x == "a" else "zb"))
         return e
 
-    def product(self, q):
+    def product(self, q, held=None):
+        """The product's two factors and the update's form; held = (x,
+        name): operand x ("a" or "b") read from the local name instead."""
         n = self.fn["nests"][q]
         kk = "(k - 1)" if n["k1"] else "k"
         ka = "(k * k) %% %s" % self.ext(q, "K") if n["near"] == "nonaffine" else kk
@@ -2275,6 +2284,12 @@ class FuncEmitter:
         if sc:
             a = ("(%s)(%s * %d)" % (n["ta"], a, sc["f"]) if sc["wrap"]
                  else "%d * %s" % (sc["f"], a))
+        if held:
+            self.held_text = a if held[0] == "a" else b
+            if held[0] == "a":
+                a = held[1]
+            else:
+                b = held[1]
         u = n["update"]
         if u == "swapped":
             return b, a, "+="
@@ -2284,8 +2299,8 @@ class FuncEmitter:
             return "(int)%s" % a, "(int)%s" % b, "+="
         return a, b, u
 
-    def update_stmt(self, q, target):
-        a, b, u = self.product(q)
+    def update_stmt(self, q, target, held=None):
+        a, b, u = self.product(q, held)
         sub = self.fn["nests"][q].get("usub")
         if u == "s_eq_s_plus":
             return "%s = %s %s %s * %s;" % (target, target, "-" if sub else "+", a, b)
@@ -2609,7 +2624,7 @@ class FuncEmitter:
                 ob.append("%s kn%d = %s;" % (self.it, q, self.ext(q, "K")))
             if mid_pragma or (outer_pragma and vec == ov):
                 kl += self.pragma_lines(q)
-            kl += self.block(q, "k", "", self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))]))
+            kl += self.block(q, "k", "", self.update_loop(q, iv, "k"))
             if n["near"] == "guard":
                 ob += ["if (alias < 5) {"] + ["\t" + x if not x.startswith("#") else x
                                               for x in kl] + ["}"]
@@ -2623,7 +2638,7 @@ class FuncEmitter:
             L += self.block(q, ov, "", ob)
         else:   # perfect
             ov, iv = o[1], o[2]
-            inner = self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))])
+            inner = self.update_loop(q, iv, ov)
             mid = []
             if mid_pragma:
                 mid += self.pragma_lines(q)
@@ -2633,6 +2648,39 @@ class FuncEmitter:
             if outer_pragma:
                 L += self.pragma_lines(q)
             L += self.block(q, "k", "", mid)
+        return L
+
+    def zg_ok(self, q, iv, ev):
+        """A zero-skip guard fits: iv's loop is a for, and the loop around
+        it (ev) one that a continue may end (a while's increment is the
+        last statement of its body)"""
+        n = self.fn["nests"][q]
+        wl = n.get("while", [])
+        return (n.get("zg") and n.get("vec") is None and iv not in wl
+                and n["near"] not in ("ptrwalk", "nonaffine")
+                and (n["zg"] not in ("cont", "eqwrong") or ev not in wl))
+
+    def update_loop(self, q, iv, ev):
+        """The innermost loop (over iv) of a split or perfect nest, with
+        its zero-skip guard if the nest has one: lines for the body of the
+        loop around it."""
+        n = self.fn["nests"][q]
+        if not self.zg_ok(q, iv, ev):
+            return self.block(q, iv, "", [self.update_stmt(q, self.c_expr(q))])
+        t = "zt%d" % q
+        up = self.update_stmt(q, self.c_expr(q), ("a" if iv == "j" else "b", t))
+        if n["zg"] == "eqwrong":   # near miss: the loop runs where t is 0
+            up = self.update_stmt(q, self.c_expr(q), ("a" if iv == "j" else "b", "(%s + 1)" % t))
+        loop = self.block(q, iv, "", [up])
+        L = ["int %s = %s;" % (t, self.held_text)]
+        g = n["zg"]
+        if g in ("cont", "eqwrong"):
+            L += ["if (%s %s 0)" % (t, "==" if g == "cont" else "!="), "\tcontinue;"] + loop
+        elif g == "else":
+            L += ["if (!%s) {" % t, "} else {"] + ["\t" + x for x in loop] + ["}"]
+        else:
+            L += [{"ne": "if (%s != 0)", "truth": "if (%s)", "noteq": "if (!(%s == 0))"}[g] % t]
+            L += ["\t" + x for x in loop]
         return L
 
     # ---- parameters: (declaration, argument in the driver)
@@ -3100,7 +3148,7 @@ SIMPLE = {
     "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
     "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
     "prec": None, "acc_outer": False, "kcopy": False, "ksel": False, "kptr": False,
-    "iscale": None,
+    "iscale": None, "zg": None,
 }
 
 

@@ -645,22 +645,30 @@ static int fwd_def(const mp_nest *n, const cand *c, int t, int use)
 	return l >= 0 && n->stmt[def].pos < n->loop[l].pos ? def : -1;
 }
 
-/* Float sources: an operand held in a local assigned  t = s * L  (L a
- * float load, s a scalar factor: the netlib form  temp = alpha*A(i,k);
- * for j C(i,j) += temp*B(k,j)); the operand is then L and c->alpha s. */
+static void exact_multiple(const mp_nest *n, int e, operand *o);
+
+/* An operand held in a local assigned  t = s * L  (L a load, s a scalar
+ * factor: the netlib form  temp = alpha*A(i,k); for j C(i,j) +=
+ * temp*B(k,j), float or integer, GSL's as well); the operand is then L
+ * and c->alpha s.  An integer t narrower than the product wraps it (as
+ * `(int8_t)(a * 2)` in the statement does) unless the product fits. */
 static int match_forward(const mp_nest *n, cand *c, int e, operand *o)
 {
 	const mp_expr *x = ex(n, peel_casts(n, e));
-	int def, sf = -1, ld = -1, keeps;
+	int def, sf = -1, ld = -1, keeps, fl;
 
-	if (!x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars ||
-	    !is_float(n->var[x->var].type) || c->alpha >= 0)
+	if (!x || x->kind != MP_X_VAR || x->var < 0 || x->var >= n->nvars || c->alpha >= 0)
+		return 0;
+	fl = is_float(n->var[x->var].type);
+	if (!fl && !mp_scalar_is_int(n->var[x->var].type))
 		return 0;
 	def = fwd_def(n, c, x->var, c->stmt);
 	if (def < 0 || !split_scaled(n, n->stmt[def].rhs, &sf, &ld, &keeps) ||
-	    !match_operand(n, c, ld, o, def) || !is_float(o->load))
+	    !match_operand(n, c, ld, o, def) || is_float(o->load) != fl)
 		return 0;
 	o->wraps = !keeps;
+	if (!fl)
+		exact_multiple(n, n->stmt[def].rhs, o);
 	c->alpha = sf;
 	fwd_mark(c, def);
 	return 1;

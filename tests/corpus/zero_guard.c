@@ -11,8 +11,7 @@
 #include <mixprec.h>
 
 /* GSL's NoTrans x NoTrans, row-major (ikj), the operand in temp (GSL's
- * temp is alpha * A[i][k]: an integer factor through a local in this order
- * is not matched yet; the float form in tests/float/float_nests.c has it) */
+ * temp is alpha * A[i][k]: int_alpha_local.c has that form) */
 __attribute__((noinline)) void zg_gsl_nn(int M, int N, int K, const int8_t *A,
 					 int lda, const int8_t *B, int ldb, int32_t *C, int ldc)
 {

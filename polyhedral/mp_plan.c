@@ -769,6 +769,15 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 			continue;
 		prod = peel_casts(n, px);
 		mul = ex(n, prod);
+		/* `acc += -(a*b)`, `acc = -(a*b) + acc`: the product
+		   subtracted (GCC's front end folds these into acc - a*b;
+		   clang keeps the negation) */
+		int negp = 0;
+		if (mul && mul->kind == MP_X_NEG && mul->a >= 0) {
+			negp = 1;
+			prod = peel_casts(n, mul->a);
+			mul = ex(n, prod);
+		}
 		/* the product in a local of its own type, read once here
 		   (gemmlowp's reference: `const int32_t mult_as_int = a_as_int
 		   * b_as_int; total += mult_as_int;`): forwarded */
@@ -785,7 +794,7 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 			continue;
 		c->prod = prod;
 		c->alpha = -1;
-		c->neg = add->kind == MP_X_SUB;
+		c->neg = (add->kind == MP_X_SUB) ^ negp;
 		fwd_reset(c);
 		fwd_mark(c, pd);
 		if (match_factor(n, c, mul->a, &c->f[0]) &&

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 12
+// MIXPREC-TRANSFORMED: 14
 /* init_accum.c -- init statements and where the sum lives: a scalar started
  * at bias[j] or at C[i][j], the output array itself started at bias[j], a
  * scalar added into the output (C += s), iterators / accumulator that
@@ -162,6 +162,29 @@ __attribute__((noinline)) void mm_sub_kij_row(int M, int N, int K, const int8_t 
 		}
 }
 
+/* the negated product added, `C += -(a*b)` (kij) and `C = -(a*b) + C`
+ * (ijk): GCC's front end folds both into C - a*b; clang keeps the
+ * negation, and both clangs refused them */
+__attribute__((noinline)) void mm_negadd_kij(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] += -(A[i * K + k] * B[k * N + j]);
+}
+
+__attribute__((noinline)) void mm_negadd_ijk(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				C[i * N + j] = -(A[i * K + k] * B[k * N + j]) + C[i * N + j];
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -215,6 +238,10 @@ void corpus_main(void)
 		}
 		mm_sub_kij_row(M, N, K, A, B, C);
 		harness_out_array(harness_name("sub_kij_row %dx%dx%d", M, N, K), C, mn);
+		mm_negadd_kij(M, N, K, A, B, C);
+		harness_out_array(harness_name("negadd_kij %dx%dx%d", M, N, K), C, mn);
+		mm_negadd_ijk(M, N, K, A, B, C);
+		harness_out_array(harness_name("negadd_ijk %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(bias);

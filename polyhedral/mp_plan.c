@@ -4246,6 +4246,93 @@ static void fold_sub_zero(mp_nest *n)
 	}
 }
 
+/* The leaves of int32 product E (through int32 MUL nodes and negations,
+ * a negation a factor -1): constants multiplied into *c (mod 2^32), the
+ * others in x[] (at most 3; -1 when more); the number of constant leaves
+ * in *nc. */
+static int s32_leaves(const mp_nest *n, int e, int *x, int nx, uint32_t *c, int *nc, int depth)
+{
+	const mp_expr *m = ex(n, e);
+
+	if (!m || depth > 16 || nx < 0)
+		return -1;
+	if (m->type == MP_TY_S32 && m->kind == MP_X_MUL && m->a >= 0 && m->b >= 0) {
+		nx = s32_leaves(n, m->a, x, nx, c, nc, depth + 1);
+		return s32_leaves(n, m->b, x, nx, c, nc, depth + 1);
+	}
+	if (m->type == MP_TY_S32 && m->kind == MP_X_NEG && m->a >= 0) {
+		*c *= UINT32_MAX;   /* times -1 */
+		(*nc)++;
+		return s32_leaves(n, m->a, x, nx, c, nc, depth + 1);
+	}
+	if (m->kind == MP_X_CONST && mp_scalar_is_int(m->type)) {
+		*c *= (uint32_t)m->cst;
+		(*nc)++;
+		return nx;
+	}
+	if (nx >= 3)
+		return -1;
+	x[nx] = e;
+	return nx + 1;
+}
+
+/* An int32 product of two operands with several constant factors (`2 * a
+ * * b * 3`, `-a * 3 * b`, `2 * a * b * -1`): GCC's front end folds the
+ * constants into one factor, clang's keeps them where they stand.  Read it
+ * as one constant times a * b, the form split_scaled takes: exact, int32
+ * multiplication being commutative and associative mod 2^32.  Only the
+ * product added or subtracted by a statement, its own node rebuilt. */
+static void fold_const_factors(mp_nest *n)
+{
+	for (int s = 0; s < n->nstmts; s++) {
+		int r = n->stmt[s].rhs;
+		const mp_expr *add = ex(n, r);
+
+		if (!add || (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
+			continue;
+		for (int side = 0; side < 2; side++) {
+			add = ex(n, r);
+			int p = side ? add->b : add->a;
+			const mp_expr *m = ex(n, p);
+			int x[3], nc = 0, nx;
+			uint32_t c = 1;
+			mp_expr t;
+
+			if (!m || m->type != MP_TY_S32 || (m->kind != MP_X_MUL && m->kind != MP_X_NEG))
+				continue;
+			nx = s32_leaves(n, p, x, 0, &c, &nc, 0);
+			if (nx != 2 || nc < 2)
+				continue;
+			memset(&t, 0, sizeof(t));
+			t.var = t.access = -1;
+			t.type = MP_TY_S32;
+			t.kind = MP_X_MUL;
+			t.a = x[0];
+			t.b = x[1];
+			int ab = mp_nest_add_expr(n, &t);
+			t.kind = MP_X_CONST;
+			t.a = t.b = -1;
+			t.cst = (int32_t)c;
+			t.fcst = (double)t.cst;
+			int k = mp_nest_add_expr(n, &t);
+			if (ab < 0 || k < 0)
+				return;
+			t.kind = MP_X_MUL;
+			t.cst = 0;
+			t.fcst = 0;
+			t.a = k;
+			t.b = ab;
+			int np = mp_nest_add_expr(n, &t);
+			if (np < 0)
+				return;
+			if (side)
+				n->expr[r].b = np;
+			else
+				n->expr[r].a = np;
+		}
+	}
+}
+
 /* x - (-y) is x + y (exact: int32 arithmetic wraps, IEEE negation is
  * exact), whatever the front end folded: GCC keeps `C[i] -= -(a*b)` as a
  * subtraction of a negation where its subscripts involve a VLA's row
@@ -4569,6 +4656,7 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	mp_reroll(n);
 	fold_sub_zero(n);
 	fold_neg_factors(n);
+	fold_const_factors(n);
 	fold_sub_neg(n);
 	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)
 		return clip_check(n, plan);

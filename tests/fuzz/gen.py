@@ -429,6 +429,13 @@ def gen_nest(r, fn, q):
     n["iscale"] = None
     if n["bigk"] is None and rs.random() < 0.06:
         n["iscale"] = {"f": rs.choice([2, 3, -1, 1]), "wrap": rs.random() < 0.5}
+    # a constant factor on the b operand too, or on the product's right
+    # (`2 * a * b * 3`, `a * -b`): GCC folds the constants, clang keeps
+    # them (its own generator)
+    r2 = random.Random(repr(r.getstate()[1][32:40]))
+    n["bscale"] = None
+    if n["bigk"] is None and r2.random() < 0.06:
+        n["bscale"] = {"f": r2.choice([3, -1, -2, 5]), "where": r2.choice(["b", "right", "neg"])}
     # a zero-skip guard around the update loop (GSL's `if (temp != 0.0)`,
     # GLPK's `if (temp == 0.0) continue;`): the factor invariant in the
     # innermost loop read into a local first (its own generator, as usub's)
@@ -2284,6 +2291,11 @@ class FuncEmitter:
         if sc:
             a = ("(%s)(%s * %d)" % (n["ta"], a, sc["f"]) if sc["wrap"]
                  else "%d * %s" % (sc["f"], a))
+        bs = n.get("bscale")
+        if bs and bs["where"] == "b":
+            b = "%d * %s" % (bs["f"], b)
+        elif bs and bs["where"] == "neg":
+            b = "-%s" % b
         if held:
             self.held_text = a if held[0] == "a" else b
             if held[0] == "a":
@@ -2291,6 +2303,8 @@ class FuncEmitter:
             else:
                 b = held[1]
         u = n["update"]
+        if bs and bs["where"] == "right":
+            b = "%s * %d" % (b, bs["f"])
         if u == "swapped":
             return b, a, "+="
         if u == "cast16":
@@ -3148,7 +3162,7 @@ SIMPLE = {
     "near": None, "skip": False, "k1": False, "acc_top": False, "acc_type": "int32_t",
     "pragma": "outer", "ptext": 0, "lpragma": None, "update": "pluseq", "za": None, "zb": None,
     "prec": None, "acc_outer": False, "kcopy": False, "ksel": False, "kptr": False,
-    "iscale": None, "zg": None,
+    "iscale": None, "zg": None, "bscale": None,
 }
 
 

@@ -1191,7 +1191,10 @@ static int s32_casts(const mp_nest *n, int e)
 {
 	const mp_expr *x;
 
-	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+	/* through a negation of the product (match_stmt: `C += -(a*b)`),
+	   whose own casts matter as much (`-((int8_t)(a * b))`, found by an
+	   adversarial helper: the clangs dropped that cast) */
+	while ((x = ex(n, e)) && (x->kind == MP_X_CAST || x->kind == MP_X_NEG)) {
 		if (x->type != MP_TY_S32)
 			return 0;
 		e = x->a;
@@ -1206,7 +1209,7 @@ static mp_scalar narrowed_type(const mp_nest *n, int e)
 {
 	const mp_expr *x;
 
-	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+	while ((x = ex(n, e)) && (x->kind == MP_X_CAST || x->kind == MP_X_NEG)) {
 		if (x->type != MP_TY_S32)
 			return x->type;
 		e = x->a;
@@ -1232,7 +1235,7 @@ static int float_casts(const mp_nest *n, int e)
 {
 	const mp_expr *x;
 
-	while ((x = ex(n, e)) && x->kind == MP_X_CAST) {
+	while ((x = ex(n, e)) && (x->kind == MP_X_CAST || x->kind == MP_X_NEG)) {
 		if (!is_float(x->type))
 			return 0;
 		e = x->a;

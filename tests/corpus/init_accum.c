@@ -185,6 +185,31 @@ __attribute__((noinline)) void mm_negadd_ijk(int M, int N, int K, const int8_t *
 				C[i * N + j] = -(A[i * K + k] * B[k * N + j]) + C[i * N + j];
 }
 
+/* near misses: the product narrowed under the negation (both clangs
+ * dropped the cast, a wrong result; found by an adversarial helper) */
+__attribute__((noinline)) void mm_negadd_narrow(int M, int N, int K, const int8_t *A,
+						const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++) // expected-warning {{not computed in int32 (8-bit)}}
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] += -((int8_t)(A[i * K + k] * B[k * N + j]));
+}
+
+__attribute__((noinline)) void mm_negadd_narrow16(int M, int N, int K, const uint8_t *A,
+						  const uint8_t *B, int32_t *C)
+{
+#pragma mixprec(uint8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{not computed in int32 (16-bit)}}
+		for (int j = 0; j < N; j++) {
+			int32_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s = -((int16_t)(A[i * K + k] * B[k * N + j])) + s;
+			C[i * N + j] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -242,6 +267,10 @@ void corpus_main(void)
 		harness_out_array(harness_name("negadd_kij %dx%dx%d", M, N, K), C, mn);
 		mm_negadd_ijk(M, N, K, A, B, C);
 		harness_out_array(harness_name("negadd_ijk %dx%dx%d", M, N, K), C, mn);
+		mm_negadd_narrow(M, N, K, A, B, C);
+		harness_out_array(harness_name("negadd_narrow %dx%dx%d", M, N, K), C, mn);
+		mm_negadd_narrow16(M, N, K, (const uint8_t *)A, (const uint8_t *)B, C);
+		harness_out_array(harness_name("negadd_narrow16 %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);
 		harness_free(B);
 		harness_free(bias);

@@ -258,7 +258,7 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 		}
 	}
 	*zv = v;
-	return dyn_cast_or_null<ForStmt>(run);
+	return dyn_cast_or_null<ForStmt>(single(run));
 }
 
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);

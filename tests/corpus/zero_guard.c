@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 8
+// MIXPREC-TRANSFORMED: 9
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -98,6 +98,24 @@ __attribute__((noinline)) void zg_continue(int M, int N, int K, const int8_t *A,
 				continue;
 			for (j = 0; j < N; j++)
 				C[i * N + j] += a * B[k * N + j];
+		}
+}
+
+/* the same with braces around the continue and around the loop */
+__attribute__((noinline)) void zg_continue_braces(int M, int N, int K, const int8_t *A,
+						  const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			int a = A[i * K + k];
+			if (a == 0) {
+				continue;
+			}
+			{
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += a * B[k * N + j];
+			}
 		}
 }
 
@@ -206,6 +224,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("gemv_t %dx%d", M, K), y, (size_t)M);
 		zg_continue(M, N, K, A, B, C);
 		harness_out_array(harness_name("continue %dx%dx%d", M, N, K), C, mn);
+		zg_continue_braces(M, N, K, A, B, C);
+		harness_out_array(harness_name("continue_braces %dx%dx%d", M, N, K), C, mn);
 		zg_else(M, N, K, A, B, C);
 		harness_out_array(harness_name("else %dx%dx%d", M, N, K), C, mn);
 		zg_not_eq(M, N, K, A, B, C);

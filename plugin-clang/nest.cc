@@ -1331,8 +1331,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			IfStmt *is = dyn_cast<IfStmt>(all[q]);
 			int zv;
 			ForStmt *f;
+			unsigned unused = 0;
 			if (is && body && !guarded && !*cont && !c.skip.count(is) &&
 			    isa<ContinueStmt>(single(is->getThen())) && !is->getElse() &&
+			    !is->getCond()->HasSideEffects(c.C) &&
+			    /* not padding read as affine: `if (!inside) continue;` */
+			    !c.conds_of(is->getCond(), true, &unused, 0) &&
 			    (f = zero_guarded(c, is, all.slice(q + 1), &zv))) {
 				/* `if (t == 0) continue; for ...`: the loop as if
 				   under `if (t != 0)` */
@@ -1417,7 +1421,9 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		   zero-skip guard): the loop, described unguarded, carries the
 		   variable; the core checks the loop adds products of it */
 		int zv;
-		ForStmt *zf = then_ok && else_ok ? nullptr : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv);
+		/* not a condition read as affine (`if (inside)`, inside = ih >= 0
+		   && ih < H: padding, TFLite's depthwise reference) */
+		ForStmt *zf = then_ok || else_ok ? nullptr : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv);
 		if (zf) {
 			int id = c.n->nloops;
 			describe_body(c, zf, lid, guarded, pos, cont);

@@ -4336,19 +4336,63 @@ static void fold_const_factors(mp_nest *n)
 	}
 }
 
-/* x - (-y) is x + y (exact: int32 arithmetic wraps, IEEE negation is
- * exact), whatever the front end folded: GCC keeps `C[i] -= -(a*b)` as a
- * subtraction of a negation where its subscripts involve a VLA's row
- * size, clang folds it; the contraction is then found in both. */
+/* E without the negations of type T around it (`-(-y)`; for integers
+ * also `0 - y`, GCC's folding of `-y` in some contexts and how people
+ * write it): the inner expression, their number's parity in *NEG. */
+static int peel_negs(const mp_nest *n, int e, mp_scalar t, int *neg)
+{
+	const mp_expr *y, *z;
+
+	for (int d = 0; d < 16 && (y = ex(n, e)) && y->type == t; d++) {
+		if (y->kind == MP_X_NEG && y->a >= 0) {
+			e = y->a;
+		} else if (y->kind == MP_X_SUB && mp_scalar_is_int(t) && y->b >= 0 &&
+			   (z = ex(n, y->a)) && z->kind == MP_X_CONST &&
+			   mp_scalar_is_int(z->type) && z->cst == 0) {
+			e = y->b;
+		} else {
+			break;
+		}
+		*neg ^= 1;
+	}
+	return e;
+}
+
+/* Sums and differences with negated terms of their own type, read as the
+ * subtraction or addition the other front end makes of them: x - (-y)
+ * and x + (-y) are x + y and x - y, -y + x is x - y, -(-y) is y, and for
+ * integers 0 - y is -y.  GCC keeps `C[i] -= -(a*b)` as a subtraction of a
+ * negation where its subscripts involve a VLA's row size, clang keeps
+ * `C += -(a*b)` and `C = -(a*b) + C`, and both keep `C += -(-(a*b))` and
+ * `C += 0 - a*b` in one form or another; the contraction is then found in
+ * all of them.  Exact: int32/int64 arithmetic wraps, IEEE negation is
+ * exact and x - y is x + (-y); `0.0 - y` is not `-y` (signed zeros), so
+ * that one only for integers.  A sum of two negated terms is left. */
 static void fold_sub_neg(mp_nest *n)
 {
 	for (int e = 0; e < n->nexprs; e++) {
 		mp_expr *x = &n->expr[e];
-		const mp_expr *y = x->kind == MP_X_SUB ? ex(n, x->b) : NULL;
+		int na = 0, nb = 0, a, b;
 
-		if (y && y->kind == MP_X_NEG && y->type == x->type && y->a >= 0) {
-			x->kind = MP_X_ADD;
-			x->b = y->a;
+		if ((x->kind != MP_X_ADD && x->kind != MP_X_SUB) || x->a < 0 || x->b < 0)
+			continue;
+		a = peel_negs(n, x->a, x->type, &na);
+		b = peel_negs(n, x->b, x->type, &nb);
+		if (na && nb)
+			continue;
+		if (na && x->kind == MP_X_ADD) {
+			/* -a + b: b - a */
+			x->a = b;
+			x->b = a;
+			x->kind = MP_X_SUB;
+			continue;
+		}
+		if (!na && a != x->a)
+			x->a = a;   /* an even number of negations */
+		if (!na && b != x->b) {
+			x->b = b;
+			if (nb)
+				x->kind = x->kind == MP_X_ADD ? MP_X_SUB : MP_X_ADD;
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 14
+// MIXPREC-TRANSFORMED: 18
 /* init_accum.c -- init statements and where the sum lives: a scalar started
  * at bias[j] or at C[i][j], the output array itself started at bias[j], a
  * scalar added into the output (C += s), iterators / accumulator that
@@ -185,6 +185,53 @@ __attribute__((noinline)) void mm_negadd_ijk(int M, int N, int K, const int8_t *
 				C[i * N + j] = -(A[i * K + k] * B[k * N + j]) + C[i * N + j];
 }
 
+/* the product subtracted as people also write it: `0 - a*b` (clang's
+ * front end keeps it, GCC's folds it), a double negation, and the same
+ * in a matrix-vector nest with a local accumulator */
+__attribute__((noinline)) void mm_zero_sub(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			for (int k = 0; k < K; k++)
+				C[i * N + j] += 0 - A[i * K + k] * B[k * N + j];
+}
+
+__attribute__((noinline)) void mm_negneg(int M, int N, int K, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				C[i * N + j] = -(-(A[i * K + k] * B[k * N + j])) + C[i * N + j];
+}
+
+__attribute__((noinline)) void mv_zero_sub(int M, int K, const int8_t *A, const int8_t *x,
+					   int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = y[i];
+		for (int k = 0; k < K; k++)
+			s = s + (0 - A[i * K + k] * x[k]);
+		y[i] = s;
+	}
+}
+
+__attribute__((noinline)) void mv_sub_zero_sub(int M, int K, const int8_t *A,
+					       const int8_t *x, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s -= 0 - A[i * K + k] * x[k];
+		y[i] = s;
+	}
+}
+
 /* near misses: the product narrowed under the negation (both clangs
  * dropped the cast, a wrong result; found by an adversarial helper) */
 __attribute__((noinline)) void mm_negadd_narrow(int M, int N, int K, const int8_t *A,
@@ -267,6 +314,16 @@ void corpus_main(void)
 		harness_out_array(harness_name("negadd_kij %dx%dx%d", M, N, K), C, mn);
 		mm_negadd_ijk(M, N, K, A, B, C);
 		harness_out_array(harness_name("negadd_ijk %dx%dx%d", M, N, K), C, mn);
+		mm_zero_sub(M, N, K, A, B, C);
+		harness_out_array(harness_name("zero_sub %dx%dx%d", M, N, K), C, mn);
+		mm_negneg(M, N, K, A, B, C);
+		harness_out_array(harness_name("negneg %dx%dx%d", M, N, K), C, mn);
+		if (N > 0) {   /* B's first K elements the vector, C's first M the output */
+			mv_zero_sub(M, K, A, B, C);
+			harness_out_array(harness_name("mv_zero_sub %dx%d", M, K), C, M);
+			mv_sub_zero_sub(M, K, A, B, C);
+			harness_out_array(harness_name("mv_sub_zero_sub %dx%d", M, K), C, M);
+		}
 		mm_negadd_narrow(M, N, K, A, B, C);
 		harness_out_array(harness_name("negadd_narrow %dx%dx%d", M, N, K), C, mn);
 		mm_negadd_narrow16(M, N, K, (const uint8_t *)A, (const uint8_t *)B, C);

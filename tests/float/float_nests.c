@@ -342,6 +342,22 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, 
 K_KIJ_NEG(kij_neg_lp, _Pragma("mixprec(bf16)"))
 K_KIJ_NEG(kij_neg_ref, NOPRAGMA)
 
+/* (j2'') a double negation, the product added (clang kept it and refused) */
+#define K_KIJ_NEGNEG(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
+		const float *B, float *C) \
+{ \
+	PRAGMA \
+	for (int k = 0; k < K; k++) \
+		for (int i = 0; i < M; i++) { \
+			float a = 2.0f * A[i * K + k]; \
+			for (int j = 0; j < N; j++) \
+				C[i * N + j] = -(-(a * B[k * N + j])) + C[i * N + j]; \
+		} \
+}
+K_KIJ_NEGNEG(kij_negneg_lp, _Pragma("mixprec(bf16)"))
+K_KIJ_NEGNEG(kij_negneg_ref, NOPRAGMA)
+
 /* bf16, direct mode into C with a leading dimension: rows that overlap
    (ldc < N) must run the loop as written (direct mode adds in its own
    order, over threads) */
@@ -1291,6 +1307,16 @@ static void run_kij(int M, int N, int K)
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++)
 			expect("kij negated product bf16", C[i * N + j], R[i * N + j],
+			       bnd_tol(&q, i, j, C0[i * N + j], 0), i, j);
+	memcpy(C, C0, mn * 4);
+	memcpy(R, C0, mn * 4);
+	before = fast_count();
+	kij_negneg_lp(M, N, K, A, B, C);
+	check_fast("kij doubly negated product bf16", before);
+	kij_negneg_ref(M, N, K, A, B, R);
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++)
+			expect("kij doubly negated product bf16", C[i * N + j], R[i * N + j],
 			       bnd_tol(&q, i, j, C0[i * N + j], 0), i, j);
 	bnd_free(&q);
 	free(A), free(B), free(C0), free(C), free(R);

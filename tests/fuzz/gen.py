@@ -443,6 +443,11 @@ def gen_nest(r, fn, q):
     n["zg"] = None
     if form in ("split", "perfect") and rz.random() < 0.10:
         n["zg"] = rz.choice(["ne", "truth", "cont", "else", "noteq", "eqwrong"])
+    # the update written with negations (`s += 0 - a*b`, `s -= -(-(a*b))`,
+    # `s = -(a*b) + s`): GCC folds them, clang keeps them (its own generator)
+    rn = random.Random(repr(r.getstate()[1][40:48]))
+    if n["update"] == "pluseq" and rn.random() < 0.10:
+        n["update"] = rn.choice(["zero_sub", "negneg", "neg_plus_s"])
     return n
 
 
@@ -2322,6 +2327,13 @@ class FuncEmitter:
             return "%s = %s * %s %s %s;" % (target, a, b, "-" if sub else "+", target)
         if u == "minus_neg":
             return "%s -= -(%s * %s);" % (target, a, b)
+        if u == "zero_sub":
+            return "%s %s= 0 - %s * %s;" % (target, "+" if sub else "-", a, b)
+        if u == "negneg":
+            return "%s %s= -(-(%s * %s));" % (target, "-" if sub else "+", a, b)
+        if u == "neg_plus_s":
+            return ("%s = -(%s * %s) + %s;" % (target, a, b, target) if sub else
+                    "%s = %s + -(-(%s * %s));" % (target, target, a, b))
         return "%s %s= %s * %s;" % (target, "-" if sub else "+", a, b)
 
     def loop_parts(self, q, var, tri=None):

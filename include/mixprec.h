@@ -393,7 +393,7 @@ static __inline__ void mp_profile_output(const void *p, long count, int type)
  * list is versioned by its first argument (MP_NEST_ABI) and documented in
  * runtime/nest.c.  9: __mixprec_tile_add's dt + 4 subtracts (an object
  * built for 9 must not run on a runtime that would add). */
-#define MP_NEST_ABI 9
+#define MP_NEST_ABI 10
 void *__mixprec_i8_nest(long abi, long nargs, ...);
 void *__mixprec_lp_nest(long abi, long nargs, ...);   /* floating-point sources */
 void __mixprec_release(void *tile);

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 14   /* 14: mp_loop.zguard */
+#define MP_CORE_TABLE_VERSION 15   /* 15: mp_plan.what 2 * MP_REASON_LEN */
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {

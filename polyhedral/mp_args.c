@@ -257,6 +257,23 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		(int64_t)(p->check_skip[0] & 0xff) << 24);
 	push(&v, MP_ARG_LOC);
 	levels(&v, n, p);
+	/* a second row loop outside i: its extent, A's and the output's
+	   byte strides (TILE: 0, the tile's rows are (i2, i)); -1, 0, 0
+	   without */
+	if (p->loop_i2 >= 0) {
+		int v2 = n->loop[p->loop_i2].iter;
+
+		extent(&v, p->loop_i2);
+		coef(&v, p->acc_a, v2);
+		if (p->mode == MP_OUT_DIRECT)
+			coef(&v, p->acc_c, v2);
+		else
+			cst(&v, 0);
+	} else {
+		cst(&v, -1);
+		cst(&v, 0);
+		cst(&v, 0);
+	}
 	padding(&v, n, p);
 	checks(&v, n, p);
 	if (v.n > max)

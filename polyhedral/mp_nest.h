@@ -740,7 +740,7 @@ typedef struct mp_plan {
 	int tile_m, tile_n, tile_k;
 
 	/* For remarks: one line each, human readable. */
-	char what[MP_REASON_LEN];   /* "int8 contraction y[i,j] = sum_k x[i,k]*w[j,k]" */
+	char what[2 * MP_REASON_LEN];   /* "int8 contraction y[i,j] = sum_k x[i,k]*w[j,k]" */
 	char layout[MP_REASON_LEN]; /* "A row-major (k contiguous), B transposed" */
 
 	/* Floating-point source (pragma precision bf16/int8/fp8_*, acc fp32):
@@ -894,7 +894,7 @@ typedef struct mp_arg {
 	int loop, access, var, expr;
 } mp_arg;
 
-#define MP_NEST_ABI_VERSION 9   /* == MP_NEST_ABI of include/mixprec.h */
+#define MP_NEST_ABI_VERSION 10   /* == MP_NEST_ABI of include/mixprec.h */
 #define MP_MAX_CALL_ARGS (48 + 2 * MP_MAX_ACCESSES + 2 * MP_MAX_VARS)
 
 /* Fill out[0..] with the call's arguments (ABI version and count first):

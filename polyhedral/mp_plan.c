@@ -1594,9 +1594,6 @@ static int assign_roles(az *z, const int *chain, int d)
 
 	char idx_out[MP_MAX_LOOPS];
 
-	if (z->fsrc)
-		z->allow_m2 = 0;   /* __mixprec_lp_nest has no second row loop */
-
 	if (d > 3) {
 		/* The contraction is the innermost two or three loops: its i and j
 		   loops index the output (the accumulator's array, or for a
@@ -2250,6 +2247,15 @@ static int check_scales(az *z)
 				      "double %s", sp->name, opn,
 				      sp->kind == MP_SS_NAME ? "variable" : "array");
 		if (sp->kind == MP_SS_INDEXED) {
+			if (o == 0 && plan->loop_i2 >= 0) {
+				z->final = 1;   /* (not planned again without) */
+				return refuse(z, loc,
+					      "scale '%s[%s]' of operand '%s': its rows run over "
+					      "two loops ('%s' and '%s'), so a scale per row of "
+					      "'%s' is not supported: use a scalar or 'dynamic'",
+					      sp->name, sp->index, opn, ln(n, plan->loop_i2),
+					      ln(n, plan->loop_i), ln(n, l));
+			}
 			if (l < 0)
 				return refuse(z, loc,
 					      "scale '%s[%s]' of operand '%s': '%s' is a vector "
@@ -3997,7 +4003,7 @@ static int analyze(az *z)
 		return -1;
 	try_fuse(z, chain, d);
 	if (plan->loop_i2 >= 0 && plan->mode == MP_OUT_TILE &&
-	    (z->fsrc || plan->loop_g >= 0 || plan->tri ||
+	    (plan->loop_g >= 0 || plan->tri ||
 	     (plan->nsum == 0 && n->stmt[z->c.stmt].loop != plan->loop_k))) {
 		/* the tile is read by (i2, i, j) for integer sources, the
 		   reduction loop holding the sum alone, without groups or a

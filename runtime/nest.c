@@ -119,8 +119,14 @@
  *                                         (MIXPREC_PROFILE: profile.c)
  *            loc,                         pointer: "FILE:LINE" or NULL
  *            L, {n, a_s, b_s} x L,        summed reduction loops, as above
- *            P, pv_kind, pv, {...} x P    padding, as above (ci2 is 0), in
- *                                         the source type
+ *            M2, a_s2, c_s2,              a second row loop outside i, as
+ *                                         above (-1, 0, 0 without; no bias):
+ *                                         M2 blocks of M rows, the output's
+ *                                         blocks chaining (c_s2 == M*c_si;
+ *                                         TILE: 0, T[(i2*M + i)*N + j]) or
+ *                                         the call runs the loop
+ *            P, pv_kind, pv, {...} x P    padding, as above, in the source
+ *                                         type
  *            ncheck, {lo, hi} x ncheck,   as above (the scale arrays count
  *            nprot, {lo, hi} x nprot)     as read ranges)
  *
@@ -1522,7 +1528,7 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	double t0 = call_start();
 	const double tp = mp_stats_now();   /* (cheap: the profile's time) */
 
-	if (abi != MP_NEST_ABI || nargs < 37)
+	if (abi != MP_NEST_ABI || nargs < 40)
 		return fallback(NULL, MP_FB_ABI, t0);
 	va_start(ap, nargs);
 	long mode = va_arg(ap, long), target = va_arg(ap, long);
@@ -1560,15 +1566,17 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	/* summed reduction loops and padding, as __mixprec_i8_nest's */
 	long L = va_arg(ap, long);
 	mp_kdim kd[MP_MAX_KDIMS];
-	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 37 + 3 * L) {
+	if (L < 0 || L > MP_MAX_KDIMS - 1 || nargs < 40 + 3 * L) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
 	kd[0].n = K, kd[0].a = a_sk, kd[0].b = b_sk;
 	read_levels(&ap, L, kd);
+	/* a second row loop (a convolution's image rows): M2 blocks of M rows */
+	long M2 = va_arg(ap, long), a_s2 = va_arg(ap, long), c_s2 = va_arg(ap, long);
 	long P = va_arg(ap, long), pv_kind = va_arg(ap, long), pv = va_arg(ap, long);
 	mp_pad pad;
-	if (P < 0 || P > MP_MAX_PAD || nargs < 37 + 3 * L + P * (4 + L)) {
+	if (P < 0 || P > MP_MAX_PAD || nargs < 40 + 3 * L + P * (4 + L)) {
 		va_end(ap);
 		return fallback(NULL, MP_FB_ABI, t0);
 	}
@@ -1583,28 +1591,32 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 		}
 	}
 	read_pad(&ap, P, L, &pad);
-	int boxed = clip_k(&pad, L, pv_kind, kd, M, 1, &a, &b);
+	int boxed = clip_k(&pad, L, pv_kind, kd, M, M2 >= 0 ? M2 : 1, &a, &b);
 	K = kd[0].n;
+	int has_rows2 = M2 >= 0;
+	M2 = has_rows2 ? M2 : 1;
+	if (M2 == 0)   /* the second row loop does not run: no rows */
+		M = 0;
 
 	mp_range rd[4];
 	int nrd = 2;
-	rd[0] = spank(a, M, a_si, 1, 0, 1, 0, kd, (int)L + 1, 0);
+	rd[0] = spank(a, M, a_si, M2, a_s2, 1, 0, kd, (int)L + 1, 0);
 	/* padded: the box first, the bytes read where it meets a range
 	   written (as __mixprec_i8_nest's) */
-	mp_pad_read pr = { P > 0 && rd[0].lo <= rd[0].hi, a, M, a_si, 1, 0, kd, (int)L + 1, &pad,
-			   esz - 1 };
+	mp_pad_read pr = { P > 0 && rd[0].lo <= rd[0].hi, a, M, a_si, M2, a_s2, kd, (int)L + 1,
+			   &pad, esz - 1 };
 	rd[1] = spank(b, N, b_sj, 1, 0, 1, 0, kd, (int)L + 1, 1);
 	for (int r = 0; r < 2; r++)
 		if (rd[r].lo <= rd[r].hi)
 			rd[r].hi += esz - 1;
-	if (sa_mode == 2 && sa_ptr && M > 0)
+	if (sa_mode == 2 && sa_ptr && M > 0)   /* (per row of i: no second row loop) */
 		rd[nrd++] = span(sa_ptr, M, sa_dt ? 8 : 4, 1, 0, sa_dt ? 8 : 4);
 	if (sb_mode == 2 && sb_ptr && N > 0)
 		rd[nrd++] = span(sb_ptr, N, sb_dt ? 8 : 4, 1, 0, sb_dt ? 8 : 4);
 	int reads = M > 0 && N > 0 && K > 0;
 	for (long l = 1; l <= L; l++)
 		reads &= kd[l].n > 0;
-	ok = range_checks_pad(&ap, nargs, 37 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
+	ok = range_checks_pad(&ap, nargs, 40 + 3 * L + P * (4 + L), rd, reads ? nrd : 0,
 			      (unsigned)(flags >> 24) & 0xff, (unsigned)(flags >> 16) & 0xff, &pr);
 	va_end(ap);
 	if (ok < 0 || (mode != 0 && mode != 1))
@@ -1625,21 +1637,36 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	if (mp_par_tail_too_wide())
 		return fallback(loc, MP_FB_OMP, t0);
 	if (a_si % esz || a_sk % esz || b_sk % esz || b_sj % esz ||
-	    c_si % esz || c_sj % esz)
+	    c_si % esz || c_sj % esz || a_s2 % esz || c_s2 % esz)
 		return fallback(loc, MP_FB_LAYOUT, t0);
 	/* DIRECT adds into C in the kernels' order, over threads: C's
 	   elements disjoint (the leading dimension covers the row, as the
-	   integer entry point checks) */
-	if (mode == 1 && M > 0 && N > 0 && !disjoint_rows(M, c_si, N, c_sj, 1, 0, esz))
+	   integer entry point checks; a second row loop's blocks too) */
+	if (mode == 1 && M > 0 && N > 0 &&
+	    !disjoint_rows(M, c_si, N, c_sj, M2, has_rows2 ? c_s2 : 0, esz))
 		return fallback(loc, MP_FB_LAYOUT, t0);
+	/* a second row loop: its M2 blocks of M rows are one block of M*M2
+	   rows, the output's rows chaining (TILE: T[(i2*M + i)*N + j]; DIRECT:
+	   c_s2 == M*c_si, else the loop as written); A's rows read in place
+	   when they chain too, else copied below (stage.c) */
+	long Mblk = M;
+	int rows2 = 0;
+	if (has_rows2 && M2 > 1 && M > 0) {
+		if ((mode == 1 && c_s2 != M * c_si) || M > LONG_MAX / M2 ||
+		    sa_mode == 2)   /* (A's scales per row of i) */
+			return fallback(loc, MP_FB_LAYOUT, t0);
+		rows2 = a_s2 != M * a_si;
+		M *= M2;
+	}
 	mp_kernel kern = pick_kernel(target);
 	if (kern == MP_KERNEL_NONE)
 		return fallback(loc, MP_FB_NO_KERNEL, t0);
 	/* summed reduction loops or padding: the operands as one strided k,
 	   copied where they do not chain or are padded (stage.c, in the
 	   source type: a padded element is A's zero point, its term 0) */
-	if (L > 0 || P > 0) {
-		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K, 0, 0, 0, 0,
+	if (L > 0 || P > 0 || rows2) {
+		mp_operands o = { a, b, a_si, a_sk, b_sk, b_sj, K,
+				  rows2 || (P > 0 && has_rows2 && M2 > 1) ? Mblk : 0, a_s2, 0, 0,
 				  P > 0 ? &pad : NULL, 0 };
 		if (mp_stage_levels(M, N, kd, (int)L + 1, (size_t)esz, &o) < 0)
 			return fallback(loc, MP_FB_ALLOC, t0);

@@ -455,6 +455,31 @@ __attribute__((noinline)) static void NAME(int H, int W, int C, int OC, int P, \
 K_CONVACC(convacc_lp, _Pragma("mixprec(bf16)"))
 K_CONVACC(convacc_ref, NOPRAGMA)
 
+/* (l') a direct convolution as written in NCHW code: the output channel
+   outermost, the image rows over two loops (oh, ow) that join the call's
+   rows, the window read through the input's map (no padding) */
+#define K_CONVNCHW(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int C, int H, int W, int OC, int KH, int KW, \
+		const float *in, const float *w, float *out) \
+{ \
+	int OH = H - KH + 1, OW = W - KW + 1; \
+	PRAGMA \
+	for (int oc = 0; oc < OC; oc++) \
+		for (int oh = 0; oh < OH; oh++) \
+			for (int ow = 0; ow < OW; ow++) { \
+				float s = 0; \
+				for (int c = 0; c < C; c++) \
+					for (int kh = 0; kh < KH; kh++) \
+						for (int kw = 0; kw < KW; kw++) \
+							s += in[(c * H + oh + kh) * W + ow + kw] * \
+							     w[((oc * C + c) * KH + kh) * KW + kw]; \
+				out[(oc * OH + oh) * OW + ow] = s; \
+			} \
+}
+K_CONVNCHW(convnchw_lp, _Pragma("mixprec(bf16)"))
+K_CONVNCHW(convnchw_i8, _Pragma("mixprec(int8)"))
+K_CONVNCHW(convnchw_ref, NOPRAGMA)
+
 /* (k) a division by a power of two is a scalar factor (both front ends) */
 #define K_DIV(NAME, PRAGMA) \
 __attribute__((noinline)) static void NAME(int M, int N, int K, const float *A, \
@@ -1491,6 +1516,43 @@ static void run_conv(int M, int N, int K)
 			       bnd_tol(&q, i, j, init[i * OC + j], 1), i, j);
 	bnd_free(&q);
 	free(da), free(din), free(dw), free(d0), free(d1), free(init);
+
+	/* NCHW, oc outermost, rows over (oh, ow): bf16 and int8 (scales per
+	   row of the im2col matrix, one row per (oh, ow)) */
+	int C2 = 1 + N % 5, H2 = 1 + M % 11, W2 = 1 + (K * 7) % 13, OC2 = 1 + (M + K) % 9;
+	int KH2 = 1 + K % 3, KW2 = 1 + M % 4;
+	int OH2 = H2 - KH2 + 1, OW2 = W2 - KW2 + 1;
+	if (OH2 < 1 || OW2 < 1)
+		H2 = KH2 + 2, W2 = KW2 + 4, OH2 = 3, OW2 = 5;
+	size_t kt2 = (size_t)C2 * KH2 * KW2, rows = (size_t)OH2 * OW2, no2 = rows * OC2;
+	float *in2 = fvec((size_t)C2 * H2 * W2, 1, 0), *w2 = fvec((size_t)OC2 * kt2, 2, 0);
+	float *o2 = fvec(no2, 0, 0), *r2 = fvec(no2, 0, 0);
+	float *col = malloc(sizeof(float) * (rows * kt2 + 1));
+	for (int oh = 0; oh < OH2; oh++)
+		for (int ow = 0; ow < OW2; ow++)
+			for (int c = 0; c < C2; c++)
+				for (int kh = 0; kh < KH2; kh++)
+					for (int kw = 0; kw < KW2; kw++)
+						col[(size_t)(oh * OW2 + ow) * kt2 + (c * KH2 + kh) * KW2 + kw] =
+							in2[(c * H2 + oh + kh) * W2 + ow + kw];
+	convnchw_ref(C2, H2, W2, OC2, KH2, KW2, in2, w2, r2);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *what = pass ? "conv nchw int8" : "conv nchw bf16";
+		before = fast_count();
+		if (pass)
+			convnchw_i8(C2, H2, W2, OC2, KH2, KW2, in2, w2, o2);
+		else
+			convnchw_lp(C2, H2, W2, OC2, KH2, KW2, in2, w2, o2);
+		check_fast(what, before);
+		bnd_init(&q, pass ? MP_LP_INT8 : MP_LP_BF16, 0, (long)rows, OC2, (long)kt2, col,
+			 (long)kt2, 1, w2, 1, (long)kt2, NULL, 1.0, 2);
+		for (long i = 0; i < (long)rows; i++)
+			for (int j = 0; j < OC2; j++)
+				expect(what, o2[j * rows + i], r2[j * rows + i],
+				       bnd_tol(&q, i, j, 0, 0), i, j);
+		bnd_free(&q);
+	}
+	free(col), free(in2), free(w2), free(o2), free(r2);
 }
 
 /* (k) s += A*B / 4, fp8_e4m3 */

@@ -10,7 +10,10 @@
  * plugin and with it under #pragma mixprec(int8 | uint8 | bf16 | fp8_e4m3),
  * and int8 with constant=w on the dense layer (the weights quantized and
  * packed by the warm-up call, reused by the timed ones).  Times are the
- * median of REPS runs (one run for the plain loop).
+ * median of REPS runs (one run for the plain loop).  Last, a direct 3x3
+ * convolution written in NCHW (loop_f32.c's conv_loop: the image rows over
+ * two loops), plain and through the plugin, against OpenBLAS on im2col
+ * (the copy timed with the sgemm).
  * Usage: bench_lp [reps]. */
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +35,9 @@ typedef struct shape {
 #define MP_LOOPS(v)                                                                   \
 	void dense_loop_##v(int, int, int, const float *, const float *, const float *, \
 			    float *);                                                  \
-	void gemm_loop_##v(int, int, int, const float *, const float *, float *);
+	void gemm_loop_##v(int, int, int, const float *, const float *, float *);       \
+	void conv_loop_##v(int, int, int, int, int, int, const float *, const float *,  \
+			   float *);
 MP_LOOPS(plain)
 MP_LOOPS(int8)
 MP_LOOPS(bf16)
@@ -86,6 +91,77 @@ static void run(const shape *s, int m, const float *a, const float *b, const flo
 	if (s->dense)
 		for (long q = 0; q < M * N; q++)
 			c[q] = c[q] > 0 ? c[q] : 0;
+}
+
+/* The NCHW convolution: OpenBLAS on im2col, the loop plain and through the
+ * plugin; error against a double reference. */
+static void bench_conv(int reps, int C, int H, int OC)
+{
+	int W = H, KH = 3, KW = 3, OH = H - KH + 1, OW = W - KW + 1;
+	long kt = (long)C * KH * KW, rows = (long)OH * OW, no = rows * OC;
+	float *in = malloc(sizeof(float) * (size_t)C * H * W);
+	float *w = malloc(sizeof(float) * (size_t)(OC * kt));
+	float *out = malloc(sizeof(float) * (size_t)no);
+	float *col = malloc(sizeof(float) * (size_t)(kt * rows));
+	double *ref = calloc((size_t)no, sizeof(double));
+	for (long q = 0; q < (long)C * H * W; q++)
+		in[q] = mp_frand();
+	for (long q = 0; q < OC * kt; q++)
+		w[q] = mp_frand();
+	for (int oc = 0; oc < OC; oc++)
+		for (int c = 0; c < C; c++)
+			for (int kh = 0; kh < KH; kh++)
+				for (int kw = 0; kw < KW; kw++) {
+					double wv = w[((oc * C + c) * KH + kh) * KW + kw];
+					for (int oh = 0; oh < OH; oh++)
+						for (int ow = 0; ow < OW; ow++)
+							ref[(oc * OH + oh) * OW + ow] +=
+								wv * in[(c * H + oh + kh) * W + ow + kw];
+				}
+	double rmax = 0;
+	for (long q = 0; q < no; q++)
+		rmax = fmax(rmax, fabs(ref[q]));
+	static void (*const loops[])(int, int, int, int, int, int, const float *, const float *,
+				     float *) = {
+		conv_loop_plain, conv_loop_int8, conv_loop_bf16, conv_loop_fp8_e4m3, conv_loop_uint8};
+	const char *names[] = { "openblas im2col", "loop, no plugin", "loop+plugin int8",
+				"loop+plugin bf16", "loop+plugin fp8e4m3", "loop+plugin uint8" };
+	printf("\nconv NCHW %dx%dx%d -> %dx%dx%d, 3x3 (GEMM %ldx%dx%ld)\n%-20s %10s %10s %8s %12s\n",
+	       C, H, W, OC, OH, OW, rows, OC, kt, "method", "ms", "GFLOP/s", "vs BLAS",
+	       "max|err|/max|ref|");
+	double tblas = 0;
+	for (int m = 0; m < 6; m++) {
+		int nrep = m == 1 ? 1 : reps;
+		double ts[256];
+		nrep = nrep > 256 ? 256 : nrep < 1 ? 1 : nrep;
+		for (int r = -(m != 1); r < nrep; r++) {   /* a warm-up run but for the plain loop */
+			double t0 = mp_now();
+			if (m == 0) {
+				for (int c = 0; c < C; c++)
+					for (int kh = 0; kh < KH; kh++)
+						for (int kw = 0; kw < KW; kw++)
+							for (int oh = 0; oh < OH; oh++)
+								memcpy(col + ((c * KH + kh) * KW + kw) * rows + oh * OW,
+								       in + (c * H + oh + kh) * W + kw,
+								       sizeof(float) * (size_t)OW);
+				cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, OC, (int)rows,
+					    (int)kt, 1.0f, w, (int)kt, col, (int)rows, 0.0f, out, (int)rows);
+			} else {
+				loops[m - 1](C, H, W, OC, KH, KW, in, w, out);
+			}
+			if (r >= 0)
+				ts[r] = mp_now() - t0;
+		}
+		double best = mp_median(ts, nrep);
+		if (m == 0)
+			tblas = best;
+		double emax = 0;
+		for (long q = 0; q < no; q++)
+			emax = fmax(emax, fabs((double)out[q] - ref[q]));
+		printf("%-20s %10.3f %10.1f %8.2fx %12.3g\n", names[m], best * 1e3,
+		       2.0 * rows * OC * kt / best * 1e-9, tblas / best, emax / rmax);
+	}
+	free(in), free(w), free(out), free(col), free(ref);
 }
 
 int main(int argc, char **argv)
@@ -173,5 +249,7 @@ int main(int argc, char **argv)
 		free(bd);
 		free(ref);
 	}
+	bench_conv(reps, 64, 30, 64);
+	bench_conv(reps, 128, 16, 128);
 	return 0;
 }

@@ -39,3 +39,23 @@ void MP_CAT(gemm_loop_, MP_SUFFIX)(int M, int N, int K, const float *A, const fl
 			C[i * N + j] = s;
 		}
 }
+
+/* A direct 3-D convolution as NCHW code writes it (no padding, stride 1):
+   out[oc][oh][ow] = sum_{c,kh,kw} in[c][oh+kh][ow+kw] * w[oc][c][kh][kw]. */
+void MP_CAT(conv_loop_, MP_SUFFIX)(int C, int H, int W, int OC, int KH, int KW,
+				     const float *in, const float *w, float *out)
+{
+	int OH = H - KH + 1, OW = W - KW + 1;
+#pragma mixprec(MP_LP_PREC)
+	for (int oc = 0; oc < OC; oc++)
+		for (int oh = 0; oh < OH; oh++)
+			for (int ow = 0; ow < OW; ow++) {
+				float s = 0;
+				for (int c = 0; c < C; c++)
+					for (int kh = 0; kh < KH; kh++)
+						for (int kw = 0; kw < KW; kw++)
+							s += in[(c * H + oh + kh) * W + ow + kw] *
+							     w[((oc * C + c) * KH + kh) * KW + kw];
+				out[(oc * OH + oh) * OW + ow] = s;
+			}
+}

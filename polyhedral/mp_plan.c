@@ -2248,7 +2248,8 @@ static int check_scales(az *z)
 				      sp->kind == MP_SS_NAME ? "variable" : "array");
 		if (sp->kind == MP_SS_INDEXED) {
 			if (o == 0 && plan->loop_i2 >= 0) {
-				z->final = 1;   /* (not planned again without) */
+				/* (planned again without: a batch of rows `b`
+				   then runs as written around the calls) */
 				return refuse(z, loc,
 					      "scale '%s[%s]' of operand '%s': its rows run over "
 					      "two loops ('%s' and '%s'), so a scale per row of "

@@ -1248,6 +1248,19 @@ int mp_ctx::expr_of(const Expr *e, int stmt, int depth)
 			return expr_of(u->getSubExpr(), stmt, depth + 1);
 		case UO_Minus:
 			return add_expr(MP_X_NEG, ty, expr_of(u->getSubExpr(), stmt, depth + 1), -1);
+		case UO_Not:
+			if (mp_scalar_is_int(ty)) {
+				/* ~x: -(x + 1), exact in wrapping arithmetic (as
+				   GCC's glue reads its folding of `-(x + 1)`) */
+				int x = expr_of(u->getSubExpr(), stmt, depth + 1);
+				int one = add_expr(MP_X_CONST, ty, -1, -1);
+				if (one >= 0) {
+					n->expr[one].cst = 1;
+					n->expr[one].fcst = 1.0;
+				}
+				return add_expr(MP_X_NEG, ty, add_expr(MP_X_ADD, ty, x, one), -1);
+			}
+			return other(*this, ty, "~", expr_of(u->getSubExpr(), stmt, depth + 1), -1);
 		case UO_Deref:
 			return rvalue_of(u, stmt, depth + 1);
 		case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec:

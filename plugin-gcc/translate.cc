@@ -1458,6 +1458,18 @@ int mp_ctx::def_expr(gimple *d, int stmt, int depth)
 			return add_expr(MP_X_CAST, ty, expr_of(r1, d, stmt, depth + 1), -1);
 		if (c == NEGATE_EXPR)
 			return add_expr(MP_X_NEG, ty, expr_of(r1, d, stmt, depth + 1), -1);
+		if (c == BIT_NOT_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) && mp_scalar_is_int(ty)) {
+			/* ~x: GCC's folding of `-(x + 1)` (a zero point of -1
+			   added to a negated operand); read as clang keeps it,
+			   -(x + 1), exact in wrapping arithmetic */
+			int x = expr_of(r1, d, stmt, depth + 1);
+			int one = add_expr(MP_X_CONST, ty, -1, -1);
+			if (one >= 0) {
+				n->expr[one].cst = 1;
+				n->expr[one].fcst = 1.0;
+			}
+			return add_expr(MP_X_NEG, ty, add_expr(MP_X_ADD, ty, x, one), -1);
+		}
 		break;
 	case GIMPLE_BINARY_RHS: {
 		mp_expr_kind k = c == PLUS_EXPR ? MP_X_ADD : c == MINUS_EXPR ? MP_X_SUB

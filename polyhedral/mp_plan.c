@@ -4236,21 +4236,39 @@ static void fold_neg_factors(mp_nest *n)
 	}
 }
 
-/* x - 0 is x (a zero point written as the literal 0: `(int16_t)(b - 0)`;
- * GCC's front end folds it, clang's keeps it): a conversion to its own
- * type, which the operand matching looks through.  Exact for integers and
- * for IEEE values (-0.0 - 0.0 is -0.0). */
+/* Is E the constant zero ZNEG says: for floats 0.0 (ZNEG 0) or -0.0 (1),
+ * for integers 0? */
+static int is_zero_const(const mp_nest *n, int e, int zneg)
+{
+	const mp_expr *c = ex(n, e);
+
+	return c && c->kind == MP_X_CONST &&
+	       (mp_scalar_is_int(c->type) ? c->cst == 0
+		: c->fcst == 0.0 && !signbit(c->fcst) == !zneg);
+}
+
+/* x - 0 and x + 0 are x (a zero point written as the literal 0:
+ * `(int16_t)(b - 0)`, `(int16_t)(b + 0)`; GCC's front end folds them,
+ * clang's keeps them): a conversion to its own type, which the operand
+ * matching looks through.  Exact for integers; for IEEE values x - 0.0 and
+ * x + (-0.0) are x (-0.0 - 0.0 is -0.0), x + 0.0 is not (-0.0 + 0.0 is
+ * +0.0) and stays. */
 static void fold_sub_zero(mp_nest *n)
 {
 	for (int e = 0; e < n->nexprs; e++) {
 		mp_expr *x = &n->expr[e];
-		const mp_expr *a = x->kind == MP_X_SUB ? ex(n, x->a) : NULL;
+		const mp_expr *a = x->kind == MP_X_SUB || x->kind == MP_X_ADD ? ex(n, x->a) : NULL;
 		const mp_expr *b = a ? ex(n, x->b) : NULL;
 
-		if (b && b->kind == MP_X_CONST && a->type == x->type &&
-		    (mp_scalar_is_int(b->type) ? b->cst == 0
-		     : b->fcst == 0.0 && !signbit(b->fcst))) {
-			x->kind = MP_X_CAST;
+		if (!b)
+			continue;
+		if (b->type == x->type && a->type == x->type && x->kind == MP_X_ADD &&
+		    is_zero_const(n, x->a, 1)) {
+			x->kind = MP_X_CAST;   /* 0 + y */
+			x->a = x->b;
+			x->b = -1;
+		} else if (a->type == x->type && is_zero_const(n, x->b, x->kind == MP_X_ADD)) {
+			x->kind = MP_X_CAST;   /* y - 0, y + 0 */
 			x->b = -1;
 		}
 	}

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 15
+// MIXPREC-TRANSFORMED: 17
 /* int_alpha.c -- integer scalar factors on 8-bit operands (issue 8, item
  * 5): `s += alpha * A[i][k] * B[k][j]` with an int alpha (PolyBench's
  * integer gemm form), the factor last, a constant factor, the ikj update
@@ -255,6 +255,33 @@ __attribute__((noinline)) void ia_zp_zero(int M, int N, int K, const int8_t *A,
 		}
 }
 
+/* ... and added, `(int16_t)(b + 0)`, `(int16_t)(0 + a)` (fuzz seed
+ * 1202165: clang refused, GCC folds them) */
+__attribute__((noinline)) void ia_zp_plus_zero(int M, int N, int K, const int8_t *A,
+					       const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; ++k)
+				s += (int16_t)A[i * K + k] * (int16_t)(B[j * K + k] + 0);
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void ia_zp_zero_plus(int M, int K, const int8_t *A, const int8_t *x,
+					       int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) {
+		int32_t s = 0;
+		for (int k = 0; k < K; ++k)
+			s += (int16_t)(0 + A[i * K + k]) * (int16_t)x[k];
+		y[i] = s;
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -307,6 +334,12 @@ void corpus_main(void)
 		harness_out_array(harness_name("neg_both2 %dx%dx%d", M, N, K), C, mn);
 		ia_zp_zero(M, N, K, A, B, C);
 		harness_out_array(harness_name("zp_zero %dx%dx%d", M, N, K), C, mn);
+		ia_zp_plus_zero(M, N, K, A, B, C);
+		harness_out_array(harness_name("zp_plus_zero %dx%dx%d", M, N, K), C, mn);
+		if (N > 0) {   /* B's first K elements the vector */
+			ia_zp_zero_plus(M, K, A, B, C);
+			harness_out_array(harness_name("zp_zero_plus %dx%d", M, K), C, M);
+		}
 		ia_float(M, N, K, 0.5f, A, B, F);
 		harness_out_array(harness_name("float %dx%dx%d", M, N, K), F, mn);
 		harness_free(A);

@@ -213,6 +213,36 @@ static void padding(mp_argv *v, const mp_nest *n, const mp_plan *p)
 	}
 }
 
+/* A second row loop outside i (DIRECT, FUSED, TILE): its extent, then
+ * A's and the output's (TILE: 0, the tile's rows are (i2, i)) byte
+ * strides, and with BIAS the bias's (FUSED); -1 and zeros without.  The
+ * runtime then trusts the core's proof that the output is one element per
+ * (i, j); with one, it checks the strides (disjoint_rows). */
+static void rows2(mp_argv *v, const mp_nest *n, const mp_plan *p, int bias)
+{
+	int v2 = p->loop_i2 >= 0 ? n->loop[p->loop_i2].iter : -1;
+	int out = p->mode == MP_OUT_DIRECT ? p->acc_c : p->epi_out;
+
+	if (v2 < 0) {
+		cst(v, -1);
+		cst(v, 0);
+		cst(v, 0);
+	} else {
+		extent(v, p->loop_i2);
+		coef(v, p->acc_a, v2);
+		if (p->mode == MP_OUT_TILE)   /* the tile: T[(i2*M + i)*N + j] */
+			cst(v, 0);
+		else
+			coef(v, out, v2);
+	}
+	if (bias) {
+		if (v2 >= 0 && p->mode == MP_OUT_FUSED && p->epi_bias >= 0)
+			coef(v, p->epi_bias, v2);
+		else
+			cst(v, 0);
+	}
+}
+
 /* __mixprec_lp_nest (floating-point source): see runtime/nest.c. */
 static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 			mp_arg *out, int max)
@@ -257,23 +287,7 @@ static int lp_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		(int64_t)(p->check_skip[0] & 0xff) << 24);
 	push(&v, MP_ARG_LOC);
 	levels(&v, n, p);
-	/* a second row loop outside i: its extent, A's and the output's
-	   byte strides (TILE: 0, the tile's rows are (i2, i)); -1, 0, 0
-	   without */
-	if (p->loop_i2 >= 0) {
-		int v2 = n->loop[p->loop_i2].iter;
-
-		extent(&v, p->loop_i2);
-		coef(&v, p->acc_a, v2);
-		if (p->mode == MP_OUT_DIRECT)
-			coef(&v, p->acc_c, v2);
-		else
-			cst(&v, 0);
-	} else {
-		cst(&v, -1);
-		cst(&v, 0);
-		cst(&v, 0);
-	}
+	rows2(&v, n, p, 0);
 	padding(&v, n, p);
 	checks(&v, n, p);
 	if (v.n > max)
@@ -388,31 +402,7 @@ int mp_plan_call_args(const mp_nest *n, const mp_plan *p, const mp_pragma *pr,
 		cst(&v, 0);
 	}
 	levels(&v, n, p);
-	/* a second row loop outside i (DIRECT, FUSED, TILE): its extent, then
-	   A's, the output's (TILE: 0, the tile's rows are (i2, i)) and the
-	   bias's byte strides (-1, 0, 0, 0 without: the
-	   runtime then trusts the core's proof that the output is one element
-	   per (i, j); with one, it checks the strides, disjoint_rows) */
-	if (p->loop_i2 >= 0) {
-		int v2 = n->loop[p->loop_i2].iter;
-		int out = p->mode == MP_OUT_DIRECT ? p->acc_c : p->epi_out;
-
-		extent(&v, p->loop_i2);
-		coef(&v, p->acc_a, v2);
-		if (p->mode == MP_OUT_TILE)   /* the tile: T[(i2*M + i)*N + j] */
-			cst(&v, 0);
-		else
-			coef(&v, out, v2);
-		if (p->mode == MP_OUT_FUSED && p->epi_bias >= 0)
-			coef(&v, p->epi_bias, v2);
-		else
-			cst(&v, 0);
-	} else {
-		cst(&v, -1);
-		cst(&v, 0);
-		cst(&v, 0);
-		cst(&v, 0);
-	}
+	rows2(&v, n, p, 1);
 	padding(&v, n, p);
 
 	checks(&v, n, p);

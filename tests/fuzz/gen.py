@@ -903,6 +903,10 @@ def gen_ffunc(r, f):
         if fl["cguard"] == "clip":
             fl["D"] = 1
         fl["wlay"] = rc.choice(["ohwi", "hwio"])
+        # the output channel loop outermost (NCHW code's order): the image
+        # rows (oh, ow) then join the call's rows through a second row
+        # loop (its own generator, so that the draws above stay)
+        fl["oc_outer"] = random.Random(repr(r.getstate()[1][:8]) + "fconvoc%d" % f).random() < 0.35
         for cl in calls:
             cl["T"] = rc.choice([1, 2, 3, 5, 6])
             cl["M"], cl["N"], cl["K"] = max(1, min(cl["M"], 9)), min(cl["N"], 24), \
@@ -997,8 +1001,12 @@ def fconv_text(fl):
                    "? %s : (%s)%s; s += v * %s; }" % (ih_e, iw_e, T, ain, T, pv, bw))
         red = ["for (int kh = 0; kh < %d; kh++)" % KH, "\tfor (int kw = 0; kw < %d; kw++)" % KW,
                "\t\tfor (int c = 0; c < K; c++)", "\t\t\t" + upd]
-    L = ["\tfor (int oh = 0; oh < T; oh++)", "\t\tfor (int ow = 0; ow < M; ow++)",
-         "\t\t\tfor (int oc = 0; oc < N; oc++) {", "\t\t\t\t%s s = %s;" % (T, init)]
+    if fl.get("oc_outer"):
+        L = ["\tfor (int oc = 0; oc < N; oc++)", "\t\tfor (int oh = 0; oh < T; oh++)",
+             "\t\t\tfor (int ow = 0; ow < M; ow++) {", "\t\t\t\t%s s = %s;" % (T, init)]
+    else:
+        L = ["\tfor (int oh = 0; oh < T; oh++)", "\t\tfor (int ow = 0; ow < M; ow++)",
+             "\t\t\tfor (int oc = 0; oc < N; oc++) {", "\t\t\t\t%s s = %s;" % (T, init)]
     L += ["\t\t\t\t" + x for x in red]
     L += ["\t\t\t\t" + epi, "\t\t\t}"]
     return L, pv

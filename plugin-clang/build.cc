@@ -237,21 +237,13 @@ static void note_record(const char *kind, SourceLocation loc, const std::string 
 
 std::string mp_remark_split(const std::string &t, std::string *details)
 {
+	size_t resume, cut = mp_remark_cut(t.c_str(), MP_REMARK_SHORT, &resume);
+
 	details->clear();
-	if (t.size() <= MP_REMARK_SHORT || t.find('\n') != std::string::npos)
+	if (!cut)
 		return t;
-	for (const char *sep : { "; ", ", " }) {
-		size_t at = t.find(sep, 40);
-		if (at != std::string::npos && at < MP_REMARK_SHORT) {
-			*details = t.substr(at + 2);
-			return t.substr(0, at);
-		}
-	}
-	size_t sp = t.rfind(' ', MP_REMARK_SHORT);
-	if (sp == std::string::npos || sp < 40)
-		return t;
-	*details = t.substr(sp + 1);
-	return t.substr(0, sp);
+	*details = t.substr(resume);
+	return t.substr(0, cut);
 }
 
 void mp_report_passed(SourceLocation loc, const std::string &text)

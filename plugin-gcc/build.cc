@@ -142,17 +142,9 @@ bool mp_build_init(struct plugin_name_args *info, opt_pass *pass, const char *du
 std::string mp_remark_split(const char *text)
 {
 	std::string t = text;
-	if (t.size() <= MP_REMARK_SHORT || t.find('\n') != std::string::npos)
+	size_t resume, cut = mp_remark_cut(text, MP_REMARK_SHORT, &resume);
+
+	if (!cut)
 		return t;
-	/* the first "; " (or else ", ") after 40 characters and before the
-	   limit ends the first line */
-	for (const char *sep : { "; ", ", " }) {
-		size_t at = t.find(sep, 40);
-		if (at != std::string::npos && at < MP_REMARK_SHORT)
-			return t.substr(0, at) + "\n  " + t.substr(at + 2);
-	}
-	size_t sp = t.rfind(' ', MP_REMARK_SHORT);
-	if (sp == std::string::npos || sp < 40)
-		return t;
-	return t.substr(0, sp) + "\n  " + t.substr(sp + 1);
+	return t.substr(0, cut) + "\n  " + t.substr(resume);
 }

@@ -971,6 +971,46 @@ enum { MP_ARCH_X86_64 = 0, MP_ARCH_AARCH64 = 1 };
  * tiles. */
 int mp_plan_remark(const mp_plan *p, const mp_pragma *pr, int arch, char *buf, size_t len);
 
+/* Where a remark longer than LIMIT characters is cut into its first line
+ * and its details (GCC's glue continues it on an indented line, clang's
+ * prints the details as a note): the first "; ", or else ", ", after 40
+ * characters and before LIMIT outside parentheses and brackets; or else
+ * before a " (" there; or else at the last space before LIMIT.  Returns the
+ * first line's length and in *RESUME where the details start; 0 when the
+ * text stays whole (short, already several lines, or no place to cut). */
+static inline size_t mp_remark_cut(const char *t, size_t limit, size_t *resume)
+{
+	size_t len = 0, sp = 0;
+
+	while (t[len] && t[len] != '\n')
+		len++;
+	if (len <= limit || t[len])
+		return 0;
+	for (int pass = 0; pass < 3; pass++) {
+		int depth = 0;
+
+		for (size_t i = 0; i < limit; i++) {
+			char c = t[i];
+
+			if (c == '(' || c == '[')
+				depth++;
+			else if ((c == ')' || c == ']') && depth > 0)
+				depth--;
+			if (depth || i < 40 || t[i + 1] != (pass == 2 ? '(' : ' '))
+				continue;
+			if (c == (pass == 0 ? ';' : pass == 1 ? ',' : ' ')) {
+				*resume = pass == 2 ? i + 1 : i + 2;
+				return i;
+			}
+		}
+	}
+	for (size_t i = 40; i < limit; i++)
+		if (t[i] == ' ')
+			sp = i;
+	*resume = sp + 1;
+	return sp;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -282,7 +282,7 @@ int main(void)
 	CHECK(p->src_float && p->src_type == MP_TY_F64 && p->mode == MP_OUT_DIRECT, "float plan");
 	na = mp_plan_call_args(n, p, &fpr, a, MP_MAX_CALL_ARGS);
 	ncheck = p->ncheck;
-	CHECK(na == 2 + 37 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
+	CHECK(na == 2 + 40 + 2 * ncheck, "lp na %d ncheck %d", na, ncheck);
 	CHECK(a[1].cst == na - 2, "lp nargs");
 	CHECK(a[2].cst == 1 && a[3].cst == 0, "direct, auto target");
 	CHECK(a[4].cst == 3 && a[5].cst == 1, "lp fp8_e4m3 = 3, is_double");
@@ -304,12 +304,15 @@ int main(void)
 	CHECK(a[31].kind == MP_ARG_CONST && a[31].cst == 0, "flags: no verify");
 	CHECK(a[32].kind == MP_ARG_LOC, "location string");
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 0, "lp: no summed loops, L 0");
-	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == 0, "lp: no padding, P 0");
-	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == ncheck, "lp ncheck");
-	CHECK(a[38 + 2 * ncheck].cst == 0, "lp nprot");
+	CHECK(a[34].kind == MP_ARG_CONST && a[34].cst == -1 && a[35].cst == 0 && a[36].cst == 0,
+	      "lp: no second row loop, M2 -1 (ABI 10)");
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 0, "lp: no padding, P 0");
+	CHECK(a[40].kind == MP_ARG_CONST && a[40].cst == ncheck, "lp ncheck");
+	CHECK(a[41 + 2 * ncheck].cst == 0, "lp nprot");
 
-	/* a float convolution (issue 9): the summed loop and the padding
-	   after the location, as in the integer list */
+	/* a float convolution (issue 9): the summed loop, the second row
+	   loop's place and the padding after the location, as in the integer
+	   list */
 	const char *fconv = DECLS "var h iter s32\ncond i+h-1\ncond -i-h+M\n"
 		"loop i lo=0 hi=M-1\nloop j parent=i lo=0 hi=N-1\n"
 		"loop h parent=j lo=0 hi=2\nloop k parent=h lo=0 hi=K-1 if=0 if=1\n"
@@ -324,9 +327,10 @@ int main(void)
 	CHECK(a[33].kind == MP_ARG_CONST && a[33].cst == 1, "float conv: L 1");
 	CHECK(a[34].kind == MP_ARG_EXTENT && a[34].loop == p->loop_sum[0], "float conv: extent");
 	CHECK(a[35].kind == MP_ARG_COEF && a[35].access == p->acc_a, "float conv: A's stride");
-	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == 2, "float conv: P 2");
-	CHECK(a[40].kind == MP_ARG_COND_LO && a[45].kind == MP_ARG_COND_LO, "float conv: conditions");
-	CHECK(na == 2 + 37 + 3 + 10 + 2 * p->ncheck, "float conv na %d", na);
+	CHECK(a[37].kind == MP_ARG_CONST && a[37].cst == -1, "float conv: M2 -1");
+	CHECK(a[40].kind == MP_ARG_CONST && a[40].cst == 2, "float conv: P 2");
+	CHECK(a[43].kind == MP_ARG_COND_LO && a[48].kind == MP_ARG_COND_LO, "float conv: conditions");
+	CHECK(na == 2 + 40 + 3 + 10 + 2 * p->ncheck, "float conv na %d", na);
 
 	/* alpha * x * w with scale=(0.5, ws[j]) and verify: the factor as a
 	   double, A one value, B per column (pointer advanced by loop j's lower

@@ -4727,9 +4727,9 @@ int mp_analyze(mp_nest *n, const mp_pragma *p, mp_plan *plan)
 	mp_walk_resolve(n);
 	mp_reroll(n);
 	fold_sub_zero(n);
+	fold_sub_neg(n);   /* first: `-(-(t * b))` is t * b, not 1 * t * b */
 	fold_neg_factors(n);
 	fold_const_factors(n);
-	fold_sub_neg(n);
 	if (analyze_rounds(n, p, plan, 1, &tri_red) || !tri_red)
 		return clip_check(n, plan);
 	/* a triangular reduction: plan the converted nest; it replaces N

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 10
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -150,6 +150,21 @@ __attribute__((noinline)) void zg_not_eq(int M, int N, int K, const int8_t *A,
 		}
 }
 
+/* the update written with a double negation (clang keeps it; the core
+ * read it as 1 * (a * b) and then refused the guard, fuzz seed 1202347) */
+__attribute__((noinline)) void zg_negneg(int M, int N, int K, const int8_t *A,
+					 const int8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			int a = A[i * K + k];
+			if (a != 0)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] = C[i * N + j] + -(-(a * B[k * N + j]));
+		}
+}
+
 /* near miss: the loop runs where the variable is zero */
 __attribute__((noinline)) void zg_wrong_way(int M, int N, int K, const int8_t *A,
 					    const int8_t *B, int32_t *C)
@@ -230,6 +245,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("else %dx%dx%d", M, N, K), C, mn);
 		zg_not_eq(M, N, K, A, B, C);
 		harness_out_array(harness_name("not_eq %dx%dx%d", M, N, K), C, mn);
+		zg_negneg(M, N, K, A, B, C);
+		harness_out_array(harness_name("negneg %dx%dx%d", M, N, K), C, mn);
 		zg_wrong_way(M, N, K, A, B, C);
 		harness_out_array(harness_name("wrong_way %dx%dx%d", M, N, K), C, mn);
 		zg_other_var(M, N, K, A, B, msk, C);

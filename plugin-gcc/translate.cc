@@ -1458,7 +1458,7 @@ int mp_ctx::def_expr(gimple *d, int stmt, int depth)
 			return add_expr(MP_X_CAST, ty, expr_of(r1, d, stmt, depth + 1), -1);
 		if (c == NEGATE_EXPR)
 			return add_expr(MP_X_NEG, ty, expr_of(r1, d, stmt, depth + 1), -1);
-		if (c == BIT_NOT_EXPR && INTEGRAL_TYPE_P(TREE_TYPE(lhs)) && mp_scalar_is_int(ty)) {
+		if (c == BIT_NOT_EXPR && mp_scalar_is_int(ty)) {   /* (not _Bool: MP_TY_OTHER) */
 			/* ~x: GCC's folding of `-(x + 1)` (a zero point of -1
 			   added to a negated operand); read as clang keeps it,
 			   -(x + 1), exact in wrapping arithmetic */

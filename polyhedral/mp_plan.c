@@ -769,9 +769,10 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 			continue;
 		prod = peel_casts(n, px);
 		mul = ex(n, prod);
-		/* `acc += -(a*b)`, `acc = -(a*b) + acc`: the product
-		   subtracted (GCC's front end folds these into acc - a*b;
-		   clang keeps the negation) */
+		/* a negation under a widening cast (`acc64 += (long)-(a*b)`):
+		   the product subtracted.  Negations of the sum's own type
+		   (`acc += -(a*b)`, `acc = -(a*b) + acc`) were folded into
+		   acc - a*b before (fold_sub_neg) */
 		int negp = 0;
 		if (mul && mul->kind == MP_X_NEG && mul->a >= 0) {
 			negp = 1;
@@ -4366,14 +4367,13 @@ static void fold_const_factors(mp_nest *n)
  * write it): the inner expression, their number's parity in *NEG. */
 static int peel_negs(const mp_nest *n, int e, mp_scalar t, int *neg)
 {
-	const mp_expr *y, *z;
+	const mp_expr *y;
 
 	for (int d = 0; d < 16 && (y = ex(n, e)) && y->type == t; d++) {
 		if (y->kind == MP_X_NEG && y->a >= 0) {
 			e = y->a;
 		} else if (y->kind == MP_X_SUB && mp_scalar_is_int(t) && y->b >= 0 &&
-			   (z = ex(n, y->a)) && z->kind == MP_X_CONST &&
-			   mp_scalar_is_int(z->type) && z->cst == 0) {
+			   is_zero_const(n, y->a, 0)) {
 			e = y->b;
 		} else {
 			break;
@@ -4403,22 +4403,19 @@ static void fold_sub_neg(mp_nest *n)
 			continue;
 		a = peel_negs(n, x->a, x->type, &na);
 		b = peel_negs(n, x->b, x->type, &nb);
-		if (na && nb)
-			continue;
-		if (na && x->kind == MP_X_ADD) {
-			/* -a + b: b - a */
-			x->a = b;
-			x->b = a;
-			x->kind = MP_X_SUB;
-			continue;
+		if (na) {
+			if (!nb && x->kind == MP_X_ADD) {
+				/* -a + b: b - a */
+				x->a = b;
+				x->b = a;
+				x->kind = MP_X_SUB;
+			}
+			continue;   /* (-a - b, -a +/- -b: left) */
 		}
-		if (!na && a != x->a)
-			x->a = a;   /* an even number of negations */
-		if (!na && b != x->b) {
-			x->b = b;
-			if (nb)
-				x->kind = x->kind == MP_X_ADD ? MP_X_SUB : MP_X_ADD;
-		}
+		x->a = a;   /* an even number of negations */
+		x->b = b;
+		if (nb)
+			x->kind = x->kind == MP_X_ADD ? MP_X_SUB : MP_X_ADD;
 	}
 }
 

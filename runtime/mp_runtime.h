@@ -109,6 +109,9 @@ typedef struct mp_operands {
 	                     the same B and dims: leave them */
 	const mp_pad *pad;/* NULL, or A is copied with padding */
 	long blk;         /* pad, m1 <= 0: the rows' block (i2) */
+	int dry;          /* 1: set K, the strides and runs_a / runs_b as the
+	                     copies would, copying nothing (a and b left) */
+	long runs_a, runs_b; /* out: the contiguous runs copied (0: none) */
 } mp_operands;
 /* The bytes A's padded copy reads: rows i < M of blocks i2 < M2 (a + i*a_si
  * + i2*a_s2), the dims' elements where every condition of P holds, as
@@ -125,7 +128,9 @@ int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
  * rows, B: N columns of K elements of esz bytes, valid until the thread's
  * next call); A is copied too when its rows come in blocks (m1 > 0: row v
  * at a + (v / m1)*a_s2 + (v % m1)*a_si) and when it is padded.  -1: a copy would exceed
- * MP_STAGE_MAX (nothing is changed then but K). */
+ * MP_STAGE_MAX (nothing is changed then but K).  runs_a / runs_b: the runs
+ * of elements contiguous in the source each unpadded copy moves (the cost
+ * model's measure of a copy; 0 for a padded A, which has its own). */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		    mp_operands *o);
 

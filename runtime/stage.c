@@ -329,6 +329,7 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 			return -1;
 	}
 	o->K = K;
+	o->runs_a = o->runs_b = 0;
 	ma = chain_dims(dims, nd, 0, ea, sa);
 	mb = chain_dims(dims, nd, 1, eb, sb);
 	if (M <= 0 || N <= 0)
@@ -344,6 +345,11 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		if (esz > sizeof o->pad->pad || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
 		    bytes > MP_STAGE_MAX || !pad_fits(o->pad, rows, blocks, dims, nd))
 			return -1;
+		if (o->dry) {
+			o->a_si = (ptrdiff_t)row;
+			o->a_sk = (ptrdiff_t)esz;
+			goto stage_b;
+		}
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
 		if (!d)
 			return -1;
@@ -355,19 +361,29 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
 	} else if (ma == 1 && o->m1 <= 0) {
-		o->a = (const uint8_t *)o->a + o->r0 * o->a_si;
+		if (!o->dry)
+			o->a = (const uint8_t *)o->a + o->r0 * o->a_si;
 		o->a_sk = sa[0];
 	} else {
 		size_t bytes;
 		if (__builtin_mul_overflow(row, (size_t)M, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
+		o->runs_a = M * (ma > 1 ? ea[1] : 1) * (ma > 2 ? ea[2] : 1);
+		if (o->dry) {
+			o->a_si = (ptrdiff_t)row;
+			o->a_sk = (ptrdiff_t)esz;
+			goto stage_b;
+		}
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
+		if (!d)
+			return -1;
 		gather(d, o->a, M, o->a_si, o->m1 > 0 ? o->m1 : LONG_MAX, o->a_s2, o->r0, ea, sa,
 		       ma, esz);
 		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
 	}
+stage_b:
 	if (o->b_ready) {
 		/* B as an earlier piece of rows left it */
 	} else if (mb == 1) {
@@ -376,7 +392,15 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		size_t bytes;
 		if (__builtin_mul_overflow(row, (size_t)N, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
+		o->runs_b = N * (mb > 1 ? eb[1] : 1) * (mb > 2 ? eb[2] : 1);
+		if (o->dry) {
+			o->b_sj = (ptrdiff_t)row;
+			o->b_sk = (ptrdiff_t)esz;
+			return 0;
+		}
 		uint8_t *d = mp_scratch(MP_SCR_STAGE_B, bytes);
+		if (!d)
+			return -1;
 		gather(d, o->b, N, o->b_sj, LONG_MAX, 0, 0, eb, sb, mb, esz);
 		o->b = d;
 		o->b_sj = (ptrdiff_t)row;

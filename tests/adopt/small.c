@@ -199,6 +199,8 @@ static int mv(void)
 	return 0;
 }
 
+static int conv(void);
+
 int main(int argc, char **argv)
 {
 	enum { D = 256 };
@@ -212,6 +214,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2 && !strcmp(argv[2], "mv"))
 		return mv();
+	if (argc > 2 && !strcmp(argv[2], "conv"))
+		return conv();
 	if (argc > 2 && !strcmp(argv[2], "grid"))
 		return grid(A, B, C, FA, FB, FC);
 	if (argc > 2 && !strcmp(argv[2], "pgrid"))
@@ -351,4 +355,46 @@ static int pgrid(const int8_t *A, const int8_t *B, int32_t *C)
 	printf("pgrid: %d shapes, skipped %d, kernels %d, %d wrong\n", shapes, skipped,
 	       kernels, bad);
 	return bad != 0;
+}
+
+/* A float NCHW convolution (3x3, no padding): its window's rows do not
+   chain, so the runtime copies A's rows before the kernels (stage.c); the
+   cost model counts the copy (runtime/nest.c, stage_cost).  8 channels of
+   a 12x12 image to 1 output: the loop as written (the kernels with the
+   copy ran 5x slower); 32 channels of 18x18 to 32 outputs: the kernels. */
+__attribute__((noinline)) static void nchw(int C, int H, int W, int OC, const float *in,
+					   const float *w, float *out)
+{
+	int OH = H - 2, OW = W - 2;
+#pragma mixprec(bf16)
+	for (int oc = 0; oc < OC; oc++)
+		for (int oh = 0; oh < OH; oh++)
+			for (int ow = 0; ow < OW; ow++) {
+				float s = 0;
+				for (int c = 0; c < C; c++)
+					for (int kh = 0; kh < 3; kh++)
+						for (int kw = 0; kw < 3; kw++)
+							s += in[(c * H + oh + kh) * W + ow + kw] *
+							     w[((oc * C + c) * 3 + kh) * 3 + kw];
+				out[(oc * OH + oh) * OW + ow] = s;
+			}
+}
+
+static int conv(void)
+{
+	static float in[32 * 18 * 18], w[32 * 32 * 9], out[32 * 16 * 16];
+	double sum = 0;
+	/* small integers: exact in bf16, and their sums in fp32 */
+	for (int i = 0; i < 32 * 18 * 18; i++)
+		in[i] = (float)(i % 7 - 3);
+	for (int i = 0; i < 32 * 32 * 9; i++)
+		w[i] = (float)(i % 5 - 2);
+	nchw(8, 12, 12, 1, in, w, out);
+	for (int i = 0; i < 10 * 10; i++)
+		sum += out[i];
+	nchw(32, 18, 18, 32, in, w, out);
+	for (int i = 0; i < 32 * 16 * 16; i++)
+		sum += out[i];
+	printf("conv %.1f\n", sum);
+	return 0;
 }

@@ -17,6 +17,9 @@
 #   contiguous in k, int8 with B strided, float at bf16 and at int8), every
 #   call the guard skips is one the runtime's model sends to the loop, with
 #   MIXPREC_TARGET unset, avx2 and scalar (the float slots follow the family);
+# - a float NCHW convolution, its rows copied before the kernels: the copy's
+#   cost counted, a small call runs the loop (AVX512-BF16 CPUs), a large one
+#   the kernels; results as the plain build's;
 # - a 3x3 convolution with its padding written in the loop over 700 small
 #   shapes: the guard's padded row (slot 20, with the copy's cost per row
 #   of A) skips only calls the model sends to the loop, and at least 150 of
@@ -39,6 +42,7 @@ cc=$1
 $cc -O2 -Wno-unknown-pragmas -I"$src/include" small.c -o plain $lib || fail "build without the plugin"
 ./plain 5 >want 2>/dev/null || fail "run the plain build"
 ./plain 1 mv >wantmv 2>/dev/null || fail "run the plain build (mv)"
+./plain 1 conv >wantconv 2>/dev/null || fail "run the plain build (conv)"
 ./plain 1 pgrid 2>/dev/null | grep '^pgrid-hash' >wantpgrid || fail "run the plain build (pgrid)"
 while [ $# -ge 2 ]; do
 	cc=$1 plugin=$2
@@ -53,13 +57,13 @@ while [ $# -ge 2 ]; do
 	expect err "^tiny: fast=0 fallback=10$" "$cc: MIXPREC_STATS=1: the tiny calls reach the runtime"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=[a-z0-9]+" "$cc: int8: tiny calls on the loop, the large one on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=1 fallbacks=5 \(small=5\) kernel=" "$cc: float: tiny calls on the loop, the large one on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:271 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
+	expect err "^mixprec: pid=$pid nest .*small.c:275 calls=29 kernels=0 fallbacks=29 \(slow_form=29\)" "$cc: depthwise, multiplier 2: the loop"
 	MIXPREC_SMALL=0 MIXPREC_STATS=1 ./prog 5 >got 2>err || fail "$cc: run (MIXPREC_SMALL=0)"
 	cmp -s want got || fail "$cc: results differ (MIXPREC_SMALL=0): $(cat want) / $(cat got)"
 	expect err "^tiny: fast=10 fallback=0$" "$cc: MIXPREC_SMALL=0: the tiny calls on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:19 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: int8 on the kernels"
 	expect err "^mixprec: pid=$pid nest .*small.c:29 calls=6 kernels=6 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: float on the kernels"
-	expect err "^mixprec: pid=$pid nest .*small.c:271 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
+	expect err "^mixprec: pid=$pid nest .*small.c:275 calls=29 kernels=29 fallbacks=0 kernel=" "$cc: MIXPREC_SMALL=0: depthwise on the kernels"
 	for t in auto avx2 scalar; do
 		if [ $t = auto ]; then
 			env -u MIXPREC_SMALL -u MIXPREC_STATS -u MIXPREC_TARGET ./prog 1 grid >grid 2>/dev/null
@@ -82,6 +86,15 @@ while [ $# -ge 2 ]; do
 	fi
 	expect err "^mixprec: pid=$pid nest .*small.c:151 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: double matrix-vector: the loop"
 	expect err "^mixprec: pid=$pid nest .*small.c:162 calls=1 kernels=0 fallbacks=1 \(small=1\)" "$cc: a 9 MiB matrix streamed along its rows: the loop"
+	# a float NCHW convolution whose rows are copied before the kernels:
+	# the copy's cost counted, the small call (8x12x12 to 1) runs the loop
+	# where the CPU has the bf16 kernels whose tables the model reads;
+	# 32x18x18 to 32 the kernels
+	env -u MIXPREC_SMALL -u MIXPREC_TARGET MIXPREC_STATS=1 ./prog 1 conv >got 2>err || fail "$cc: conv"
+	cmp -s wantconv got || fail "$cc: conv: results differ: $(cat wantconv) / $(cat got)"
+	if grep -q avx512_bf16 /proc/cpuinfo && grep -q avx512_vnni /proc/cpuinfo; then
+		expect err "^mixprec: pid=$pid nest .*small.c:370 calls=2 kernels=1 fallbacks=1 \(small=1\)" "$cc: NCHW convolution: the small call on the loop, the large one on the kernels"
+	fi
 	# the padded convolution (slot 20: the copy of the image with its
 	# padding counted): a call the guard skips is one the model sends to
 	# the loop; some are skipped, some run on the kernels; outputs as

@@ -1416,7 +1416,7 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		if (const CompoundStmt *tc = dyn_cast<CompoundStmt>(th))
 			if (tc->size() == 1)
 				th = tc->body_front();
-		bool cont_only = isa<ContinueStmt>(th) && !is->getElse(), cont_before = *cont;
+		bool cont_only = isa<ContinueStmt>(th) && !is->getElse();
 		/* `if (t != 0) for (...) C[i][j] += t * b;` (netlib's and GSL's
 		   zero-skip guard): the loop, described unguarded, carries the
 		   variable; the core checks the loop adds products of it */
@@ -1431,22 +1431,30 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 				c.n->loop[id].zguard = zv;
 			return;
 		}
+		/* the branches' own continues (BASE holds those before the if:
+		   a statement in a branch runs under them through g_conds) */
+		bool cont_in = false;
 		c.g_conds = base | then_c;
 		c.g_known = base_k && then_ok;
-		describe_body(c, is->getThen(), lid, true, pos, cont);
+		describe_body(c, is->getThen(), lid, true, pos, &cont_in);
 		c.g_conds = base | else_c;
 		c.g_known = base_k && else_ok;
-		describe_body(c, is->getElse(), lid, true, pos, cont);
+		describe_body(c, is->getElse(), lid, true, pos, &cont_in);
 		c.g_conds = sg, c.g_known = sk;
 		/* `if (C) continue;`: what follows in the body runs where !C
 		   (and where the guards around the if hold, or it never got
-		   there: the same) */
-		if (*cont && !cont_before) {
+		   there: the same), and where every earlier `if (C') continue;`
+		   was false: each adds its condition (the second of
+		   `if (ii < 0) continue; if (ii >= N) continue;` was dropped,
+		   and its terms added: found by a helper on onnx2c's
+		   convolutions) */
+		if (cont_in) {
 			if (cont_only && !guarded) {
 				c.cont_conds |= else_c;
 				c.cont_known = c.cont_known && else_ok;
 			} else
 				c.cont_known = false;
+			*cont = true;
 		}
 		return;
 	}

@@ -3712,6 +3712,19 @@ static int check_zguards(az *z)
 				      "mixprec drops that guard only where the loop holds the "
 				      "contraction alone, '%s' a factor of its product",
 				      ln(n, l), vn(n, v), vn(n, v));
+		/* what the guard skipped also leaves the loops' iterators as
+		   they were: where every t was 0, `i` after the nest keeps
+		   its value from before it (fuzz seed 1202593) */
+		for (int q = 0; q < n->nloops; q++) {
+			if (!within(n, q, l) || !iter_observed(n, n->loop[q].iter))
+				continue;
+			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)' and "
+				      "the iterator '%s' is %s; mixprec drops that guard only "
+				      "where the iterators of the loops under it are not read "
+				      "outside them", ln(n, l), vn(n, v), ln(n, q),
+				      n->var[n->loop[q].iter].used_after ? "used after the nest"
+				      : "read after its loop");
+		}
 	}
 	return 0;
 }

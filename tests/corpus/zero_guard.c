@@ -9,6 +9,7 @@
  * refused at the guarded loop. */
 #include "harness.h"
 #include <mixprec.h>
+#include <string.h>
 
 /* GSL's NoTrans x NoTrans, row-major (ikj), the operand in temp (GSL's
  * temp is alpha * A[i][k]: int_alpha_local.c has that form) */
@@ -208,6 +209,25 @@ __attribute__((noinline)) void zg_positive(int M, int N, int K, const int8_t *A,
 		}
 }
 
+/* ... and the guarded loop's iterator read after the nest: where every
+   t was 0 the loop never ran and 'i' keeps its value from before the nest
+   (fuzz seed 1202593: the guard dropped, 'i' came out as M).  A row
+   that is all zeros in B makes the guard skip every time. */
+__attribute__((noinline)) long zg_live_iter(int M, int N, int K, const int8_t *A,
+					    const uint8_t *B, int32_t *C)
+{
+	int i = -1, j = -2, k = -3;
+#pragma mixprec(int8, acc=int32)
+	for (k = 0; k < K; k++) // expected-warning {{the iterator 'i' is used after the nest}}
+		for (j = 0; j < N; j++) {
+			int t = B[k * N + j];
+			if (t)
+				for (i = 0; i < M; i++)
+					C[i * N + j] += A[i * K + k] * t;
+		}
+	return (long)i * 1000000 + (long)j * 1000 + k;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -253,6 +273,16 @@ void corpus_main(void)
 		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
 		zg_positive(M, N, K, A, B, C);
 		harness_out_array(harness_name("positive %dx%dx%d", M, N, K), C, mn);
+		{
+			uint8_t *Z = harness_alloc(kn + 1);
+			memset(Z, 0, kn + 1);
+			harness_out_long(harness_name("live_iter zeros %dx%dx%d", M, N, K),
+					 zg_live_iter(M, N, K, A, Z, C));
+			harness_out_long(harness_name("live_iter %dx%dx%d", M, N, K),
+					 zg_live_iter(M, N, K, A, U, C));
+			harness_out_array(harness_name("live_iter %dx%dx%d", M, N, K), C, mn);
+			harness_free(Z);
+		}
 		harness_free(A);
 		harness_free(B);
 		harness_free(U);

@@ -1539,7 +1539,20 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		/* as GCC's GIMPLE_SWITCH: the cases are statements under a condition */
 		if (sw->getInit() || sw->getConditionVariable() || sw->getCond()->HasSideEffects(c.C))
 			opaque(c, lid, g, pos, sw->getSwitchLoc(), "the condition of a 'switch' has side effects");
-		describe_body(c, sw->getBody(), lid, true, pos, cont);
+		/* its cases run under conditions not read here, and a continue
+		   in one leaves what follows the switch under such a condition
+		   too (`switch (ii >= N) { case 1: continue; }` was read as no
+		   guard, its terms added: found by a review helper) */
+		unsigned sg = c.g_conds;
+		bool sk = c.g_known, cont_in = false;
+		c.g_conds = c.cur_conds;
+		c.g_known = false;
+		describe_body(c, sw->getBody(), lid, true, pos, &cont_in);
+		c.g_conds = sg, c.g_known = sk;
+		if (cont_in) {
+			c.cont_known = false;
+			*cont = true;
+		}
 		return;
 	}
 	if (SwitchCase *sc = dyn_cast<SwitchCase>(s)) {

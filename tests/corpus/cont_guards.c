@@ -8,7 +8,9 @@
  * guards skip were added, read outside the image (found by a helper trying
  * onnx2c's output; GCC was right).  Forms: a 1-D convolution padded on
  * both sides; onnx2c's 2-D form with a bias; the guards in braces; the
- * second guard with an else holding the update. */
+ * second guard with an else holding the update; a continue in a switch
+ * (refused: its condition is not read; the clang plugins added the terms
+ * it skips, found by a review helper). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -110,6 +112,29 @@ __attribute__((noinline)) void cg_else(int N, int M, int K, int P, const int8_t 
 		}
 }
 
+/* a continue in a switch: its condition is not read, so the update is
+   refused (the clang plugins read no guard there and added the terms) */
+__attribute__((noinline)) void cg_switch(int N, int M, int K, int P, const int8_t *x,
+					 const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++) // expected-warning {{the update of 's' is guarded by a condition mixprec cannot read}}
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o - P + k;
+				if (ii < 0)
+					continue;
+				switch (ii >= N) {
+				case 1:
+					continue;
+				}
+				s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -130,6 +155,8 @@ void corpus_main(void)
 				  (size_t)M * N);
 		cg_else(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("else %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		cg_switch(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("switch %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		harness_free(xm);
 		harness_free(w);
 		harness_free(y);

@@ -78,7 +78,8 @@ What varies (see gen_nest / gen_func):
     declarations); direct convolutions (a KH x KW window with stride and
     dilation over NHWC input, OHWI / HWIO / OIHW weights, the reduction loops
     in several orders, kh counting down, an image loop around, padding with
-    the window test written around the update, as `continue`s, as a flag,
+    the window test written around the update, as `continue`s (one per
+    window loop, one per side, or all four in the kw body), as a flag,
     around the channel loop or as a select `v = inside ? A[..] : K`; depthwise
     convolutions (the output channel indexes the input, the weights and the
     output: a batch loop inside the pixel loop), padded around the update or
@@ -907,6 +908,9 @@ def gen_ffunc(r, f):
         # rows (oh, ow) then join the call's rows through a second row
         # loop (its own generator, so that the draws above stay)
         fl["oc_outer"] = random.Random(repr(r.getstate()[1][:8]) + "fconvoc%d" % f).random() < 0.35
+        # the `continue`s split per side or all in the kw body (as xform's)
+        fl["csplit"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "fcsplit%d" % f),
+                               [("one", 50), ("split", 30), ("inner", 20)])
         for cl in calls:
             cl["T"] = rc.choice([1, 2, 3, 5, 6])
             cl["M"], cl["N"], cl["K"] = max(1, min(cl["M"], 9)), min(cl["N"], 24), \
@@ -986,12 +990,16 @@ def fconv_text(fl):
                "\t\tfor (int c = 0; c < K; c++)",
                "\t\t\ts += %s * %s;" % (ain, bw), "\t}", "}"]
     elif g == "cont":
-        red = ["for (int kh = 0; kh < %d; kh++) {" % KH, "\tconst int ih = %s;" % ih_e,
-               "\tif ((ih < 0) || (ih >= IH))", "\t\tcontinue;",
-               "\tfor (int kw = 0; kw < %d; kw++) {" % KW, "\t\tconst int iw = %s;" % iw_e,
-               "\t\tif ((iw < 0) || (iw >= IW))", "\t\t\tcontinue;",
-               "\t\tfor (int c = 0; c < K; c++)", "\t\t\ts += %s * %s;" % (ain, bw),
-               "\t}", "}"]
+        cs = fl.get("csplit", "one")
+        red = ["for (int kh = 0; kh < %d; kh++) {" % KH, "\tconst int ih = %s;" % ih_e]
+        if cs != "inner":
+            red += cont_guards("ih", "IH", "\t", cs == "split")
+        red += ["\tfor (int kw = 0; kw < %d; kw++) {" % KW, "\t\tconst int iw = %s;" % iw_e]
+        if cs == "inner":
+            red += cont_guards("ih", "IH", "\t\t", True)
+        red += cont_guards("iw", "IW", "\t\t", cs != "one")
+        red += ["\t\tfor (int c = 0; c < K; c++)", "\t\t\ts += %s * %s;" % (ain, bw),
+                "\t}", "}"]
     else:
         if g == "upd":
             upd = ("{ int ih = %s, iw = %s; if (ih >= 0 && ih < IH && iw >= 0 && iw < IW) "
@@ -1384,7 +1392,22 @@ def gen_xfunc(r, f):
     # the loop (GCC's parser refused a pragma there once); its own Random
     ro = random.Random(repr(r.getstate()[1][:8]) + "ompfirst%d" % f)
     xf["ompfirst"] = ro.random() < 0.5
+    # the `continue` window test split into one guard per side
+    # (`if (ih < 0) continue; if (ih >= IH) continue;`), or all four in
+    # the innermost window loop's body (onnx2c's convolutions; the clang
+    # plugins honoured only the first guard of a body once); its own Random
+    rg = random.Random(repr(r.getstate()[1][:8]) + "csplit%d" % f)
+    xf["csplit"] = wchoice(rg, [("one", 50), ("split", 30), ("inner", 20)])
     return fn
+
+
+def cont_guards(var, lim, ind, split):
+    """The window test of VAR against [0, LIM) as `continue`s at indent IND:
+    one guard, or one per side (SPLIT)."""
+    if split:
+        return [ind + "if (%s < 0)" % var, ind + "\tcontinue;",
+                ind + "if (%s >= %s)" % (var, lim), ind + "\tcontinue;"]
+    return [ind + "if ((%s < 0) || (%s >= %s))" % (var, var, lim), ind + "\tcontinue;"]
 
 
 def conv_body(xf, pragma, zA):
@@ -1477,12 +1500,15 @@ def conv_body(xf, pragma, zA):
     elif guard in ("cont", "flag", "cloop"):
         # kh { ih; [test;] kw { iw; test; c { upd } } }
         red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]
-        if guard == "cont":
-            red += ["\tif ((ih < 0) || (ih >= IH))", "\t\tcontinue;"]
+        cs = xf.get("csplit", "one")
+        if guard == "cont" and cs != "inner":
+            red += cont_guards("ih", "IH", "\t", cs == "split")
         red += ["\t" + loops["kw"] + " {", "\t\tconst int iw = %s;" % iw_e]
         if guard == "cont":
-            red += ["\t\tif ((iw < 0) || (iw >= IW))", "\t\t\tcontinue;",
-                    "\t\t" + loops["c"], "\t\t\t" + upd]
+            if cs == "inner":
+                red += cont_guards("ih", "IH", "\t\t", True)
+            red += cont_guards("iw", "IW", "\t\t", cs != "one")
+            red += ["\t\t" + loops["c"], "\t\t\t" + upd]
         elif guard == "flag":
             red += ["\t\tconst int inside = (iw >= 0) && (iw < IW) && (ih >= 0) && (ih < IH);",
                     "\t\tif (!inside)", "\t\t\tcontinue;",

@@ -564,6 +564,7 @@ static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out, int *ke
 }
 
 static int expr_reads_var(const mp_nest *n, int e, int v, int depth);
+static int peel_negs(const mp_nest *n, int e, mp_scalar t, int *neg);
 static int iter_observed(const mp_nest *n, int v);
 
 /* Local T, read in statement USE, forwards its value there: T is assigned
@@ -774,10 +775,15 @@ static int match_stmt(const mp_nest *n, int sid, cand *c)
 		   (`acc += -(a*b)`, `acc = -(a*b) + acc`) were folded into
 		   acc - a*b before (fold_sub_neg) */
 		int negp = 0;
-		if (mul && mul->kind == MP_X_NEG && mul->a >= 0) {
-			negp = 1;
-			prod = peel_casts(n, mul->a);
-			mul = ex(n, prod);
+		if (mul && (mul->kind == MP_X_NEG || mul->kind == MP_X_SUB)) {
+			/* (also `(long)-(-(a*b))` and `(long)(0 - a*b)`: GCC
+			   folds the first, clang kept it and found no product;
+			   fuzz seed 1202576) */
+			int q = peel_negs(n, prod, mul->type, &negp);
+			if (q != prod) {
+				prod = peel_casts(n, q);
+				mul = ex(n, prod);
+			}
 		}
 		/* the product in a local of its own type, read once here
 		   (gemmlowp's reference: `const int32_t mult_as_int = a_as_int

@@ -1,12 +1,14 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 6
 /* acc64.c -- 64-bit accumulators of int32 products (nnom's `long
  * conv_out`, int64_t sums): the kernels' int32 sum is exact under the
  * int32 bound (checked at compile or run time: the call falls back above
  * it), widened where the tile is added (tile mode).  A scalar int64_t sum;
  * a long sum into the output, ijk; a convolution with a long accumulator
  * started at a shifted bias (nnom's form, one row loop); a reduction long
- * enough to pass the int32 bound (the loop as written runs, exact); and
- * the ikj order into a long long output, refused. */
+ * enough to pass the int32 bound (the loop as written runs, exact); the
+ * ikj order into a long long output, refused; the product negated twice
+ * or subtracted from 0 under the widening (`s += -(-(a*(b - zb)))`: GCC
+ * folds it, the clangs found no product there; fuzz seed 1202576). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -19,6 +21,32 @@ __attribute__((noinline)) void a64_scalar(int M, int N, int K, const int8_t *A, 
 			int64_t s = 0;
 			for (int k = 0; k < K; k++)
 				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void a64_negneg(int M, int N, int K, const int8_t *A, const uint8_t *B,
+					  int32_t zb, long long *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			long long s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += -(-(A[i * K + k] * (B[k * N + j] - zb)));
+			C[i * N + j] = s;
+		}
+}
+
+__attribute__((noinline)) void a64_zero_sub(int M, int N, int K, const int8_t *A,
+					    const int8_t *B, int64_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			int64_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += 0 - A[i * K + k] * B[k * N + j];
 			C[i * N + j] = s;
 		}
 }
@@ -109,11 +137,20 @@ void corpus_main(void)
 			C[t] = (int64_t)(harness_rand() >> 2) - ((int64_t)1 << 61);
 		a64_scalar(M, N, K, A, B, C);
 		harness_out_array(harness_name("scalar %dx%dx%d", M, N, K), C, mn);
+		a64_zero_sub(M, N, K, A, B, C);
+		harness_out_array(harness_name("zero_sub %dx%dx%d", M, N, K), C, mn);
 		long long *D = harness_alloc(mn * sizeof *D);
 		for (size_t t = 0; t < mn; t++)
 			D[t] = (long long)(harness_rand() >> 2) - (1LL << 61);
 		a64_array(M, N, K, Au, B, D);
 		harness_out_array(harness_name("array %dx%dx%d", M, N, K), D, mn);
+		{
+			int32_t zb = harness_randint(0, 255);
+			uint8_t *Bu = harness_rand_u8((size_t)K * N);
+			a64_negneg(M, N, K, A, Bu, zb, D);
+			harness_out_array(harness_name("negneg %dx%dx%d zb%d", M, N, K, zb), D, mn);
+			harness_free(Bu);
+		}
 		{
 			int32_t za = sh % 3 ? harness_randint(0, 255) : 0;
 			int8_t *Bt = harness_rand_s8((size_t)K * N);

@@ -26,7 +26,11 @@
  * then 256x256x256, which must still choose the kernels.  One thread
  * (MIXPREC_THREADS=1).  --csv prints one CSV row per shape instead (for
  * fitting the model's constants).
+ * The conv nests (an NCHW 3x3 convolution, its rows copied before the
+ * kernels) read the grid's M as the output image's side (at most 16), N as
+ * the output channels (at most 64), K as the input channels (at most 32).
  * Usage: bench_small [--csv] [reps [nest...]]   (nests: see the table). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +50,13 @@
 	void gemm_f32_int8_##v(int, int, int, const float *, const float *, float *);       \
 	void dense_f32_bf16_##v(int, int, int, const float *, const float *, const float *, \
 				float *);                                                    \
-	void gemm_f32_bf16_##v(int, int, int, const float *, const float *, float *);
+	void gemm_f32_bf16_##v(int, int, int, const float *, const float *, float *);        \
+	void conv_f32_int8_##v(int, int, int, const float *, const float *, float *);       \
+	void conv_f32_bf16_##v(int, int, int, const float *, const float *, float *);
 NESTS_I8(plain)
 NESTS_I8(mixprec)
 
-enum { FORM_GEMM_I8, FORM_DENSE_I8, FORM_DENSE_F32, FORM_GEMM_F32 };
+enum { FORM_GEMM_I8, FORM_DENSE_I8, FORM_DENSE_F32, FORM_GEMM_F32, FORM_CONV_F32 };
 
 typedef struct nest {
 	const char *name;
@@ -68,6 +74,8 @@ static const nest nests[] = {
 	NEST(gemm_f32_int8, FORM_GEMM_F32),
 	NEST(dense_f32_bf16, FORM_DENSE_F32),
 	NEST(gemm_f32_bf16, FORM_GEMM_F32),
+	NEST(conv_f32_int8, FORM_CONV_F32),
+	NEST(conv_f32_bf16, FORM_CONV_F32),
 };
 #define NNESTS ((int)(sizeof nests / sizeof nests[0]))
 
@@ -94,6 +102,9 @@ static void call(const nest *s, void *fn, int M, int N, int K)
 		break;
 	case FORM_DENSE_F32:
 		((dense_f32_fn)fn)(M, N, K, af, bf, biasf, cf);
+		break;
+	case FORM_CONV_F32:   /* M x M outputs (at most 16), N channels out (64), K in (32) */
+		((gemm_f32_fn)fn)(M > 16 ? 16 : M, N > 64 ? 64 : N, K > 32 ? 32 : K, af, bf, cf);
 		break;
 	default:
 		((gemm_f32_fn)fn)(M, N, K, af, bf, cf);
@@ -204,6 +215,8 @@ int main(int argc, char **argv)
 		if (!wanted)
 			continue;
 		double worst_model = 0, worst_kern = 0, worst_dec = 0, worst_plain = 0;
+		double log_mp = 0;   /* model / plain: its geometric mean, and how often > 1.25 */
+		int nshapes = 0, nslow = 0;
 		char wm[64] = "";
 		if (!csv)
 			printf("\n%-15s %3s %3s %4s %9s %9s %9s %9s %7s %6s %7s\n", s->name, "M", "N",
@@ -228,6 +241,9 @@ int main(int argc, char **argv)
 					       "", M, N, K, r.plain * 1e6, r.kern * 1e6, r.model * 1e6,
 					       r.fb * 1e6, r.kern / r.plain,
 					       r.chose_kernels ? "kern" : "loop", rm);
+					log_mp += log(r.model / r.plain);
+					nshapes++;
+					nslow += r.model > 1.25 * r.plain;
 					if (rm > worst_model) {
 						worst_model = rm;
 						snprintf(wm, sizeof wm, "%dx%dx%d", M, N, K);
@@ -264,8 +280,10 @@ int main(int argc, char **argv)
 			continue;
 		printf("%-15s worst model/best %.2f (%s), without the model (kernels always) "
 		       "%.2f, loop always %.2f, decision alone (model/min(fb,kern)) %.2f; "
+		       "model/plain geometric mean %.3f, above 1.25 on %d of %d shapes; "
 		       "256x256x256: %s, %.0f us vs plain %.0f us\n",
 		       s->name, worst_model, wm, worst_kern, worst_plain, worst_dec,
+		       nshapes ? exp(log_mp / nshapes) : 0.0, nslow, nshapes,
 		       big ? "kernels" : "LOOP", t_big * 1e6, t_plain * 1e6);
 	}
 	if (!csv)

@@ -92,6 +92,25 @@ void F(tile_i8_)(int M, int N, int K, const int8_t *x, const int8_t *w, const in
 					s += A[i * K + k] * B[k * N + j];                 \
 				C[i * N + j] = s;                                         \
 			}                                                                 \
+	}                                                                                 \
+	/* an NCHW 3x3 convolution, OH x OH outputs of OC channels from C             \
+	   channels: A's rows are copied before the kernels (stage.c) */              \
+	void F(conv_f32_##prec##_)(int OH, int OC, int C, const float *in, const float *w,   \
+				   float *out)                                              \
+	{                                                                                 \
+		int H = OH + 2;                                                           \
+		_Pragma(MP_STR(mixprec(prec)))                                            \
+		for (int oc = 0; oc < OC; oc++)                                           \
+			for (int oh = 0; oh < OH; oh++)                                   \
+				for (int ow = 0; ow < OH; ow++) {                         \
+					float s = 0;                                      \
+					for (int c = 0; c < C; c++)                       \
+						for (int kh = 0; kh < 3; kh++)            \
+							for (int kw = 0; kw < 3; kw++)    \
+								s += in[(c * H + oh + kh) * H + ow + kw] * \
+								     w[((oc * C + c) * 3 + kh) * 3 + kw]; \
+					out[(oc * OH + oh) * OH + ow] = s;                \
+				}                                                         \
 	}
 #define MP_STR(x) #x
 DENSE_F32(int8)

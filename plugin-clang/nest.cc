@@ -137,6 +137,33 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 			return s;
 	if (isa<BreakStmt>(s))
 		return s;   /* out of a loop of the nest */
+	/* a statement expression standing as a statement: its statements, as
+	   describe_body reads them */
+	if (const CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
+		for (const Stmt *k : cs->body()) {
+			const StmtExpr *se = dyn_cast<StmtExpr>(k);
+			if (const Stmt *x = find_exit(se ? se->getSubStmt() : k, loop_depth))
+				return x;
+		}
+		return nullptr;
+	}
+	/* a continue inside a statement expression within an expression,
+	   `int z = ({ if (C) continue; 0; });`: describe_body reads guards
+	   from statements only and would miss it (its terms added: found by
+	   a review helper) */
+	if (const StmtExpr *se = dyn_cast<StmtExpr>(s)) {
+		std::vector<const Stmt *> todo(1, se->getSubStmt());
+		while (!todo.empty()) {
+			const Stmt *x = todo.back();
+			todo.pop_back();
+			if (!x || isa<ForStmt>(x) || isa<WhileStmt>(x) || isa<DoStmt>(x))
+				continue;   /* (their own continues; exits: below) */
+			if (isa<ContinueStmt>(x))
+				return x;
+			for (const Stmt *k : x->children())
+				todo.push_back(k);
+		}
+	}
 	if (const SwitchStmt *sw = dyn_cast<SwitchStmt>(s)) {
 		/* a break leaves the switch only; nested loops still count */
 		std::vector<const Stmt *> todo(1, sw->getBody());
@@ -1526,6 +1553,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		}
 		return;
 	}
+	/* `({ if (ii < 0) continue; 0; });` standing as a statement: its
+	   statements (its value unused), as GCC's GIMPLE has them */
+	if (StmtExpr *se = dyn_cast<StmtExpr>(s)) {
+		describe_body(c, se->getSubStmt(), lid, guarded, pos, cont);
+		return;
+	}
 	if (Expr *e = dyn_cast<Expr>(s)) {
 		describe_expr_stmt(c, e, lid, g, pos);
 		flush_steps(c, lid, g, pos, e->getExprLoc());
@@ -1658,6 +1691,9 @@ bool mp_build_nest(mp_ctx &c)
 		else if (isa<CaseStmt>(x) || isa<DefaultStmt>(x))
 			c.fail(x->getBeginLoc(), "a case label inside the nest (a switch around "
 			       "it jumps into the nest) makes it irreducible");
+		else if (isa<ContinueStmt>(x))
+			c.fail(x->getBeginLoc(), "a 'continue' inside a statement expression "
+			       "('({ ... })') is not supported");
 		else
 			c.fail(x->getBeginLoc(), "a loop of the nest has more than one exit "
 			       "(break, return or goto)");

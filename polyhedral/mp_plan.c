@@ -565,6 +565,7 @@ static int split_scaled(const mp_nest *n, int e, int *s_out, int *x_out, int *ke
 
 static int expr_reads_var(const mp_nest *n, int e, int v, int depth);
 static int peel_negs(const mp_nest *n, int e, mp_scalar t, int *neg);
+static int is_zero_const(const mp_nest *n, int e, int zneg);
 static int iter_observed(const mp_nest *n, int v);
 
 /* Local T, read in statement USE, forwards its value there: T is assigned
@@ -1193,18 +1194,32 @@ static int check_source_and_pragma(az *z)
 	return 0;
 }
 
+/* X's operand where X is a cast or a negation the update reads through
+ * (match_stmt's peel_negs: `-y` and, for integers, `0 - y`), else -1. */
+static int cast_or_neg_arg(const mp_nest *n, const mp_expr *x)
+{
+	if (x->kind == MP_X_CAST || x->kind == MP_X_NEG)
+		return x->a;
+	if (x->kind == MP_X_SUB && mp_scalar_is_int(x->type) && x->b >= 0 &&
+	    is_zero_const(n, x->a, 0))
+		return x->b;
+	return -1;
+}
+
 /* Every cast on the way down from e is to int32 (identity casts only). */
 static int s32_casts(const mp_nest *n, int e)
 {
 	const mp_expr *x;
+	int y;
 
-	/* through a negation of the product (match_stmt: `C += -(a*b)`),
-	   whose own casts matter as much (`-((int8_t)(a * b))`, found by an
-	   adversarial helper: the clangs dropped that cast) */
-	while ((x = ex(n, e)) && (x->kind == MP_X_CAST || x->kind == MP_X_NEG)) {
+	/* through a negation of the product (match_stmt: `C += -(a*b)`, `0 -
+	   a*b`), whose own casts matter as much (`-((int8_t)(a * b))`, found
+	   by an adversarial helper: the clangs dropped that cast; `0 -
+	   (int8_t)(a * b)` under an int64 sum, by a review helper) */
+	while ((x = ex(n, e)) && (y = cast_or_neg_arg(n, x)) >= 0) {
 		if (x->type != MP_TY_S32)
 			return 0;
-		e = x->a;
+		e = y;
 	}
 	return x && x->type == MP_TY_S32;
 }
@@ -1215,11 +1230,12 @@ static int s32_casts(const mp_nest *n, int e)
 static mp_scalar narrowed_type(const mp_nest *n, int e)
 {
 	const mp_expr *x;
+	int y;
 
-	while ((x = ex(n, e)) && (x->kind == MP_X_CAST || x->kind == MP_X_NEG)) {
+	while ((x = ex(n, e)) && (y = cast_or_neg_arg(n, x)) >= 0) {
 		if (x->type != MP_TY_S32)
 			return x->type;
-		e = x->a;
+		e = y;
 	}
 	return x ? x->type : MP_TY_S32;
 }
@@ -3705,8 +3721,17 @@ static int check_zguards(az *z)
 
 			while (q >= 0 && q != l)
 				q = n->loop[q].parent;
-			if (q != l || n->stmt[s].ivstep)
+			if (q != l)
 				continue;
+			/* a pointer stepped under the guard (`C[..] += t * *pb++`)
+			   moves only where t != 0: the rewrite would step it
+			   every time (found by a review helper) */
+			if (n->stmt[s].ivstep)
+				return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)' "
+					      "and steps a variable ('%s'), which the guard skips "
+					      "too; mixprec drops that guard only where the loop "
+					      "holds the contraction alone", ln(n, l), vn(n, v),
+					      n->stmt[s].lhs_var >= 0 ? vn(n, n->stmt[s].lhs_var) : "?");
 			ok = s == z->c.stmt;
 		}
 		const mp_expr *m = ok ? ex(n, z->c.prod) : NULL;

@@ -51,6 +51,22 @@ __attribute__((noinline)) void a64_zero_sub(int M, int N, int K, const int8_t *A
 		}
 }
 
+/* ... and a product narrowed under the 0 - y: the wrap to int8 is part of
+   the value (refused; the clangs dropped the cast once the 0 - y was read
+   as a negation: a review helper) */
+__attribute__((noinline)) void a64_zero_sub_narrow(int M, int N, int K, const int8_t *A,
+						   const int8_t *B, int64_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) // expected-warning {{accumulator 's' is 64-bit}}
+		for (int j = 0; j < N; j++) {
+			int64_t s = C[i * N + j];
+			for (int k = 0; k < K; k++)
+				s += 0 - (int8_t)(A[i * K + k] * B[k * N + j]);
+			C[i * N + j] = s;
+		}
+}
+
 __attribute__((noinline)) void a64_ijk(int M, int N, int K, const uint8_t *A, int32_t za,
 				       const int8_t *B, long *C)
 {
@@ -139,6 +155,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("scalar %dx%dx%d", M, N, K), C, mn);
 		a64_zero_sub(M, N, K, A, B, C);
 		harness_out_array(harness_name("zero_sub %dx%dx%d", M, N, K), C, mn);
+		a64_zero_sub_narrow(M, N, K, A, B, C);
+		harness_out_array(harness_name("zero_sub_narrow %dx%dx%d", M, N, K), C, mn);
 		long long *D = harness_alloc(mn * sizeof *D);
 		for (size_t t = 0; t < mn; t++)
 			D[t] = (long long)(harness_rand() >> 2) - (1LL << 61);

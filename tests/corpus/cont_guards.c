@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 5
 /* cont_guards.c -- padding written as several `if (...) continue;` guards
  * in one loop body, each guard a statement of its own: onnx2c's generated
  * convolutions (`if (ii0 < 0) continue; if (ii0 >= H) continue;` for each
@@ -135,6 +135,31 @@ __attribute__((noinline)) void cg_switch(int N, int M, int K, int P, const int8_
 		}
 }
 
+/* a guard inside a statement expression standing as a statement (GNU C):
+   the clang plugins read its statements as GCC's GIMPLE has them (they
+   dropped this guard and added its terms: a review helper) */
+__attribute__((noinline)) void cg_stmt_expr(int N, int M, int K, int P, const int8_t *x,
+					    const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o - P + k;
+				({
+					if (ii < 0)
+						continue;
+					0;
+				});
+				if (ii >= N)
+					continue;
+				s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -157,6 +182,9 @@ void corpus_main(void)
 		harness_out_array(harness_name("else %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		cg_switch(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("switch %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		cg_stmt_expr(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("stmt_expr %dx%dx%d p%d", M, N, K, P), y,
+				  (size_t)M * N);
 		harness_free(xm);
 		harness_free(w);
 		harness_free(y);

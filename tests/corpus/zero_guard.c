@@ -228,6 +228,23 @@ __attribute__((noinline)) long zg_live_iter(int M, int N, int K, const int8_t *A
 	return (long)i * 1000000 + (long)j * 1000 + k;
 }
 
+/* ... and a pointer stepped under the guard: it moves only where t != 0
+   (refused; GCC and clang transformed it: a review helper) */
+__attribute__((noinline)) void zg_ptr(int M, int N, int K, const int8_t *A, const int8_t *B,
+				      int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++) { // expected-warning {{steps a variable ('pb'), which the guard skips too}}
+		const int8_t *pb = B;
+		for (int k = 0; k < K; k++) {
+			int8_t t = A[i * K + k];
+			if (t != 0)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += t * *pb++;
+		}
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -273,6 +290,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
 		zg_positive(M, N, K, A, B, C);
 		harness_out_array(harness_name("positive %dx%dx%d", M, N, K), C, mn);
+		zg_ptr(M, N, K, A, B, C);   /* (reads at most K*N of B) */
+		harness_out_array(harness_name("ptr %dx%dx%d", M, N, K), C, mn);
 		{
 			uint8_t *Z = harness_alloc(kn + 1);
 			memset(Z, 0, kn + 1);

@@ -128,7 +128,7 @@ int mp_pad_span(const void *a, long M, ptrdiff_t a_si, long M2, ptrdiff_t a_s2,
  * rows, B: N columns of K elements of esz bytes, valid until the thread's
  * next call); A is copied too when its rows come in blocks (m1 > 0: row v
  * at a + (v / m1)*a_s2 + (v % m1)*a_si) and when it is padded.  -1: a copy would exceed
- * MP_STAGE_MAX (nothing is changed then but K).  runs_a / runs_b: the runs
+ * MP_STAGE_MAX (nothing is changed then but K and the runs).  runs_a / runs_b: the runs
  * of elements contiguous in the source each unpadded copy moves (the cost
  * model's measure of a copy; 0 for a padded A, which has its own). */
 int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,

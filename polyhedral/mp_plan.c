@@ -1194,16 +1194,23 @@ static int check_source_and_pragma(az *z)
 	return 0;
 }
 
-/* X's operand where X is a cast or a negation the update reads through
- * (match_stmt's peel_negs: `-y` and, for integers, `0 - y`), else -1. */
-static int cast_or_neg_arg(const mp_nest *n, const mp_expr *x)
+/* X's operand where X negates it: `-y` and, for integers, `0 - y` (GCC's
+ * folding of `-y` in some contexts and how people write it); else -1. */
+static int neg_arg(const mp_nest *n, const mp_expr *x)
 {
-	if (x->kind == MP_X_CAST || x->kind == MP_X_NEG)
+	if (x->kind == MP_X_NEG)
 		return x->a;
 	if (x->kind == MP_X_SUB && mp_scalar_is_int(x->type) && x->b >= 0 &&
 	    is_zero_const(n, x->a, 0))
 		return x->b;
 	return -1;
+}
+
+/* X's operand where X is a cast or a negation the update reads through
+ * (match_stmt's peel_negs), else -1. */
+static int cast_or_neg_arg(const mp_nest *n, const mp_expr *x)
+{
+	return x->kind == MP_X_CAST ? x->a : neg_arg(n, x);
 }
 
 /* Every cast on the way down from e is to int32 (identity casts only). */
@@ -4407,21 +4414,16 @@ static void fold_const_factors(mp_nest *n)
 }
 
 /* E without the negations of type T around it (`-(-y)`; for integers
- * also `0 - y`, GCC's folding of `-y` in some contexts and how people
- * write it): the inner expression, their number's parity in *NEG. */
+ * also `0 - y`: neg_arg): the inner expression, their number's parity in
+ * *NEG. */
 static int peel_negs(const mp_nest *n, int e, mp_scalar t, int *neg)
 {
 	const mp_expr *y;
+	int a;
 
-	for (int d = 0; d < 16 && (y = ex(n, e)) && y->type == t; d++) {
-		if (y->kind == MP_X_NEG && y->a >= 0) {
-			e = y->a;
-		} else if (y->kind == MP_X_SUB && mp_scalar_is_int(t) && y->b >= 0 &&
-			   is_zero_const(n, y->a, 0)) {
-			e = y->b;
-		} else {
-			break;
-		}
+	for (int d = 0; d < 16 && (y = ex(n, e)) && y->type == t && (a = neg_arg(n, y)) >= 0;
+	     d++) {
+		e = a;
 		*neg ^= 1;
 	}
 	return e;

@@ -1692,23 +1692,16 @@ void *__mixprec_lp_nest(long abi, long nargs, ...)
 	/* the cost model sees the operands as the copies below will leave
 	   them (a dry run: nothing is copied for a call that runs the loop),
 	   and the copies' cost */
-	long dK = K, d_asi = a_si, d_ask = a_sk, d_bsk = b_sk, d_bsj = b_sj, dflags = flags;
-	double stage_ns = 0;
-	if (stage) {
-		mp_operands dry = o;
-		dry.dry = 1;
-		if (mp_stage_levels(M, N, kd, (int)L + 1, (size_t)esz, &dry) < 0)
-			return fallback(loc, MP_FB_ALLOC, t0);
-		dK = dry.K;
-		d_asi = dry.a_si, d_ask = dry.a_sk, d_bsk = dry.b_sk, d_bsj = dry.b_sj;
-		if (dry.runs_a > 0 || P > 0)   /* a copy is not the user's constant array */
-			dflags &= ~2L;
-		if (dry.runs_b > 0)
-			dflags &= ~4L;
-		stage_ns = stage_cost(lp, dry.runs_a + dry.runs_b,
-				      (double)(dry.runs_a ? M : 0) * (double)dK +
-					      (double)(dry.runs_b ? N : 0) * (double)dK);
-	}
+	mp_operands d = o;   /* (without stage: the operands as they are) */
+	d.dry = 1;
+	if (stage && mp_stage_levels(M, N, kd, (int)L + 1, (size_t)esz, &d) < 0)
+		return fallback(loc, MP_FB_ALLOC, t0);
+	long dK = d.K, d_asi = d.a_si, d_ask = d.a_sk, d_bsk = d.b_sk, d_bsj = d.b_sj;
+	/* a copy is not the user's constant array (a padded A is copied) */
+	long dflags = flags & ~(d.runs_a > 0 || P > 0 ? 2L : 0) & ~(d.runs_b > 0 ? 4L : 0);
+	double stage_ns = stage_cost(lp, d.runs_a + d.runs_b,
+				     (double)(d.runs_a ? M : 0) * (double)dK +
+					     (double)(d.runs_b ? N : 0) * (double)dK);
 	/* too little work for the kernels (the cost model above); an operand
 	 * declared constant= is not quantized again.  A matrix-vector product
 	 * whose matrix is not constant= does not pay where the packers convert

@@ -345,19 +345,16 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		if (esz > sizeof o->pad->pad || __builtin_mul_overflow(row, (size_t)M, &bytes) ||
 		    bytes > MP_STAGE_MAX || !pad_fits(o->pad, rows, blocks, dims, nd))
 			return -1;
-		if (o->dry) {
-			o->a_si = (ptrdiff_t)row;
-			o->a_sk = (ptrdiff_t)esz;
-			goto stage_b;
+		if (!o->dry) {   /* (a dry run: the strides only) */
+			uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
+			if (!d)
+				return -1;
+			long pe[MP_MAX_KDIMS];
+			ptrdiff_t ps[MP_MAX_KDIMS];
+			int pm = chain_dims(dims, nd, 0, pe, ps);
+			gather_pad(d, o, M, dims, nd, pe, ps, pm, esz);
+			o->a = d;
 		}
-		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
-		if (!d)
-			return -1;
-		long pe[MP_MAX_KDIMS];
-		ptrdiff_t ps[MP_MAX_KDIMS];
-		int pm = chain_dims(dims, nd, 0, pe, ps);
-		gather_pad(d, o, M, dims, nd, pe, ps, pm, esz);
-		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
 	} else if (ma == 1 && o->m1 <= 0) {
@@ -369,21 +366,15 @@ int mp_stage_levels(long M, long N, const mp_kdim *dims, int nd, size_t esz,
 		if (__builtin_mul_overflow(row, (size_t)M, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
 		o->runs_a = M * (ma > 1 ? ea[1] : 1) * (ma > 2 ? ea[2] : 1);
-		if (o->dry) {
-			o->a_si = (ptrdiff_t)row;
-			o->a_sk = (ptrdiff_t)esz;
-			goto stage_b;
+		if (!o->dry) {
+			uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
+			gather(d, o->a, M, o->a_si, o->m1 > 0 ? o->m1 : LONG_MAX, o->a_s2, o->r0,
+			       ea, sa, ma, esz);
+			o->a = d;
 		}
-		uint8_t *d = mp_scratch(MP_SCR_STAGE_A, bytes);
-		if (!d)
-			return -1;
-		gather(d, o->a, M, o->a_si, o->m1 > 0 ? o->m1 : LONG_MAX, o->a_s2, o->r0, ea, sa,
-		       ma, esz);
-		o->a = d;
 		o->a_si = (ptrdiff_t)row;
 		o->a_sk = (ptrdiff_t)esz;
 	}
-stage_b:
 	if (o->b_ready) {
 		/* B as an earlier piece of rows left it */
 	} else if (mb == 1) {
@@ -393,16 +384,11 @@ stage_b:
 		if (__builtin_mul_overflow(row, (size_t)N, &bytes) || bytes > MP_STAGE_MAX)
 			return -1;
 		o->runs_b = N * (mb > 1 ? eb[1] : 1) * (mb > 2 ? eb[2] : 1);
-		if (o->dry) {
-			o->b_sj = (ptrdiff_t)row;
-			o->b_sk = (ptrdiff_t)esz;
-			return 0;
+		if (!o->dry) {
+			uint8_t *d = mp_scratch(MP_SCR_STAGE_B, bytes);
+			gather(d, o->b, N, o->b_sj, LONG_MAX, 0, 0, eb, sb, mb, esz);
+			o->b = d;
 		}
-		uint8_t *d = mp_scratch(MP_SCR_STAGE_B, bytes);
-		if (!d)
-			return -1;
-		gather(d, o->b, N, o->b_sj, LONG_MAX, 0, 0, eb, sb, mb, esz);
-		o->b = d;
 		o->b_sj = (ptrdiff_t)row;
 		o->b_sk = (ptrdiff_t)esz;
 	}

@@ -1339,6 +1339,68 @@ static void describe_expr_stmt(mp_ctx &c, const Expr *e, int lid, bool guarded, 
 		opaque(c, lid, guarded, pos, e->getExprLoc(), "an expression statement with side effects");
 }
 
+/* Where control falls through S to what follows it in a loop body, S's
+ * own continues skipping the rest: a conjunction of conditions (*BITS),
+ * or *NEVER where S always continues.  `if (a) continue; else if (b)
+ * continue;` falls through where !a && !b, `if (in) {} else continue;`
+ * where in.  False where that is not a conjunction the core can read
+ * (`if (a) { if (b) continue; }` falls through where !a || !b; a continue
+ * in a switch).  The clang plugins took a guard in an else branch for an
+ * unknown condition and refused the nests GCC, reading its control flow
+ * graph, transformed. */
+static bool fall_through(mp_ctx &c, const Stmt *s, unsigned *bits, bool *never, int depth)
+{
+	*bits = 0;
+	*never = false;
+	if (!s || !own_continue(s))
+		return true;
+	if (depth > 40)
+		return false;
+	if (isa<ContinueStmt>(s)) {
+		*never = true;
+		return true;
+	}
+	if (const LabelStmt *ls = dyn_cast<LabelStmt>(s))
+		return fall_through(c, ls->getSubStmt(), bits, never, depth + 1);
+	if (const AttributedStmt *as = dyn_cast<AttributedStmt>(s))
+		return fall_through(c, as->getSubStmt(), bits, never, depth + 1);
+	if (const StmtExpr *se = dyn_cast<StmtExpr>(s))
+		return fall_through(c, se->getSubStmt(), bits, never, depth + 1);
+	if (const CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
+		for (const Stmt *k : cs->body()) {
+			unsigned b;
+			if (!fall_through(c, k, &b, never, depth + 1))
+				return false;
+			*bits |= b;
+			if (*never)
+				return true;
+		}
+		return true;
+	}
+	const IfStmt *is = dyn_cast<IfStmt>(s);
+	if (!is || is->getInit() || is->getConditionVariable() ||
+	    is->getCond()->HasSideEffects(c.C))
+		return false;
+	if (false_by_range(c.C, is->getCond()))
+		return fall_through(c, is->getElse(), bits, never, depth + 1);
+	unsigned tb, eb;
+	bool tn, en;
+	if (!fall_through(c, is->getThen(), &tb, &tn, depth + 1) ||
+	    !fall_through(c, is->getElse(), &eb, &en, depth + 1))
+		return false;
+	if (tn && en) {
+		*never = true;
+		return true;
+	}
+	if (!tn && !en)
+		return false;   /* both branches go on, one under a condition */
+	/* one branch always continues: the other's condition and its own */
+	if (!c.conds_of(is->getCond(), tn, bits, 0))
+		return false;
+	*bits |= tn ? eb : tb;
+	return true;
+}
+
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont)
 {
 	if (!s || c.failed)
@@ -1439,11 +1501,6 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		const Expr *ce = is->getCond();
 		bool then_ok = c.conds_of(ce, false, &then_c, 0);
 		bool else_ok = c.conds_of(ce, true, &else_c, 0);
-		const Stmt *th = is->getThen();
-		if (const CompoundStmt *tc = dyn_cast<CompoundStmt>(th))
-			if (tc->size() == 1)
-				th = tc->body_front();
-		bool cont_only = isa<ContinueStmt>(th) && !is->getElse();
 		/* `if (t != 0) for (...) C[i][j] += t * b;` (netlib's and GSL's
 		   zero-skip guard): the loop, described unguarded, carries the
 		   variable; the core checks the loop adds products of it */
@@ -1461,6 +1518,8 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		/* the branches' own continues (BASE holds those before the if:
 		   a statement in a branch runs under them through g_conds) */
 		bool cont_in = false;
+		unsigned cc = c.cont_conds;
+		bool ck = c.cont_known;
 		c.g_conds = base | then_c;
 		c.g_known = base_k && then_ok;
 		describe_body(c, is->getThen(), lid, true, pos, &cont_in);
@@ -1474,12 +1533,18 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		   was false: each adds its condition (the second of
 		   `if (ii < 0) continue; if (ii >= N) continue;` was dropped,
 		   and its terms added: found by a helper on onnx2c's
-		   convolutions) */
+		   convolutions).  In general, where the if falls through (the
+		   branches' continues made the guard unknown for the rest of
+		   their own statements only); an if inside a branch, by the
+		   outermost if's */
 		if (cont_in) {
-			if (cont_only && !guarded) {
-				c.cont_conds |= else_c;
-				c.cont_known = c.cont_known && else_ok;
-			} else
+			unsigned ft;
+			bool never;
+			c.cont_conds = cc;
+			c.cont_known = ck;
+			if (!guarded && fall_through(c, is, &ft, &never, 0) && !never)
+				c.cont_conds |= ft;
+			else
 				c.cont_known = false;
 			*cont = true;
 		}

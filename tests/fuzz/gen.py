@@ -915,6 +915,8 @@ def gen_ffunc(r, f):
         # the `continue`s split per side or all in the kw body (as xform's)
         fl["csplit"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "fcsplit%d" % f),
                                [("one", 50), ("split", 30), ("inner", 20)])
+        fl["cstyle"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "fcstyle%d" % f),
+                               [("seq", 60), ("elseif", 20), ("inside", 20)])
         for cl in calls:
             cl["T"] = rc.choice([1, 2, 3, 5, 6])
             cl["M"], cl["N"], cl["K"] = max(1, min(cl["M"], 9)), min(cl["N"], 24), \
@@ -997,11 +999,11 @@ def fconv_text(fl):
         cs = fl.get("csplit", "one")
         red = ["for (int kh = 0; kh < %d; kh++) {" % KH, "\tconst int ih = %s;" % ih_e]
         if cs != "inner":
-            red += cont_guards("ih", "IH", "\t", cs == "split")
+            red += cont_guards("ih", "IH", "\t", cs == "split", fl.get("cstyle", "seq"))
         red += ["\tfor (int kw = 0; kw < %d; kw++) {" % KW, "\t\tconst int iw = %s;" % iw_e]
         if cs == "inner":
-            red += cont_guards("ih", "IH", "\t\t", True)
-        red += cont_guards("iw", "IW", "\t\t", cs != "one")
+            red += cont_guards("ih", "IH", "\t\t", True, fl.get("cstyle", "seq"))
+        red += cont_guards("iw", "IW", "\t\t", cs != "one", fl.get("cstyle", "seq"))
         red += ["\t\tfor (int c = 0; c < K; c++)", "\t\t\ts += %s * %s;" % (ain, bw),
                 "\t}", "}"]
     else:
@@ -1402,12 +1404,22 @@ def gen_xfunc(r, f):
     # plugins honoured only the first guard of a body once); its own Random
     rg = random.Random(repr(r.getstate()[1][:8]) + "csplit%d" % f)
     xf["csplit"] = wchoice(rg, [("one", 50), ("split", 30), ("inner", 20)])
+    xf["cstyle"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "cstyle%d" % f),
+                           [("seq", 60), ("elseif", 20), ("inside", 20)])
     return fn
 
 
-def cont_guards(var, lim, ind, split):
+def cont_guards(var, lim, ind, split, style="seq"):
     """The window test of VAR against [0, LIM) as `continue`s at indent IND:
-    one guard, or one per side (SPLIT)."""
+    one guard, or one per side (SPLIT), those in sequence, as an else-if
+    chain, or the test written the other way round with the continue in
+    its else (STYLE; the clang plugins refused the last two once)."""
+    if split and style == "elseif":
+        return [ind + "if (%s < 0)" % var, ind + "\tcontinue;",
+                ind + "else if (%s >= %s)" % (var, lim), ind + "\tcontinue;"]
+    if split and style == "inside":
+        return [ind + "if (%s >= 0 && %s < %s) {" % (var, var, lim), ind + "} else {",
+                ind + "\tcontinue;", ind + "}"]
     if split:
         return [ind + "if (%s < 0)" % var, ind + "\tcontinue;",
                 ind + "if (%s >= %s)" % (var, lim), ind + "\tcontinue;"]
@@ -1506,12 +1518,12 @@ def conv_body(xf, pragma, zA):
         red = [loops["kh"] + " {", "\tconst int ih = %s;" % ih_e]
         cs = xf.get("csplit", "one")
         if guard == "cont" and cs != "inner":
-            red += cont_guards("ih", "IH", "\t", cs == "split")
+            red += cont_guards("ih", "IH", "\t", cs == "split", xf.get("cstyle", "seq"))
         red += ["\t" + loops["kw"] + " {", "\t\tconst int iw = %s;" % iw_e]
         if guard == "cont":
             if cs == "inner":
-                red += cont_guards("ih", "IH", "\t\t", True)
-            red += cont_guards("iw", "IW", "\t\t", cs != "one")
+                red += cont_guards("ih", "IH", "\t\t", True, xf.get("cstyle", "seq"))
+            red += cont_guards("iw", "IW", "\t\t", cs != "one", xf.get("cstyle", "seq"))
             red += ["\t\t" + loops["c"], "\t\t\t" + upd]
         elif guard == "flag":
             red += ["\t\tconst int inside = (iw >= 0) && (iw < IW) && (ih >= 0) && (ih < IH);",

@@ -107,6 +107,14 @@ struct mp_ctx {
 
 	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */
+	/* variables stepped beside a for loop's iterator (stepped_ivs in
+	   nest.cc): the loop, the value inside its body */
+	struct stepped_iv {
+		const clang::ForStmt *f;
+		mp_aff val;
+	};
+	std::map<const clang::VarDecl *, stepped_iv> stepped;
+	bool stepped_at(const clang::VarDecl *d, const clang::Expr *use, mp_aff *r);
 	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */
 	/* remainder loops mp_reroll folded into the loop before them: they run

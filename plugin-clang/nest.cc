@@ -880,6 +880,85 @@ static int prev_sibling_loop(mp_ctx &c, Stmt *l, const VarDecl *v)
 	return -1;
 }
 
+/* W when E, a part of for loop F's comma increment, steps an integer W
+ * beside the loop's iterator (onnx2c's `for (o0 = 0, i0 = -1; o0 < H;
+ * o0++, i0 += 1)`): a local of a signed type of 32 to 64 bits, stepped by
+ * a constant *CW, set in F's init (*WI: the declaration's initialiser or
+ * the assignment) and assigned nowhere else in the nest.  Inside the body
+ * W is then W0 + CW*(V - LO) (stepped_ivs); its two assignments are loop
+ * control.  Else null. */
+static const VarDecl *stepped_var(mp_ctx &c, ForStmt *f, const Expr *e, int64_t *cw,
+				  const Expr **w0, const Stmt **wi)
+{
+	const VarDecl *w = assigned_var(e);
+	if (!w || !is_increment(e, w, cw, c.C) || *cw == 0 || *cw > INT32_MAX ||
+	    *cw < -INT32_MAX || c.mem_decl(w) || w->getType().isVolatileQualified() ||
+	    !w->getType()->isIntegerType() || !w->getType()->isSignedIntegerType() ||
+	    c.C.getTypeSize(w->getType()) < 32 || c.C.getTypeSize(w->getType()) > 64 ||
+	    c.iter_var.count(const_cast<VarDecl *>(w)))
+		return nullptr;
+	*w0 = nullptr;
+	*wi = nullptr;
+	if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(f->getInit())) {
+		for (const Decl *d : ds->decls())
+			if (d == w && w->getInit())
+				*wi = *w0 = w->getInit();
+	} else {
+		for (Expr *x : parts_of(f).init_extra)
+			if (const BinaryOperator *bo = dyn_cast<BinaryOperator>(x->IgnoreParens()))
+				if (bo->getOpcode() == BO_Assign && mp_var_of_ref(bo->getLHS()) == w) {
+					*w0 = bo->getRHS();
+					*wi = x;
+				}
+	}
+	auto d = c.defs.find(w);
+	if (!*w0 || d == c.defs.end() || d->second.size() != 2)
+		return nullptr;
+	const Stmt *a = d->second[0], *b = d->second[1];
+	const Stmt *ie = *wi == *w0 ? *w0 : (*wi ? cast<Expr>(*wi)->IgnoreParens() : nullptr);
+	const Stmt *se = e->IgnoreParens();
+	if (!((a == ie && b == se) || (a == se && b == ie)))
+		return nullptr;
+	return w;
+}
+
+/* Registers F's stepped variables (stepped_var) with their values in
+ * F's body (loop LID, its iterator from LO, step 1: COUNTS), and skips
+ * their increments; their initial values must be affine. */
+static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts)
+{
+	for (Expr *e : parts_of(f).inc_extra) {
+		int64_t cw;
+		const Expr *w0;
+		const Stmt *wi;
+		const VarDecl *w = stepped_var(c, f, e, &cw, &w0, &wi);
+		if (!w)
+			continue;
+		if (!counts) {
+			std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
+			c.fail(e->getExprLoc(), "'%s' is stepped beside loop '%s', which does not "
+			       "count up by 1 from its initial value", wn.c_str(),
+			       decl_name(c.loop_iter[lid]));
+			return false;
+		}
+		mp_aff a, t;
+		std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
+		bool ok = c.aff_of(w0, &a, 0) && mp_aff_scale(&t, lo, -cw) == 0 &&
+			  mp_aff_add(&a, &a, &t) == 0;
+		mp_aff_var(&t, c.n->loop[lid].iter);
+		if (!ok || mp_aff_scale(&t, &t, cw) != 0 || mp_aff_add(&a, &a, &t) != 0) {
+			if (!c.failed)
+				c.fail(w0->getExprLoc(), "'%s' is stepped beside loop '%s' from a "
+				       "value that is not affine", wn.c_str(),
+				       decl_name(c.loop_iter[lid]));
+			return false;
+		}
+		c.stepped[w] = { f, a };
+		c.skip.insert(e);
+	}
+	return true;
+}
+
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init)
 {
 	ASTContext &C = c.C;
@@ -1100,6 +1179,10 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.n->loop[lid].hi2 = hi2;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
+	if (ForStmt *fs = dyn_cast<ForStmt>(l))
+		if (!stepped_ivs(c, fs, lid, &lo, step == 1 && !f.cond_step && after < 0 &&
+				 f.step_var < 0 && !clip))
+			return false;
 	int kpos = 0;
 	bool cont = false;
 	/* the body's guards are its own (the loop's own condition, if any,
@@ -1462,8 +1545,18 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			c.fail(f->getForLoc(), "a loop of the nest runs under a condition");
 			return;
 		}
-		/* `for (k = 0, p = a; ...)`: p = a runs before the loop */
-		for (Expr *e : parts_of(f).init_extra)
+		/* `for (k = 0, p = a; ...)`: p = a runs before the loop (not
+		   the initial value of a variable stepped beside the iterator:
+		   loop control, stepped_ivs) */
+		loop_parts fp = parts_of(f);
+		for (Expr *e : fp.inc_extra) {
+			int64_t cw;
+			const Expr *w0;
+			const Stmt *wi;
+			if (stepped_var(c, f, e, &cw, &w0, &wi) && wi != w0)
+				c.skip.insert(wi);
+		}
+		for (Expr *e : fp.init_extra)
 			describe_body(c, e, lid, g, pos, cont);
 		int id = c.n->nloops;
 		describe_loop(c, f, lid, (*pos)++, nullptr);
@@ -1707,6 +1800,11 @@ static void mark_used_after(mp_ctx &c, const Stmt *s)
 		}
 	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(s))
 		if (const VarDecl *v = dyn_cast<VarDecl>(r->getDecl())) {
+			/* a variable stepped beside an iterator (stepped_ivs):
+			   its value after the nest is not kept */
+			if (c.stepped.count(v) && !c.failed)
+				c.fail(c.loop_loc, "'%s' is stepped beside a loop of the nest and "
+				       "read after the nest", decl_name(v));
 			/* every variable of the decl (sibling loops sharing it) */
 			for (int w = 0; w < c.n->nvars && w < (int)c.var_decl.size(); w++)
 				if (c.var_decl[w] == v && c.n->var[w].kind != MP_VAR_PARAM)

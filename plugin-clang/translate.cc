@@ -551,6 +551,29 @@ bool mp_ctx::minmax_of(const Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int de
 }
 
 /* The value of the scalar variable lvalue E as an affine form. */
+/* The value of D at USE when D steps beside a for loop's iterator
+ * (stepped_ivs): USE inside the loop's body.  False elsewhere (its test,
+ * its increment, after it). */
+bool mp_ctx::stepped_at(const VarDecl *d, const Expr *use, mp_aff *r)
+{
+	auto it = stepped.find(d);
+	if (it == stepped.end() || !parent)
+		return false;
+	const Stmt *x = use;
+	for (;;) {
+		auto q = parent->find(x);
+		if (q == parent->end())
+			return false;
+		if (q->second == it->second.f) {
+			if (x != it->second.f->getBody())
+				return false;
+			*r = it->second.val;
+			return true;
+		}
+		x = q->second;
+	}
+}
+
 bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 {
 	const VarDecl *cd = mp_var_of_ref(e);
@@ -562,6 +585,8 @@ bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 		mp_aff_var(r, it->second);
 		return true;
 	}
+	if (stepped.count(d))
+		return stepped_at(d, e, r);
 	if (defs.count(d)) {
 		const Expr *init = single_def(d, e);
 		return init && aff_of(init, r, depth + 1);   /* else: changes in the nest */
@@ -1052,6 +1077,29 @@ int mp_ctx::rvalue_of(const Expr *lv, int stmt, int depth)
 		auto it = iter_var.find(d);
 		if (it != iter_var.end())
 			return var_expr(it->second, ty);
+		if (stepped.count(d)) {
+			/* W0 - C*LO + C*V, as the sum of its terms */
+			mp_aff a;
+			if (!stepped_at(d, lv, &a)) {
+				fail(lv->getExprLoc(), "'%s' is stepped beside a loop of the nest and "
+				     "read outside it", d->getNameAsString().c_str());
+				return -1;
+			}
+			int e = add_expr(MP_X_CONST, ty, -1, -1);
+			if (e >= 0)
+				n->expr[e].cst = a.cst;
+			for (int q = 0; q < a.n && e >= 0; q++) {
+				int x = var_expr(a.t[q].v1, ty);
+				if (a.t[q].v2 >= 0)
+					x = add_expr(MP_X_MUL, ty, x, var_expr(a.t[q].v2, ty));
+				int k = add_expr(MP_X_CONST, ty, -1, -1);
+				if (k < 0 || x < 0)
+					return -1;
+				n->expr[k].cst = a.t[q].coef;
+				e = add_expr(MP_X_ADD, ty, e, add_expr(MP_X_MUL, ty, k, x));
+			}
+			return e;
+		}
 		if (!mem_decl(d))
 			return var_expr(var_for(d, defs.count(d) ? MP_VAR_LOCAL : MP_VAR_PARAM), ty);
 		/* a scalar global or static read and never written in the nest is

@@ -44,6 +44,15 @@ struct mp_ctx {
 	std::set<tree> protected_decls;           /* memory decls read as parameters */
 	std::set<tree> outer_iters;               /* iterators of loops around the nest */
 	std::set<gimple *> control;               /* loop control statements */
+	/* variables stepped beside an iterator (stepped_ivs): the loop, the
+	   step, the value inside the body */
+	struct derived_iv {
+		class loop *l;
+		gimple *step;
+		mp_aff val;
+	};
+	std::map<tree, derived_iv> stepped;
+	bool stepped_at(tree t, gimple *at, mp_aff *r);
 	bool has_opaque = false;
 	std::string opaque_call;                  /* the first call that made it so */
 	gimple *cur_stmt = NULL;                  /* the statement being described */

@@ -296,6 +296,30 @@ static bool increments_last(class loop *l, gimple *incr, tree v)
 	return true;
 }
 
+/* The last assignment to V before loop L's entry edge (in the block the
+ * edge leaves, or up a chain of empty single-predecessor blocks), or NULL;
+ * *IBB: the block the search ended in. */
+static gimple *init_before(class loop *l, tree v, basic_block *ibbp)
+{
+	edge en = mp_loop_entry(l);
+	gimple *init = NULL;
+	basic_block ibb = en ? en->src : NULL;
+	for (; ibb && !init; ) {
+		for (gimple_stmt_iterator g = gsi_last_bb(ibb); !gsi_end_p(g); gsi_prev(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_assign(s) && gimple_assign_lhs(s) == v) {
+				init = s;
+				break;
+			}
+		}
+		if (init || !single_pred_p(ibb) || !gsi_end_p(gsi_start_nondebug_bb(ibb)))
+			break;
+		ibb = single_pred(ibb);
+	}
+	*ibbp = ibb;
+	return init;
+}
+
 /* ------------------------------------------------------------ guards */
 
 /* Add the affine condition SIGN*(A - B) - OFF >= 0 to *SET. */
@@ -665,6 +689,64 @@ static tree init_clobbered(mp_ctx &c, gimple *init, const mp_aff *lo, const mp_a
 	return NULL_TREE;
 }
 
+/* Integer variables stepped beside the iterator V of loop L (id LID,
+ * step 1 from LO; INCR its step): onnx2c's `for (o0 = 0, i0 = -1; o0 < H;
+ * o0++, i0 += 1)`.  Such a W, set right before the loop and stepped by a
+ * constant C in the step's block, last, and assigned nowhere else in the
+ * nest, is W0 + C*(V - LO) inside the body: the nest's reads of it become
+ * that (mp_ctx::stepped_at), its two assignments loop control.  A signed
+ * type of at least 32 bits (no wrap-around to read).  Reads of W outside
+ * L find no value and refuse the nest as before. */
+static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
+			const mp_aff *lo)
+{
+	basic_block bb = gimple_bb(incr);
+	for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+		gimple *s = gsi_stmt(g);
+		int64_t cw;
+		if (s == incr || !is_gimple_assign(s))
+			continue;
+		tree w = gimple_assign_lhs(s);
+		if (w == v || !VAR_P(w) || !is_gimple_reg(w) || !INTEGRAL_TYPE_P(TREE_TYPE(w)) ||
+		    TYPE_UNSIGNED(TREE_TYPE(w)) || TYPE_PRECISION(TREE_TYPE(w)) < 32 ||
+		    TYPE_PRECISION(TREE_TYPE(w)) > 64 || c.iter_var.count(w) ||
+		    c.stepped.count(w) || !is_increment(s, w, &cw) || cw == 0)
+			continue;
+		std::vector<gimple *> as = assigns_in(l, w);
+		if (as.size() != 1 || as[0] != s || !increments_last(l, s, w))
+			continue;
+		basic_block ibb;
+		gimple *wi = init_before(l, w, &ibb);
+		auto d = c.defs.find(w);
+		/* set in the nest, or before it for its outermost loop (as the
+		   iterator's own initial value) */
+		if (!wi || gimple_bb(wi)->loop_father != loop_outer(l) || d == c.defs.end())
+			continue;
+		std::vector<gimple *> &ds = d->second;
+		if (!(ds.size() == 2 && (ds[0] == wi || ds[1] == wi) && (ds[0] == s || ds[1] == s)) &&
+		    !(l == c.top && ds.size() == 1 && ds[0] == s && !c.in_nest(gimple_bb(wi))))
+			continue;
+		mp_aff a0, lo2, t;
+		mp_aff_const(&lo2, 0);
+		if (!c.aff_of_def(wi, &a0, 0) || init_clobbered(c, wi, &a0, &lo2)) {
+			if (c.failed && !c.n->error[0]) {
+				c.failed = false;   /* (W stays a variable) */
+				c.fail_text.clear();
+			}
+			continue;
+		}
+		/* W0 - C*LO + C*V */
+		if (mp_aff_scale(&t, lo, -cw) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
+			continue;
+		mp_aff_var(&t, c.n->loop[lid].iter);
+		if (mp_aff_scale(&t, &t, cw) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
+			continue;
+		c.stepped[w] = { l, s, a0 };
+		c.control.insert(wi);
+		c.control.insert(s);
+	}
+}
+
 /* Local T holds 0 or 1 at AT, set by `T = 1;` in one block and `T = 0;`
  * in others of the same iteration of AT's loop, exclusive, one of them
  * passed on every way to AT (GCC's gimplification of `inside = a && b`):
@@ -873,21 +955,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 		return false;
 	}
 	/* the initial value: last assignment before the entry edge */
-	edge en = mp_loop_entry(l);
-	gimple *init = NULL;
-	basic_block ibb = en ? en->src : NULL;
-	for (; ibb && !init; ) {
-		for (gimple_stmt_iterator g = gsi_last_bb(ibb); !gsi_end_p(g); gsi_prev(&g)) {
-			gimple *s = gsi_stmt(g);
-			if (is_gimple_assign(s) && gimple_assign_lhs(s) == v) {
-				init = s;
-				break;
-			}
-		}
-		if (init || !single_pred_p(ibb) || !gsi_end_p(gsi_start_nondebug_bb(ibb)))
-			break;
-		ibb = single_pred(ibb);
-	}
+	basic_block ibb;
+	gimple *init = init_before(l, v, &ibb);
 	/* `for (; k < K; k++)` straight after the exit of a sibling loop: it
 	   continues that loop's iterator (the remainder of an unrolled
 	   reduction; mp_build_nest checks the sibling steps v) */
@@ -1056,6 +1125,8 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.control.insert(incr);
 	if (init)
 		c.control.insert(init);
+	if (step == 1 && !hdr && !after && step_var < 0 && !clip)
+		stepped_ivs(c, l, lid, v, incr, &lo);
 	for (gimple *a : annot)
 		if (a)
 			c.control.insert(a);
@@ -1441,6 +1512,12 @@ bool mp_build_nest(mp_ctx &c)
 			cand_var.push_back(v);
 		}
 	}
+	/* a variable stepped beside an iterator (stepped_ivs): its value
+	   after the nest is not kept */
+	for (auto &sv : c.stepped) {
+		cand.push_back(sv.first);
+		cand_var.push_back(-1);
+	}
 	std::vector<char> hit(cand.size(), 0);
 	reads_data rd = { &cand, &hit, cand.size() };
 	basic_block bb;
@@ -1454,7 +1531,11 @@ bool mp_build_nest(mp_ctx &c)
 			stmt_reads(gsi_stmt(g), &rd);
 	}
 	for (size_t i = 0; i < cand.size(); i++)
-		if (hit[i])
+		if (hit[i] && cand_var[i] < 0) {
+			c.fail(c.loop_loc, "'%s' is stepped beside a loop of the nest and read "
+			       "after the nest", decl_name(cand[i]));
+			return false;
+		} else if (hit[i])
 			c.n->var[cand_var[i]].used_after = 1;
 	/* a variable in memory read only inside a derived value (`k < K /
 	   2`, K's address taken): a parameter of its own, in memory, so that

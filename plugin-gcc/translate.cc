@@ -175,6 +175,21 @@ int mp_ctx::iter_of(tree decl, gimple *at)
 	return it->second;
 }
 
+/* The value of T at AT when T steps beside an iterator (stepped_ivs): AT
+ * in its loop, not after its step.  False elsewhere. */
+bool mp_ctx::stepped_at(tree t, gimple *at, mp_aff *r)
+{
+	auto it = stepped.find(t);
+	if (it == stepped.end() || !at || !gimple_bb(at) ||
+	    !flow_bb_inside_loop_p(it->second.l, gimple_bb(at)))
+		return false;
+	gimple *st = it->second.step;
+	if (at == st || (gimple_bb(at) == gimple_bb(st) && gimple_uid(at) > gimple_uid(st)))
+		return false;
+	*r = it->second.val;
+	return true;
+}
+
 /* The single in-nest definition of artificial temporary T that reaches the
  * use at USE (same block, before it), or NULL. */
 gimple *mp_ctx::inline_def(tree t, gimple *use)
@@ -511,6 +526,8 @@ bool mp_ctx::aff_of(tree t, gimple *at, mp_aff *r, int depth)
 			mp_aff_var(r, iv);
 			return true;
 		}
+		if (stepped.count(t))
+			return stepped_at(t, at, r);
 		if (defs.count(t)) {
 			gimple *d = inline_def(t, at);
 			if (!d)
@@ -1340,6 +1357,31 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 		int iv = iter_of(t, at);
 		if (iv >= 0)
 			return var_expr(iv, ty);
+		if (stepped.count(t)) {
+			/* W0 - C*LO + C*V, as the sum of its terms */
+			mp_aff a;
+			if (!stepped_at(t, at, &a)) {
+				char nm[128];
+				name_of(t, nm, sizeof nm);
+				fail(at ? gimple_location(at) : loop_loc, "'%s' is stepped beside "
+				     "a loop of the nest and read outside it", nm);
+				return -1;
+			}
+			int e = add_expr(MP_X_CONST, ty, -1, -1);
+			if (e >= 0)
+				n->expr[e].cst = a.cst;
+			for (int q = 0; q < a.n && e >= 0; q++) {
+				int x = var_expr(a.t[q].v1, ty);
+				if (a.t[q].v2 >= 0)
+					x = add_expr(MP_X_MUL, ty, x, var_expr(a.t[q].v2, ty));
+				int k = add_expr(MP_X_CONST, ty, -1, -1);
+				if (k < 0 || x < 0)
+					return -1;
+				n->expr[k].cst = a.t[q].coef;
+				e = add_expr(MP_X_ADD, ty, e, add_expr(MP_X_MUL, ty, k, x));
+			}
+			return e;
+		}
 		if (defs.count(t)) {
 			gimple *d = inline_def(t, at);
 			if (d)

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 5
 /* stepped_iv.c -- a second variable stepped beside a loop's iterator in
  * the for header: onnx2c's convolutions (`for (int32_t o0 = 0, i0 = -1;
  * o0 < H; o0++, i0 += 1)`, the window's input row `ii0 = i0 + k0`, padding
@@ -8,7 +8,8 @@
  * padded convolution.  All three compilers refused it (the guard read a
  * variable with two assignments).  Forms: onnx2c's 2-D form; a strided
  * 1-D convolution (`i += S`); the variable declared before the nest and
- * set in the header.  Near misses: the variable read after the nest
+ * set in the header; its value read by the sum's initial value and by the
+ * store (the rest of the nest kept as written around the kernels).  Near misses: the variable read after the nest
  * (its final value is part of the result), set once before an outer loop
  * (not reset per row), and assigned in the body as well. */
 #include "harness.h"
@@ -101,6 +102,21 @@ __attribute__((noinline)) void sv_last(int N, int M, int K, int P, const int8_t 
 		}
 }
 
+/* the stepped value read by the init and the store, step 3 */
+__attribute__((noinline)) void sv_epi(int N, int M, int K, int P, const int8_t *x,
+				      const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0, i = -P; o < N; o++, i += 3) {
+			int32_t s = i * 2;
+			for (int k = 0; k < K; k++)
+				if (i + k >= 0 && i + k < N)
+					s += x[i + k] * w[m * K + k];
+			y[m * N + o] = s * 3 + i;
+		}
+}
+
 /* near miss: read after the nest */
 __attribute__((noinline)) int sv_live(int N, int M, int K, int P, const int8_t *x,
 				      const int8_t *w, int32_t *y)
@@ -161,7 +177,7 @@ void corpus_main(void)
 		int P = K / 2 + sh % 3;
 		/* x with a margin of random bytes on both sides: a term read
 		   outside [0, N) changes the sums */
-		int8_t *xm = harness_rand_s8(3 * (size_t)N + 2 * (size_t)K + 8);
+		int8_t *xm = harness_rand_s8(4 * (size_t)N + 2 * (size_t)K + 8);
 		const int8_t *x = xm + K + 4;
 		int8_t *w = harness_rand_s8((size_t)M * K);
 		int32_t *y = harness_rand_s32((size_t)M * N, -1000, 1000);
@@ -174,6 +190,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("assign %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		sv_last(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("last %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		sv_epi(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("epi %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		int iv = sv_live(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("live %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		harness_out_array(harness_name("live i %dx%dx%d p%d", M, N, K, P), &iv, 1);

@@ -917,6 +917,7 @@ def gen_ffunc(r, f):
                                [("one", 50), ("split", 30), ("inner", 20)])
         fl["cstyle"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "fcstyle%d" % f),
                                [("seq", 60), ("elseif", 20), ("inside", 20)])
+        fl["cstep"] = random.Random(repr(r.getstate()[1][:8]) + "fcstep%d" % f).random() < 0.3
         for cl in calls:
             cl["T"] = rc.choice([1, 2, 3, 5, 6])
             cl["M"], cl["N"], cl["K"] = max(1, min(cl["M"], 9)), min(cl["N"], 24), \
@@ -979,6 +980,13 @@ def fconv_text(fl):
           "hwio": "B0[((kh * %d + kw) * K + c) * N + oc]" % KW}[fl["wlay"]]
     ain = "A0[(ih * IW + iw) * K + c]"
     ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
+    step = bool(P and fl.get("cstep"))
+    if step:
+        ih_e, iw_e = "ih0 + kh * %d" % D, "iw0 + kw * %d" % D
+    foh = ("for (int oh = 0, ih0 = -%d; oh < T; oh++, ih0 += %d)" % (P, S) if step
+           else "for (int oh = 0; oh < T; oh++)")
+    fow = ("for (int ow = 0, iw0 = -%d; ow < M; ow++, iw0 += %d)" % (P, S) if step
+           else "for (int ow = 0; ow < M; ow++)")
     zero = "0.0f" if T == "float" else "0.0"
     init = "bias[oc]" if fl["init"] == "bias" else zero
     out = "C[(oh * M + ow) * N + oc]"
@@ -1016,10 +1024,10 @@ def fconv_text(fl):
         red = ["for (int kh = 0; kh < %d; kh++)" % KH, "\tfor (int kw = 0; kw < %d; kw++)" % KW,
                "\t\tfor (int c = 0; c < K; c++)", "\t\t\t" + upd]
     if fl.get("oc_outer"):
-        L = ["\tfor (int oc = 0; oc < N; oc++)", "\t\tfor (int oh = 0; oh < T; oh++)",
-             "\t\t\tfor (int ow = 0; ow < M; ow++) {", "\t\t\t\t%s s = %s;" % (T, init)]
+        L = ["\tfor (int oc = 0; oc < N; oc++)", "\t\t" + foh,
+             "\t\t\t" + fow + " {", "\t\t\t\t%s s = %s;" % (T, init)]
     else:
-        L = ["\tfor (int oh = 0; oh < T; oh++)", "\t\tfor (int ow = 0; ow < M; ow++)",
+        L = ["\t" + foh, "\t\t" + fow,
              "\t\t\tfor (int oc = 0; oc < N; oc++) {", "\t\t\t\t%s s = %s;" % (T, init)]
     L += ["\t\t\t\t" + x for x in red]
     L += ["\t\t\t\t" + epi, "\t\t\t}"]
@@ -1406,6 +1414,9 @@ def gen_xfunc(r, f):
     xf["csplit"] = wchoice(rg, [("one", 50), ("split", 30), ("inner", 20)])
     xf["cstyle"] = wchoice(random.Random(repr(r.getstate()[1][:8]) + "cstyle%d" % f),
                            [("seq", 60), ("elseif", 20), ("inside", 20)])
+    # the window's first input row and column stepped beside oh and ow in
+    # the for headers (onnx2c's `for (o0 = 0, i0 = -1; ...; o0++, i0 += 1)`)
+    xf["cstep"] = random.Random(repr(r.getstate()[1][:8]) + "cstep%d" % f).random() < 0.3
     return fn
 
 
@@ -1447,6 +1458,9 @@ def conv_body(xf, pragma, zA):
     if P:
         ain = "A[((n * IH + ih) * IW + iw) * K + %s]" % c
     ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
+    step = bool(P and xf.get("cstep"))
+    if step:
+        ih_e, iw_e = "ih0 + kh * %d" % D, "iw0 + kw * %d" % D
     if xf["za"]:
         ain = "(%s%s)" % (ain, zA)
     if near == "depthwise":
@@ -1541,7 +1555,10 @@ def conv_body(xf, pragma, zA):
     epi = {"store": "%s = s;" % out, "relu": "%s = s > 0 ? s : 0;" % out,
            "cast8": "E[((n * T + oh) * M + ow) * N + oc] = (int8_t)(s >> 8);",
            "addinto": "%s += s;" % out}[xf["cepi"]]
-    nest = ["for (int oh = 0; oh < T; oh++)", "\tfor (int ow = 0; ow < M; ow++)",
+    nest = ["for (int oh = 0, ih0 = -%d; oh < T; oh++, ih0 += %d)" % (P, S) if step else
+            "for (int oh = 0; oh < T; oh++)",
+            "\tfor (int ow = 0, iw0 = -%d; ow < M; ow++, iw0 += %d)" % (P, S) if step else
+            "\tfor (int ow = 0; ow < M; ow++)",
             "\t\tfor (int oc = 0; oc < N; oc++) {",
             "\t\t\tint32_t s = %s;" % init] + ["\t\t\t" + x for x in red]
     if near == "side":    # a statement in a window loop: neither summed nor groups

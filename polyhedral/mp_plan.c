@@ -1692,6 +1692,13 @@ static int assign_roles(az *z, const int *chain, int d)
 				}
 				if (batch && ((ua && a_out) || (ub && b_out) || nout == 2))
 					break;
+				/* a third output loop taken (loop_i2): a fourth runs
+				   as written around the call (onnx2c's `for (b = 0; b
+				   < 1; b++)` around an NCHW convolution: the plan with
+				   the fourth failed and the one without the second
+				   row loop made one call per output channel) */
+				if (nout >= 3)
+					break;
 				if (nout == (grp ? 1 : 2) &&
 				    !(z->allow_m2 && !grp && !batch && red && nout == 2 &&
 				      ua != ub))

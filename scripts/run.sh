@@ -18,7 +18,7 @@ LIBS=$(pkg-config --libs mixprec)
 OUT="$ROOT/_samples"
 mkdir -p "$OUT"
 status=0
-for s in dense_requant gemm_ikj matvec_zp; do
+for s in dense_requant gemm_ikj matvec_zp conv_onnx2c; do
   echo "== samples/$s.c"
   gcc -O3 -march=native $CFLAGS samples/$s.c -o "$OUT/${s}_plain" $LIBS
   gcc -O3 -march=native -fplugin="$PLUGIN" -fopt-info-loop-optimized $CFLAGS \

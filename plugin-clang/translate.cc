@@ -451,6 +451,29 @@ bool mp_ctx::conds_of(const Expr *e, bool neg, unsigned *set, int depth)
 	}
 	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(e))
 		return u->getOpcode() == UO_LNot && conds_of(u->getSubExpr(), !neg, set, depth + 1);
+	/* `c ? t : 0` is c && t, `c ? t : 1` is !c || t, `c ? 0 : f` is !c
+	   && f, `c ? 1 : f` is c || f (a padding flag `int ok = ii >= 0 ?
+	   ii < M : 0;`; GCC reads it from the branches) */
+	if (const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e)) {
+		if (co->HasSideEffects(C))
+			return false;
+		Expr::EvalResult r;
+		for (int side = 0; side < 2; side++) {
+			const Expr *kx = side ? co->getTrueExpr() : co->getFalseExpr();
+			const Expr *ox = side ? co->getFalseExpr() : co->getTrueExpr();
+			if (!kx->EvaluateAsInt(r, C) || !ox->getType()->isIntegerType())
+				continue;
+			bool one = r.Val.getInt().getBoolValue();
+			/* side 0 (false value K): a conjunction unless negated when K
+			   is 0, a disjunction (negated: c && !t) when K is 1; side 1
+			   (true value K) likewise with !c */
+			if (one != neg)
+				return false;   /* a disjunction */
+			return conds_of(co->getCond(), side == 1, set, depth + 1) &&
+			       conds_of(ox, neg, set, depth + 1);
+		}
+		return false;
+	}
 	const BinaryOperator *bo = dyn_cast<BinaryOperator>(e);
 	if (!bo)
 		return false;
@@ -521,6 +544,22 @@ bool mp_ctx::minmax_of(const Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int de
 		default:
 			return false;
 		}
+	}
+	/* `MIN(K, W - base) - 1`: the bound moved by an affine value (as
+	   GCC folds it into both of its operands) */
+	if (const BinaryOperator *ab = dyn_cast<BinaryOperator>(e)) {
+		BinaryOperatorKind k = ab->getOpcode();
+		if ((k != BO_Add && k != BO_Sub) || ab->HasSideEffects(C) ||
+		    !ab->getType()->isSignedIntegerType())
+			return false;
+		mp_aff o;
+		const Expr *mm = ab->getLHS(), *of = ab->getRHS();
+		if (k == BO_Add && !isa<ConditionalOperator>(mm->IgnoreParenImpCasts()))
+			std::swap(mm, of);
+		if (!aff_of(of, &o, depth + 1) || !minmax_of(mm, a, b, is_max, depth + 1) ||
+		    (k == BO_Sub && mp_aff_scale(&o, &o, -1) != 0))
+			return false;
+		return mp_aff_add(a, a, &o) == 0 && mp_aff_add(b, b, &o) == 0;
 	}
 	const ConditionalOperator *co = dyn_cast<ConditionalOperator>(e);
 	if (!co || co->HasSideEffects(C) || !co->getType()->isSignedIntegerType())

@@ -1,0 +1,90 @@
+// MIXPREC-TRANSFORMED: 2
+/* guard_forms.c -- padding tests written with the conditional operator
+ * and windows whose clipped end is moved by a constant.  A flag `int ok =
+ * (ii >= 0) ? (ii < N) : 0;` is ii >= 0 && ii < N; a window end
+ * `k <= MIN(K, N - base) - 1` is MIN(K - 1, N - base - 1).  GCC reads them
+ * from its control flow graph and transformed the nests; the clang plugins
+ * refused them ("a condition mixprec cannot read", "the bound of loop 'k'
+ * is not affine"; found by a helper).  A flag whose value is a
+ * disjunction where the update runs is refused under all three.  (`int out =
+ * ii < 0 ? 1 : ii >= N; if (out) continue;` is read by the clang plugins
+ * and by GCC from -O1, not by GCC at -O0: not tested here.) */
+#include "harness.h"
+#include <mixprec.h>
+
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+
+__attribute__((noinline)) void gf_flag(int N, int M, int K, int P, const int8_t *x,
+				       const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o + k - P;
+				int ok = (ii >= 0) ? (ii < N) : 0;
+				if (ok)
+					s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
+__attribute__((noinline)) void gf_minmax(int N, int M, int K, int P, const int8_t *x,
+					 const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			int base = o - P;
+			for (int k = MAX(0, -base); k <= MIN(K, N - base) - 1; k++)
+				s += x[base + k] * w[m * K + k];
+			y[m * N + o] = s;
+		}
+}
+
+/* near miss: ii < 0 || ii < N where the update runs (a disjunction) */
+__attribute__((noinline)) void gf_or(int N, int M, int K, int P, const int8_t *x,
+				     const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++) // expected-warning {{the update of 's' is guarded by a condition mixprec cannot read}}
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o + k - P;
+				int ok = ii < 0 ? 1 : ii < N;
+				if (ok)
+					s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
+void corpus_main(void)
+{
+	for (int sh = 0; sh < harness_nshapes(); sh++) {
+		int M, N, K;
+		harness_shape(sh, 0, &M, &N, &K);
+		int P = K / 2 + sh % 3;
+		/* x with a margin of random bytes on both sides: a term read
+		   outside [0, N) changes the sums */
+		int8_t *xm = harness_rand_s8((size_t)N + 2 * (size_t)K + 2);
+		const int8_t *x = xm + K + 1;
+		int8_t *w = harness_rand_s8((size_t)M * K);
+		int32_t *y = harness_rand_s32((size_t)M * N, -1000, 1000);
+
+		gf_flag(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("flag %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		gf_minmax(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("minmax %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		gf_or(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("or %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		harness_free(xm);
+		harness_free(w);
+		harness_free(y);
+	}
+}

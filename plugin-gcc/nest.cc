@@ -750,21 +750,24 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 /* Local T holds 0 or 1 at AT, set by `T = 1;` in one block and `T = 0;`
  * in others of the same iteration of AT's loop, exclusive, one of them
  * passed on every way to AT (GCC's gimplification of `inside = a && b`):
- * T != 0 exactly where the `T = 1` block runs (guard_of). */
+ * T != 0 exactly where the `T = 1` block runs (guard_of).  NEG: T == 0,
+ * set by `T = 0;` in one block and constants other than 0 in the others
+ * (`out = a || b`, `out = ii < 0 ? 1 : ii >= N`, before `if (out)
+ * continue;`), exactly where that block runs. */
 static bool flag_conds(mp_ctx &c, tree t, bool neg, gimple *at, unsigned *set)
 {
 	auto it = c.defs.find(t);
-	if (neg || it == c.defs.end() || it->second.size() < 2)
+	if (it == c.defs.end() || it->second.size() < 2)
 		return false;
 	basic_block one = NULL, ub = gimple_bb(at);
 	class loop *l = ub->loop_father;
-	std::vector<basic_block> zeros;
+	std::vector<basic_block> zeros;   /* (the other value's blocks) */
 	for (gimple *d : it->second) {
 		if (!is_gimple_assign(d) || !gimple_assign_single_p(d) ||
 		    TREE_CODE(gimple_assign_rhs1(d)) != INTEGER_CST ||
 		    gimple_bb(d)->loop_father != l || gimple_bb(d) == ub)
 			return false;
-		if (integer_zerop(gimple_assign_rhs1(d)))
+		if (integer_zerop(gimple_assign_rhs1(d)) != neg)
 			zeros.push_back(gimple_bb(d));
 		else if (one)
 			return false;

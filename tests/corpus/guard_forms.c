@@ -1,14 +1,16 @@
-// MIXPREC-TRANSFORMED: 2
+// MIXPREC-TRANSFORMED: 4
 /* guard_forms.c -- padding tests written with the conditional operator
  * and windows whose clipped end is moved by a constant.  A flag `int ok =
- * (ii >= 0) ? (ii < N) : 0;` is ii >= 0 && ii < N; a window end
+ * (ii >= 0) ? (ii < N) : 0;` is ii >= 0 && ii < N, `int out = ii < 0 ? 1 :
+ * ii >= N;` is ii < 0 || ii >= N (a guard of the `continue`), as is `int
+ * out = ii < 0 || ii >= N;` (tested as `!out`); a window end
  * `k <= MIN(K, N - base) - 1` is MIN(K - 1, N - base - 1).  GCC reads them
  * from its control flow graph and transformed the nests; the clang plugins
  * refused them ("a condition mixprec cannot read", "the bound of loop 'k'
  * is not affine"; found by a helper).  A flag whose value is a
- * disjunction where the update runs is refused under all three.  (`int out =
- * ii < 0 ? 1 : ii >= N; if (out) continue;` is read by the clang plugins
- * and by GCC from -O1, not by GCC at -O0: not tested here.) */
+ * disjunction where the update runs is refused under all three.  GCC at
+ * -O0 refused the two flags that are disjunctions (its flag blocks were
+ * read only where they set 1). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -26,6 +28,42 @@ __attribute__((noinline)) void gf_flag(int N, int M, int K, int P, const int8_t 
 				int ii = o + k - P;
 				int ok = (ii >= 0) ? (ii < N) : 0;
 				if (ok)
+					s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
+__attribute__((noinline)) void gf_out(int N, int M, int K, int P, const int8_t *x,
+				      const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o + k - P;
+				int out = ii < 0 ? 1 : ii >= N;
+				if (out)
+					continue;
+				s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
+/* the flag a disjunction, tested negated */
+__attribute__((noinline)) void gf_not_or(int N, int M, int K, int P, const int8_t *x,
+					 const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o + k - P;
+				int out = ii < 0 || ii >= N;
+				if (!out)
 					s += x[ii] * w[m * K + k];
 			}
 			y[m * N + o] = s;
@@ -79,6 +117,10 @@ void corpus_main(void)
 
 		gf_flag(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("flag %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		gf_out(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("out %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
+		gf_not_or(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("not_or %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		gf_minmax(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("minmax %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		gf_or(N, M, K, P, x, w, y);

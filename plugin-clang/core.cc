@@ -85,6 +85,10 @@ int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine, mp_
 		       int elem_size, int is_write, int stmt)
 { return T->nest_add_access(n, array, off, affine, elem, elem_size, is_write, stmt); }
 int mp_nest_add_expr(mp_nest *n, const mp_expr *e) { return T->nest_add_expr(n, e); }
+int mp_nest_add_aff_expr(mp_nest *n, const mp_aff *a, mp_scalar ty)
+{
+	return T->nest_add_aff_expr(n, a, ty);
+}
 int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s) { return T->nest_add_stmt(n, s); }
 int mp_nest_add_cond(mp_nest *n, const mp_aff *e, int loc) { return T->nest_add_cond(n, e, loc); }
 void mp_aff_const(mp_aff *r, int64_t c) { T->aff_const(r, c); }

@@ -46,6 +46,7 @@ static const mp_core_table mp_table = {
 	mp_nest_add_narrow,
 	mp_aff_iters,
 	mp_plan_live_loops,
+	mp_nest_add_aff_expr,
 };
 
 __attribute__((visibility("default"))) const mp_core_table *mp_core_entry(void)

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 15   /* 15: mp_plan.what 2 * MP_REASON_LEN */
+#define MP_CORE_TABLE_VERSION 16   /* 16: nest_add_aff_expr */
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {
@@ -74,6 +74,8 @@ typedef struct mp_core_table {
 	int (*nest_add_narrow)(mp_nest *n, const mp_aff *e, int bits, int uns);
 	int (*aff_iters)(const mp_nest *n, const mp_aff *a, int *it);
 	int (*plan_live_loops)(const mp_nest *, const mp_plan *, int *, int);
+	/* version 16 */
+	int (*nest_add_aff_expr)(mp_nest *n, const mp_aff *a, mp_scalar ty);
 } mp_core_table;
 
 typedef const mp_core_table *mp_core_table_fn(void);

@@ -943,8 +943,21 @@ static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 		}
 		mp_aff a, t;
 		std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
-		bool ok = c.aff_of(w0, &a, 0) && mp_aff_scale(&t, lo, -cw) == 0 &&
-			  mp_aff_add(&a, &a, &t) == 0;
+		bool ok = c.aff_of(w0, &a, 0);
+		/* W0 naming the loop's iterator (`for (int o = 1, i = o - P;
+		   ...)`): o there is LO, not the running iterator (a review
+		   found i taken as 2V - LO - P) */
+		for (int q = 0; ok && q < a.n; q++)
+			for (int x : { a.t[q].v1, a.t[q].v2 })
+				if (x >= 0 && x < (int)c.var_decl.size() &&
+				    c.var_decl[x] == c.loop_iter[lid]) {
+					std::string vn = decl_name(c.loop_iter[lid]);
+					c.fail(w0->getExprLoc(), "the initial value of '%s', stepped "
+					       "beside loop '%s', reads '%s'", wn.c_str(), vn.c_str(),
+					       vn.c_str());
+					return false;
+				}
+		ok = ok && mp_aff_scale(&t, lo, -cw) == 0 && mp_aff_add(&a, &a, &t) == 0;
 		mp_aff_var(&t, c.n->loop[lid].iter);
 		if (!ok || mp_aff_scale(&t, &t, cw) != 0 || mp_aff_add(&a, &a, &t) != 0) {
 			if (!c.failed)

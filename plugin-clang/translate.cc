@@ -463,6 +463,11 @@ bool mp_ctx::conds_of(const Expr *e, bool neg, unsigned *set, int depth)
 			const Expr *ox = side ? co->getFalseExpr() : co->getTrueExpr();
 			if (!kx->EvaluateAsInt(r, C) || !ox->getType()->isIntegerType())
 				continue;
+			/* 0 or 1 only: a narrowing conversion above the `?:`
+			   (`int8_t skip = c ? t : 256;`) would change another
+			   constant's truth (a review found 256 read as true) */
+			if (r.Val.getInt() != 0 && r.Val.getInt() != 1)
+				return false;
 			bool one = r.Val.getInt().getBoolValue();
 			/* side 0 (false value K): a conjunction unless negated when K
 			   is 0, a disjunction (negated: c && !t) when K is 1; side 1
@@ -1124,19 +1129,10 @@ int mp_ctx::rvalue_of(const Expr *lv, int stmt, int depth)
 				     "read outside it", d->getNameAsString().c_str());
 				return -1;
 			}
-			int e = add_expr(MP_X_CONST, ty, -1, -1);
-			if (e >= 0)
-				n->expr[e].cst = a.cst;
-			for (int q = 0; q < a.n && e >= 0; q++) {
-				int x = var_expr(a.t[q].v1, ty);
-				if (a.t[q].v2 >= 0)
-					x = add_expr(MP_X_MUL, ty, x, var_expr(a.t[q].v2, ty));
-				int k = add_expr(MP_X_CONST, ty, -1, -1);
-				if (k < 0 || x < 0)
-					return -1;
-				n->expr[k].cst = a.t[q].coef;
-				e = add_expr(MP_X_ADD, ty, e, add_expr(MP_X_MUL, ty, k, x));
-			}
+			int e = mp_nest_add_aff_expr(n, &a, ty);
+			if (e < 0)
+				fail(lv->getExprLoc(), "%s", n->error[0] ? n->error
+				     : "the nest has too many operations");
 			return e;
 		}
 		if (!mem_decl(d))

@@ -735,6 +735,20 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 			}
 			continue;
 		}
+		/* W0 naming V (`for (o = 1, i = o - P; ...)`): o there is LO,
+		   not the running iterator (a review found i taken as 2V - LO -
+		   P); not stepped, as before */
+		bool reads_v = false;
+		for (int q = 0; q < a0.n; q++)
+			for (int x : { a0.t[q].v1, a0.t[q].v2 })
+				reads_v |= x >= 0 && x < (int)c.var_tree.size() && c.var_tree[x] == v;
+		if (reads_v) {
+			std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
+			c.fail(gimple_location(wi) != UNKNOWN_LOCATION ? gimple_location(wi)
+			       : c.loop_loc, "the initial value of '%s', stepped beside loop "
+			       "'%s', reads '%s'", wn.c_str(), decl_name(v), decl_name(v));
+			return;
+		}
 		/* W0 - C*LO + C*V */
 		if (mp_aff_scale(&t, lo, -cw) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
 			continue;
@@ -1128,8 +1142,11 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.control.insert(incr);
 	if (init)
 		c.control.insert(init);
-	if (step == 1 && !hdr && !after && step_var < 0 && !clip)
+	if (step == 1 && !hdr && !after && step_var < 0 && !clip) {
 		stepped_ivs(c, l, lid, v, incr, &lo);
+		if (c.failed)
+			return false;
+	}
 	for (gimple *a : annot)
 		if (a)
 			c.control.insert(a);

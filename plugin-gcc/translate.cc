@@ -1367,19 +1367,10 @@ int mp_ctx::expr_of(tree t, gimple *at, int stmt, int depth)
 				     "a loop of the nest and read outside it", nm);
 				return -1;
 			}
-			int e = add_expr(MP_X_CONST, ty, -1, -1);
-			if (e >= 0)
-				n->expr[e].cst = a.cst;
-			for (int q = 0; q < a.n && e >= 0; q++) {
-				int x = var_expr(a.t[q].v1, ty);
-				if (a.t[q].v2 >= 0)
-					x = add_expr(MP_X_MUL, ty, x, var_expr(a.t[q].v2, ty));
-				int k = add_expr(MP_X_CONST, ty, -1, -1);
-				if (k < 0 || x < 0)
-					return -1;
-				n->expr[k].cst = a.t[q].coef;
-				e = add_expr(MP_X_ADD, ty, e, add_expr(MP_X_MUL, ty, k, x));
-			}
+			int e = mp_nest_add_aff_expr(n, &a, ty);
+			if (e < 0)
+				fail(loop_loc, "%s", n->error[0] ? n->error
+				     : "the nest has too many operations");
 			return e;
 		}
 		if (defs.count(t)) {

@@ -201,6 +201,41 @@ int mp_nest_add_expr(mp_nest *n, const mp_expr *e)
 	return n->nexprs++;
 }
 
+static int aff_node(mp_nest *n, mp_expr_kind k, mp_scalar ty, int64_t cst, int var, int a, int b)
+{
+	mp_expr e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.type = ty;
+	e.cst = cst;
+	e.var = var;
+	e.access = -1;
+	e.a = a;
+	e.b = b;
+	return mp_nest_add_expr(n, &e);
+}
+
+int mp_nest_add_aff_expr(mp_nest *n, const mp_aff *a, mp_scalar ty)
+{
+	int e = aff_node(n, MP_X_CONST, ty, a->cst, -1, -1, -1);
+
+	for (int q = 0; q < a->n && e >= 0; q++) {
+		int x = aff_node(n, MP_X_VAR, ty, 0, a->t[q].v1, -1, -1);
+
+		if (x >= 0 && a->t[q].v2 >= 0)
+			x = aff_node(n, MP_X_MUL, ty, 0, -1, x,
+				     aff_node(n, MP_X_VAR, ty, 0, a->t[q].v2, -1, -1));
+		int k = x < 0 ? -1 : aff_node(n, MP_X_CONST, ty, a->t[q].coef, -1, -1, -1);
+
+		if (k < 0)
+			return -1;
+		x = aff_node(n, MP_X_MUL, ty, 0, -1, k, x);
+		e = x < 0 ? -1 : aff_node(n, MP_X_ADD, ty, 0, -1, e, x);
+	}
+	return e;
+}
+
 int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s)
 {
 	if (n->nstmts >= MP_MAX_STMTS) {

@@ -408,6 +408,11 @@ int mp_nest_add_array(mp_nest *n, const char *name, int base_var, int is_decl,
 int mp_nest_add_access(mp_nest *n, int array, const mp_aff *off, int affine,
 		       mp_scalar elem, int elem_size, int is_write, int stmt);
 int mp_nest_add_expr(mp_nest *n, const mp_expr *e);
+/* The value of affine form A as expressions of type TY (the constant plus
+ * each term, coef * v1 [* v2]): a glue's value read where it stands for
+ * an affine one (a variable stepped beside an iterator).  The root's id,
+ * or -1 (the nest's expression table is full: n->error says so). */
+int mp_nest_add_aff_expr(mp_nest *n, const mp_aff *a, mp_scalar ty);
 int mp_nest_add_stmt(mp_nest *n, const mp_stmt *s);
 /* The condition e >= 0 (an existing equal one is reused); -1 when the
  * table is full (the glue then describes the guard as unreadable). */

@@ -169,6 +169,23 @@ __attribute__((noinline)) void sv_body(int N, int M, int K, int P, const int8_t 
 		}
 }
 
+/* near miss: the initial value reads the loop's own iterator, whose value
+   there is its start (the plugins took it for the running iterator: a
+   review found it); refused under all three */
+__attribute__((noinline)) void sv_init_iter(int N, int M, int K, int P, const int8_t *x,
+					    const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++) // expected-warning {{the initial value of 'i', stepped beside loop 'o', reads 'o'}}
+		for (int o = 1, i = o - P; o < N; o++, i += 1) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				if (i + k >= 0 && i + k < N)
+					s += x[i + k] * w[m * K + k];
+			y[m * N + o] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -195,6 +212,9 @@ void corpus_main(void)
 		int iv = sv_live(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("live %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		harness_out_array(harness_name("live i %dx%dx%d p%d", M, N, K, P), &iv, 1);
+		sv_init_iter(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("init_iter %dx%dx%d p%d", M, N, K, P), y,
+				  (size_t)M * N);
 		sv_once(N, M, K, P, x, w, y);
 		harness_out_array(harness_name("once %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		sv_body(N, M, K, P, x, w, y);

@@ -775,6 +775,9 @@ def main():
     # SIGTERM as Ctrl-C: a campaign stopped early still prints (and writes)
     # the counts of the programs it finished
     def on_term(signum, frame):
+        # once: a second TERM (`timeout`'s and then the user's) arriving
+        # during the clean-up below left no counts and a traceback
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt()
     signal.signal(signal.SIGTERM, on_term)
     try:

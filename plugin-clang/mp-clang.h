@@ -115,6 +115,7 @@ struct mp_ctx {
 	};
 	std::map<const clang::VarDecl *, stepped_iv> stepped;
 	bool stepped_at(const clang::VarDecl *d, const clang::Expr *use, mp_aff *r);
+	const clang::Stmt *child_toward(const clang::Stmt *anc, const clang::Stmt *x) const;
 	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */
 	/* remainder loops mp_reroll folded into the loop before them: they run

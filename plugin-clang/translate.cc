@@ -166,15 +166,9 @@ const Expr *mp_ctx::single_def(const VarDecl *d, const Expr *use)
 	const CompoundStmt *cs = pit != parent->end() ? dyn_cast<CompoundStmt>(pit->second) : nullptr;
 	if (!cs)
 		return nullptr;
-	const Stmt *x = use;
-	for (;;) {
-		auto q = parent->find(x);
-		if (q == parent->end())
-			return nullptr;
-		if (q->second == cs)
-			break;
-		x = q->second;
-	}
+	const Stmt *x = child_toward(cs, use);
+	if (!x)
+		return nullptr;
 	/* what the value reads does not change between the two: iterators,
 	   values the nest does not write, locals it declares with one
 	   initialiser */
@@ -594,30 +588,35 @@ bool mp_ctx::minmax_of(const Expr *e, mp_aff *a, mp_aff *b, bool *is_max, int de
 	return true;
 }
 
-/* The value of the scalar variable lvalue E as an affine form. */
+/* The child of ANC whose subtree holds X (X itself when ANC is its
+ * parent), or null when ANC is not above X. */
+const Stmt *mp_ctx::child_toward(const Stmt *anc, const Stmt *x) const
+{
+	if (!parent)
+		return nullptr;
+	for (;;) {
+		auto q = parent->find(x);
+		if (q == parent->end())
+			return nullptr;
+		if (q->second == anc)
+			return x;
+		x = q->second;
+	}
+}
+
 /* The value of D at USE when D steps beside a for loop's iterator
  * (stepped_ivs): USE inside the loop's body.  False elsewhere (its test,
  * its increment, after it). */
 bool mp_ctx::stepped_at(const VarDecl *d, const Expr *use, mp_aff *r)
 {
 	auto it = stepped.find(d);
-	if (it == stepped.end() || !parent)
+	if (it == stepped.end() || child_toward(it->second.f, use) != it->second.f->getBody())
 		return false;
-	const Stmt *x = use;
-	for (;;) {
-		auto q = parent->find(x);
-		if (q == parent->end())
-			return false;
-		if (q->second == it->second.f) {
-			if (x != it->second.f->getBody())
-				return false;
-			*r = it->second.val;
-			return true;
-		}
-		x = q->second;
-	}
+	*r = it->second.val;
+	return true;
 }
 
+/* The value of the scalar variable lvalue E as an affine form. */
 bool mp_ctx::aff_of_lvalue(const Expr *e, mp_aff *r, int depth)
 {
 	const VarDecl *cd = mp_var_of_ref(e);

@@ -46,12 +46,12 @@ struct mp_ctx {
 	std::set<gimple *> control;               /* loop control statements */
 	/* variables stepped beside an iterator (stepped_ivs): the loop, the
 	   step, the value inside the body */
-	struct derived_iv {
+	struct stepped_iv {
 		class loop *l;
 		gimple *step;
 		mp_aff val;
 	};
-	std::map<tree, derived_iv> stepped;
+	std::map<tree, stepped_iv> stepped;
 	bool stepped_at(tree t, gimple *at, mp_aff *r);
 	bool has_opaque = false;
 	std::string opaque_call;                  /* the first call that made it so */

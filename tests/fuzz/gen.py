@@ -968,6 +968,19 @@ def f_report(f, c, prec):
             "\t}"]
 
 
+def window_loops(S, D, P, step):
+    """A convolution window's input row and column (ih, iw as expressions)
+    and the output loops' headers: ih = oh*S + kh*D - P, or with STEP the
+    first input row and column stepped beside oh and ow in the headers
+    (onnx2c's `for (o0 = 0, i0 = -1; ...; o0++, i0 += 1)`)."""
+    if step:
+        return ("ih0 + kh * %d" % D, "iw0 + kw * %d" % D,
+                "for (int oh = 0, ih0 = -%d; oh < T; oh++, ih0 += %d)" % (P, S),
+                "for (int ow = 0, iw0 = -%d; ow < M; ow++, iw0 += %d)" % (P, S))
+    return ("oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P),
+            "for (int oh = 0; oh < T; oh++)", "for (int ow = 0; ow < M; ow++)")
+
+
 def fconv_text(fl):
     """The nest of a float convolution (fl["form"] == "conv"): output
     C[(oh*M + ow)*N + oc] over T x M points and N channels, input
@@ -979,14 +992,7 @@ def fconv_text(fl):
     bw = {"ohwi": "B0[((oc * %d + kh) * %d + kw) * K + c]" % (KH, KW),
           "hwio": "B0[((kh * %d + kw) * K + c) * N + oc]" % KW}[fl["wlay"]]
     ain = "A0[(ih * IW + iw) * K + c]"
-    ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
-    step = bool(P and fl.get("cstep"))
-    if step:
-        ih_e, iw_e = "ih0 + kh * %d" % D, "iw0 + kw * %d" % D
-    foh = ("for (int oh = 0, ih0 = -%d; oh < T; oh++, ih0 += %d)" % (P, S) if step
-           else "for (int oh = 0; oh < T; oh++)")
-    fow = ("for (int ow = 0, iw0 = -%d; ow < M; ow++, iw0 += %d)" % (P, S) if step
-           else "for (int ow = 0; ow < M; ow++)")
+    ih_e, iw_e, foh, fow = window_loops(S, D, P, bool(P and fl.get("cstep")))
     zero = "0.0f" if T == "float" else "0.0"
     init = "bias[oc]" if fl["init"] == "bias" else zero
     out = "C[(oh * M + ow) * N + oc]"
@@ -1457,10 +1463,7 @@ def conv_body(xf, pragma, zA):
         guard = "upd"
     if P:
         ain = "A[((n * IH + ih) * IW + iw) * K + %s]" % c
-    ih_e, iw_e = "oh * %d + kh * %d - %d" % (S, D, P), "ow * %d + kw * %d - %d" % (S, D, P)
-    step = bool(P and xf.get("cstep"))
-    if step:
-        ih_e, iw_e = "ih0 + kh * %d" % D, "iw0 + kw * %d" % D
+    ih_e, iw_e, foh, fow = window_loops(S, D, P, bool(P and xf.get("cstep")))
     if xf["za"]:
         ain = "(%s%s)" % (ain, zA)
     if near == "depthwise":
@@ -1555,10 +1558,7 @@ def conv_body(xf, pragma, zA):
     epi = {"store": "%s = s;" % out, "relu": "%s = s > 0 ? s : 0;" % out,
            "cast8": "E[((n * T + oh) * M + ow) * N + oc] = (int8_t)(s >> 8);",
            "addinto": "%s += s;" % out}[xf["cepi"]]
-    nest = ["for (int oh = 0, ih0 = -%d; oh < T; oh++, ih0 += %d)" % (P, S) if step else
-            "for (int oh = 0; oh < T; oh++)",
-            "\tfor (int ow = 0, iw0 = -%d; ow < M; ow++, iw0 += %d)" % (P, S) if step else
-            "\tfor (int ow = 0; ow < M; ow++)",
+    nest = [foh, "\t" + fow,
             "\t\tfor (int oc = 0; oc < N; oc++) {",
             "\t\t\tint32_t s = %s;" % init] + ["\t\t\t" + x for x in red]
     if near == "side":    # a statement in a window loop: neither summed nor groups

@@ -453,6 +453,102 @@ static int code_after(const std::string &line, int col, int *at = NULL)
 	return 0;
 }
 
+/* The first character of code after the _Pragma("mixprec ...") that the
+ * definition of macro NAME holds (through the macros it names, to depth
+ * 4): what the expansion puts right after the pragma; 0 when the pragma
+ * ends the expansion (the code after the macro's invocation follows it)
+ * or NAME holds none. */
+static int macro_tail(const std::string &name, int depth)
+{
+	if (depth > 4 || !parse_in)
+		return 0;
+	cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
+	if (!h || !cpp_macro_p(h) || !cpp_user_macro_p(h))
+		return 0;
+	const char *def = (const char *)cpp_macro_definition(parse_in, h);
+	if (!def)
+		return 0;
+	std::string body(def);
+	size_t at = name.size();
+	if (cpp_fun_like_macro_p(h)) {
+		at = body.find(')', at);
+		at = at == std::string::npos ? body.size() : at + 1;
+	}
+	body = body.substr(std::min(at, body.size()));
+	int c = 0;
+	if (pragma_column(body, depth + 1, &c) != 1 || c <= 0)
+		return 0;
+	size_t e = c - 1;
+	while (e < body.size() && ISIDNUM((unsigned char)body[e]))
+		e++;
+	std::string inner = body.substr(c - 1, e - (c - 1));
+	int t = inner == "_Pragma" ? 0 : macro_tail(inner, depth + 1);
+	return t ? t : code_after(body, c);
+}
+
+/* A _Pragma on line LINE of FILE that the line does not show: the end of
+ * a function-like macro's invocation whose arguments span lines, the
+ * macro's expansion holding the pragma (libcpp gives a pragma from a
+ * macro the location of the end of the invocation).  *AT_LINE, *AT_COL:
+ * where the invocation starts, up to 40 lines back; *END_COL: the column
+ * of its closing parenthesis on LINE.  Directive lines stop the search. */
+static bool pragma_invocation(const char *file, int line, int *at_line, int *at_col,
+			      int *end_col)
+{
+	std::string joined;
+	for (int l = line; l > 0 && l > line - 40; l--) {
+		char_span span = location_get_source_line(file, l);
+		if (!span)
+			return false;
+		std::string t(span.get_buffer(), span.length());
+		size_t i = 0;
+		while (i < t.size() && ISSPACE((unsigned char)t[i]))
+			i++;
+		if (i < t.size() && t[i] == '#')
+			return false;
+		joined = l == line ? t : t + " " + joined;
+		if (l == line)
+			continue;
+		int col = 0;
+		bool in_args = false;
+		if (pragma_column(joined, 0, &col, NULL, &in_args) != 1 || in_args ||
+		    col <= 0 || col > (int)t.size())
+			continue;
+		/* a function-like macro there whose arguments close on LINE */
+		size_t q = col - 1, n = joined.size();
+		while (q < n && ISIDNUM((unsigned char)joined[q]))
+			q++;
+		std::string name = joined.substr(col - 1, q - (col - 1));
+		cpp_hashnode *h = parse_in ? cpp_lookup(parse_in, (const unsigned char *)name.data(),
+						       name.size()) : NULL;
+		if (!h || !cpp_macro_p(h) || !cpp_fun_like_macro_p(h))
+			return false;
+		while (q < n && ISSPACE((unsigned char)joined[q]))
+			q++;
+		int depth = 0;
+		for (; q < n; q++) {
+			char ch = joined[q];
+			if (ch == '"' || ch == '\'') {
+				for (q++; q < n && joined[q] != ch; q++)
+					if (joined[q] == '\\')
+						q++;
+			} else if (ch == '(')
+				depth++;
+			else if (ch == ')' && --depth == 0)
+				break;
+		}
+		/* the closing parenthesis in LINE's text (the last segment) */
+		char_span last = location_get_source_line(file, line);
+		if (q >= n || !last || q < n - last.length())
+			return false;
+		*at_line = l;
+		*at_col = col;
+		*end_col = (int)(q - (n - last.length())) + 1;
+		return true;
+	}
+	return false;
+}
+
 /* The last characters of code that no statement follows: the pragma
  * after one of them stands inside an expression or a condition. */
 #define MP_NOT_BEFORE_STMT "+-*/%=<>!&|^,([?~.\"'"
@@ -610,6 +706,7 @@ static void handle_pragma(cpp_reader *)
 	}
 	if (rec.p.nsspec > 0 && !resolve_scales(rec, locs))
 		return;
+	int inv_line = 0;   /* the pragma's macro invocation starts on this line */
 	if (mp_lexing) {
 		/* inside an expression or a statement's parentheses (the
 		   parser saw no pragma there, only the lexer) */
@@ -619,6 +716,30 @@ static void handle_pragma(cpp_reader *)
 		size_t c = 0;
 		while (text && c < text.length() && ISSPACE(text[c]))
 			c++;
+		int inv_col = 0, inv_end = 0;
+		std::string inv_last;   /* the invocation's last line */
+		if (text && !(c < text.length() && text[c] == '#')) {
+			std::string line(text.get_buffer(), text.length());
+			int col = 0;
+			const line_map *map = linemap_lookup(
+				line_table, linemap_resolve_location(line_table, first,
+								     LRK_MACRO_EXPANSION_POINT, NULL));
+			/* the end of a macro invocation spanning lines: the
+			   pragma stands where the invocation starts */
+			if (pragma_column(line, 0, &col) == 0 && map &&
+			    !linemap_macro_expansion_map_p(map) &&
+			    pragma_invocation(e.file, e.line, &inv_line, &inv_col, &inv_end) &&
+			    ORDINARY_MAP_STARTING_LINE_NUMBER(linemap_check_ordinary(map)) <=
+				    (linenum_type)inv_line) {
+				first = linemap_position_for_line_and_column(
+					line_table, linemap_check_ordinary(map), inv_line, inv_col);
+				rec.pragma_loc = first;
+				inv_last = line;
+				e.line = inv_line;
+				text = location_get_source_line(e.file, e.line);
+			} else
+				inv_line = 0;
+		}
 		int last = 0, next = 0;
 		if (text && c < text.length() && text[c] == '#')
 			last = code_before(e.file, e.line, 0);
@@ -634,7 +755,16 @@ static void handle_pragma(cpp_reader *)
 			    col > 0) {
 				int brace_col = 0;
 				last = code_before(e.file, e.line, col);
-				next = code_after(line, col, &brace_col);
+				/* a macro holding the pragma: what its expansion
+				   puts after it, else what follows the invocation */
+				size_t q = col - 1;
+				while (q < line.size() && ISIDNUM((unsigned char)line[q]))
+					q++;
+				std::string name = line.substr(col - 1, q - (col - 1));
+				int tail = name == "_Pragma" ? 0 : macro_tail(name, 0);
+				next = tail ? tail
+				       : inv_line ? code_after(inv_last, inv_end + 1)
+				       : code_after(line, col, &brace_col);
 				location_t at = linemap_resolve_location(line_table, first,
 									 LRK_MACRO_EXPANSION_POINT, NULL);
 				const line_map *map = linemap_lookup(line_table, at);
@@ -647,7 +777,7 @@ static void handle_pragma(cpp_reader *)
 						line_table, linemap_check_ordinary(map), e.line, col);
 				/* `_Pragma(...) {`: a region, as a '#pragma' line
 				   before a line starting with '{' */
-				if (map && next == '{')
+				if (map && next == '{' && !tail)
 					rec.brace_loc = linemap_position_for_line_and_column(
 						line_table, linemap_check_ordinary(map), e.line, brace_col);
 			}
@@ -684,6 +814,8 @@ static void handle_pragma(cpp_reader *)
 		/* the first token after a '#pragma' line starts the next line
 		   (line_change); a _Pragma's is on its line, unseen there */
 		expanded_location e = expand_location(locs.empty() ? first : locs.back());
+		if (inv_line)
+			e.line = inv_line;
 		char_span text = e.file && !linemap_location_from_macro_expansion_p(line_table, first)
 				 ? location_get_source_line(e.file, e.line) : char_span(NULL, 0);
 		size_t c = 0;

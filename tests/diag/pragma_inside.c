@@ -110,3 +110,24 @@ void pi_op_block_end(int M, int K, const int8_t *A, const int8_t *x, int32_t *y,
 		y[0] = 3; _Pragma("mixprec(int8, acc=int32)") } // expected-error {{must be followed by a 'for' or 'while' loop}}
 	NEST
 }
+
+/* a macro whose expansion ends with the pragma, before the end of the
+ * block (GCC now looks at what a macro's expansion puts after its pragma,
+ * then at what follows the invocation) */
+#define PI_TAIL(x) x; PI_MP
+void pi_op_macro_tail(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c) { PI_TAIL(y[0] = 1) } // expected-error {{must be followed by a 'for' or 'while' loop}}
+	if (c) { PI_TAIL( // expected-error {{must be followed by a 'for' or 'while' loop}}
+		y[0] = 2) }
+	NEST
+}
+
+/* a function from a macro that puts the pragma after its body */
+#define PI_DEF(name, body)                                                    \
+	void name(int M, int K, const int8_t *A, const int8_t *x, int32_t *y)  \
+	{                                                                      \
+		body _Pragma("mixprec(int8, acc=int32)")                        \
+	}
+PI_DEF(pi_def_tail, NEST // expected-error {{must be followed by a 'for' or 'while' loop}}
+	y[0] = 0;)

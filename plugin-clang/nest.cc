@@ -1497,6 +1497,19 @@ static bool fall_through(mp_ctx &c, const Stmt *s, unsigned *bits, bool *never, 
 	return true;
 }
 
+/* Does S hold a label or a switch case (a way into it from elsewhere)? */
+static bool entered(const Stmt *s)
+{
+	if (!s)
+		return false;
+	if (isa<LabelStmt>(s) || isa<SwitchCase>(s))
+		return true;
+	for (const Stmt *k : s->children())
+		if (entered(k))
+			return true;
+	return false;
+}
+
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont)
 {
 	if (!s || c.failed)
@@ -1532,6 +1545,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 				return;
 			}
 			describe_body(c, all[q], lid, guarded, pos, cont);
+			/* after a continue, what no label or case enters never
+			   runs (GCC's control flow graph drops it) */
+			if (isa<ContinueStmt>(all[q]) &&
+			    std::none_of(all.begin() + q + 1, all.end(),
+					 [](const Stmt *x) { return entered(x); }))
+				break;
 		}
 		return;
 	}
@@ -1623,16 +1642,20 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		}
 		/* the branches' own continues (BASE holds those before the if:
 		   a statement in a branch runs under them through g_conds) */
-		bool cont_in = false;
+		bool cont_then = false, cont_else = false;
 		unsigned cc = c.cont_conds;
 		bool ck = c.cont_known;
 		c.g_conds = base | then_c;
 		c.g_known = base_k && then_ok;
-		describe_body(c, is->getThen(), lid, true, pos, &cont_in);
+		describe_body(c, is->getThen(), lid, true, pos, &cont_then);
+		/* the else branch: not under the then branch's continues */
+		c.cont_conds = cc;
+		c.cont_known = ck;
 		c.g_conds = base | else_c;
 		c.g_known = base_k && else_ok;
-		describe_body(c, is->getElse(), lid, true, pos, &cont_in);
+		describe_body(c, is->getElse(), lid, true, pos, &cont_else);
 		c.g_conds = sg, c.g_known = sk;
+		bool cont_in = cont_then || cont_else;
 		/* `if (C) continue;`: what follows in the body runs where !C
 		   (and where the guards around the if hold, or it never got
 		   there: the same), and where every earlier `if (C') continue;`
@@ -1641,14 +1664,17 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		   and its terms added: found by a helper on onnx2c's
 		   convolutions).  In general, where the if falls through (the
 		   branches' continues made the guard unknown for the rest of
-		   their own statements only); an if inside a branch, by the
-		   outermost if's */
+		   their own statements only).  An if inside a branch: the
+		   branch's statements after it run where it falls through too
+		   (`if (a) continue; else { if (b) continue; S; }`: S where !a
+		   && !b; the outermost if's fall-through then covers what
+		   follows it) */
 		if (cont_in) {
 			unsigned ft;
 			bool never;
 			c.cont_conds = cc;
 			c.cont_known = ck;
-			if (!guarded && fall_through(c, is, &ft, &never, 0) && !never)
+			if (fall_through(c, is, &ft, &never, 0) && !never)
 				c.cont_conds |= ft;
 			else
 				c.cont_known = false;
@@ -1658,9 +1684,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	}
 	if (isa<ContinueStmt>(s)) {
 		/* a continue not of the `if (C) continue;` form: what follows
-		   runs under a condition that was not read */
-		if (!guarded)
-			c.cont_known = false;
+		   runs under a condition that was not read.  In a branch, what
+		   follows it there never runs (an if restores the state for
+		   its other branch and what follows it): `if (ii < 0) {
+		   continue; s += ...; }` was read as an update where ii < 0,
+		   a wrong result under clang (GCC drops the dead code) */
+		c.cont_known = false;
 		*cont = true;
 		return;
 	}

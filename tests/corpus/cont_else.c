@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 8
 /* cont_else.c -- padding written as `if ... continue;` with else branches:
  * `if (ii < 0) continue; else if (ii >= N) continue;`, the test written
  * the other way round (`if (inside) {} else continue;`), the update in the
@@ -7,7 +7,15 @@
  * -Q <= ii < 0 are added, read before x; mixprec cannot read such a guard
  * and refuses the update).  GCC reads the guards from its control flow
  * graph and transformed the first five; the clang plugins refused them
- * (a guard in an else branch was an unknown condition). */
+ * (a guard in an else branch was an unknown condition).
+ *
+ * Later: a guard inside the else block before the update (`if (ii < 0)
+ * continue; else { if (ii >= N) continue; s += ...; }`: clang refused
+ * it); a continue guard in the then block, the update in the else block
+ * (not under the then block's guard); and a statement after a `continue`
+ * in a block (`if (ii < 0) { continue; s += ...; }`, never run): clang
+ * 14 and 19 read it as an update where ii < 0 and computed a wrong result
+ * (GCC drops the dead code). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -138,6 +146,71 @@ __attribute__((noinline)) void ce_nested(int N, int M, int K, int P, int Q, cons
 		}
 }
 
+__attribute__((noinline)) void ce_else_block(int N, int M, int K, int P, const int8_t *x,
+					     const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o - P + k;
+				if (ii < 0)
+					continue;
+				else {
+					if (ii >= N)
+						continue;
+					s += x[ii] * w[m * K + k];
+				}
+			}
+			y[m * N + o] = s;
+		}
+}
+
+/* the then block's guard (k >= 1) is not the else block's */
+__attribute__((noinline)) void ce_then_guard(int N, int M, int K, int P, const int8_t *x,
+					     const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o - P + k;
+				if (ii >= N) {
+					if (k >= 1)
+						continue;
+				} else {
+					if (ii < 0)
+						continue;
+					s += x[ii] * w[m * K + k];
+				}
+			}
+			y[m * N + o] = s;
+		}
+}
+
+__attribute__((noinline)) void ce_dead(int N, int M, int K, int P, const int8_t *x,
+				       const int8_t *w, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int m = 0; m < M; m++)
+		for (int o = 0; o < N; o++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++) {
+				int ii = o - P + k;
+				if (ii < 0) {
+					continue;
+					s += x[ii + P] * w[m * K + k];
+				}
+				if (ii >= N)
+					continue;
+				s += x[ii] * w[m * K + k];
+			}
+			y[m * N + o] = s;
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -164,6 +237,14 @@ void corpus_main(void)
 		ce_nested(N, M, K, P, Q, x, w, y);
 		harness_out_array(harness_name("nested %dx%dx%d p%d q%d", M, N, K, P, Q), y,
 				  (size_t)M * N);
+		ce_else_block(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("else_block %dx%dx%d p%d", M, N, K, P), y,
+				  (size_t)M * N);
+		ce_then_guard(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("then_guard %dx%dx%d p%d", M, N, K, P), y,
+				  (size_t)M * N);
+		ce_dead(N, M, K, P, x, w, y);
+		harness_out_array(harness_name("dead %dx%dx%d p%d", M, N, K, P), y, (size_t)M * N);
 		harness_free(xm);
 		harness_free(w);
 		harness_free(y);

@@ -23,6 +23,9 @@ typedef struct {
 
 void matmul_plain(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
 void matmul_mixprec(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+/* the group size a global variable, as in runq.c */
+void matmul_gsv_plain(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
+void matmul_gsv_mixprec(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
 #ifdef MP_HAVE_OMP
 /* the same with runq.c's `#pragma omp parallel for private(i)` */
 void matmul_plain_omp(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d);
@@ -80,6 +83,21 @@ int main(int argc, char **argv)
 	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tm * 1e3, bytes / tm * 1e-9);
 	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tp / tm,
 	       same ? "bit-identical" : "DIFFER");
+	/* `int GS` as runq.c has it: the code kept around the sums divides
+	   by it twice per group, as the loop does, and the call's own
+	   group index is one more division (not overlapped with the sums
+	   as in the loop as written) */
+	double tpv = run(matmul_gsv_plain, o1, &x, &w, n, d, reps);
+	double tmv = run(matmul_gsv_mixprec, o2, &x, &w, n, d, reps);
+	int same_v = !memcmp(o1, o2, sizeof(float) * (size_t)d);
+	printf("with the group size a global variable (runq.c's int GS):\n");
+	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tpv * 1e3,
+	       bytes / tpv * 1e-9);
+	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tmv * 1e3,
+	       bytes / tmv * 1e-9);
+	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tpv / tmv,
+	       same_v ? "bit-identical" : "DIFFER");
+	same = same && same_v;
 #ifdef MP_HAVE_OMP
 	/* as published, OpenMP pragma included: OMP_NUM_THREADS threads for
 	   the plain build; the plugin build's call before the construct */

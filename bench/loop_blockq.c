@@ -4,7 +4,9 @@
  * mixprec pragma.  Built twice: without the plugin (suffix plain) and with
  * it (suffix mixprec), both -O3 -march=native; with MP_BLOCKQ_OMP (and
  * -fopenmp) as published, its `#pragma omp parallel for private(i)`
- * included (suffixes plain_omp, mixprec_omp). */
+ * included (suffixes plain_omp, mixprec_omp).  matmul_gsv_ is the same
+ * with the group size a global variable, as runq.c has it (`int GS`, read
+ * from the checkpoint). */
 #include <stdint.h>
 
 #ifndef MP_SUFFIX
@@ -38,6 +40,30 @@ void F(matmul_)(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int 
 				ival += ((int32_t)x->q[j + k]) * ((int32_t)w->q[in + j + k]);
 			}
 			val += ((float)ival) * w->s[(in + j) / GS] * x->s[j / GS];
+			ival = 0;
+		}
+		xout[i] = val;
+	}
+}
+
+/* runq.c's group size: a global set at run time */
+int F(gsv_) = 32;
+#define GSV F(gsv_)
+
+void F(matmul_gsv_)(float *xout, QuantizedTensor *x, QuantizedTensor *w, int n, int d)
+{
+	int i;
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < d; i++) {
+		float val = 0.0f;
+		int32_t ival = 0;
+		int in = i * n;
+		int j;
+		for (j = 0; j <= n - GSV; j += GSV) {
+			for (int k = 0; k < GSV; k++) {
+				ival += ((int32_t)x->q[j + k]) * ((int32_t)w->q[in + j + k]);
+			}
+			val += ((float)ival) * w->s[(in + j) / GSV] * x->s[j / GSV];
 			ival = 0;
 		}
 		xout[i] = val;

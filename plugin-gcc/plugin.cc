@@ -486,17 +486,53 @@ static int macro_tail(const std::string &name, int depth)
 	return t ? t : code_after(body, c);
 }
 
+/* TEXT with its comments blanked (spaces; newlines kept), literals kept:
+ * the offsets stay those of TEXT. */
+static std::string blank_comments(const std::string &text)
+{
+	std::string r(text);
+	size_t n = r.size();
+	for (size_t i = 0; i < n; i++) {
+		char ch = r[i];
+		if (ch == '"' || ch == '\'') {
+			for (i++; i < n && r[i] != ch && r[i] != '\n'; i++)
+				if (r[i] == '\\')
+					i++;
+		} else if (ch == '/' && i + 1 < n && r[i + 1] == '/') {
+			for (; i < n && r[i] != '\n'; i++)
+				r[i] = ' ';
+		} else if (ch == '/' && i + 1 < n && r[i + 1] == '*') {
+			r[i] = r[i + 1] = ' ';
+			for (i += 2; i < n && !(r[i] == '*' && i + 1 < n && r[i + 1] == '/'); i++)
+				if (r[i] != '\n')
+					r[i] = ' ';
+			if (i < n)
+				r[i] = ' ';
+			if (i + 1 < n)
+				r[++i] = ' ';
+		}
+	}
+	return r;
+}
+
 /* A _Pragma on line LINE of FILE that the line does not show: the end of
  * a function-like macro's invocation whose arguments span lines, the
  * macro's expansion holding the pragma (libcpp gives a pragma from a
  * macro the location of the end of the invocation).  *AT_LINE, *AT_COL:
- * where the invocation starts, up to 40 lines back; *END_COL: the column
- * of its closing parenthesis on LINE.  Directive lines stop the search. */
+ * where the invocation starts, up to 200 lines back; *END_COL: the column
+ * of its closing parenthesis on LINE.  A pragma written in the arguments
+ * of such an invocation (`WRAP(PR for ...)`, *ARGS): where it is written.
+ * Directive lines stop the search; comments are skipped. */
 static bool pragma_invocation(const char *file, int line, int *at_line, int *at_col,
-			      int *end_col)
+			      int *end_col, bool *args)
 {
-	std::string joined;
-	for (int l = line; l > 0 && l > line - 40; l--) {
+	char_span last = location_get_source_line(file, line);
+	if (!last)
+		return false;
+	std::string joined(last.get_buffer(), last.length());
+	size_t last_len = joined.size();
+	bool seen = false;
+	for (int l = line - 1; l > 0 && l > line - 200; l--) {
 		char_span span = location_get_source_line(file, l);
 		if (!span)
 			return false;
@@ -506,31 +542,89 @@ static bool pragma_invocation(const char *file, int line, int *at_line, int *at_
 			i++;
 		if (i < t.size() && t[i] == '#')
 			return false;
-		joined = l == line ? t : t + " " + joined;
-		if (l == line)
-			continue;
+		joined = t + "\n" + joined;
+		/* a macro holding a pragma named on line L (cheap: that line
+		   alone), then the invocation over the lines */
 		int col = 0;
-		bool in_args = false;
-		if (pragma_column(joined, 0, &col, NULL, &in_args) != 1 || in_args ||
-		    col <= 0 || col > (int)t.size())
+		if (!seen && pragma_column(blank_comments(t), 0, &col) == 0)
 			continue;
-		/* a function-like macro there whose arguments close on LINE */
-		size_t q = col - 1, n = joined.size();
-		while (q < n && ISIDNUM((unsigned char)joined[q]))
-			q++;
-		std::string name = joined.substr(col - 1, q - (col - 1));
-		cpp_hashnode *h = parse_in ? cpp_lookup(parse_in, (const unsigned char *)name.data(),
-						       name.size()) : NULL;
-		if (!h || !cpp_macro_p(h) || !cpp_fun_like_macro_p(h))
-			return false;
-		while (q < n && ISSPACE((unsigned char)joined[q]))
-			q++;
+		seen = true;   /* from here, each line with the ones below */
+		std::string code = blank_comments(joined);
+		bool in_args = false;
+		if (pragma_column(code, 0, &col, NULL, &in_args) < 1 || col <= 0 ||
+		    (!in_args && col > (int)t.size()))
+			continue;
+		/* the line and column it is written at (in the arguments: on
+		   line L or a later one) */
+		int at_l = l, at_c = col;
+		for (size_t i = 0; i + 1 < (size_t)col; i++)
+			if (code[i] == '\n')
+				at_l++, at_c = col - 1 - (int)i;
+		size_t q = col - 1, n = code.size();
+		if (in_args) {
+			/* the outermost function-like macro whose arguments
+			   hold it (on line L: a paren opened before COL and not
+			   closed), its arguments closing on LINE */
+			std::vector<size_t> open;
+			std::string prev;
+			size_t outer = std::string::npos;
+			for (size_t i = 0; i < (size_t)col - 1; i++) {
+				char ch = code[i];
+				if (ISIDST((unsigned char)ch)) {
+					size_t b = i;
+					while (i < n && ISIDNUM((unsigned char)code[i]))
+						i++;
+					prev = code.substr(b, i - b);
+					i--;
+				} else if (ch == '(') {
+					cpp_hashnode *m = prev.empty() || !parse_in ? NULL
+						: cpp_lookup(parse_in, (const unsigned char *)prev.data(),
+							     prev.size());
+					open.push_back(m && cpp_macro_p(m) && cpp_fun_like_macro_p(m)
+						       ? i : std::string::npos);
+					prev.clear();
+				} else if (ch == ')') {
+					if (!open.empty())
+						open.pop_back();
+					prev.clear();
+				} else if (ch == '"' || ch == '\'') {
+					for (i++; i < n && code[i] != ch; i++)
+						if (code[i] == '\\')
+							i++;
+					prev.clear();
+				} else if (!ISSPACE((unsigned char)ch))
+					prev.clear();
+			}
+			for (size_t o : open)
+				if (o != std::string::npos) {
+					outer = o;
+					break;
+				}
+			if (outer == std::string::npos)
+				return false;
+			q = outer;
+		} else {
+			/* a function-like macro there whose arguments close on
+			   LINE */
+			while (q < n && ISIDNUM((unsigned char)code[q]))
+				q++;
+			std::string name = code.substr(col - 1, q - (col - 1));
+			cpp_hashnode *h = parse_in ? cpp_lookup(parse_in,
+								(const unsigned char *)name.data(),
+								name.size()) : NULL;
+			if (!h || !cpp_macro_p(h))
+				return false;
+			if (!cpp_fun_like_macro_p(h))
+				continue;   /* perhaps in an invocation's arguments */
+			while (q < n && ISSPACE((unsigned char)code[q]))
+				q++;
+		}
 		int depth = 0;
 		for (; q < n; q++) {
-			char ch = joined[q];
+			char ch = code[q];
 			if (ch == '"' || ch == '\'') {
-				for (q++; q < n && joined[q] != ch; q++)
-					if (joined[q] == '\\')
+				for (q++; q < n && code[q] != ch; q++)
+					if (code[q] == '\\')
 						q++;
 			} else if (ch == '(')
 				depth++;
@@ -538,12 +632,12 @@ static bool pragma_invocation(const char *file, int line, int *at_line, int *at_
 				break;
 		}
 		/* the closing parenthesis in LINE's text (the last segment) */
-		char_span last = location_get_source_line(file, line);
-		if (q >= n || !last || q < n - last.length())
+		if (q >= n || q < n - last_len)
 			return false;
-		*at_line = l;
-		*at_col = col;
-		*end_col = (int)(q - (n - last.length())) + 1;
+		*at_line = at_l;
+		*at_col = at_c;
+		*end_col = (int)(q - (n - last_len)) + 1;
+		*args = in_args;
 		return true;
 	}
 	return false;
@@ -707,6 +801,9 @@ static void handle_pragma(cpp_reader *)
 	if (rec.p.nsspec > 0 && !resolve_scales(rec, locs))
 		return;
 	int inv_line = 0;   /* the pragma's macro invocation starts on this line */
+	int inv_col = 0, inv_end = 0, inv_last_line = 0;
+	bool inv_args = false;   /* the pragma in the invocation's arguments */
+	std::string inv_last;   /* the invocation's last line */
 	if (mp_lexing) {
 		/* inside an expression or a statement's parentheses (the
 		   parser saw no pragma there, only the lexer) */
@@ -716,8 +813,6 @@ static void handle_pragma(cpp_reader *)
 		size_t c = 0;
 		while (text && c < text.length() && ISSPACE(text[c]))
 			c++;
-		int inv_col = 0, inv_end = 0;
-		std::string inv_last;   /* the invocation's last line */
 		if (text && !(c < text.length() && text[c] == '#')) {
 			std::string line(text.get_buffer(), text.length());
 			int col = 0;
@@ -728,13 +823,14 @@ static void handle_pragma(cpp_reader *)
 			   pragma stands where the invocation starts */
 			if (pragma_column(line, 0, &col) == 0 && map &&
 			    !linemap_macro_expansion_map_p(map) &&
-			    pragma_invocation(e.file, e.line, &inv_line, &inv_col, &inv_end) &&
+			    pragma_invocation(e.file, e.line, &inv_line, &inv_col, &inv_end, &inv_args) &&
 			    ORDINARY_MAP_STARTING_LINE_NUMBER(linemap_check_ordinary(map)) <=
 				    (linenum_type)inv_line) {
 				first = linemap_position_for_line_and_column(
 					line_table, linemap_check_ordinary(map), inv_line, inv_col);
 				rec.pragma_loc = first;
 				inv_last = line;
+				inv_last_line = e.line;
 				e.line = inv_line;
 				text = location_get_source_line(e.file, e.line);
 			} else
@@ -755,6 +851,10 @@ static void handle_pragma(cpp_reader *)
 			    col > 0) {
 				int brace_col = 0;
 				last = code_before(e.file, e.line, col);
+				/* in a macro invocation's arguments: its '(' or ','
+				   before the pragma opens the argument */
+				if (inv_args && (last == '(' || last == ','))
+					last = 0;
 				/* a macro holding the pragma: what its expansion
 				   puts after it, else what follows the invocation */
 				size_t q = col - 1;
@@ -763,7 +863,7 @@ static void handle_pragma(cpp_reader *)
 				std::string name = line.substr(col - 1, q - (col - 1));
 				int tail = name == "_Pragma" ? 0 : macro_tail(name, 0);
 				next = tail ? tail
-				       : inv_line ? code_after(inv_last, inv_end + 1)
+				       : inv_line && !inv_args ? code_after(inv_last, inv_end + 1)
 				       : code_after(line, col, &brace_col);
 				location_t at = linemap_resolve_location(line_table, first,
 									 LRK_MACRO_EXPANSION_POINT, NULL);
@@ -864,6 +964,21 @@ static void handle_pragma(cpp_reader *)
 					mp_next_id = id;
 					mp_next_file = e.file;
 					mp_next_line = e.line;
+				}
+				/* a macro whose expansion ends with the pragma, alone
+				   on its line (`OPEN`, or `OPENF(...` over lines, the
+				   line of its `)` ending there): the same */
+				size_t ne = col - 1;
+				while (!direct && ne < line.size() && ISIDNUM((unsigned char)line[ne]))
+					ne++;
+				bool malone = !direct && !in_macro && !inv_args && ne > (size_t)col - 1;
+				for (size_t b = 0; malone && b + 1 < (size_t)col; b++)
+					malone = ISSPACE((unsigned char)line[b]);
+				if (malone && macro_tail(line.substr(col - 1, ne - (col - 1)), 0) == 0 &&
+				    (inv_line ? code_after(inv_last, inv_end + 1) : code_after(line, col)) == 0) {
+					mp_next_id = id;
+					mp_next_file = e.file;
+					mp_next_line = inv_line ? inv_last_line : e.line;
 				}
 			}
 		}

@@ -147,7 +147,17 @@ static int cmp_pragma(location_t l, const mp_pragma_rec &r)
 	expanded_location x = expand_location(
 		linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL));
 	location_t u = l;
-	for (int hop = 0; hop < 32; hop++) {
+	/* a macro's argument written after the start of the outermost
+	   invocation, on another line than the pragma (`CALL(PR,` then the
+	   loop on the next lines): where it is written (a macro's own
+	   tokens are spelled in its definition, before the invocation) */
+	expanded_location sp0 = expand_location(
+		linemap_resolve_location(line_table, l, LRK_SPELLING_LOCATION, NULL));
+	if (linemap_location_from_macro_expansion_p(line_table, l) && sp0.file && x.file &&
+	    !strcmp(sp0.file, y.file) && !strcmp(x.file, y.file) && sp0.line != y.line &&
+	    (sp0.line > x.line || (sp0.line == x.line && sp0.column > x.column)))
+		u = UNKNOWN_LOCATION, x = sp0;
+	for (int hop = 0; u != UNKNOWN_LOCATION && hop < 32; hop++) {
 		expanded_location sp = expand_location(
 			linemap_resolve_location(line_table, u, LRK_SPELLING_LOCATION, NULL));
 		if (sp.file && !strcmp(sp.file, y.file) && sp.line == y.line) {
@@ -501,10 +511,16 @@ static settle_out settle_slot(tree *slot, tree omp_owner)
 	int id;
 	if (lexed_marker(t, &id)) {
 		/* alone in a branch or body, closed before the pragma's
-		   statement was parsed */
+		   statement was parsed: `if (c) { PRAGMA }` (a block of the
+		   marker alone is the marker) is an error, as in a list
+		   (drop_semi_r); GCC annotated the loop after the if */
 		mp_pragmas[id].lexed = false;
-		if (mp_pragmas[id].close_next)
+		if (mp_pragmas[id].close_next || mp_pragmas[id].semi_next) {
+			mp_pragmas[id].close_next = mp_pragmas[id].semi_next = false;
+			not_before_loop(mp_pragmas[id]);
+			*slot = build_empty_stmt(EXPR_LOCATION(t));
 			return none;
+		}
 		settle_out o;
 		*slot = build_empty_stmt(EXPR_LOCATION(t));
 		o.marker = t;

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 7
 /* macro_functions.c -- the pragma from a macro that writes the function or
  * the nest, the way generated and table-driven kernel files do (one
  * `DEFINE_KERNEL(name, body)` per variant, or the whole function on one
@@ -7,7 +7,11 @@
  * _Pragma from a function-like macro at the end of the invocation, so an
  * invocation spanning lines put the pragma after the loop it precedes, and
  * a one-line function `{ BODY(...) }` saw the `}` after the invocation as
- * the statement after the pragma.  clang 14 and 19 transformed them. */
+ * the statement after the pragma.  clang 14 and 19 transformed them.
+ * Later (a review helper): a comment holding a parenthesis inside such an
+ * argument list, the pragma's macro written inside another macro's
+ * arguments (`WRAP(` then `PR` then the loop, `CALL2(PR,` then the loop),
+ * and two invocations on one line, the second spanning lines. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -59,6 +63,42 @@ __attribute__((noinline)) void mf_split(int M, int N, int K, const int8_t *a, co
 	}
 MF_WHOLE(mf_whole)
 
+/* a comment with a parenthesis in the arguments */
+MF_DEFINE(mf_comment, /* reads a ( row */ for (int i = 0; i < M; i++)
+	for (int j = 0; j < N; j++) { // and b's (transposed) column
+		int32_t s = 0;
+		for (int k = 0; k < K; k++)
+			s += a[i * K + k] * b[j * K + k];
+		y[i * N + j] -= s;
+	})
+
+#define MF_WRAP(x) x
+#define MF_CALL2(p, x) p x
+__attribute__((noinline)) void mf_wrap(int M, int N, int K, const int8_t *a, const int8_t *b,
+				       int32_t *y)
+{
+	MF_WRAP(
+		MF_PR
+		for (int i = 0; i < M; i++) for (int j = 0; j < N; j++) {
+			int32_t s = 0;
+			for (int k = 0; k < K; k++)
+				s += a[i * K + k] * b[j * K + k];
+			y[i * N + j] = s;
+		})
+}
+
+__attribute__((noinline)) void mf_call2(int M, int N, int K, const int8_t *a, const int8_t *b,
+					int32_t *y)
+{
+	MF_CALL2(MF_PR,
+		 for (int i = 0; i < M; i++) for (int j = 0; j < N; j++) {
+			 int32_t s = 0;
+			 for (int k = 0; k < K; k++)
+				 s += a[k * M + i] * b[j * K + k];
+			 y[i * N + j] += s;
+		 })
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -75,6 +115,12 @@ void corpus_main(void)
 		harness_out_array(harness_name("split %dx%dx%d", M, N, K), y, (size_t)M * N);
 		mf_whole(M, N, K, a, b, y);
 		harness_out_array(harness_name("whole %dx%dx%d", M, N, K), y, (size_t)M * N);
+		mf_comment(M, N, K, a, b, y);
+		harness_out_array(harness_name("comment %dx%dx%d", M, N, K), y, (size_t)M * N);
+		mf_wrap(M, N, K, a, b, y);
+		harness_out_array(harness_name("wrap %dx%dx%d", M, N, K), y, (size_t)M * N);
+		mf_call2(M, N, K, a, b, y);
+		harness_out_array(harness_name("call2 %dx%dx%d", M, N, K), y, (size_t)M * N);
 		harness_free(a);
 		harness_free(b);
 		harness_free(y);

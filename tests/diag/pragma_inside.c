@@ -131,3 +131,32 @@ void pi_op_macro_tail(int M, int K, const int8_t *A, const int8_t *x, int32_t *y
 	}
 PI_DEF(pi_def_tail, NEST // expected-error {{must be followed by a 'for' or 'while' loop}}
 	y[0] = 0;)
+
+/* a macro whose expansion ends with the pragma, alone on its line, the
+ * block's '}' on the next line (GCC annotated the loop after the block) */
+#define PI_OPEN PI_MP
+void pi_op_macro_alone(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c) {
+		PI_OPEN // expected-error {{must be followed by a 'for' or 'while' loop}}
+	}
+	if (c) {
+		PI_TAIL(y[0] // expected-error {{must be followed by a 'for' or 'while' loop}}
+			= 3)
+	}
+	NEST
+}
+
+/* the pragma alone in a branch's or a loop's block, a loop after the
+ * statement (GCC annotated that loop, silently) */
+void pi_alone_in_block(int M, int K, const int8_t *A, const int8_t *x, int32_t *y, int c)
+{
+	if (c) {
+#pragma mixprec(int8, acc=int32) // expected-error {{must be followed by a 'for' or 'while' loop}}
+	}
+	NEST
+	while (c--) {
+		_Pragma("mixprec(int8, acc=int32)") // expected-error {{must be followed by a 'for' or 'while' loop}}
+	}
+	NEST
+}

@@ -8,7 +8,8 @@
  *    core's parser (polyhedral/mp_pragma.c) and adds a marker statement
  *    __mixprec_marker(ID)  to the statement list being parsed; before
  *    genericization settle_markers moves it right before the annotated
- *    loop where the parser had looked one token ahead.
+ *    loop where the parser had looked one token ahead (where a _Pragma
+ *    stands in the source text: pragma-text.cc).
  * 2. Before genericization, every marker must be followed by a `for`
  *    statement; the loop's location is recorded for later diagnostics.
  * 3. A GIMPLE pass after "cfg" (mixprec.cc) finds each marker, analyses the
@@ -233,416 +234,6 @@ static std::string ppnumber_at(location_t loc)
 	return r;
 }
 
-/* The _Pragma("mixprec ...") operators TEXT (a line of source, or a macro's
- * definition) shows: written there, or through the macros it names (to
- * DEPTH 4); *COL the 1-based column of the last one in TEXT, *IN_ARGS
- * whether it stands in the arguments of a function-like macro there. */
-static int pragma_column(const std::string &text, int depth, int *col, int *in_macro = NULL,
-			 bool *in_args = NULL)
-{
-	int found = 0;
-	/* the open parentheses: the column of the function-like macro each
-	   one calls (0: none) */
-	std::vector<int> parens;
-	std::string prev_name;
-	int prev_col = 0;
-	for (size_t i = 0; i < text.size();) {
-		unsigned char ch = text[i];
-		if (ch == '(' || ch == ')') {
-			if (ch == ')') {
-				if (!parens.empty())
-					parens.pop_back();
-			} else {
-				int mc = 0;
-				if (!prev_name.empty() && parse_in) {
-					cpp_hashnode *h = cpp_lookup(parse_in,
-								     (const unsigned char *)prev_name.data(),
-								     prev_name.size());
-					if (h && cpp_fun_like_macro_p(h))
-						mc = prev_col;
-				}
-				parens.push_back(mc);
-			}
-			prev_name.clear();
-			i++;
-			continue;
-		}
-		if (!ISIDST(ch)) {
-			if (!ISSPACE(ch))
-				prev_name.clear();
-			if (ch == '"' || ch == '\'') {   /* skip a literal */
-				size_t q = i + 1;
-				while (q < text.size() && text[q] != ch)
-					q += text[q] == '\\' ? 2 : 1;
-				i = q + 1;
-				continue;
-			}
-			i++;
-			continue;
-		}
-		size_t b = i;
-		while (i < text.size() && ISIDNUM((unsigned char)text[i]))
-			i++;
-		std::string name = text.substr(b, i - b);
-		prev_name = name;
-		prev_col = (int)b + 1;
-		if (name == "_Pragma") {
-			size_t q = i;
-			while (q < text.size() && ISSPACE(text[q]))
-				q++;
-			if (q < text.size() && text[q] == '(') {
-				q++;
-				while (q < text.size() && ISSPACE(text[q]))
-					q++;
-				if (q < text.size() && text[q] == '"') {
-					q++;
-					while (q < text.size() && ISSPACE(text[q]))
-						q++;
-					if (text.compare(q, 7, "mixprec") == 0) {
-						found++, *col = (int)b + 1;
-						if (in_args)
-							*in_args = std::any_of(parens.begin(), parens.end(),
-									       [](int m) { return m != 0; });
-						if (in_macro) {
-							*in_macro = 0;
-							for (int m : parens)
-								if (m) {
-									*in_macro = m;
-									break;
-								}
-						}
-					}
-				}
-			}
-			continue;
-		}
-		if (depth >= 4 || !parse_in)
-			continue;
-		cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
-		if (!h || !cpp_macro_p(h) || !cpp_user_macro_p(h))
-			continue;
-		const char *def = (const char *)cpp_macro_definition(parse_in, h);
-		if (!def)
-			continue;
-		/* past "NAME" or "NAME(params)" */
-		std::string body(def);
-		size_t at = name.size();
-		if (cpp_fun_like_macro_p(h)) {
-			at = body.find(')', at);
-			at = at == std::string::npos ? body.size() : at + 1;
-		}
-		int c2 = 0;
-		int n = pragma_column(body.substr(std::min(at, body.size())), depth + 1, &c2);
-		if (n > 0) {
-			found += n, *col = (int)b + 1;
-			if (in_args)
-				*in_args = std::any_of(parens.begin(), parens.end(),
-						       [](int m) { return m != 0; });
-		}
-	}
-	return found;
-}
-
-/* The last character of code before line LINE of FILE (and before column
- * COL of that line, when COL > 0): comments, literals' insides and
- * directive lines skipped, up to 60 lines back; 0 when none. */
-static int code_before(const char *file, int line, int col)
-{
-	int last = 0;
-	bool comment = false;
-	for (int l = line > 60 ? line - 60 : 1; l <= line; l++) {
-		if (l == line && col <= 0)
-			break;
-		char_span span = location_get_source_line(file, l);
-		if (!span)
-			return 0;
-		std::string t(span.get_buffer(), span.length());
-		if (l == line)
-			t.erase(std::min(t.size(), (size_t)col - 1));
-		size_t i = 0;
-		while (!comment && i < t.size() && ISSPACE((unsigned char)t[i]))
-			i++;
-		if (!comment && i < t.size() && t[i] == '#') {
-			while (!t.empty() && t.back() == '\\' && l + 1 < line) {
-				span = location_get_source_line(file, ++l);
-				if (!span)
-					return 0;
-				t.assign(span.get_buffer(), span.length());
-			}
-			continue;
-		}
-		for (; i < t.size(); i++) {
-			char ch = t[i];
-			if (comment) {
-				if (ch == '*' && i + 1 < t.size() && t[i + 1] == '/')
-					comment = false, i++;
-				continue;
-			}
-			if (ch == '/' && i + 1 < t.size() && t[i + 1] == '/')
-				break;
-			if (ch == '/' && i + 1 < t.size() && t[i + 1] == '*') {
-				comment = true, i++;
-				continue;
-			}
-			if (ch == '"' || ch == '\'') {
-				for (i++; i < t.size() && t[i] != ch; i++)
-					if (t[i] == '\\')
-						i++;
-				last = ch;
-				continue;
-			}
-			if (!ISSPACE((unsigned char)ch))
-				last = ch;
-		}
-	}
-	return last;
-}
-
-/* The first character of code on LINE after the _Pragma (or the macro
- * holding one) at 1-based column COL: its parenthesised operand, or a
- * function-like macro's arguments, skipped; 0 when the line has none.
- * *AT: its 1-based column. */
-static int code_after(const std::string &line, int col, int *at = NULL)
-{
-	size_t i = col - 1, n = line.size();
-	size_t b = i;
-	while (i < n && ISIDNUM((unsigned char)line[i]))
-		i++;
-	std::string name = line.substr(b, i - b);
-	bool args = name == "_Pragma";
-	if (!args && parse_in) {
-		cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
-		args = h && cpp_macro_p(h) && cpp_fun_like_macro_p(h);
-	}
-	while (i < n && ISSPACE((unsigned char)line[i]))
-		i++;
-	if (args && i < n && line[i] == '(') {
-		int depth = 0;
-		for (; i < n; i++) {
-			char ch = line[i];
-			if (ch == '"' || ch == '\'') {
-				for (i++; i < n && line[i] != ch; i++)
-					if (line[i] == '\\')
-						i++;
-			} else if (ch == '(')
-				depth++;
-			else if (ch == ')' && --depth == 0) {
-				i++;
-				break;
-			}
-		}
-		if (depth)
-			return 0;   /* continued on the next line */
-	}
-	for (; i < n; i++) {
-		if (ISSPACE((unsigned char)line[i]))
-			continue;
-		if (line.compare(i, 2, "/*") == 0) {
-			size_t e = line.find("*/", i + 2);
-			if (e == std::string::npos)
-				return 0;
-			i = e + 1;
-			continue;
-		}
-		if (line.compare(i, 2, "//") == 0)
-			return 0;
-		if (at)
-			*at = (int)i + 1;
-		return (unsigned char)line[i];
-	}
-	return 0;
-}
-
-/* The first character of code after the _Pragma("mixprec ...") that the
- * definition of macro NAME holds (through the macros it names, to depth
- * 4): what the expansion puts right after the pragma; 0 when the pragma
- * ends the expansion (the code after the macro's invocation follows it)
- * or NAME holds none. */
-static int macro_tail(const std::string &name, int depth)
-{
-	if (depth > 4 || !parse_in)
-		return 0;
-	cpp_hashnode *h = cpp_lookup(parse_in, (const unsigned char *)name.data(), name.size());
-	if (!h || !cpp_macro_p(h) || !cpp_user_macro_p(h))
-		return 0;
-	const char *def = (const char *)cpp_macro_definition(parse_in, h);
-	if (!def)
-		return 0;
-	std::string body(def);
-	size_t at = name.size();
-	if (cpp_fun_like_macro_p(h)) {
-		at = body.find(')', at);
-		at = at == std::string::npos ? body.size() : at + 1;
-	}
-	body = body.substr(std::min(at, body.size()));
-	int c = 0;
-	if (pragma_column(body, depth + 1, &c) != 1 || c <= 0)
-		return 0;
-	size_t e = c - 1;
-	while (e < body.size() && ISIDNUM((unsigned char)body[e]))
-		e++;
-	std::string inner = body.substr(c - 1, e - (c - 1));
-	int t = inner == "_Pragma" ? 0 : macro_tail(inner, depth + 1);
-	return t ? t : code_after(body, c);
-}
-
-/* TEXT with its comments blanked (spaces; newlines kept), literals kept:
- * the offsets stay those of TEXT. */
-static std::string blank_comments(const std::string &text)
-{
-	std::string r(text);
-	size_t n = r.size();
-	for (size_t i = 0; i < n; i++) {
-		char ch = r[i];
-		if (ch == '"' || ch == '\'') {
-			for (i++; i < n && r[i] != ch && r[i] != '\n'; i++)
-				if (r[i] == '\\')
-					i++;
-		} else if (ch == '/' && i + 1 < n && r[i + 1] == '/') {
-			for (; i < n && r[i] != '\n'; i++)
-				r[i] = ' ';
-		} else if (ch == '/' && i + 1 < n && r[i + 1] == '*') {
-			r[i] = r[i + 1] = ' ';
-			for (i += 2; i < n && !(r[i] == '*' && i + 1 < n && r[i + 1] == '/'); i++)
-				if (r[i] != '\n')
-					r[i] = ' ';
-			if (i < n)
-				r[i] = ' ';
-			if (i + 1 < n)
-				r[++i] = ' ';
-		}
-	}
-	return r;
-}
-
-/* A _Pragma on line LINE of FILE that the line does not show: the end of
- * a function-like macro's invocation whose arguments span lines, the
- * macro's expansion holding the pragma (libcpp gives a pragma from a
- * macro the location of the end of the invocation).  *AT_LINE, *AT_COL:
- * where the invocation starts, up to 200 lines back; *END_COL: the column
- * of its closing parenthesis on LINE.  A pragma written in the arguments
- * of such an invocation (`WRAP(PR for ...)`, *ARGS): where it is written.
- * Directive lines stop the search; comments are skipped. */
-static bool pragma_invocation(const char *file, int line, int *at_line, int *at_col,
-			      int *end_col, bool *args)
-{
-	char_span last = location_get_source_line(file, line);
-	if (!last)
-		return false;
-	std::string joined(last.get_buffer(), last.length());
-	size_t last_len = joined.size();
-	bool seen = false;
-	for (int l = line - 1; l > 0 && l > line - 200; l--) {
-		char_span span = location_get_source_line(file, l);
-		if (!span)
-			return false;
-		std::string t(span.get_buffer(), span.length());
-		size_t i = 0;
-		while (i < t.size() && ISSPACE((unsigned char)t[i]))
-			i++;
-		if (i < t.size() && t[i] == '#')
-			return false;
-		joined = t + "\n" + joined;
-		/* a macro holding a pragma named on line L (cheap: that line
-		   alone), then the invocation over the lines */
-		int col = 0;
-		if (!seen && pragma_column(blank_comments(t), 0, &col) == 0)
-			continue;
-		seen = true;   /* from here, each line with the ones below */
-		std::string code = blank_comments(joined);
-		bool in_args = false;
-		if (pragma_column(code, 0, &col, NULL, &in_args) < 1 || col <= 0 ||
-		    (!in_args && col > (int)t.size()))
-			continue;
-		/* the line and column it is written at (in the arguments: on
-		   line L or a later one) */
-		int at_l = l, at_c = col;
-		for (size_t i = 0; i + 1 < (size_t)col; i++)
-			if (code[i] == '\n')
-				at_l++, at_c = col - 1 - (int)i;
-		size_t q = col - 1, n = code.size();
-		if (in_args) {
-			/* the outermost function-like macro whose arguments
-			   hold it (on line L: a paren opened before COL and not
-			   closed), its arguments closing on LINE */
-			std::vector<size_t> open;
-			std::string prev;
-			size_t outer = std::string::npos;
-			for (size_t i = 0; i < (size_t)col - 1; i++) {
-				char ch = code[i];
-				if (ISIDST((unsigned char)ch)) {
-					size_t b = i;
-					while (i < n && ISIDNUM((unsigned char)code[i]))
-						i++;
-					prev = code.substr(b, i - b);
-					i--;
-				} else if (ch == '(') {
-					cpp_hashnode *m = prev.empty() || !parse_in ? NULL
-						: cpp_lookup(parse_in, (const unsigned char *)prev.data(),
-							     prev.size());
-					open.push_back(m && cpp_macro_p(m) && cpp_fun_like_macro_p(m)
-						       ? i : std::string::npos);
-					prev.clear();
-				} else if (ch == ')') {
-					if (!open.empty())
-						open.pop_back();
-					prev.clear();
-				} else if (ch == '"' || ch == '\'') {
-					for (i++; i < n && code[i] != ch; i++)
-						if (code[i] == '\\')
-							i++;
-					prev.clear();
-				} else if (!ISSPACE((unsigned char)ch))
-					prev.clear();
-			}
-			for (size_t o : open)
-				if (o != std::string::npos) {
-					outer = o;
-					break;
-				}
-			if (outer == std::string::npos)
-				return false;
-			q = outer;
-		} else {
-			/* a function-like macro there whose arguments close on
-			   LINE */
-			while (q < n && ISIDNUM((unsigned char)code[q]))
-				q++;
-			std::string name = code.substr(col - 1, q - (col - 1));
-			cpp_hashnode *h = parse_in ? cpp_lookup(parse_in,
-								(const unsigned char *)name.data(),
-								name.size()) : NULL;
-			if (!h || !cpp_macro_p(h))
-				return false;
-			if (!cpp_fun_like_macro_p(h))
-				continue;   /* perhaps in an invocation's arguments */
-			while (q < n && ISSPACE((unsigned char)code[q]))
-				q++;
-		}
-		int depth = 0;
-		for (; q < n; q++) {
-			char ch = code[q];
-			if (ch == '"' || ch == '\'') {
-				for (q++; q < n && code[q] != ch; q++)
-					if (code[q] == '\\')
-						q++;
-			} else if (ch == '(')
-				depth++;
-			else if (ch == ')' && --depth == 0)
-				break;
-		}
-		/* the closing parenthesis in LINE's text (the last segment) */
-		if (q >= n || q < n - last_len)
-			return false;
-		*at_line = at_l;
-		*at_col = at_c;
-		*end_col = (int)(q - (n - last_len)) + 1;
-		*args = in_args;
-		return true;
-	}
-	return false;
-}
-
 /* The last characters of code that no statement follows: the pragma
  * after one of them stands inside an expression or a condition. */
 #define MP_NOT_BEFORE_STMT "+-*/%=<>!&|^,([?~.\"'"
@@ -821,9 +412,9 @@ static void handle_pragma(cpp_reader *)
 								     LRK_MACRO_EXPANSION_POINT, NULL));
 			/* the end of a macro invocation spanning lines: the
 			   pragma stands where the invocation starts */
-			if (pragma_column(line, 0, &col) == 0 && map &&
+			if (mp_pragma_column(line, 0, &col) == 0 && map &&
 			    !linemap_macro_expansion_map_p(map) &&
-			    pragma_invocation(e.file, e.line, &inv_line, &inv_col, &inv_end, &inv_args) &&
+			    mp_pragma_invocation(e.file, e.line, &inv_line, &inv_col, &inv_end, &inv_args) &&
 			    ORDINARY_MAP_STARTING_LINE_NUMBER(linemap_check_ordinary(map)) <=
 				    (linenum_type)inv_line) {
 				first = linemap_position_for_line_and_column(
@@ -838,7 +429,7 @@ static void handle_pragma(cpp_reader *)
 		}
 		int last = 0, next = 0;
 		if (text && c < text.length() && text[c] == '#')
-			last = code_before(e.file, e.line, 0);
+			last = mp_code_before(e.file, e.line, 0);
 		else if (text) {
 			/* a _Pragma written in the line (itself, or a macro holding
 			   it): the code before its column, and after it on the
@@ -847,10 +438,10 @@ static void handle_pragma(cpp_reader *)
 			std::string line(text.get_buffer(), text.length());
 			int col = 0, in_macro = 0;
 			bool in_args = false;
-			if (pragma_column(line, 0, &col, &in_macro, &in_args) == 1 && !in_args &&
+			if (mp_pragma_column(line, 0, &col, &in_macro, &in_args) == 1 && !in_args &&
 			    col > 0) {
 				int brace_col = 0;
-				last = code_before(e.file, e.line, col);
+				last = mp_code_before(e.file, e.line, col);
 				/* in a macro invocation's arguments: its '(' or ','
 				   before the pragma opens the argument */
 				if (inv_args && (last == '(' || last == ','))
@@ -861,10 +452,10 @@ static void handle_pragma(cpp_reader *)
 				while (q < line.size() && ISIDNUM((unsigned char)line[q]))
 					q++;
 				std::string name = line.substr(col - 1, q - (col - 1));
-				int tail = name == "_Pragma" ? 0 : macro_tail(name, 0);
+				int tail = name == "_Pragma" ? 0 : mp_macro_tail(name, 0);
 				next = tail ? tail
-				       : inv_line && !inv_args ? code_after(inv_last, inv_end + 1)
-				       : code_after(line, col, &brace_col);
+				       : inv_line && !inv_args ? mp_code_after(inv_last, inv_end + 1)
+				       : mp_code_after(line, col, &brace_col);
 				location_t at = linemap_resolve_location(line_table, first,
 									 LRK_MACRO_EXPANSION_POINT, NULL);
 				const line_map *map = linemap_lookup(line_table, at);
@@ -931,7 +522,7 @@ static void handle_pragma(cpp_reader *)
 			   its own column, when the line shows one such _Pragma */
 			std::string line(text.get_buffer(), text.length());
 			int col = 0, in_macro = 0;
-			if (pragma_column(line, 0, &col, &in_macro) == 1) {
+			if (mp_pragma_column(line, 0, &col, &in_macro) == 1) {
 				mp_pragmas[id].pragma_col = col;
 				mp_pragmas[id].pragma_macro_col = in_macro;
 				/* `_Pragma("mixprec(...)")` written alone on its
@@ -974,8 +565,8 @@ static void handle_pragma(cpp_reader *)
 				bool malone = !direct && !in_macro && !inv_args && ne > (size_t)col - 1;
 				for (size_t b = 0; malone && b + 1 < (size_t)col; b++)
 					malone = ISSPACE((unsigned char)line[b]);
-				if (malone && macro_tail(line.substr(col - 1, ne - (col - 1)), 0) == 0 &&
-				    (inv_line ? code_after(inv_last, inv_end + 1) : code_after(line, col)) == 0) {
+				if (malone && mp_macro_tail(line.substr(col - 1, ne - (col - 1)), 0) == 0 &&
+				    (inv_line ? mp_code_after(inv_last, inv_end + 1) : mp_code_after(line, col)) == 0) {
 					mp_next_id = id;
 					mp_next_file = e.file;
 					mp_next_line = inv_line ? inv_last_line : e.line;

@@ -138,14 +138,17 @@ extern tree mp_rt_decls[MP_RT_DECLS];
  * _Pragma("mixprec ...") operators TEXT shows (written there, or through
  * the macros it names), *COL the column of the last one, *IN_MACRO the
  * column of the function-like macro whose arguments hold a written one,
- * *IN_ARGS whether it stands in such arguments; the last character of code
+ * *IN_ARGS whether it stands in such arguments (*OUTER: the outermost such
+ * macro's column, also for one through a macro); the identifier at column
+ * COL of TEXT; the last character of code
  * before line LINE (column COL); the first after the _Pragma or macro at
  * column COL of LINE (*AT its column); the first after the pragma in
  * macro NAME's expansion (0: it ends the expansion); the start of a
  * macro invocation spanning lines that ends on LINE and holds the pragma
  * (*ARGS: written in its arguments, at *AT_LINE, *AT_COL). */
 int mp_pragma_column(const std::string &text, int depth, int *col, int *in_macro = NULL,
-		     bool *in_args = NULL);
+		     bool *in_args = NULL, int *outer = NULL);
+std::string mp_ident_at(const std::string &text, int col);
 int mp_code_before(const char *file, int line, int col);
 int mp_code_after(const std::string &line, int col, int *at = NULL);
 int mp_macro_tail(const std::string &name, int depth);

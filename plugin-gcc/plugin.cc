@@ -448,10 +448,7 @@ static void handle_pragma(cpp_reader *)
 					last = 0;
 				/* a macro holding the pragma: what its expansion
 				   puts after it, else what follows the invocation */
-				size_t q = col - 1;
-				while (q < line.size() && ISIDNUM((unsigned char)line[q]))
-					q++;
-				std::string name = line.substr(col - 1, q - (col - 1));
+				std::string name = mp_ident_at(line, col);
 				int tail = name == "_Pragma" ? 0 : mp_macro_tail(name, 0);
 				next = tail ? tail
 				       : inv_line && !inv_args ? mp_code_after(inv_last, inv_end + 1)
@@ -559,13 +556,11 @@ static void handle_pragma(cpp_reader *)
 				/* a macro whose expansion ends with the pragma, alone
 				   on its line (`OPEN`, or `OPENF(...` over lines, the
 				   line of its `)` ending there): the same */
-				size_t ne = col - 1;
-				while (!direct && ne < line.size() && ISIDNUM((unsigned char)line[ne]))
-					ne++;
-				bool malone = !direct && !in_macro && !inv_args && ne > (size_t)col - 1;
+				std::string name = direct ? std::string() : mp_ident_at(line, col);
+				bool malone = !in_macro && !inv_args && !name.empty();
 				for (size_t b = 0; malone && b + 1 < (size_t)col; b++)
 					malone = ISSPACE((unsigned char)line[b]);
-				if (malone && mp_macro_tail(line.substr(col - 1, ne - (col - 1)), 0) == 0 &&
+				if (malone && mp_macro_tail(name, 0) == 0 &&
 				    (inv_line ? mp_code_after(inv_last, inv_end + 1) : mp_code_after(line, col)) == 0) {
 					mp_next_id = id;
 					mp_next_file = e.file;

@@ -8,12 +8,33 @@
 #include "gcc-common.h"
 #include "mp-gcc.h"
 
+/* The column of the outermost function-like macro among the open
+ * parentheses PARENS (each the column of the macro it calls, 0: none). */
+static int outermost(const std::vector<int> &parens)
+{
+	for (int m : parens)
+		if (m)
+			return m;
+	return 0;
+}
+
+/* The identifier at 1-based column COL of TEXT ("" when none). */
+std::string mp_ident_at(const std::string &text, int col)
+{
+	size_t b = col > 0 ? (size_t)col - 1 : text.size(), e = b;
+	while (e < text.size() && ISIDNUM((unsigned char)text[e]))
+		e++;
+	return b < text.size() ? text.substr(b, e - b) : std::string();
+}
+
 /* The _Pragma("mixprec ...") operators TEXT (a line of source, or a macro's
  * definition) shows: written there, or through the macros it names (to
  * DEPTH 4); *COL the 1-based column of the last one in TEXT, *IN_ARGS
- * whether it stands in the arguments of a function-like macro there. */
+ * whether it stands in the arguments of a function-like macro there,
+ * *OUTER the column of the outermost such macro (0: none), *IN_MACRO the
+ * same for a _Pragma written in TEXT (0 for one through a macro). */
 int mp_pragma_column(const std::string &text, int depth, int *col, int *in_macro,
-		     bool *in_args)
+		     bool *in_args, int *outer)
 {
 	int found = 0;
 	/* the open parentheses: the column of the function-like macro each
@@ -75,17 +96,13 @@ int mp_pragma_column(const std::string &text, int depth, int *col, int *in_macro
 						q++;
 					if (text.compare(q, 7, "mixprec") == 0) {
 						found++, *col = (int)b + 1;
+						int m = outermost(parens);
 						if (in_args)
-							*in_args = std::any_of(parens.begin(), parens.end(),
-									       [](int m) { return m != 0; });
-						if (in_macro) {
-							*in_macro = 0;
-							for (int m : parens)
-								if (m) {
-									*in_macro = m;
-									break;
-								}
-						}
+							*in_args = m != 0;
+						if (in_macro)
+							*in_macro = m;
+						if (outer)
+							*outer = m;
 					}
 				}
 			}
@@ -110,9 +127,11 @@ int mp_pragma_column(const std::string &text, int depth, int *col, int *in_macro
 		int n = mp_pragma_column(body.substr(std::min(at, body.size())), depth + 1, &c2);
 		if (n > 0) {
 			found += n, *col = (int)b + 1;
+			int m = outermost(parens);
 			if (in_args)
-				*in_args = std::any_of(parens.begin(), parens.end(),
-						       [](int m) { return m != 0; });
+				*in_args = m != 0;
+			if (outer)
+				*outer = m;
 		}
 	}
 	return found;
@@ -253,10 +272,7 @@ int mp_macro_tail(const std::string &name, int depth)
 	int c = 0;
 	if (mp_pragma_column(body, depth + 1, &c) != 1 || c <= 0)
 		return 0;
-	size_t e = c - 1;
-	while (e < body.size() && ISIDNUM((unsigned char)body[e]))
-		e++;
-	std::string inner = body.substr(c - 1, e - (c - 1));
+	std::string inner = mp_ident_at(body, c);
 	int t = inner == "_Pragma" ? 0 : mp_macro_tail(inner, depth + 1);
 	return t ? t : mp_code_after(body, c);
 }
@@ -326,7 +342,8 @@ bool mp_pragma_invocation(const char *file, int line, int *at_line, int *at_col,
 		seen = true;   /* from here, each line with the ones below */
 		std::string code = blank_comments(joined);
 		bool in_args = false;
-		if (mp_pragma_column(code, 0, &col, NULL, &in_args) < 1 || col <= 0 ||
+		int outer = 0;
+		if (mp_pragma_column(code, 0, &col, NULL, &in_args, &outer) < 1 || col <= 0 ||
 		    (!in_args && col > (int)t.size()))
 			continue;
 		/* the line and column it is written at (in the arguments: on
@@ -335,65 +352,18 @@ bool mp_pragma_invocation(const char *file, int line, int *at_line, int *at_col,
 		for (size_t i = 0; i + 1 < (size_t)col; i++)
 			if (code[i] == '\n')
 				at_l++, at_c = col - 1 - (int)i;
-		size_t q = col - 1, n = code.size();
-		if (in_args) {
-			/* the outermost function-like macro whose arguments
-			   hold it (on line L: a paren opened before COL and not
-			   closed), its arguments closing on LINE */
-			std::vector<size_t> open;
-			std::string prev;
-			size_t outer = std::string::npos;
-			for (size_t i = 0; i < (size_t)col - 1; i++) {
-				char ch = code[i];
-				if (ISIDST((unsigned char)ch)) {
-					size_t b = i;
-					while (i < n && ISIDNUM((unsigned char)code[i]))
-						i++;
-					prev = code.substr(b, i - b);
-					i--;
-				} else if (ch == '(') {
-					cpp_hashnode *m = prev.empty() || !parse_in ? NULL
-						: cpp_lookup(parse_in, (const unsigned char *)prev.data(),
-							     prev.size());
-					open.push_back(m && cpp_macro_p(m) && cpp_fun_like_macro_p(m)
-						       ? i : std::string::npos);
-					prev.clear();
-				} else if (ch == ')') {
-					if (!open.empty())
-						open.pop_back();
-					prev.clear();
-				} else if (ch == '"' || ch == '\'') {
-					for (i++; i < n && code[i] != ch; i++)
-						if (code[i] == '\\')
-							i++;
-					prev.clear();
-				} else if (!ISSPACE((unsigned char)ch))
-					prev.clear();
-			}
-			for (size_t o : open)
-				if (o != std::string::npos) {
-					outer = o;
-					break;
-				}
-			if (outer == std::string::npos)
-				return false;
-			q = outer;
-		} else {
-			/* a function-like macro there whose arguments close on
-			   LINE */
-			while (q < n && ISIDNUM((unsigned char)code[q]))
-				q++;
-			std::string name = code.substr(col - 1, q - (col - 1));
-			cpp_hashnode *h = parse_in ? cpp_lookup(parse_in,
-								(const unsigned char *)name.data(),
-								name.size()) : NULL;
-			if (!h || !cpp_macro_p(h))
-				return false;
-			if (!cpp_fun_like_macro_p(h))
-				continue;   /* perhaps in an invocation's arguments */
-			while (q < n && ISSPACE((unsigned char)code[q]))
-				q++;
-		}
+		/* the function-like macro whose arguments close on LINE: the
+		   one there, or the outermost whose arguments hold it */
+		std::string name = mp_ident_at(code, in_args ? outer : col);
+		cpp_hashnode *h = parse_in ? cpp_lookup(parse_in, (const unsigned char *)name.data(),
+						       name.size()) : NULL;
+		if (!h || !cpp_macro_p(h))
+			return false;
+		if (!cpp_fun_like_macro_p(h))
+			continue;   /* perhaps in an invocation's arguments */
+		size_t q = (in_args ? outer : col) - 1 + name.size(), n = code.size();
+		while (q < n && ISSPACE((unsigned char)code[q]))
+			q++;
 		int depth = 0;
 		for (; q < n; q++) {
 			char ch = code[q];

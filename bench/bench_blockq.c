@@ -50,6 +50,21 @@ static double run(mm_fn f, float *out, QuantizedTensor *x, QuantizedTensor *w, i
 	return m;
 }
 
+/* The plain build's F against the plugin build's G: median times, the
+ * ratio, and whether the results are the same bit for bit (returned). */
+static int pair(mm_fn f, mm_fn g, float *o1, float *o2, QuantizedTensor *x, QuantizedTensor *w,
+		int n, int d, int reps, double bytes)
+{
+	double tp = run(f, o1, x, w, n, d, reps);
+	double tm = run(g, o2, x, w, n, d, reps);
+	int same = !memcmp(o1, o2, sizeof(float) * (size_t)d);
+	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tp * 1e3, bytes / tp * 1e-9);
+	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tm * 1e3, bytes / tm * 1e-9);
+	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tp / tm,
+	       same ? "bit-identical" : "DIFFER");
+	return same;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);   /* progress as it goes, also into a pipe */
@@ -73,46 +88,22 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < (size_t)n * (size_t)d / GS; i++)
 		w.s[i] = mp_frand() * 0.01f;
 	float *o1 = malloc(sizeof(float) * (size_t)d), *o2 = malloc(sizeof(float) * (size_t)d);
-	double tp = run(matmul_plain, o1, &x, &w, n, d, reps);
-	double tm = run(matmul_mixprec, o2, &x, &w, n, d, reps);
-	int same = !memcmp(o1, o2, sizeof(float) * (size_t)d);
 	double bytes = (double)n * d * (1.0 + 4.0 / GS);
 	printf("blockq matmul %dx%d GS %d (llama2.c runq.c, one thread), median of %d:\n", d, n,
 	       GS, reps);
-	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tp * 1e3, bytes / tp * 1e-9);
-	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tm * 1e3, bytes / tm * 1e-9);
-	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tp / tm,
-	       same ? "bit-identical" : "DIFFER");
+	int same = pair(matmul_plain, matmul_mixprec, o1, o2, &x, &w, n, d, reps, bytes);
 	/* `int GS` as runq.c has it: the code kept around the sums divides
 	   by it twice per group, as the loop does, and the call's own
 	   group index is one more division (not overlapped with the sums
 	   as in the loop as written) */
-	double tpv = run(matmul_gsv_plain, o1, &x, &w, n, d, reps);
-	double tmv = run(matmul_gsv_mixprec, o2, &x, &w, n, d, reps);
-	int same_v = !memcmp(o1, o2, sizeof(float) * (size_t)d);
 	printf("with the group size a global variable (runq.c's int GS):\n");
-	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tpv * 1e3,
-	       bytes / tpv * 1e-9);
-	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tmv * 1e3,
-	       bytes / tmv * 1e-9);
-	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tpv / tmv,
-	       same_v ? "bit-identical" : "DIFFER");
-	same = same && same_v;
+	same &= pair(matmul_gsv_plain, matmul_gsv_mixprec, o1, o2, &x, &w, n, d, reps, bytes);
 #ifdef MP_HAVE_OMP
 	/* as published, OpenMP pragma included: OMP_NUM_THREADS threads for
 	   the plain build; the plugin build's call before the construct */
-	double tpo = run(matmul_plain_omp, o1, &x, &w, n, d, reps);
-	double tmo = run(matmul_mixprec_omp, o2, &x, &w, n, d, reps);
-	int same_omp = !memcmp(o1, o2, sizeof(float) * (size_t)d);
 	printf("with its #pragma omp parallel for private(i), %d OpenMP thread(s):\n",
 	       omp_get_max_threads());
-	printf("  plain loop -O3 -march=native  %8.3f ms  %6.2f GB/s\n", tpo * 1e3,
-	       bytes / tpo * 1e-9);
-	printf("  mixprec                       %8.3f ms  %6.2f GB/s\n", tmo * 1e3,
-	       bytes / tmo * 1e-9);
-	printf("  speedup mixprec / plain       %8.2fx   results %s\n", tpo / tmo,
-	       same_omp ? "bit-identical" : "DIFFER");
-	same = same && same_omp;
+	same &= pair(matmul_plain_omp, matmul_mixprec_omp, o1, o2, &x, &w, n, d, reps, bytes);
 #endif
 	free(x.q), free(x.s), free(w.q), free(w.s), free(o1), free(o2);
 	return same ? 0 : 1;

@@ -33,6 +33,7 @@
  * loop's lower bound) and the nest's "FILE:LINE" (MP_ARG_LOC, a string
  * literal) for the run-time verify report.
  */
+#include <cfloat>
 #include "mp-clang.h"
 
 using namespace clang;
@@ -325,10 +326,17 @@ struct mp_build {
 	}
 
 	/* The iteration number of iterator IT's loop: (it - lo) / step. */
-	Expr *iteration(int it)
+	/* RSTEP, where given, a local holding (1 + 2^-52) / step for a step
+	   set at run time: the quotient of an exact multiple as a product
+	   truncated, no division per read; exact while the quotient, an
+	   index into an allocated tile, is below 2^50 (the GCC glue's
+	   mp_mat::iteration says why). */
+	Expr *iteration(int it, VarDecl *rstep = nullptr)
 	{
 		Expr *d = bin(BO_Sub, var(it, false), paren(var(it, true)));
 		int sv = step_var_of(it);
+		if (sv >= 0 && rstep)
+			return paren(lng(paren(bin(BO_Mul, cast(C.DoubleTy, paren(d)), ref(rstep)))));
 		if (sv >= 0)   /* positive on the fast path (extent) */
 			return paren(bin(BO_Div, paren(d),
 					 max([&] { return var(sv, false); }, [&] { return lit(1); })));
@@ -668,6 +676,33 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	auto if_live = [&](Expr *e) { return livev ? m.cond(m.ref(livev), e, m.lit(0)) : e; };
 	VarDecl *mvar = m.local("__mixprec_M", lt, if_live(m.extent(li)));
 	VarDecl *nvar = m.local("__mixprec_N", lt, if_live(m.extent(lj)));
+	/* a group loop: its trip count, and where its step is set at run time
+	   (1 + 2^-52) / step, for the tile reads' group index
+	   (mp_mat::iteration), computed once (under an OpenMP construct in
+	   tile mode, once per row in the construct's body, which reads its
+	   own locals: group_vars is called again there) */
+	VarDecl *rstep = nullptr, *gvar = nullptr;
+	auto group_vars = [&](bool live) {
+		if (p.loop_g < 0)
+			return;
+		auto guard = [&](Expr *e, Expr *dflt) {
+			return live && livev ? m.cond(m.ref(livev), e, dflt) : e;
+		};
+		gvar = m.local("__mixprec_G", lt, guard(m.extent(p.loop_g), m.lit(0)));
+		int sv = m.step_var_of(n->loop[p.loop_g].iter);
+		if (sv < 0)
+			return;
+		Expr *up = FloatingLiteral::Create(C, llvm::APFloat(1.0 + DBL_EPSILON), true,
+						   C.DoubleTy, m.L);   /* 1 + 2^-52 */
+		Expr *r = m.bin(BO_Div, up,
+				m.cast(C.DoubleTy, m.max([&] { return m.lng(m.var(sv, false)); },
+							 [&] { return m.lit(1); })));
+		rstep = m.local("__mixprec_rstep", C.DoubleTy,
+				guard(r, FloatingLiteral::Create(C, llvm::APFloat(1.0), true,
+								 C.DoubleTy, m.L)));
+	};
+	if (!(c.omp && p.mode == MP_OUT_TILE))
+		group_vars(true);
 	std::vector<Stmt *> pre;   /* statements before the call */
 	/* The bits of X converted to floating type FT, as integer type UT:
 	   FT f = X; UT u = 0; memcpy(&u, &f, sizeof f); (declared before the
@@ -932,6 +967,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	VarDecl *tile = tiles[0];
 
 	std::vector<Stmt *> outer = { m.decl_stmt(mvar), m.decl_stmt(nvar) };
+	if (gvar)
+		outer.push_back(m.decl_stmt(gvar));
+	if (rstep)
+		outer.push_back(m.decl_stmt(rstep));
 	if (livev) {
 		outer.insert(outer.begin(), m.decl_stmt(livev));
 		for (VarDecl *t : tiles)
@@ -988,6 +1027,7 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		std::vector<Expr *> ga = { key(), m.lit(oid) };
 		otile = m.local("__mixprec_otile", vp, m.call(get_fn, ga));
 		tiles[0] = otile;
+		group_vars(false);
 	}
 	/* all or nothing: every tile non-null */
 	Expr *all = m.bin(BO_NE, m.ref(tiles[0]), m.lit(0));
@@ -1085,8 +1125,12 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 						  omp_tile ? m.paren(m.extent(li)) : m.ref(mvar)),
 					    m.paren(idx));
 			if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
-				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx), m.paren(m.extent(pq.loop_g))),
-					    m.paren(m.iteration(n->loop[pq.loop_g].iter)));
+				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx),
+							  gvar && pq.loop_g == p.loop_g
+							  ? m.ref(gvar) : m.paren(m.extent(pq.loop_g))),
+					    m.paren(m.iteration(n->loop[pq.loop_g].iter,
+								pq.loop_g == p.loop_g ? rstep
+										      : nullptr)));
 			if (vj >= 0)
 				idx = m.bin(BO_Add, m.bin(BO_Mul, m.paren(idx),
 							   omp_tile ? m.paren(m.extent(lj)) : m.ref(nvar)),
@@ -1209,6 +1253,10 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 		   (code generation takes the body from the loop, as it is now) */
 		ForStmt *tf = cast<ForStmt>(c.top);
 		std::vector<Stmt *> items = { m.decl_stmt(otile) };
+		if (gvar)
+			items.push_back(m.decl_stmt(gvar));
+		if (rstep)
+			items.push_back(m.decl_stmt(rstep));
 		if (CompoundStmt *cs = dyn_cast<CompoundStmt>(tf->getBody()))
 			items.insert(items.end(), cs->body_begin(), cs->body_end());
 		else

@@ -265,11 +265,24 @@ struct mp_mat {
 		return s > 1 ? fold_build2(TRUNC_DIV_EXPR, long_t(), e, build_int_cst(long_t(), s)) : e;
 	}
 
-	/* The iteration number of iterator IT's loop: (it - lo) / step. */
-	tree iteration(int it)
+	/* The iteration number of iterator IT's loop: (it - lo) / step.
+	   RSTEP, where given, is (1 + 2^-52) / step for a step s set at run
+	   time, a little above 1/s: the quotient g of an exact multiple
+	   d = g*s as a product truncated, no division per read.  d * RSTEP
+	   lies in [g, g + g*2^-51) (at most two roundings of 2^-53 above the
+	   factor 2^-52), so truncation gives g while g < 2^50 -- g indexes an
+	   allocated tile (and an add would make an FMA candidate, which
+	   changes how GCC contracts the float code kept around the tile's
+	   read). */
+	tree iteration(int it, tree rstep = NULL_TREE)
 	{
 		tree d = fold_build2(MINUS_EXPR, long_t(), var(it, false), var(it, true));
 		int sv = step_var_of(it);
+		if (sv >= 0 && rstep)
+			return fold_build1(FIX_TRUNC_EXPR, long_t(),
+					   fold_build2(MULT_EXPR, double_type_node,
+						       fold_build1(FLOAT_EXPR, double_type_node, d),
+						       rstep));
 		if (sv >= 0)   /* positive on the fast path (extent) */
 			return fold_build2(TRUNC_DIV_EXPR, long_t(), d,
 					   fold_build2(MAX_EXPR, long_t(), var(sv, false),
@@ -879,6 +892,27 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	assign(&init, nvar, zero);
 	assign(&head, mvar, m.extent(li));
 	assign(&head, nvar, m.extent(lj));
+	/* a group loop: its trip count, and where its step is set at run time
+	   (1 + 2^-52) / step, for the tile reads' group index
+	   (mp_mat::iteration), computed once */
+	tree rstep = NULL_TREE, gvar = NULL_TREE;
+	if (p.loop_g >= 0) {   /* and the groups per row, read once */
+		gvar = create_tmp_var(long_t(), "mp_G");
+		assign(&init, gvar, zero);
+		assign(&head, gvar, m.extent(p.loop_g));
+	}
+	if (p.loop_g >= 0 && m.step_var_of(n->loop[p.loop_g].iter) >= 0) {
+		int sv = m.step_var_of(n->loop[p.loop_g].iter);
+		rstep = create_tmp_var(double_type_node, "mp_rstep");
+		assign(&init, rstep, build_real(double_type_node, dconst1));
+		tree s = fold_build2(MAX_EXPR, long_t(), fold_convert(long_t(), m.var(sv, false)),
+				     build_int_cst(long_t(), 1));
+		REAL_VALUE_TYPE up;   /* 1 + 2^-52 */
+		real_from_string(&up, "0x1.0000000000001p+0");
+		assign(&head, rstep, fold_build2(RDIV_EXPR, double_type_node,
+						 build_real(double_type_node, up),
+						 fold_build1(FLOAT_EXPR, double_type_node, s)));
+	}
 	/* one call per contraction (rows unrolled into accumulators: several,
 	   all in tile mode); the fast path needs every tile */
 	static mp_arg recipe[MP_MAX_CALL_ARGS];
@@ -1089,8 +1123,11 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 					  idx);
 		if (pq.loop_g >= 0)   /* groups: T[(i*G + g)*N + j] */
 			idx = fold_build2(PLUS_EXPR, long_t(),
-					  fold_build2(MULT_EXPR, long_t(), idx, m.extent(pq.loop_g)),
-					  m.iteration(n->loop[pq.loop_g].iter));
+					  fold_build2(MULT_EXPR, long_t(), idx,
+						      pq.loop_g == p.loop_g ? gvar
+									    : m.extent(pq.loop_g)),
+					  m.iteration(n->loop[pq.loop_g].iter,
+						      pq.loop_g == p.loop_g ? rstep : NULL_TREE));
 		if (vj >= 0)
 			idx = fold_build2(PLUS_EXPR, long_t(),
 					  fold_build2(MULT_EXPR, long_t(), idx, nvar), m.iteration(vj));

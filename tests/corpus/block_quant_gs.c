@@ -134,4 +134,24 @@ void corpus_main(void)
 		harness_free(out);
 		harness_free(o32);
 	}
+	/* thousands of groups: the glues read group g's sum at an index they
+	   compute from j without dividing by the step (a product with about
+	   1/gs, rounded up: 1/gs rounded to nearest gives a wrong group for
+	   gs 49, 98, 103, 107, 187, ..., from the second group on) */
+	static const int many[] = { 3, 49, 7, 103, 13, 98, 107, 48, 1, 187 };
+	for (int t = 0; t < 10; t++) {
+		int gs = many[t], rows = 2 + t % 3, n = gs * (5003 - 211 * t) + (t % 2);
+		int8_t *wq = harness_rand_s8((size_t)rows * n + 64);
+		int8_t *xq = harness_rand_s8((size_t)n + 64);
+		float *ws = harness_rand_f32((size_t)rows * n + 8, -2.0f, 2.0f);
+		float *xs = harness_rand_f32((size_t)n + 8, 0.0f, 1.0f);
+		float *out = harness_rand_f32((size_t)rows + 8, -1.0f, 1.0f);
+		bq_param(out, wq, ws, xq, xs, rows, n, gs);
+		harness_out_array(harness_name("many %dx%d gs %d", rows, n, gs), out, (size_t)rows + 8);
+		harness_free(wq);
+		harness_free(xq);
+		harness_free(ws);
+		harness_free(xs);
+		harness_free(out);
+	}
 }

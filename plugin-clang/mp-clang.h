@@ -214,6 +214,7 @@ struct mp_ctx {
 	unsigned cur_conds = 0;   /* new_stmt: the current statement's */
 	bool cur_known = true;
 	bool size_of(clang::QualType t, mp_aff *r, int depth);
+	int64_t const_vla_length(clang::QualType t);
 	int array_for(clang::VarDecl *base, bool is_decl);
 	bool ptr_of(const clang::Expr *p, int *arr, mp_aff *off, int depth);
 	bool addr_of(const clang::Expr *lv, int *arr, mp_aff *off, int depth);

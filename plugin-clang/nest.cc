@@ -257,11 +257,28 @@ static bool is_empty(const Stmt *s)
 	return true;
 }
 
+/* Whether S is `v = e;` of a local scalar V other than the guard's
+ * variable ZV, E without side effects (f2c's `i__3 = *m;` before the loop
+ * in the guard). */
+static bool plain_assign(mp_ctx &c, Stmt *s)
+{
+	BinaryOperator *bo = dyn_cast<BinaryOperator>(s);
+	if (!bo || bo->getOpcode() != BO_Assign || bo->getRHS()->HasSideEffects(c.C))
+		return false;
+	const VarDecl *v = mp_var_of_ref(bo->getLHS()->IgnoreParens());
+	return v && v->hasLocalStorage() && v->getType()->isScalarType() &&
+	       !v->getType().isVolatileQualified();
+}
+
 /* The loop a zero-skip guard `if` runs where its variable is nonzero:
  * `if (t != 0) for ...`, `if (t == 0) {} else for ...`, or, where NEXT is
  * the rest of a loop body after the `if`, `if (t == 0) continue; for ...`
- * (GLPK's form).  Its variable in *zv; else null. */
-static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *zv)
+ * (GLPK's form).  Its variable in *zv; else null.  With PREFIX, the
+ * branch may assign scalars before the loop (`if (temp != 0.f) { i__3 =
+ * *m; for ... }`, f2c's form, as the GCC glue reads it): those
+ * assignments in *PREFIX. */
+static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *zv,
+			     std::vector<Stmt *> *prefix = nullptr)
 {
 	bool nz;
 	if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
@@ -285,6 +302,20 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 		}
 	}
 	*zv = v;
+	CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(single(run));
+	if (prefix && cs && cs->size() > 1) {
+		ArrayRef<Stmt *> b(cs->body_begin(), cs->size());
+		for (size_t q = 0; q + 1 < b.size(); q++)
+			if (!is_empty(b[q]) && !plain_assign(c, b[q]))
+				return nullptr;
+		ForStmt *f = dyn_cast<ForStmt>(b.back());
+		if (!f)
+			return nullptr;
+		for (size_t q = 0; q + 1 < b.size(); q++)
+			if (!is_empty(b[q]))
+				prefix->push_back(b[q]);
+		return f;
+	}
 	return dyn_cast_or_null<ForStmt>(single(run));
 }
 
@@ -1632,8 +1663,17 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		int zv;
 		/* not a condition read as affine (`if (inside)`, inside = ih >= 0
 		   && ih < H: padding, TFLite's depthwise reference) */
-		ForStmt *zf = then_ok || else_ok ? nullptr : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv);
+		std::vector<Stmt *> zpre;
+		ForStmt *zf = then_ok || else_ok ? nullptr
+						 : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv, &zpre);
 		if (zf) {
+			/* the assignments before the loop: under the guard's
+			   condition, which is not read */
+			sg = c.g_conds, sk = c.g_known;
+			c.g_known = false;
+			for (Stmt *q : zpre)
+				describe_body(c, q, lid, true, pos, cont);
+			c.g_conds = sg, c.g_known = sk;
 			int id = c.n->nloops;
 			describe_body(c, zf, lid, guarded, pos, cont);
 			if (id < c.n->nloops)
@@ -1715,6 +1755,13 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			if (const ConstantArrayType *at = c.C.getAsConstantArrayType(v->getType()))
 				if (!v->getInit() && !v->isStaticLocal() &&
 				    at->getElementType()->isScalarType() &&
+				    !v->getType().isVolatileQualified())
+					continue;
+			/* the same whose length is a constant after all
+			   (`const int U = 8; float acc[U];`: llm.c's own form) */
+			if (const VariableArrayType *vt = c.C.getAsVariableArrayType(v->getType()))
+				if (c.const_vla_length(v->getType()) > 0 && !v->getInit() &&
+				    !v->isStaticLocal() && vt->getElementType()->isScalarType() &&
 				    !v->getType().isVolatileQualified())
 					continue;
 			if (v->getType()->isVariableArrayType()) {

@@ -687,6 +687,29 @@ bool mp_ctx::size_of(QualType t, mp_aff *r, int depth)
 	return true;
 }
 
+/* The length of variable-length array type T when its length folds to a
+ * constant after all (`const int U = 8; float acc[U];`, llm.c's
+ * matmul_forward: a VLA in C, as `const int` is no constant expression;
+ * a write to U is undefined), with an element type of constant size;
+ * else -1.  As the GCC glue, which gives such an array its constant type
+ * (hoist.cc, const_vla_r). */
+int64_t mp_ctx::const_vla_length(QualType t)
+{
+	const VariableArrayType *v = C.getAsVariableArrayType(t);
+	if (!v || !v->getSizeExpr() || !v->getElementType()->isConstantSizeType() ||
+	    v->getElementType()->isIncompleteType())
+		return -1;
+	Expr::EvalResult r;
+	if (!v->getSizeExpr()->EvaluateAsInt(r, C) || r.HasSideEffects)
+		return -1;
+	llvm::APSInt n = r.Val.getInt();
+	if (n.isSigned() ? n.getSExtValue() < 1 : n.getZExtValue() < 1)
+		return -1;
+	if (n.getActiveBits() > 20)
+		return -1;
+	return (int64_t)n.getZExtValue();
+}
+
 /* ---------------------------------------------------------- addresses */
 
 int mp_ctx::array_for(VarDecl *base, bool is_decl)
@@ -703,6 +726,10 @@ int mp_ctx::array_for(VarDecl *base, bool is_decl)
 			return -1;
 	} else if (const ConstantArrayType *ca = C.getAsConstantArrayType(base->getType())) {
 		size = C.getTypeSizeInChars(ca).getQuantity();
+	} else if (const_vla_length(base->getType()) > 0) {
+		size = const_vla_length(base->getType()) *
+		       C.getTypeSizeInChars(C.getAsVariableArrayType(base->getType())
+						    ->getElementType()).getQuantity();
 	} else if (!base->getType()->isIncompleteType() && base->getType()->isConstantSizeType()) {
 		size = C.getTypeSizeInChars(base->getType()).getQuantity();
 	}

@@ -154,6 +154,107 @@ static tree hoist_loops_r(tree *tp, int *, void *data)
 	return NULL_TREE;
 }
 
+/* The value of the integer expression E with each `const` variable that
+ * has a constant initializer read as that constant (a write to such a
+ * variable is undefined), or NULL_TREE when E has another operand. */
+static tree const_value(tree e, int depth)
+{
+	if (!e || depth > 32 || !INTEGRAL_TYPE_P(TREE_TYPE(e)))
+		return NULL_TREE;
+	switch (TREE_CODE(e)) {
+	case INTEGER_CST:
+		return e;
+	case VAR_DECL: {
+		tree ty = TREE_TYPE(e), init = DECL_INITIAL(e);
+		if (!TYPE_READONLY(ty) || TYPE_VOLATILE(ty) || TREE_THIS_VOLATILE(e) ||
+		    TYPE_ATOMIC(ty) || !init || TREE_CODE(init) != INTEGER_CST)
+			return NULL_TREE;
+		return fold_convert(ty, init);
+	}
+	case SAVE_EXPR: case NON_LVALUE_EXPR:
+		return const_value(TREE_OPERAND(e, 0), depth + 1);
+	case COMPOUND_EXPR:   /* `(0, 7)`, as the C front end folds the length */
+		return TREE_SIDE_EFFECTS(TREE_OPERAND(e, 0)) ? NULL_TREE
+							      : const_value(TREE_OPERAND(e, 1), depth + 1);
+	CASE_CONVERT: {
+		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
+		return a ? fold_convert(TREE_TYPE(e), a) : NULL_TREE;
+	}
+	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: {
+		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
+		tree b = a ? const_value(TREE_OPERAND(e, 1), depth + 1) : NULL_TREE;
+		if (!b)
+			return NULL_TREE;
+		tree r = fold_build2(TREE_CODE(e), TREE_TYPE(e), fold_convert(TREE_TYPE(e), a),
+				     fold_convert(TREE_TYPE(e), b));
+		return TREE_CODE(r) == INTEGER_CST && !TREE_OVERFLOW(r) ? r : NULL_TREE;
+	}
+	default:
+		return NULL_TREE;
+	}
+}
+
+/* A variable-length array declared in an annotated nest whose length is
+ * a constant after all (`const int U = 8; float acc[U];`, llm.c's
+ * matmul_forward: a VLA in C, as `const int` is no constant expression):
+ * given the array type of that length, as clang's glue reads it. */
+static tree const_vla_r(tree *tp, int *, void *)
+{
+	if (TREE_CODE(*tp) != BIND_EXPR)
+		return NULL_TREE;
+	for (tree v = BIND_EXPR_VARS(*tp); v; v = DECL_CHAIN(v)) {
+		tree ty = TREE_TYPE(v);
+		if (!VAR_P(v) || TREE_STATIC(v) || TREE_CODE(ty) != ARRAY_TYPE ||
+		    !variably_modified_type_p(ty, NULL_TREE) ||
+		    variably_modified_type_p(TREE_TYPE(ty), NULL_TREE) || !TYPE_DOMAIN(ty) ||
+		    !TYPE_MIN_VALUE(TYPE_DOMAIN(ty)) || !integer_zerop(TYPE_MIN_VALUE(TYPE_DOMAIN(ty))))
+			continue;
+		tree hi = const_value(TYPE_MAX_VALUE(TYPE_DOMAIN(ty)), 0);
+		if (!hi || tree_int_cst_sgn(hi) < 0 || !tree_fits_uhwi_p(hi) ||
+		    tree_to_uhwi(hi) >= (1u << 20))
+			continue;
+		tree nt = build_array_type_nelts(TREE_TYPE(ty), tree_to_uhwi(hi) + 1);
+		nt = build_qualified_type(nt, TYPE_QUALS(ty));
+		TREE_TYPE(v) = nt;
+		DECL_SIZE(v) = NULL_TREE;
+		DECL_SIZE_UNIT(v) = NULL_TREE;
+		layout_decl(v, 0);
+	}
+	return NULL_TREE;
+}
+
+/* In a loop header of an annotated nest: a `const` integer variable with
+ * a constant initializer read as that constant (`i += rows` with `static
+ * const int rows = 4;`), as the C front end folds it when optimizing and
+ * clang's glue reads it at any level; GCC at -O0 left a load the
+ * induction variable's step could not be read from. */
+static tree const_read_r(tree *tp, int *walk_subtrees, void *)
+{
+	tree e = *tp;
+	if (TREE_CODE(e) == ADDR_EXPR) {
+		*walk_subtrees = 0;
+		return NULL_TREE;
+	}
+	if (VAR_P(e))
+		if (tree v = const_value(e, 0))
+			*tp = v;
+	return NULL_TREE;
+}
+
+static tree const_headers_r(tree *tp, int *, void *)
+{
+	tree t = *tp;
+	if (TREE_CODE(t) == FOR_STMT) {
+		if (FOR_COND(t))
+			walk_tree(&FOR_COND(t), const_read_r, NULL, NULL);
+		if (FOR_EXPR(t))
+			walk_tree(&FOR_EXPR(t), const_read_r, NULL, NULL);
+	} else if (TREE_CODE(t) == WHILE_STMT && WHILE_COND(t)) {
+		walk_tree(&WHILE_COND(t), const_read_r, NULL, NULL);
+	}
+	return NULL_TREE;
+}
+
 /* Markers of statement list LIST: their nests' bounds, with BIND the
  * innermost scope around LIST (the variables are declared there). */
 static void hoist_markers(tree list, tree bind)
@@ -174,6 +275,8 @@ static void hoist_markers(tree list, tree bind)
 		}
 		if (!mp_loop_item(item))
 			continue;
+		walk_tree_without_duplicates(&item, const_vla_r, NULL);
+		walk_tree_without_duplicates(&item, const_headers_r, NULL);
 		hoist_writes hw;
 		walk_tree_without_duplicates(&item, hoist_writes_r, &hw);
 		if (init)

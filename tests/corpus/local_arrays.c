@@ -1,12 +1,14 @@
-// MIXPREC-TRANSFORMED: 6
+// MIXPREC-TRANSFORMED: 9
 /* local_arrays.c -- a local array of accumulators declared inside the
  * nest, as llm.c's matmul_forward unrolls its rows (`float result[8]`
  * per output column, 8 rows of the input at a time).  The array is memory
  * of the nest under GCC and clang alike: the contraction over i (8 rows of
  * inp against a column of w, into the array) is planned from the inner
  * loop, the loops around it kept.  With its size from a `const int` the
- * array is variable-length in C (llm.c's own form): refused with that
- * reason under the three compilers. */
+ * array is variable-length in C (llm.c's own form: `const int LOOP_UNROLL
+ * = 8;`), a constant length after all (writing the `const` variable is
+ * undefined): the same, under the three compilers.  A length known only
+ * at run time is refused with that reason. */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -52,6 +54,70 @@ __attribute__((noinline)) void la_vla(int BT, int C, int OC, const int8_t *inp,
 				      const int8_t *w, int32_t *out)
 {
 	const int U = 8;
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += U)
+		for (int o = 0; o < OC; o++) {
+			int32_t r[U];
+			for (int u = 0; u < U; u++)
+				r[u] = 0;
+			for (int i = 0; i < C; i++)
+				for (int u = 0; u < U; u++)
+					r[u] += inp[(obt + u) * C + i] * w[i + o * C];
+			for (int u = 0; u < U; u++)
+				out[(obt + u) * OC + o] = r[u];
+		}
+}
+
+/* llm.c's matmul_forward as published (train_gpt2.c), int8 */
+__attribute__((noinline)) void la_llmc(int32_t *out, const int8_t *inp, const int8_t *weight,
+				       const int32_t *bias, int B, int T, int C, int OC)
+{
+	const int LOOP_UNROLL = 8;
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < B * T; obt += LOOP_UNROLL) {
+		for (int o = 0; o < OC; o++) {
+			int32_t result[LOOP_UNROLL];
+			for (int ibt = 0; ibt < LOOP_UNROLL; ibt++) {
+				result[ibt] = (bias != NULL) ? bias[o] : 0;
+			}
+			for (int i = 0; i < C; i++) {
+				int32_t w = weight[i + o * C];
+				for (int ibt = 0; ibt < LOOP_UNROLL; ibt++) {
+					int bt = obt + ibt;
+					result[ibt] += inp[bt * C + i] * w;
+				}
+			}
+			for (int ibt = 0; ibt < LOOP_UNROLL; ibt++) {
+				int bt = obt + ibt;
+				out[bt * OC + o] = result[ibt];
+			}
+		}
+	}
+}
+
+/* the length a file-scope `static const` in an expression */
+static const int la_rows = 2 * 2;
+__attribute__((noinline)) void la_static_const(int BT, int C, int OC, const int8_t *inp,
+					       const int8_t *w, int32_t *out)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += la_rows)
+		for (int o = 0; o < OC; o++) {
+			int32_t r[la_rows - 1 + 1];
+			for (int u = 0; u < la_rows; u++)
+				r[u] = 0;
+			for (int i = 0; i < C; i++)
+				for (int u = 0; u < la_rows; u++)
+					r[u] += inp[(obt + u) * C + i] * w[i + o * C];
+			for (int u = 0; u < la_rows; u++)
+				out[(obt + u) * OC + o] = r[u];
+		}
+}
+
+/* a length known at run time: a VLA (refused) */
+__attribute__((noinline)) void la_vla_runtime(int BT, int C, int OC, const int8_t *inp,
+					      const int8_t *w, int32_t *out, int U)
+{
 #pragma mixprec(int8, acc=int32)
 	for (int obt = 0; obt < BT; obt += U) // expected-warning {{'r' is a variable-length array declared inside the nest}}
 		for (int o = 0; o < OC; o++) {
@@ -151,6 +217,12 @@ void corpus_main(void)
 		harness_out_array(harness_name("enum %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		la_vla(M, K, N, inp, w, out);
 		harness_out_array(harness_name("vla %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_llmc(out, inp, w, sh % 2 ? bias : NULL, 1, BT, K, N);
+		harness_out_array(harness_name("llm.c %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_static_const(M, K, N, inp, w, out);
+		harness_out_array(harness_name("static const %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_vla_runtime(M, K, N, inp, w, out, 8);
+		harness_out_array(harness_name("vla runtime %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		harness_out_long(harness_name("acc elem %dx%dx%d", M, N, K),
 				 la_acc_elem(M, N, K, inp, w, out));
 		harness_out_array(harness_name("acc elem C %dx%dx%d", M, N, K), out, (size_t)M * N);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 10
+// MIXPREC-TRANSFORMED: 11
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -245,6 +245,62 @@ __attribute__((noinline)) void zg_ptr(int M, int N, int K, const int8_t *A, cons
 	}
 }
 
+/* f2c's translation of netlib's SGEMM (CLAPACK), int8: 1-based, the
+   pointers shifted, and the loop's bound set inside the guard (`i__3 =
+   *m;`; clang refused it, GCC transformed it: a helper on CLAPACK) */
+typedef long int zg_integer;
+__attribute__((noinline)) void zg_f2c(zg_integer *m, zg_integer *n, zg_integer *k,
+				      const int8_t *a, zg_integer *lda, const int8_t *b,
+				      zg_integer *ldb, int32_t *c__, zg_integer *ldc, int32_t *alpha)
+{
+	zg_integer a_dim1, a_offset, b_dim1, b_offset, c_dim1, c_offset, i__1, i__2, i__3;
+	zg_integer i__, j, l;
+	int32_t temp;
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	b_dim1 = *ldb;
+	b_offset = 1 + b_dim1;
+	b -= b_offset;
+	c_dim1 = *ldc;
+	c_offset = 1 + c_dim1;
+	c__ -= c_offset;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		i__2 = *k;
+		for (l = 1; l <= i__2; ++l) {
+			temp = *alpha * b[l + j * b_dim1];
+			if (temp != 0) {
+				i__3 = *m;
+				for (i__ = 1; i__ <= i__3; ++i__) {
+					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
+				}
+			}
+		}
+	}
+}
+
+/* ... the bound's variable read after the nest: set only where a guard
+   passed (all zeros in B: never, it keeps its value from before):
+   refused under the three compilers, the bound read after the nest */
+__attribute__((noinline)) long zg_f2c_live(int M, int N, int K, const int8_t *A,
+					   const int8_t *B, int32_t *C)
+{
+	long i3 = -5, i;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) // expected-warning {{reduction loop 'l' also contains an assignment to 'i3'}}
+		for (int l = 0; l < K; l++) {
+			int temp = B[l + j * K];
+			if (temp != 0) {
+				i3 = M;
+				for (i = 0; i < i3; i++)
+					C[i + j * M] += temp * A[i + l * M];
+			}
+		}
+	return i3;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -290,6 +346,20 @@ void corpus_main(void)
 		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
 		zg_positive(M, N, K, A, B, C);
 		harness_out_array(harness_name("positive %dx%dx%d", M, N, K), C, mn);
+		{
+			zg_integer m = M, n = N, k = K, lda = M, ldb = K, ldc = M;
+			int32_t alpha = sh % 3 - 1;
+			zg_f2c(&m, &n, &k, A, &lda, B, &ldb, C, &ldc, &alpha);
+			harness_out_array(harness_name("f2c %dx%dx%d", M, N, K), C, mn);
+			harness_out_long(harness_name("f2c live %dx%dx%d", M, N, K),
+					 zg_f2c_live(M, N, K, A, B, C));
+			harness_out_array(harness_name("f2c live C %dx%dx%d", M, N, K), C, mn);
+			int8_t *Z = harness_alloc(kn + 1);
+			memset(Z, 0, kn + 1);
+			harness_out_long(harness_name("f2c live zeros %dx%dx%d", M, N, K),
+					 zg_f2c_live(M, N, K, A, Z, C));
+			harness_free(Z);
+		}
 		zg_ptr(M, N, K, A, B, C);   /* (reads at most K*N of B) */
 		harness_out_array(harness_name("ptr %dx%dx%d", M, N, K), C, mn);
 		{

@@ -1074,9 +1074,10 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	hi.cst -= cmp_off;        /* v + c op n  <=>  v op n - c */
 	hi2.cst -= cmp_off;
 	/* GCC's form of `for (unsigned j = 0; j < 1; j++)`: `j == 0`, one
-	   iteration when the counter starts at the bound */
+	   iteration when the counter starts at the bound, whatever the step
+	   (`k < 1; k += 2`: fuzz seed 1205752, which clang transformed) */
 	int64_t c0, c1;
-	if (code == EQ_EXPR && (step == 1 || step == -1) && mp_aff_is_const(&lo, &c0) &&
+	if (code == EQ_EXPR && step != 0 && mp_aff_is_const(&lo, &c0) &&
 	    mp_aff_is_const(&hi, &c1) && c0 == c1)
 		code = step > 0 ? LE_EXPR : GE_EXPR;
 	bool ne = false;

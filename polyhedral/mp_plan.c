@@ -3714,6 +3714,20 @@ static int check_var_steps(az *z)
 	return 0;
 }
 
+/* Whether V is a factor of the product E (casts peeled, at any depth of
+ * its multiplications: `b * 3 * t`, which GCC's front end may fold into
+ * `b * (t * 3)`), so that V == 0 makes E 0. */
+static int is_factor(const mp_nest *n, int e, int v, int depth)
+{
+	const mp_expr *x = e >= 0 && depth < 16 ? ex(n, peel_casts(n, e)) : NULL;
+	if (!x)
+		return 0;
+	if (x->kind == MP_X_VAR)
+		return x->var == v;
+	return x->kind == MP_X_MUL &&
+	       (is_factor(n, x->a, v, depth + 1) || is_factor(n, x->b, v, depth + 1));
+}
+
 /* A loop under a zero-skip guard (`if (t != 0) for (j ...) C[i][j] += t *
  * B[k][j];`, mp_loop.zguard): the guard is dropped, which adds t * b = 0
  * where it skipped (exact for integers; for floats a zero, the sign of a
@@ -3749,10 +3763,7 @@ static int check_zguards(az *z)
 			ok = s == z->c.stmt;
 		}
 		const mp_expr *m = ok ? ex(n, z->c.prod) : NULL;
-		const mp_expr *fa = m && m->kind == MP_X_MUL ? ex(n, peel_casts(n, m->a)) : NULL;
-		const mp_expr *fb = fa ? ex(n, peel_casts(n, m->b)) : NULL;
-		if (!fa || !fb || z->c.acc_var == v ||
-		    !((fa->kind == MP_X_VAR && fa->var == v) || (fb->kind == MP_X_VAR && fb->var == v)))
+		if (!m || m->kind != MP_X_MUL || z->c.acc_var == v || !is_factor(n, z->c.prod, v, 0))
 			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)'; "
 				      "mixprec drops that guard only where the loop holds the "
 				      "contraction alone, '%s' a factor of its product",

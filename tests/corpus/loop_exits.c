@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 4
+// MIXPREC-TRANSFORMED: 5
 /* loop_exits.c -- exit tests as other people write them: `!=` on int and
  * size_t iterators (C++-influenced code, iterator loops ported to C), and
  * `i < INT_MAX`-style bounds that GCC itself turns into `!=` before the
@@ -61,6 +61,21 @@ __attribute__((noinline)) void ex_one_column(int M, int K, const int8_t *A, cons
 		}
 }
 
+/* ... and one step of a reduction stepping by 2, `k < 1; k += 2` on an
+   unsigned k (`k == 0`: GCC refused it, clang transformed it; fuzz seed
+   1205752), the iterators read after the nest */
+__attribute__((noinline)) long ex_one_step(unsigned M, unsigned N, const int8_t *A,
+					   const uint8_t *B, int32_t *C)
+{
+	unsigned i = (unsigned)-1, j = (unsigned)-2, k = (unsigned)-3;
+#pragma mixprec(uint8, acc=int32)
+	for (k = 0; k < 1; k += 2)
+		for (j = 0; j != N; j++)
+			for (i = 0; i != M; i += 1)
+				C[i * N + j] += (A[i * 2 + k] - 3) * (B[j * 2 + k] + 1);
+	return (long)i * 1000000 + (long)j * 1000 + k;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -76,6 +91,15 @@ void corpus_main(void)
 		harness_out_array(harness_name("ne_size_t %dx%dx%d", M, N, K), C, mn);
 		ex_one_column(M, K, A, B, C);
 		harness_out_array(harness_name("one_column %dx%d", M, K), C, (size_t)M);
+		{
+			uint8_t *U = harness_rand_u8((size_t)N * 2 + 1);
+			int8_t *A2 = harness_rand_s8((size_t)M * 2 + 1);
+			harness_out_long(harness_name("one_step %dx%d", M, N),
+					 ex_one_step((unsigned)M, (unsigned)N, A2, U, C));
+			harness_out_array(harness_name("one_step C %dx%d", M, N), C, mn);
+			harness_free(U);
+			harness_free(A2);
+		}
 		ex_ne_unsigned((unsigned)M, (unsigned)N, (unsigned)K, A, B, C);
 		harness_out_array(harness_name("ne_unsigned %dx%dx%d", M, N, K), C, mn);
 		harness_free(A);

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 12
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -245,6 +245,22 @@ __attribute__((noinline)) void zg_ptr(int M, int N, int K, const int8_t *A, cons
 	}
 }
 
+/* the guard's variable a factor of a longer product, `b * 3 * t` (GCC's
+   front end folds it into `b * (t * 3)`, which the GCC glue refused: fuzz
+   seed 1206077); t a zero-pointed operand, skipped where it is 0 */
+__attribute__((noinline)) void zg_factor3(int M, int N, int K, const int8_t *A,
+					  const uint8_t *B, int32_t *C)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < M; i++) {
+			int t = A[i * K + k] - 7;
+			if (t)
+				for (int j = 0; j < N; j++)
+					C[i * N + j] += B[k * N + j] * 3 * t;
+		}
+}
+
 /* f2c's translation of netlib's SGEMM (CLAPACK), int8: 1-based, the
    pointers shifted, and the loop's bound set inside the guard (`i__3 =
    *m;`; clang refused it, GCC transformed it: a helper on CLAPACK) */
@@ -346,6 +362,14 @@ void corpus_main(void)
 		harness_out_array(harness_name("other_var %dx%dx%d", M, N, K), C, mn);
 		zg_positive(M, N, K, A, B, C);
 		harness_out_array(harness_name("positive %dx%dx%d", M, N, K), C, mn);
+		{
+			int8_t *A7 = harness_alloc(mk + 1);
+			for (size_t q = 0; q <= mk; q++)
+				A7[q] = q % 3 ? A[q] : 7;
+			zg_factor3(M, N, K, A7, U, C);
+			harness_out_array(harness_name("factor3 %dx%dx%d", M, N, K), C, mn);
+			harness_free(A7);
+		}
 		{
 			zg_integer m = M, n = N, k = K, lda = M, ldb = K, ldc = M;
 			int32_t alpha = sh % 3 - 1;

@@ -180,18 +180,37 @@ static tree const_value(tree e, int depth)
 		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
 		return a ? fold_convert(TREE_TYPE(e), a) : NULL_TREE;
 	}
-	case PLUS_EXPR: case MINUS_EXPR: case MULT_EXPR: {
-		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
-		tree b = a ? const_value(TREE_OPERAND(e, 1), depth + 1) : NULL_TREE;
-		if (!b)
-			return NULL_TREE;
-		tree r = fold_build2(TREE_CODE(e), TREE_TYPE(e), fold_convert(TREE_TYPE(e), a),
-				     fold_convert(TREE_TYPE(e), b));
-		return TREE_CODE(r) == INTEGER_CST && !TREE_OVERFLOW(r) ? r : NULL_TREE;
+	case COND_EXPR: {
+		tree t = const_value(TREE_OPERAND(e, 0), depth + 1);
+		return t ? const_value(TREE_OPERAND(e, integer_zerop(t) ? 2 : 1), depth + 1)
+			 : NULL_TREE;
 	}
 	default:
-		return NULL_TREE;
+		break;
 	}
+	/* any other operation on such values, folded as clang's constant
+	   evaluator folds the length (`U / 2`, `U << 1`, `MIN(U, 8)`); a
+	   division by zero or an overflow does not fold */
+	tree r = NULL_TREE;
+	if (TREE_CODE_CLASS(TREE_CODE(e)) == tcc_unary) {
+		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
+		if (a)
+			r = fold_build1(TREE_CODE(e), TREE_TYPE(e), a);
+	} else if (TREE_CODE_CLASS(TREE_CODE(e)) == tcc_binary ||
+		   TREE_CODE_CLASS(TREE_CODE(e)) == tcc_comparison ||
+		   TREE_CODE(e) == TRUTH_ANDIF_EXPR || TREE_CODE(e) == TRUTH_ORIF_EXPR) {
+		tree a = const_value(TREE_OPERAND(e, 0), depth + 1);
+		tree b = a ? const_value(TREE_OPERAND(e, 1), depth + 1) : NULL_TREE;
+		bool same = TREE_CODE_CLASS(TREE_CODE(e)) == tcc_binary &&
+			    TREE_CODE(e) != LSHIFT_EXPR && TREE_CODE(e) != RSHIFT_EXPR &&
+			    TREE_CODE(e) != LROTATE_EXPR && TREE_CODE(e) != RROTATE_EXPR;
+		if (b && same)   /* the operands in the operation's type */
+			r = fold_build2(TREE_CODE(e), TREE_TYPE(e), fold_convert(TREE_TYPE(e), a),
+					fold_convert(TREE_TYPE(e), b));
+		else if (b)
+			r = fold_build2(TREE_CODE(e), TREE_TYPE(e), a, b);
+	}
+	return r && TREE_CODE(r) == INTEGER_CST && !TREE_OVERFLOW(r) ? r : NULL_TREE;
 }
 
 /* A variable-length array declared in an annotated nest whose length is
@@ -224,8 +243,9 @@ static tree const_vla_r(tree *tp, int *, void *)
 }
 
 /* In a loop header of an annotated nest: a `const` integer variable with
- * a constant initializer read as that constant (`i += rows` with `static
- * const int rows = 4;`), as the C front end folds it when optimizing and
+ * a constant initializer read as that constant, and what folds with it
+ * (`i += rows` with `static const int rows = 4;`, `i += U / 2`), as the C
+ * front end folds it when optimizing and
  * clang's glue reads it at any level; GCC at -O0 left a load the
  * induction variable's step could not be read from. */
 static tree const_read_r(tree *tp, int *walk_subtrees, void *)
@@ -235,9 +255,14 @@ static tree const_read_r(tree *tp, int *walk_subtrees, void *)
 		*walk_subtrees = 0;
 		return NULL_TREE;
 	}
-	if (VAR_P(e))
-		if (tree v = const_value(e, 0))
+	/* the largest such subexpression, folded (`U / 2`: GCC at -O0 left
+	   a division of constants the step could not be read from) */
+	if (TREE_CODE(e) != INTEGER_CST && (EXPR_P(e) || VAR_P(e)) && TREE_TYPE(e) &&
+	    INTEGRAL_TYPE_P(TREE_TYPE(e)) && !TREE_SIDE_EFFECTS(e))
+		if (tree v = const_value(e, 0)) {
 			*tp = v;
+			*walk_subtrees = 0;
+		}
 	return NULL_TREE;
 }
 

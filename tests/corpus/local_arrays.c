@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 10
 /* local_arrays.c -- a local array of accumulators declared inside the
  * nest, as llm.c's matmul_forward unrolls its rows (`float result[8]`
  * per output column, 8 rows of the input at a time).  The array is memory
@@ -114,6 +114,26 @@ __attribute__((noinline)) void la_static_const(int BT, int C, int OC, const int8
 		}
 }
 
+/* the length and the step an expression of a `const int` (`U / 2`),
+   folded alike under the three compilers at -O0 too */
+__attribute__((noinline)) void la_half(int BT, int C, int OC, const int8_t *inp, const int8_t *w,
+				       int32_t *out)
+{
+	const int U = 16;
+#pragma mixprec(int8, acc=int32)
+	for (int obt = 0; obt < BT; obt += U / 2)
+		for (int o = 0; o < OC; o++) {
+			int32_t r[U / 2];
+			for (int u = 0; u < U / 2; u++)
+				r[u] = o;
+			for (int i = 0; i < C; i++)
+				for (int u = 0; u < U / 2; u++)
+					r[u] += inp[(obt + u) * C + i] * w[i + o * C];
+			for (int u = 0; u < U / 2; u++)
+				out[(obt + u) * OC + o] = r[u];
+		}
+}
+
 /* a length known at run time: a VLA (refused) */
 __attribute__((noinline)) void la_vla_runtime(int BT, int C, int OC, const int8_t *inp,
 					      const int8_t *w, int32_t *out, int U)
@@ -221,6 +241,8 @@ void corpus_main(void)
 		harness_out_array(harness_name("llm.c %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		la_static_const(M, K, N, inp, w, out);
 		harness_out_array(harness_name("static const %dx%dx%d", M, N, K), out, (size_t)BT * N);
+		la_half(M, K, N, inp, w, out);
+		harness_out_array(harness_name("half %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		la_vla_runtime(M, K, N, inp, w, out, 8);
 		harness_out_array(harness_name("vla runtime %dx%dx%d", M, N, K), out, (size_t)BT * N);
 		harness_out_long(harness_name("acc elem %dx%dx%d", M, N, K),

@@ -1161,6 +1161,12 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		hi.cst += step;
 	hi.cst -= f.cmp_off;   /* v + c op n  <=>  v op n - c */
 	hi2.cst -= f.cmp_off;
+	/* `v == c` from v = c: one iteration whatever the step (GCC's form of
+	   `for (unsigned k = 0; k < 1; k += 2)`, which its glue reads so) */
+	int64_t c0, c1;
+	if (code == BO_EQ && step != 0 && mp_aff_is_const(&lo, &c0) && mp_aff_is_const(&hi, &c1) &&
+	    c0 == c1)
+		code = step > 0 ? BO_LE : BO_GE;
 	bool ne = false;
 	if (code == BO_NE && (step == 1 || step == -1)) {
 		/* `v != n` ends where `v < n` (counting up) or `v > n` (down)

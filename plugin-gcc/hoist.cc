@@ -166,8 +166,11 @@ static tree const_value(tree e, int depth)
 		return e;
 	case VAR_DECL: {
 		tree ty = TREE_TYPE(e), init = DECL_INITIAL(e);
+		/* not a weak or external definition, which another one may
+		   replace at link time (a review helper) */
 		if (!TYPE_READONLY(ty) || TYPE_VOLATILE(ty) || TREE_THIS_VOLATILE(e) ||
-		    TYPE_ATOMIC(ty) || !init || TREE_CODE(init) != INTEGER_CST)
+		    TYPE_ATOMIC(ty) || !init || TREE_CODE(init) != INTEGER_CST || DECL_WEAK(e) ||
+		    DECL_EXTERNAL(e))
 			return NULL_TREE;
 		return fold_convert(ty, init);
 	}

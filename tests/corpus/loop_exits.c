@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 6
 /* loop_exits.c -- exit tests as other people write them: `!=` on int and
  * size_t iterators (C++-influenced code, iterator loops ported to C), and
  * `i < INT_MAX`-style bounds that GCC itself turns into `!=` before the
@@ -76,6 +76,20 @@ __attribute__((noinline)) long ex_one_step(unsigned M, unsigned N, const int8_t 
 	return (long)i * 1000000 + (long)j * 1000 + k;
 }
 
+/* ... and `k == 2` from k = 2 as written, step 5: one iteration (GCC's
+   glue read it so, clang's refused it: a review helper) */
+__attribute__((noinline)) long ex_eq_once(int M, int N, const int8_t *A, const uint8_t *B,
+					  int32_t *C)
+{
+	int i = 7, j = 7, k = 7;
+#pragma mixprec(uint8, acc=int32)
+	for (k = 2; k == 2; k += 5)
+		for (j = 0; j < N; j++)
+			for (i = 0; i < M; i++)
+				C[i * N + j] += (A[i * 4 + k] - 3) * (B[j * 4 + k] + 1);
+	return (long)i * 1000000 + (long)j * 1000 + k;
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -92,8 +106,11 @@ void corpus_main(void)
 		ex_one_column(M, K, A, B, C);
 		harness_out_array(harness_name("one_column %dx%d", M, K), C, (size_t)M);
 		{
-			uint8_t *U = harness_rand_u8((size_t)N * 2 + 1);
-			int8_t *A2 = harness_rand_s8((size_t)M * 2 + 1);
+			uint8_t *U = harness_rand_u8((size_t)N * 4 + 1);
+			int8_t *A2 = harness_rand_s8((size_t)M * 4 + 1);
+			harness_out_long(harness_name("eq_once %dx%d", M, N),
+					 ex_eq_once(M, N, A2, U, C));
+			harness_out_array(harness_name("eq_once C %dx%d", M, N), C, mn);
 			harness_out_long(harness_name("one_step %dx%d", M, N),
 					 ex_one_step((unsigned)M, (unsigned)N, A2, U, C));
 			harness_out_array(harness_name("one_step C %dx%d", M, N), C, mn);

@@ -21,6 +21,14 @@
  * is inside the region too (a variable from outside would be shared by
  * its threads).  In the copy of an OpenMP loop construct (omp.cc), after
  * the copy's firstprivate values.
+ *
+ * Before that, in an annotated nest (const_vla_r, const_headers_r): a
+ * variable-length array whose length folds to a constant once `const`
+ * integers with constant initializers are read as their values (llm.c's
+ * `const int LOOP_UNROLL = 8; float result[LOOP_UNROLL];`) gets the array
+ * type of that length, and such values in the loop headers are folded (as
+ * the front end does when optimizing): the nest then reads as with a
+ * `#define`, as clang's glue reads it.
  */
 #include "gcc-common.h"
 #include "mp-gcc.h"
@@ -283,8 +291,9 @@ static tree const_headers_r(tree *tp, int *, void *)
 	return NULL_TREE;
 }
 
-/* Markers of statement list LIST: their nests' bounds, with BIND the
- * innermost scope around LIST (the variables are declared there). */
+/* Markers of statement list LIST: their nests' constants (const_vla_r,
+ * const_headers_r) and bounds, with BIND the innermost scope around LIST
+ * (the variables are declared there; none: no bound hoisted). */
 static void hoist_markers(tree list, tree bind)
 {
 	for (tree_stmt_iterator i = tsi_start(list); !tsi_end_p(i); tsi_next(&i)) {
@@ -309,7 +318,7 @@ static void hoist_markers(tree list, tree bind)
 		walk_tree_without_duplicates(&item, hoist_writes_r, &hw);
 		if (init)
 			walk_tree_without_duplicates(&init, hoist_writes_r, &hw);
-		if (hw.opaque)
+		if (hw.opaque || !bind)
 			continue;
 		hoist_ctx h = { &hw, bind, &i, 0 };
 		walk_tree_without_duplicates(&item, hoist_loops_r, &h);
@@ -329,8 +338,7 @@ static void hoist_walk(tree t, tree bind, int depth)
 		hoist_walk(BIND_EXPR_BODY(t), t, depth + 1);
 		return;
 	case STATEMENT_LIST:
-		if (bind)
-			hoist_markers(t, bind);
+		hoist_markers(t, bind);
 		for (tree_stmt_iterator i = tsi_start(t); !tsi_end_p(i); tsi_next(&i))
 			hoist_walk(tsi_stmt(i), bind, depth + 1);
 		return;

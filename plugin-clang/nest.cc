@@ -257,9 +257,9 @@ static bool is_empty(const Stmt *s)
 	return true;
 }
 
-/* Whether S is `v = e;` of a local scalar V other than the guard's
- * variable ZV, E without side effects (f2c's `i__3 = *m;` before the loop
- * in the guard). */
+/* Whether S is `v = e;` of a local scalar V, E without side effects
+ * (f2c's `i__3 = *m;` before the loop in the guard; an assignment to the
+ * guard's own variable is refused by the core, as under GCC). */
 static bool plain_assign(mp_ctx &c, Stmt *s)
 {
 	BinaryOperator *bo = dyn_cast<BinaryOperator>(s);
@@ -305,15 +305,15 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 	CompoundStmt *cs = dyn_cast_or_null<CompoundStmt>(single(run));
 	if (prefix && cs && cs->size() > 1) {
 		ArrayRef<Stmt *> b(cs->body_begin(), cs->size());
-		for (size_t q = 0; q + 1 < b.size(); q++)
+		ForStmt *f = dyn_cast<ForStmt>(b.back());
+		std::vector<Stmt *> pre;
+		for (size_t q = 0; f && q + 1 < b.size(); q++)
 			if (!is_empty(b[q]) && !plain_assign(c, b[q]))
 				return nullptr;
-		ForStmt *f = dyn_cast<ForStmt>(b.back());
-		if (!f)
-			return nullptr;
-		for (size_t q = 0; q + 1 < b.size(); q++)
-			if (!is_empty(b[q]))
-				prefix->push_back(b[q]);
+			else if (!is_empty(b[q]))
+				pre.push_back(b[q]);
+		if (f)
+			prefix->insert(prefix->end(), pre.begin(), pre.end());
 		return f;
 	}
 	return dyn_cast_or_null<ForStmt>(single(run));
@@ -1758,16 +1758,12 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 			/* a fixed-size array of scalars without an initializer (the
 			   accumulators of an unrolled block, llm.c's matmul): memory
 			   of the nest, as under GCC, whose accesses name it */
-			if (const ConstantArrayType *at = c.C.getAsConstantArrayType(v->getType()))
-				if (!v->getInit() && !v->isStaticLocal() &&
+			/* (also one whose length is a constant after all,
+			   `const int U = 8; float acc[U];`: llm.c's own form) */
+			if (const ArrayType *at = c.C.getAsArrayType(v->getType()))
+				if ((isa<ConstantArrayType>(at) || c.const_vla_length(v->getType()) > 0) &&
+				    !v->getInit() && !v->isStaticLocal() &&
 				    at->getElementType()->isScalarType() &&
-				    !v->getType().isVolatileQualified())
-					continue;
-			/* the same whose length is a constant after all
-			   (`const int U = 8; float acc[U];`: llm.c's own form) */
-			if (const VariableArrayType *vt = c.C.getAsVariableArrayType(v->getType()))
-				if (c.const_vla_length(v->getType()) > 0 && !v->getInit() &&
-				    !v->isStaticLocal() && vt->getElementType()->isScalarType() &&
 				    !v->getType().isVolatileQualified())
 					continue;
 			if (v->getType()->isVariableArrayType()) {

@@ -726,10 +726,9 @@ int mp_ctx::array_for(VarDecl *base, bool is_decl)
 			return -1;
 	} else if (const ConstantArrayType *ca = C.getAsConstantArrayType(base->getType())) {
 		size = C.getTypeSizeInChars(ca).getQuantity();
-	} else if (const_vla_length(base->getType()) > 0) {
-		size = const_vla_length(base->getType()) *
-		       C.getTypeSizeInChars(C.getAsVariableArrayType(base->getType())
-						    ->getElementType()).getQuantity();
+	} else if (int64_t len = std::max<int64_t>(const_vla_length(base->getType()), 0)) {
+		size = len * C.getTypeSizeInChars(C.getAsVariableArrayType(base->getType())
+							  ->getElementType()).getQuantity();
 	} else if (!base->getType()->isIncompleteType() && base->getType()->isConstantSizeType()) {
 		size = C.getTypeSizeInChars(base->getType()).getQuantity();
 	}

@@ -896,16 +896,16 @@ bool mp_rewrite(mp_ctx &c, const mp_plan *plans, int count)
 	   (1 + 2^-52) / step, for the tile reads' group index
 	   (mp_mat::iteration), computed once */
 	tree rstep = NULL_TREE, gvar = NULL_TREE;
-	if (p.loop_g >= 0) {   /* and the groups per row, read once */
+	int gsv = p.loop_g >= 0 ? m.step_var_of(n->loop[p.loop_g].iter) : -1;
+	if (p.loop_g >= 0) {
 		gvar = create_tmp_var(long_t(), "mp_G");
 		assign(&init, gvar, zero);
 		assign(&head, gvar, m.extent(p.loop_g));
 	}
-	if (p.loop_g >= 0 && m.step_var_of(n->loop[p.loop_g].iter) >= 0) {
-		int sv = m.step_var_of(n->loop[p.loop_g].iter);
+	if (gsv >= 0) {
 		rstep = create_tmp_var(double_type_node, "mp_rstep");
 		assign(&init, rstep, build_real(double_type_node, dconst1));
-		tree s = fold_build2(MAX_EXPR, long_t(), fold_convert(long_t(), m.var(sv, false)),
+		tree s = fold_build2(MAX_EXPR, long_t(), fold_convert(long_t(), m.var(gsv, false)),
 				     build_int_cst(long_t(), 1));
 		REAL_VALUE_TYPE up;   /* 1 + 2^-52 */
 		real_from_string(&up, "0x1.0000000000001p+0");

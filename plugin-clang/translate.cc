@@ -171,7 +171,17 @@ const Expr *mp_ctx::single_def(const VarDecl *d, const Expr *use)
 		return nullptr;
 	/* what the value reads does not change between the two: iterators,
 	   values the nest does not write, locals it declares with one
-	   initialiser */
+	   initialiser, and locals whose one assignment in the nest is a
+	   statement of the same block before this one (`n3 = N; off = i *
+	   n3;` under a zero-skip guard: GCC's SSA reads both) */
+	auto earlier = [&](const Stmt *def) {
+		for (const Stmt *k : cs->body())
+			if (k == bo)
+				return false;
+			else if (k == def)
+				return true;
+		return false;
+	};
 	std::vector<const Stmt *> work(1, bo->getRHS());
 	while (!work.empty()) {
 		const Stmt *t = work.back();
@@ -183,7 +193,9 @@ const Expr *mp_ctx::single_def(const VarDecl *d, const Expr *use)
 				auto dv = defs.find(v);
 				if (dv != defs.end() && !iter_var.count(v) &&
 				    !(declared_in.count(v) && dv->second.size() == 1 &&
-				      v->getInit() == dv->second[0]))
+				      v->getInit() == dv->second[0]) &&
+				    !(dv->second.size() == 1 && !mem_decl(v) &&
+				      earlier(dv->second[0])))
 					return nullptr;
 			}
 		for (const Stmt *k : t->children())

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 12
+// MIXPREC-TRANSFORMED: 13
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -317,6 +317,26 @@ __attribute__((noinline)) long zg_f2c_live(int M, int N, int K, const int8_t *A,
 	return i3;
 }
 
+/* two assignments in the guard before the loop, the second reading the
+   first (`n3 = N; off = i * n3;`): GCC's SSA reads off as i*N; clang
+   refused it as "no contraction found" (C's subscript was not affine) */
+__attribute__((noinline)) void zg_two_assign(int M, int N, int K, const int8_t *A,
+					     const int8_t *B, int32_t *C)
+{
+	int n3, off;
+#pragma mixprec(int8, acc=int32)
+	for (int i = 0; i < M; i++)
+		for (int k = 0; k < K; k++) {
+			int t = A[i * K + k];
+			if (t != 0) {
+				n3 = N;
+				off = i * n3;
+				for (int j = 0; j < N; j++)
+					C[off + j] += t * B[k * N + j];
+			}
+		}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -384,6 +404,8 @@ void corpus_main(void)
 					 zg_f2c_live(M, N, K, A, Z, C));
 			harness_free(Z);
 		}
+		zg_two_assign(M, N, K, A, B, C);
+		harness_out_array(harness_name("two_assign %dx%dx%d", M, N, K), C, mn);
 		zg_ptr(M, N, K, A, B, C);   /* (reads at most K*N of B) */
 		harness_out_array(harness_name("ptr %dx%dx%d", M, N, K), C, mn);
 		{

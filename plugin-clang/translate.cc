@@ -241,9 +241,11 @@ static bool value_preserving_int_conv(QualType to, QualType from, ASTContext &C)
 	if (to->isBooleanType())
 		return false;
 	uint64_t bt = C.getTypeSize(to), bf = C.getTypeSize(from);
-	/* index arithmetic: int -> long and back is fine (no overflow is
-	   assumed, as the C standard does for signed index expressions) */
-	if (bt >= 32)
+	/* index arithmetic: int -> long, long <-> unsigned long are fine (no
+	   overflow is assumed, as the C standard does for signed index
+	   expressions); a conversion to a narrower type is not (`(int) linc`
+	   with linc a long: as plugin-gcc) */
+	if (bt >= 32 && bt >= bf)
 		return true;
 	/* below 32 bits, a change of sign wraps (as plugin-gcc) */
 	bool ut = to->isUnsignedIntegerType() || to->isPointerType();

@@ -562,9 +562,12 @@ static bool value_preserving_int_conv(tree to, tree from)
 		return false;
 	if (!INTEGRAL_TYPE_P(from) && !POINTER_TYPE_P(from))
 		return false;
-	/* index arithmetic: int -> sizetype and back is fine (no overflow is
-	   assumed, as the C standard does for signed index expressions) */
-	if (TYPE_PRECISION(to) >= 32)
+	/* index arithmetic: int -> sizetype, long <-> sizetype are fine (no
+	   overflow is assumed, as the C standard does for signed index
+	   expressions); a conversion to a narrower type is not (`(int)
+	   linc` with linc a long: 0x100000001 is 1; a review helper found
+	   the nest run with linc) */
+	if (TYPE_PRECISION(to) >= 32 && TYPE_PRECISION(to) >= TYPE_PRECISION(from))
 		return true;
 	/* below 32 bits, a change of sign wraps: unsigned to signed needs a
 	   wider type, signed to unsigned never keeps a negative value */

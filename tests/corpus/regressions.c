@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 9
+// MIXPREC-TRANSFORMED: 10
 /* regressions.c -- nests that once went wrong, kept so they stay right.
  *  - unsigned iterators with a 'k - 1' subscript: GIMPLE writes it as
  *    k + 4294967295u, which was read as +4294967295 (the kernel got
@@ -25,7 +25,11 @@
  *    the pragma's marker then annotated the next nest of the function
  *    with its own clauses (`constant=B` on a nest whose B changes between
  *    calls: B stayed packed, wrong results; fuzz seed 300262, December
- *    2026).  Refused in the same words under the three compilers. */
+ *    2026).  Refused in the same words under the three compilers;
+ *  - a stride narrowed in the nest, `x[j * (int)linc]` with a long linc:
+ *    GCC read any conversion to 32 bits or more as the identity, and the
+ *    kernels ran with linc = 0x100000001 as the stride, not 1 (a crash;
+ *    found by a review helper, December 2026). */
 #include "harness.h"
 #include <mixprec.h>
 
@@ -256,6 +260,17 @@ __attribute__((noinline)) void rg_dead_while(int M, int N, int K, const int8_t *
 		}
 }
 
+__attribute__((noinline)) void rg_narrow_stride(int M, int N, const int8_t *A, const int8_t *x,
+						 long linc, int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) {
+		int32_t t = x[j * (int)linc];
+		for (int i = 0; i < M; i++)
+			y[i] += t * A[i + j * M];
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -312,6 +327,11 @@ void corpus_main(void)
 		}
 		rg_dead_while(M, N, K, A, B, C, &x);
 		harness_out_array(harness_name("dead_while %dx%dx%d", M, N, K), C, mn);
+		if (K >= 2 * N) {   /* B holds K*N >= 2*N bytes: x[2j] for j < N */
+			long inc = sh % 2 ? 0x100000001L : -(7L << 32) + 2;
+			rg_narrow_stride(M, N, A, B, inc, C);
+			harness_out_array(harness_name("narrow_stride %dx%d", M, N), C, (size_t)M);
+		}
 		harness_free(A);
 		harness_free(B);
 		harness_free(C);

@@ -911,6 +911,106 @@ static int prev_sibling_loop(mp_ctx &c, Stmt *l, const VarDecl *v)
 	return -1;
 }
 
+/* Whether X reads only constants, variables the nest does not assign and
+ * integers through pointers it does not assign (`*incx`), with + - * and
+ * integer conversions: a value the nest leaves unchanged (an accumulator's
+ * `s += a[k] * b[k]` is no step). */
+static bool invariant_amount(mp_ctx &c, const Expr *x, int depth)
+{
+	x = x->IgnoreParens();
+	if (depth > 8 || !x->getType()->isIntegerType())
+		return false;
+	Expr::EvalResult r;
+	if (x->EvaluateAsInt(r, c.C))
+		return true;
+	if (const ImplicitCastExpr *ic = dyn_cast<ImplicitCastExpr>(x)) {
+		if (ic->getCastKind() == CK_LValueToRValue) {
+			const Expr *s = ic->getSubExpr()->IgnoreParens();
+			if (const VarDecl *v = mp_var_of_ref(s))
+				return !c.defs.count(v) && !v->getType().isVolatileQualified();
+			const UnaryOperator *u = dyn_cast<UnaryOperator>(s);
+			const VarDecl *p = u && u->getOpcode() == UO_Deref
+					   ? mp_var_of_ref(u->getSubExpr()->IgnoreParenImpCasts()) : nullptr;
+			return p && !c.defs.count(p) && !s->getType().isVolatileQualified();
+		}
+		return ic->getCastKind() == CK_IntegralCast &&
+		       invariant_amount(c, ic->getSubExpr(), depth + 1);
+	}
+	if (const CStyleCastExpr *cc = dyn_cast<CStyleCastExpr>(x))
+		return cc->getCastKind() == CK_IntegralCast &&
+		       invariant_amount(c, cc->getSubExpr(), depth + 1);
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(x))
+		return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus) &&
+		       invariant_amount(c, u->getSubExpr(), depth + 1);
+	if (const BinaryOperator *b = dyn_cast<BinaryOperator>(x))
+		return (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub ||
+			b->getOpcode() == BO_Mul) &&
+		       invariant_amount(c, b->getLHS(), depth + 1) &&
+		       invariant_amount(c, b->getRHS(), depth + 1);
+	return false;
+}
+
+/* The step of E when E steps W (`w++`, `w += x`, `w = w - x`): the
+ * constant in *CW, or, with *SX set, the expression x (then *CW is its
+ * sign); false otherwise.  A variable x (OpenBLAS's `iy += inc_y`) is a
+ * side-effect-free integer that converts to W's type without loss. */
+static bool step_expr(mp_ctx &c, const VarDecl *w, const Expr *e, int64_t *cw, const Expr **sx)
+{
+	*sx = nullptr;
+	if (is_increment(e, w, cw, c.C))
+		return true;
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(e->IgnoreParens());
+	if (!bo || mp_var_of_ref(bo->getLHS()) != w)
+		return false;
+	const Expr *x = nullptr;
+	bool add = true;
+	if (bo->getOpcode() == BO_AddAssign || bo->getOpcode() == BO_SubAssign) {
+		x = bo->getRHS();
+		add = bo->getOpcode() == BO_AddAssign;
+	} else if (bo->getOpcode() == BO_Assign) {
+		const BinaryOperator *r = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+		if (!r || (r->getOpcode() != BO_Add && r->getOpcode() != BO_Sub))
+			return false;
+		const Expr *p = r->getLHS(), *q = r->getRHS();
+		if (r->getOpcode() == BO_Add && mp_var_of_ref(p->IgnoreParenImpCasts()) != w)
+			std::swap(p, q);
+		if (mp_var_of_ref(p->IgnoreParenImpCasts()) != w)
+			return false;
+		x = q;
+		add = r->getOpcode() == BO_Add;
+	}
+	if (!x)
+		return false;
+	if (!invariant_amount(c, x, 0))
+		return false;
+	/* (the value as read, X0: a load through a pointer stays a load,
+	   which aff_of makes a parameter whose bytes the run-time checks
+	   protect; a review helper found `*incy` pointing into y read as
+	   unprotected) */
+	const Expr *x0 = x;
+	x = x->IgnoreParenImpCasts();
+	QualType xt = x->getType(), wt = w->getType();
+	if (!xt->isIntegerType() || x->HasSideEffects(c.C) || count_defs(x, w) ||
+	    c.C.getTypeSize(xt) > c.C.getTypeSize(wt) ||
+	    (!xt->isSignedIntegerType() && c.C.getTypeSize(xt) == c.C.getTypeSize(wt)))
+		return false;
+	*sx = x0;
+	*cw = add ? 1 : -1;
+	return true;
+}
+
+/* Whether W, stepped by E, may step beside an iterator: a local of a
+ * signed type of 32 to 64 bits, not an iterator itself, stepped by a
+ * nonzero constant or a variable amount (step_expr). */
+static bool steppable(mp_ctx &c, const VarDecl *w, const Expr *e, int64_t *cw, const Expr **sx)
+{
+	return w && !c.mem_decl(w) && !w->getType().isVolatileQualified() &&
+	       w->getType()->isIntegerType() && w->getType()->isSignedIntegerType() &&
+	       c.C.getTypeSize(w->getType()) >= 32 && c.C.getTypeSize(w->getType()) <= 64 &&
+	       !c.iter_var.count(const_cast<VarDecl *>(w)) && step_expr(c, w, e, cw, sx) &&
+	       (*sx || (*cw != 0 && *cw <= INT32_MAX && *cw >= -INT32_MAX));
+}
+
 /* W when E, a part of for loop F's comma increment, steps an integer W
  * beside the loop's iterator (onnx2c's `for (o0 = 0, i0 = -1; o0 < H;
  * o0++, i0 += 1)`): a local of a signed type of 32 to 64 bits, stepped by
@@ -919,14 +1019,10 @@ static int prev_sibling_loop(mp_ctx &c, Stmt *l, const VarDecl *v)
  * W is then W0 + CW*(V - LO) (stepped_ivs); its two assignments are loop
  * control.  Else null. */
 static const VarDecl *stepped_var(mp_ctx &c, ForStmt *f, const Expr *e, int64_t *cw,
-				  const Expr **w0, const Stmt **wi)
+				  const Expr **sx, const Expr **w0, const Stmt **wi)
 {
 	const VarDecl *w = assigned_var(e);
-	if (!w || !is_increment(e, w, cw, c.C) || *cw == 0 || *cw > INT32_MAX ||
-	    *cw < -INT32_MAX || c.mem_decl(w) || w->getType().isVolatileQualified() ||
-	    !w->getType()->isIntegerType() || !w->getType()->isSignedIntegerType() ||
-	    c.C.getTypeSize(w->getType()) < 32 || c.C.getTypeSize(w->getType()) > 64 ||
-	    c.iter_var.count(const_cast<VarDecl *>(w)))
+	if (!steppable(c, w, e, cw, sx))
 		return nullptr;
 	*w0 = nullptr;
 	*wi = nullptr;
@@ -953,54 +1049,206 @@ static const VarDecl *stepped_var(mp_ctx &c, ForStmt *f, const Expr *e, int64_t 
 	return w;
 }
 
-/* Registers F's stepped variables (stepped_var) with their values in
- * F's body (loop LID, its iterator from LO, step 1: COUNTS), and skips
- * their increments; their initial values must be affine. */
+/* A variable stepped at the end of a loop's body (stepped_last). */
+struct last_step {
+	const VarDecl *w;
+	int64_t cw;
+	const Expr *sx, *w0, *e;
+	const Stmt *wi;
+};
+
+/* The integers W stepped at the end of for loop F's body (OpenBLAS's
+ * generic C kernels: `iy = 0; for (i = 0; i < m; i++) { y[iy] += temp *
+ * a_ptr[i]; iy += inc_y; }`, also with `a_ptr += lda;` after the step, as
+ * GCC's glue reads them: the body's end and the loop's step are one block):
+ * the step a statement of the body followed only by assignments that
+ * neither read nor write W nor call anything, no continue of F skipping
+ * it; the last statement before F in its block that sets W is its initial
+ * value, and in the nest W is assigned there and by the step only; for
+ * the annotated loop (TOP), by the step only, the initial value set before
+ * the nest. */
+static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
+{
+	std::vector<last_step> out;
+	CompoundStmt *b = dyn_cast_or_null<CompoundStmt>(f->getBody());
+	if (!b || own_continue(b))
+		return out;
+	ArrayRef<Stmt *> all(b->body_begin(), b->size());
+	for (size_t q = all.size(); q-- > 0;) {
+		/* (what follows a step: plain assignments only) */
+		const Expr *e = dyn_cast<Expr>(all[q]);
+		const Expr *x = e ? e->IgnoreParens() : nullptr;
+		const BinaryOperator *xb = x ? dyn_cast<BinaryOperator>(x) : nullptr;
+		const UnaryOperator *xu = x ? dyn_cast<UnaryOperator>(x) : nullptr;
+		if (!x || has_call(x) || !((xb && xb->isAssignmentOp()) ||
+					   (xu && xu->isIncrementDecrementOp())))
+			break;
+		const VarDecl *w = assigned_var(e);
+		if (!w)
+			continue;
+		last_step ls;
+		ls.w = w;
+		ls.e = e;
+		if (!steppable(c, w, e, &ls.cw, &ls.sx))
+			continue;
+		bool after_ok = true;
+		for (size_t r = q + 1; r < all.size(); r++) {
+			std::set<const VarDecl *> vs;
+			vars_read(all[r], vs);
+			after_ok &= !vs.count(w);
+		}
+		const Stmt *init = after_ok ? prior_init(c, f, w) : nullptr;
+		ls.w0 = nullptr;
+		if (const DeclStmt *ds = dyn_cast_or_null<DeclStmt>(init)) {
+			for (const Decl *d : ds->decls())
+				if (d == w)
+					ls.w0 = w->getInit();
+		} else if (const BinaryOperator *as = dyn_cast_or_null<BinaryOperator>(init)) {
+			if (as->getOpcode() == BO_Assign && mp_var_of_ref(as->getLHS()) == w)
+				ls.w0 = as->getRHS();
+		}
+		auto d = c.defs.find(w);
+		/* (the annotated loop's: without an initial value found before
+		   it, W's value where the nest starts: step_beside) */
+		if ((!ls.w0 && !top) || d == c.defs.end())
+			continue;
+		const Stmt *ie = init && isa<DeclStmt>(init) ? ls.w0 : init;
+		const auto &ds = d->second;
+		if (top ? !(ds.size() == 1 && ds[0] == e)
+			: !(ds.size() == 2 && ((ds[0] == ie && ds[1] == e) ||
+					       (ds[0] == e && ds[1] == ie))))
+			continue;
+		ls.wi = init;
+		if (top)
+			c.stepped_top.insert(w);
+		out.push_back(ls);
+	}
+	return out;
+}
+
+/* W stepped by CW beside loop LID (its iterator from LO, step 1: COUNTS)
+ * from W0: its value in the body, W0 + CW*(V - LO), registered for the
+ * reads in F's body.  False (failed) when W0 is not affine or reads the
+ * loop's iterator. */
+static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts,
+			const VarDecl *w, int64_t cw, const Expr *sx, const Expr *w0,
+			const Expr *e)
+{
+	if (!counts) {
+		std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
+		c.fail(e->getExprLoc(), "'%s' is stepped beside loop '%s', which does not "
+		       "count up by 1 from its initial value", wn.c_str(),
+		       decl_name(c.loop_iter[lid]));
+		return false;
+	}
+	mp_aff a, d;
+	std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
+	bool ok = w0 && c.aff_of(w0, &a, 0);
+	/* the annotated loop's, set before the nest to a value not read as
+	   affine or not found: W's value where the nest starts, a parameter
+	   (as the GCC glue reads it) */
+	if (!ok && lid == 0 && !c.failed && c.stepped_top.count(w)) {
+		int pv = c.var_for(const_cast<VarDecl *>(w), MP_VAR_PARAM);
+		if (pv >= 0) {
+			mp_aff_var(&a, pv);
+			ok = true;
+		}
+	}
+	/* W0 naming the loop's iterator (`for (int o = 1, i = o - P;
+	   ...)`): o there is LO, not the running iterator (a review
+	   found i taken as 2V - LO - P) */
+	for (int q = 0; ok && q < a.n; q++)
+		for (int x : { a.t[q].v1, a.t[q].v2 })
+			if (x >= 0 && x < (int)c.var_decl.size() &&
+			    c.var_decl[x] == c.loop_iter[lid]) {
+				std::string vn = decl_name(c.loop_iter[lid]);
+				c.fail(w0->getExprLoc(), "the initial value of '%s', stepped "
+				       "beside loop '%s', reads '%s'", wn.c_str(), vn.c_str(),
+				       vn.c_str());
+				return false;
+			}
+	if (!ok) {
+		if (!c.failed)
+			c.fail((w0 ? w0 : e)->getExprLoc(), "'%s' is stepped beside loop '%s' "
+			       "from a value that is not affine", wn.c_str(),
+			       decl_name(c.loop_iter[lid]));
+		return false;
+	}
+	/* the step: CW, or CW times SX, a value the nest does not change
+	   (parameters only: no iterator of the nest) */
+	mp_aff st, t;
+	mp_aff_const(&st, cw);
+	ok = !sx || (c.aff_of(sx, &st, 0) && mp_aff_scale(&st, &st, cw) == 0);
+	for (int q = 0; ok && sx && q < st.n; q++)
+		for (int x : { st.t[q].v1, st.t[q].v2 })
+			if (x >= 0 && c.n->var[x].kind == MP_VAR_ITER)
+				ok = false;
+	if (!ok) {
+		if (!c.failed)
+			c.fail(sx->getExprLoc(), "'%s' is stepped beside loop '%s' by an amount "
+			       "that is not a value the nest leaves unchanged", wn.c_str(),
+			       decl_name(c.loop_iter[lid]));
+		return false;
+	}
+	/* W0 + ST*(V - LO) */
+	mp_aff_var(&t, c.n->loop[lid].iter);
+	if (mp_aff_scale(&d, lo, -1) != 0 || mp_aff_add(&t, &t, &d) != 0 ||
+	    mp_aff_mul(c.n, &t, &t, &st) != 0 || mp_aff_add(&a, &a, &t) != 0) {
+		c.fail(e->getExprLoc(), "the value of '%s', stepped beside loop '%s', is not "
+		       "affine", wn.c_str(), decl_name(c.loop_iter[lid]));
+		return false;
+	}
+	c.stepped[w] = { f, a };
+	c.skip.insert(e);
+	return true;
+}
+
+/* Registers F's stepped variables (stepped_var, stepped_last) with their
+ * values in F's body (loop LID, its iterator from LO, step 1: COUNTS), and
+ * skips their increments; their initial values must be affine. */
 static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts)
 {
 	for (Expr *e : parts_of(f).inc_extra) {
 		int64_t cw;
-		const Expr *w0;
+		const Expr *w0, *sx;
 		const Stmt *wi;
-		const VarDecl *w = stepped_var(c, f, e, &cw, &w0, &wi);
-		if (!w)
-			continue;
-		if (!counts) {
-			std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
-			c.fail(e->getExprLoc(), "'%s' is stepped beside loop '%s', which does not "
-			       "count up by 1 from its initial value", wn.c_str(),
-			       decl_name(c.loop_iter[lid]));
+		const VarDecl *w = stepped_var(c, f, e, &cw, &sx, &w0, &wi);
+		if (w && !step_beside(c, f, lid, lo, counts, w, cw, sx, w0, e))
 			return false;
-		}
-		mp_aff a, t;
-		std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
-		bool ok = c.aff_of(w0, &a, 0);
-		/* W0 naming the loop's iterator (`for (int o = 1, i = o - P;
-		   ...)`): o there is LO, not the running iterator (a review
-		   found i taken as 2V - LO - P) */
-		for (int q = 0; ok && q < a.n; q++)
-			for (int x : { a.t[q].v1, a.t[q].v2 })
-				if (x >= 0 && x < (int)c.var_decl.size() &&
-				    c.var_decl[x] == c.loop_iter[lid]) {
-					std::string vn = decl_name(c.loop_iter[lid]);
-					c.fail(w0->getExprLoc(), "the initial value of '%s', stepped "
-					       "beside loop '%s', reads '%s'", wn.c_str(), vn.c_str(),
-					       vn.c_str());
-					return false;
-				}
-		ok = ok && mp_aff_scale(&t, lo, -cw) == 0 && mp_aff_add(&a, &a, &t) == 0;
-		mp_aff_var(&t, c.n->loop[lid].iter);
-		if (!ok || mp_aff_scale(&t, &t, cw) != 0 || mp_aff_add(&a, &a, &t) != 0) {
-			if (!c.failed)
-				c.fail(w0->getExprLoc(), "'%s' is stepped beside loop '%s' from a "
-				       "value that is not affine", wn.c_str(),
-				       decl_name(c.loop_iter[lid]));
-			return false;
-		}
-		c.stepped[w] = { f, a };
-		c.skip.insert(e);
 	}
+	std::vector<last_step> ls = stepped_last(c, f, lid == 0);
+	auto pre = c.last_stepped.find(f);
+	if (pre != c.last_stepped.end() && pre->second != ls.size()) {
+		/* (its initial value was taken as loop control) */
+		c.fail(f->getForLoc(), "a variable stepped beside loop '%s' changed its form",
+		       decl_name(c.loop_iter[lid]));
+		return false;
+	}
+	for (const last_step &x : ls)
+		if (!step_beside(c, f, lid, lo, counts, x.w, x.cw, x.sx, x.w0, x.e))
+			return false;
 	return true;
+}
+
+/* The loops of block CS stepping a variable last in their bodies
+ * (stepped_last): their initial values in CS are loop control, not
+ * statements of the nest. */
+static void skip_last_step_inits(mp_ctx &c, CompoundStmt *cs)
+{
+	for (Stmt *k : cs->body()) {
+		while (AttributedStmt *as = dyn_cast<AttributedStmt>(k))
+			k = as->getSubStmt();
+		ForStmt *f = dyn_cast<ForStmt>(k);
+		if (!f)
+			continue;
+		for (const last_step &x : stepped_last(c, f, false)) {
+			c.last_stepped[f]++;
+			if (isa<DeclStmt>(x.wi))
+				c.skip_decl.insert(x.w);
+			else
+				c.skip.insert(x.wi);
+		}
+	}
 }
 
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init)
@@ -1557,6 +1805,7 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 	c.cur_known = (!guarded || c.g_known) && (!*cont || c.cont_known);
 	if (CompoundStmt *cs = dyn_cast<CompoundStmt>(s)) {
 		skip_while_parts(c, cs);
+		skip_last_step_inits(c, cs);
 		/* a loop body (the continue goes to its loop's next iteration) */
 		auto up = c.parent->find(cs);
 		bool body = up != c.parent->end() &&
@@ -1620,9 +1869,9 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		loop_parts fp = parts_of(f);
 		for (Expr *e : fp.inc_extra) {
 			int64_t cw;
-			const Expr *w0;
+			const Expr *w0, *sx;
 			const Stmt *wi;
-			if (stepped_var(c, f, e, &cw, &w0, &wi) && wi != w0)
+			if (stepped_var(c, f, e, &cw, &sx, &w0, &wi) && wi != w0)
 				c.skip.insert(wi);
 		}
 		for (Expr *e : fp.init_extra)

@@ -20,7 +20,9 @@
  * scope around the pragma; inside an OpenMP region only when that scope
  * is inside the region too (a variable from outside would be shared by
  * its threads).  In the copy of an OpenMP loop construct (omp.cc), after
- * the copy's firstprivate values.
+ * the copy's firstprivate values.  The same for such a `?:` in the value
+ * an integer variable of the nest is given (GSL's `INDEX ix = OFFSET(N,
+ * incX);` before a loop stepping ix by incX).
  *
  * Before that, in an annotated nest (const_vla_r, const_headers_r): a
  * variable-length array whose length folds to a constant once `const`
@@ -151,7 +153,10 @@ static tree hoist_cond_r(tree *tp, int *walk_subtrees, void *data)
 	return NULL_TREE;
 }
 
-/* The loop conditions of the nest ITEM (FOR_STMTs and WHILE_STMTs) */
+/* The loop conditions of the nest ITEM (FOR_STMTs and WHILE_STMTs), and
+ * the values given to its integer variables (GSL's BLAS: `INDEX ix =
+ * OFFSET(N, incX);`, OFFSET a `?:` of parameters, the initial value of an
+ * index stepped beside a loop: clang's glue reads it as a parameter) */
 static tree hoist_loops_r(tree *tp, int *, void *data)
 {
 	tree t = *tp;
@@ -159,6 +164,13 @@ static tree hoist_loops_r(tree *tp, int *, void *data)
 		walk_tree(&FOR_COND(t), hoist_cond_r, data, NULL);
 	else if (TREE_CODE(t) == WHILE_STMT && WHILE_COND(t))
 		walk_tree(&WHILE_COND(t), hoist_cond_r, data, NULL);
+	else if (TREE_CODE(t) == DECL_EXPR && VAR_P(DECL_EXPR_DECL(t)) &&
+		 INTEGRAL_TYPE_P(TREE_TYPE(DECL_EXPR_DECL(t))) &&
+		 !TREE_STATIC(DECL_EXPR_DECL(t)) && DECL_INITIAL(DECL_EXPR_DECL(t)))
+		walk_tree(&DECL_INITIAL(DECL_EXPR_DECL(t)), hoist_cond_r, data, NULL);
+	else if (TREE_CODE(t) == MODIFY_EXPR && VAR_P(TREE_OPERAND(t, 0)) &&
+		 INTEGRAL_TYPE_P(TREE_TYPE(TREE_OPERAND(t, 0))))
+		walk_tree(&TREE_OPERAND(t, 1), hoist_cond_r, data, NULL);
 	return NULL_TREE;
 }
 

@@ -710,7 +710,27 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 		if (w == v || !VAR_P(w) || !is_gimple_reg(w) || !INTEGRAL_TYPE_P(TREE_TYPE(w)) ||
 		    TYPE_UNSIGNED(TREE_TYPE(w)) || TYPE_PRECISION(TREE_TYPE(w)) < 32 ||
 		    TYPE_PRECISION(TREE_TYPE(w)) > 64 || c.iter_var.count(w) ||
-		    c.stepped.count(w) || !is_increment(s, w, &cw) || cw == 0)
+		    c.stepped.count(w))
+			continue;
+		/* by a constant, or by a variable amount X (OpenBLAS's generic C
+		   kernels: `iy += inc_y`), an integer that converts to W's type
+		   without loss */
+		tree sx = NULL_TREE;
+		if (!is_increment(s, w, &cw)) {
+			enum tree_code sc = gimple_assign_rhs_code(s);
+			tree a = gimple_assign_rhs1(s), b = gimple_assign_rhs2(s);
+			if (sc == PLUS_EXPR && b == w)
+				std::swap(a, b);
+			if ((sc != PLUS_EXPR && sc != MINUS_EXPR) || a != w || !b ||
+			    TREE_CODE(b) == INTEGER_CST || !INTEGRAL_TYPE_P(TREE_TYPE(b)) ||
+			    TYPE_PRECISION(TREE_TYPE(b)) > TYPE_PRECISION(TREE_TYPE(w)) ||
+			    (TYPE_UNSIGNED(TREE_TYPE(b)) &&
+			     TYPE_PRECISION(TREE_TYPE(b)) == TYPE_PRECISION(TREE_TYPE(w))) || b == w)
+				continue;
+			sx = b;
+			cw = sc == PLUS_EXPR ? 1 : -1;
+		}
+		if (cw == 0)
 			continue;
 		std::vector<gimple *> as = assigns_in(l, w);
 		if (as.size() != 1 || as[0] != s || !increments_last(l, s, w))
@@ -719,21 +739,32 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 		gimple *wi = init_before(l, w, &ibb);
 		auto d = c.defs.find(w);
 		/* set in the nest, or before it for its outermost loop (as the
-		   iterator's own initial value) */
-		if (!wi || gimple_bb(wi)->loop_father != loop_outer(l) || d == c.defs.end())
+		   iterator's own initial value; without one found there, W's
+		   value where the nest starts) */
+		if (d == c.defs.end())
 			continue;
 		std::vector<gimple *> &ds = d->second;
+		bool top_init = l == c.top && ds.size() == 1 && ds[0] == s &&
+				(!wi || !c.in_nest(gimple_bb(wi)));
+		if (!top_init && (!wi || gimple_bb(wi)->loop_father != loop_outer(l)))
+			continue;
 		if (!(ds.size() == 2 && (ds[0] == wi || ds[1] == wi) && (ds[0] == s || ds[1] == s)) &&
-		    !(l == c.top && ds.size() == 1 && ds[0] == s && !c.in_nest(gimple_bb(wi))))
+		    !top_init)
 			continue;
 		mp_aff a0, lo2, t;
 		mp_aff_const(&lo2, 0);
-		if (!c.aff_of_def(wi, &a0, 0) || init_clobbered(c, wi, &a0, &lo2)) {
+		if (!wi || !c.aff_of_def(wi, &a0, 0) || init_clobbered(c, wi, &a0, &lo2)) {
 			if (c.failed && !c.n->error[0]) {
 				c.failed = false;   /* (W stays a variable) */
 				c.fail_text.clear();
 			}
-			continue;
+			/* set before the nest to a value not read as affine
+			   (GSL's `INDEX iy = OFFSET(lenY, incY);`, a `?:`):
+			   W's value where the nest starts, a parameter */
+			int pv = top_init && !c.failed ? c.var_for(w, MP_VAR_PARAM) : -1;
+			if (pv < 0)
+				continue;
+			mp_aff_var(&a0, pv);
 		}
 		/* W0 naming V (`for (o = 1, i = o - P; ...)`): o there is LO,
 		   not the running iterator (a review found i taken as 2V - LO -
@@ -749,14 +780,30 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 			       "'%s', reads '%s'", wn.c_str(), decl_name(v), decl_name(v));
 			return;
 		}
-		/* W0 - C*LO + C*V */
-		if (mp_aff_scale(&t, lo, -cw) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
+		/* the step: C, or C times X, a value the nest does not change
+		   (parameters only: no iterator of the nest) */
+		mp_aff st, lneg;
+		mp_aff_const(&st, cw);
+		bool ok = !sx || (c.aff_of(sx, s, &st, 0) && mp_aff_scale(&st, &st, cw) == 0);
+		for (int q = 0; ok && sx && q < st.n; q++)
+			for (int x : { st.t[q].v1, st.t[q].v2 })
+				if (x >= 0 && c.n->var[x].kind == MP_VAR_ITER)
+					ok = false;
+		if (!ok) {
+			if (c.failed && !c.n->error[0]) {
+				c.failed = false;   /* (W stays a variable) */
+				c.fail_text.clear();
+			}
 			continue;
+		}
+		/* W0 + ST*(V - LO) */
 		mp_aff_var(&t, c.n->loop[lid].iter);
-		if (mp_aff_scale(&t, &t, cw) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
+		if (mp_aff_scale(&lneg, lo, -1) != 0 || mp_aff_add(&t, &t, &lneg) != 0 ||
+		    mp_aff_mul(c.n, &t, &t, &st) != 0 || mp_aff_add(&a0, &a0, &t) != 0)
 			continue;
 		c.stepped[w] = { l, s, a0 };
-		c.control.insert(wi);
+		if (wi)
+			c.control.insert(wi);
 		c.control.insert(s);
 	}
 }

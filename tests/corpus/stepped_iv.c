@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 5
+// MIXPREC-TRANSFORMED: 11
 /* stepped_iv.c -- a second variable stepped beside a loop's iterator in
  * the for header: onnx2c's convolutions (`for (int32_t o0 = 0, i0 = -1;
  * o0 < H; o0++, i0 += 1)`, the window's input row `ii0 = i0 + k0`, padding
@@ -186,6 +186,175 @@ __attribute__((noinline)) void sv_init_iter(int N, int M, int K, int P, const in
 		}
 }
 
+/* OpenBLAS kernel/arm/gemv_n.c (int8): y += alpha * A * x, strides inc_x, inc_y */
+typedef long sv_blaslong;
+__attribute__((noinline)) int sv_gemv_n(sv_blaslong m, sv_blaslong n, int32_t alpha,
+					const int8_t *a, sv_blaslong lda, const int8_t *x,
+					sv_blaslong inc_x, int32_t *y, sv_blaslong inc_y)
+{
+	sv_blaslong i, ix, iy, j;
+	const int8_t *a_ptr;
+	int32_t temp;
+	ix = 0;
+	a_ptr = a;
+#pragma mixprec(int8, acc=int32)
+	for (j = 0; j < n; j++) {
+		temp = alpha * x[ix];
+		iy = 0;
+		for (i = 0; i < m; i++) {
+			y[iy] += temp * a_ptr[i];
+			iy += inc_y;
+		}
+		a_ptr += lda;
+		ix += inc_x;
+	}
+	return 0;
+}
+
+/* OpenBLAS kernel/arm/gemv_t.c (int8): the step followed by the row pointer's */
+__attribute__((noinline)) int sv_gemv_t(sv_blaslong m, sv_blaslong n, int32_t alpha,
+					const int8_t *a, sv_blaslong lda, const int8_t *x,
+					sv_blaslong inc_x, int32_t *y, sv_blaslong inc_y)
+{
+	sv_blaslong i, ix, iy, j;
+	const int8_t *a_ptr;
+	int32_t temp;
+	iy = 0;
+	a_ptr = a;
+#pragma mixprec(int8, acc=int32)
+	for (j = 0; j < n; j++) {
+		temp = 0;
+		ix = 0;
+		for (i = 0; i < m; i++) {
+			temp += a_ptr[i] * x[ix];
+			ix += inc_x;
+		}
+		y[iy] += alpha * temp;
+		iy += inc_y;
+		a_ptr += lda;
+	}
+	return 0;
+}
+
+/* the same with int steps declared in the loops, by constants */
+__attribute__((noinline)) void sv_gemv_decl(int m, int n, const int8_t *a, int lda,
+					    const int8_t *x, int32_t *y)
+{
+	int iy = 0;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < n; j++) {
+		int32_t temp = 0;
+		int ix = 1;
+		for (int i = 0; i < m; i++) {
+			temp += a[j * lda + i] * x[ix];
+			ix += 2;
+		}
+		y[iy] += temp;
+		iy++;
+	}
+}
+
+/* GSL cblas source_gemv_r.h, Trans == NoTrans (int8) */
+#define SV_OFFSET(N, incX) ((incX) > 0 ? 0 : ((N) - 1) * (-(incX)))
+__attribute__((noinline)) void sv_gsl_gemv(int lenY, int lenX, int32_t alpha, const int8_t *A,
+					   int lda, const int8_t *X, int incX, int32_t *Y, int incY)
+{
+	int i, j;
+	int iy = SV_OFFSET(lenY, incY);
+#pragma mixprec(int8, acc=int32)
+	for (i = 0; i < lenY; i++) {
+		int32_t temp = 0;
+		int ix = SV_OFFSET(lenX, incX);
+		for (j = 0; j < lenX; j++) {
+			temp += X[ix] * A[lda * i + j];
+			ix += incX;
+		}
+		Y[iy] += alpha * temp;
+		iy += incY;
+	}
+}
+
+/* f2c's SGEMV, no transpose (int8): 1-based, the stride read through a pointer */
+__attribute__((noinline)) void sv_f2c_gemv(sv_blaslong *m, sv_blaslong *n, int32_t *alpha,
+					   const int8_t *a, sv_blaslong *lda, const int8_t *x,
+					   sv_blaslong *incx, int32_t *y)
+{
+	sv_blaslong a_dim1, a_offset, i__1, i__2, i__, j, jx, kx;
+	int32_t temp;
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	--x;
+	--y;
+	kx = *incx > 0 ? 1 : 1 - (*n - 1) * *incx;
+	jx = kx;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		temp = *alpha * x[jx];
+		i__2 = *m;
+		for (i__ = 1; i__ <= i__2; ++i__) {
+			y[i__] += temp * a[i__ + j * a_dim1];
+		}
+		jx += *incx;
+	}
+}
+
+/* the step read through a pointer that may point into the output */
+__attribute__((noinline)) void sv_step_alias(int m, int n, const int8_t *a, int lda,
+					     const int8_t *x, int32_t *y, const int32_t *incy)
+{
+	int i, j, iy;
+	int32_t temp;
+#pragma mixprec(int8, acc=int32)
+	for (j = 0; j < n; j++) {
+		temp = x[j];
+		iy = 0;
+		for (i = 0; i < m; i++) {
+			y[iy] += temp * a[i + j * lda];
+			iy += *incy;
+		}
+	}
+}
+
+/* near miss: a continue skips the step on some iterations */
+__attribute__((noinline)) void sv_gemv_cont(sv_blaslong m, sv_blaslong n, const int8_t *a,
+					    sv_blaslong lda, const int8_t *x, sv_blaslong inc_x,
+					    int32_t *y)
+{
+	sv_blaslong i, ix, j;
+#pragma mixprec(int8, acc=int32)
+	for (j = 0; j < n; j++) { // expected-warning {{subscript of 'x' is not affine}}
+		int32_t temp = 0;
+		ix = 0;
+		for (i = 0; i < m; i++) {
+			if (i < 2)
+				continue;
+			temp += a[j * lda + i] * x[ix];
+			ix += inc_x;
+		}
+		y[j] += temp;
+	}
+}
+
+/* near miss: the step's amount changes in the nest */
+__attribute__((noinline)) void sv_gemv_amount(sv_blaslong m, sv_blaslong n, const int8_t *a,
+					      sv_blaslong lda, const int8_t *x, int32_t *y)
+{
+	sv_blaslong i, ix, j, inc = 1;
+#pragma mixprec(int8, acc=int32)
+	for (j = 0; j < n; j++) { // expected-warning {{subscript of 'x' is not affine}}
+		int32_t temp = 0;
+		ix = 0;
+		for (i = 0; i < m; i++) {
+			temp += a[j * lda + i] * x[ix];
+			ix += inc;
+		}
+		y[j] += temp;
+		inc = j % 2;
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -222,6 +391,65 @@ void corpus_main(void)
 		harness_free(xm);
 		harness_free(w);
 		harness_free(y);
+
+		/* BLAS-2 with strides from -2 to 2 (0 too): the vectors in the
+		   middle of blocks of random values */
+		{
+			sv_blaslong incx = sh % 5 - 2, incy = (sh / 5 + sh) % 5 - 2;
+			size_t mx = 2 * (size_t)(M > N ? M : N) + 4;
+			int8_t *a = harness_rand_s8((size_t)M * N + 1);
+			int8_t *xv = harness_rand_s8(2 * mx + 1);
+			int32_t *yv = harness_rand_s32(2 * mx + 1, -100000, 100000);
+			int32_t alpha = sh % 7 - 3;
+			sv_gemv_n(M, N, alpha, a, M, xv + mx, incx, yv + mx, incy);
+			harness_out_array(harness_name("gemv_n %dx%d %ld %ld", M, N, (long)incx,
+						       (long)incy), yv, 2 * mx + 1);
+			sv_gemv_t(M, N, alpha, a, M, xv + mx, incx, yv + mx, incy);
+			harness_out_array(harness_name("gemv_t %dx%d %ld %ld", M, N, (long)incx,
+						       (long)incy), yv, 2 * mx + 1);
+			if (M >= 1) {
+				sv_gemv_decl((M - 1) / 2, N, a, M, xv, yv);
+				harness_out_array(harness_name("gemv_decl %dx%d", M, N), yv,
+						  2 * mx + 1);
+			}
+			sv_gsl_gemv(N, M, alpha, a, M, xv + mx, (int)incx, yv + mx, (int)incy);
+			harness_out_array(harness_name("gsl_gemv %dx%d %ld %ld", M, N, (long)incx,
+						       (long)incy), yv, 2 * mx + 1);
+			if (M >= 1 && N >= 1) {
+				sv_blaslong mm = M, nn = N, ld = M, ix1 = incx ? incx : 1;
+				/* (x from its first element: kx as SGEMV sets it) */
+				sv_f2c_gemv(&mm, &nn, &alpha, a, &ld, xv + mx - (ix1 < 0 ? (N - 1) * -ix1 : 0),
+					    &ix1, yv);
+				harness_out_array(harness_name("f2c_gemv %dx%d %ld", M, N, (long)ix1),
+						  yv, 2 * mx + 1);
+			}
+			{
+				/* two rows, the step y[1] itself, which the first
+				   column's second row changes (operands of 0 and 1:
+				   the rows stay inside y) */
+				int8_t *a01 = harness_alloc(2 * (size_t)N + 1);
+				int8_t *x01 = harness_alloc((size_t)N + 1);
+				int32_t *ys = harness_alloc(((size_t)N + 4) * sizeof *ys);
+				for (int q = 0; q < 2 * N; q++)
+					a01[q] = (int8_t)harness_randint(0, 1);
+				for (int q = 0; q < N; q++)
+					x01[q] = (int8_t)harness_randint(0, 1);
+				for (int q = 0; q < N + 4; q++)
+					ys[q] = q == 1 || q == N + 3;
+				sv_step_alias(2, N, a01, 2, x01, ys, sh % 2 ? &ys[1] : &ys[N + 3]);
+				harness_out_array(harness_name("step_alias %d", N), ys, (size_t)N + 4);
+				harness_free(a01);
+				harness_free(x01);
+				harness_free(ys);
+			}
+			sv_gemv_cont(M, N, a, M, xv + mx, incx, yv);
+			harness_out_array(harness_name("gemv_cont %dx%d", M, N), yv, 2 * mx + 1);
+			sv_gemv_amount(M, N, a, M, xv, yv);
+			harness_out_array(harness_name("gemv_amount %dx%d", M, N), yv, 2 * mx + 1);
+			harness_free(a);
+			harness_free(xv);
+			harness_free(yv);
+		}
 	}
 	for (int r = 0; r < 3; r++) {
 		/* the image inside a larger block of random bytes */

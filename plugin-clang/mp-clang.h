@@ -119,7 +119,6 @@ struct mp_ctx {
 	   (stepped_last in nest.cc), found before their block is described:
 	   the initial value's statement is loop control */
 	std::map<const clang::ForStmt *, size_t> last_stepped;
-	std::set<const clang::VarDecl *> stepped_top;   /* ... of the annotated loop */
 	const clang::Stmt *child_toward(const clang::Stmt *anc, const clang::Stmt *x) const;
 	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */

@@ -321,6 +321,31 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);
 
+/* X when INC adds X to V or subtracts it (`v += x`, `v -= x`, `v = v + x`,
+ * `v = x + v`, `v = v - x`), *SIGN 1 or -1; else null. */
+static const Expr *incr_operand(const Expr *inc, const VarDecl *v, int *sign)
+{
+	const BinaryOperator *bo = dyn_cast<BinaryOperator>(inc->IgnoreParens());
+	if (!bo || mp_var_of_ref(bo->getLHS()) != v)
+		return nullptr;
+	if (bo->getOpcode() == BO_AddAssign || bo->getOpcode() == BO_SubAssign) {
+		*sign = bo->getOpcode() == BO_AddAssign ? 1 : -1;
+		return bo->getRHS();
+	}
+	if (bo->getOpcode() != BO_Assign)
+		return nullptr;
+	const BinaryOperator *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
+	if (!rhs || (rhs->getOpcode() != BO_Add && rhs->getOpcode() != BO_Sub))
+		return nullptr;
+	const Expr *a = rhs->getLHS(), *b = rhs->getRHS();
+	if (rhs->getOpcode() == BO_Add && mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
+		std::swap(a, b);
+	if (mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
+		return nullptr;
+	*sign = rhs->getOpcode() == BO_Add ? 1 : -1;
+	return b;
+}
+
 static bool is_increment(const Expr *inc, const VarDecl *v, int64_t *step, ASTContext &C)
 {
 	if (!inc)
@@ -332,27 +357,12 @@ static bool is_increment(const Expr *inc, const VarDecl *v, int64_t *step, ASTCo
 		*step = u->isIncrementOp() ? 1 : -1;
 		return true;
 	}
-	const BinaryOperator *bo = dyn_cast<BinaryOperator>(inc);
-	if (!bo || mp_var_of_ref(bo->getLHS()) != v)
-		return false;
+	int sign;
+	const Expr *x = incr_operand(inc, v, &sign);
 	Expr::EvalResult r;
-	if (bo->getOpcode() == BO_AddAssign || bo->getOpcode() == BO_SubAssign) {
-		if (!bo->getRHS()->EvaluateAsInt(r, C))
-			return false;
-		*step = r.Val.getInt().getSExtValue() * (bo->getOpcode() == BO_AddAssign ? 1 : -1);
-		return true;
-	}
-	if (bo->getOpcode() != BO_Assign)
+	if (!x || !x->EvaluateAsInt(r, C))
 		return false;
-	const BinaryOperator *rhs = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
-	if (!rhs || (rhs->getOpcode() != BO_Add && rhs->getOpcode() != BO_Sub))
-		return false;
-	const Expr *a = rhs->getLHS(), *b = rhs->getRHS();
-	if (rhs->getOpcode() == BO_Add && mp_var_of_ref(a->IgnoreParenImpCasts()) != v)
-		std::swap(a, b);
-	if (mp_var_of_ref(a->IgnoreParenImpCasts()) != v || !b->EvaluateAsInt(r, C))
-		return false;
-	*step = r.Val.getInt().getSExtValue() * (rhs->getOpcode() == BO_Add ? 1 : -1);
+	*step = r.Val.getInt().getSExtValue() * sign;
 	return true;
 }
 
@@ -959,26 +969,8 @@ static bool step_expr(mp_ctx &c, const VarDecl *w, const Expr *e, int64_t *cw, c
 	*sx = nullptr;
 	if (is_increment(e, w, cw, c.C))
 		return true;
-	const BinaryOperator *bo = dyn_cast<BinaryOperator>(e->IgnoreParens());
-	if (!bo || mp_var_of_ref(bo->getLHS()) != w)
-		return false;
-	const Expr *x = nullptr;
-	bool add = true;
-	if (bo->getOpcode() == BO_AddAssign || bo->getOpcode() == BO_SubAssign) {
-		x = bo->getRHS();
-		add = bo->getOpcode() == BO_AddAssign;
-	} else if (bo->getOpcode() == BO_Assign) {
-		const BinaryOperator *r = dyn_cast<BinaryOperator>(bo->getRHS()->IgnoreParenImpCasts());
-		if (!r || (r->getOpcode() != BO_Add && r->getOpcode() != BO_Sub))
-			return false;
-		const Expr *p = r->getLHS(), *q = r->getRHS();
-		if (r->getOpcode() == BO_Add && mp_var_of_ref(p->IgnoreParenImpCasts()) != w)
-			std::swap(p, q);
-		if (mp_var_of_ref(p->IgnoreParenImpCasts()) != w)
-			return false;
-		x = q;
-		add = r->getOpcode() == BO_Add;
-	}
+	int sign;
+	const Expr *x = incr_operand(e, w, &sign);
 	if (!x)
 		return false;
 	if (!invariant_amount(c, x, 0))
@@ -995,7 +987,7 @@ static bool step_expr(mp_ctx &c, const VarDecl *w, const Expr *e, int64_t *cw, c
 	    (!xt->isSignedIntegerType() && c.C.getTypeSize(xt) == c.C.getTypeSize(wt)))
 		return false;
 	*sx = x0;
-	*cw = add ? 1 : -1;
+	*cw = sign;
 	return true;
 }
 
@@ -1119,8 +1111,6 @@ static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
 					       (ds[0] == e && ds[1] == ie))))
 			continue;
 		ls.wi = init;
-		if (top)
-			c.stepped_top.insert(w);
 		out.push_back(ls);
 	}
 	return out;
@@ -1132,7 +1122,7 @@ static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
  * loop's iterator. */
 static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts,
 			const VarDecl *w, int64_t cw, const Expr *sx, const Expr *w0,
-			const Expr *e)
+			const Expr *e, bool entry)
 {
 	if (!counts) {
 		std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
@@ -1144,10 +1134,10 @@ static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 	mp_aff a, d;
 	std::string wn = decl_name(w);   /* (decl_name's buffer is shared) */
 	bool ok = w0 && c.aff_of(w0, &a, 0);
-	/* the annotated loop's, set before the nest to a value not read as
-	   affine or not found: W's value where the nest starts, a parameter
-	   (as the GCC glue reads it) */
-	if (!ok && lid == 0 && !c.failed && c.stepped_top.count(w)) {
+	/* ENTRY (stepped last in the annotated loop), set before the nest to
+	   a value not read as affine or not found: W's value where the nest
+	   starts, a parameter (as the GCC glue reads it) */
+	if (!ok && entry && !c.failed) {
 		int pv = c.var_for(const_cast<VarDecl *>(w), MP_VAR_PARAM);
 		if (pv >= 0) {
 			mp_aff_var(&a, pv);
@@ -1178,11 +1168,9 @@ static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 	   (parameters only: no iterator of the nest) */
 	mp_aff st, t;
 	mp_aff_const(&st, cw);
-	ok = !sx || (c.aff_of(sx, &st, 0) && mp_aff_scale(&st, &st, cw) == 0);
-	for (int q = 0; ok && sx && q < st.n; q++)
-		for (int x : { st.t[q].v1, st.t[q].v2 })
-			if (x >= 0 && c.n->var[x].kind == MP_VAR_ITER)
-				ok = false;
+	int its[2 * MP_MAX_TERMS];
+	ok = !sx || (c.aff_of(sx, &st, 0) && mp_aff_scale(&st, &st, cw) == 0 &&
+		     mp_aff_iters(c.n, &st, its) == 0);
 	if (!ok) {
 		if (!c.failed)
 			c.fail(sx->getExprLoc(), "'%s' is stepped beside loop '%s' by an amount "
@@ -1213,7 +1201,7 @@ static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 		const Expr *w0, *sx;
 		const Stmt *wi;
 		const VarDecl *w = stepped_var(c, f, e, &cw, &sx, &w0, &wi);
-		if (w && !step_beside(c, f, lid, lo, counts, w, cw, sx, w0, e))
+		if (w && !step_beside(c, f, lid, lo, counts, w, cw, sx, w0, e, false))
 			return false;
 	}
 	std::vector<last_step> ls = stepped_last(c, f, lid == 0);
@@ -1225,7 +1213,7 @@ static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 		return false;
 	}
 	for (const last_step &x : ls)
-		if (!step_beside(c, f, lid, lo, counts, x.w, x.cw, x.sx, x.w0, x.e))
+		if (!step_beside(c, f, lid, lo, counts, x.w, x.cw, x.sx, x.w0, x.e, lid == 0))
 			return false;
 	return true;
 }

@@ -701,6 +701,14 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 			const mp_aff *lo)
 {
 	basic_block bb = gimple_bb(incr);
+	/* a value of W's not read: W stays a variable (the nest is refused
+	   where that matters), not a failure of the nest */
+	auto keep_variable = [&c]() {
+		if (c.failed && !c.n->error[0]) {
+			c.failed = false;
+			c.fail_text.clear();
+		}
+	};
 	for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 		gimple *s = gsi_stmt(g);
 		int64_t cw;
@@ -754,10 +762,7 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 		mp_aff a0, lo2, t;
 		mp_aff_const(&lo2, 0);
 		if (!wi || !c.aff_of_def(wi, &a0, 0) || init_clobbered(c, wi, &a0, &lo2)) {
-			if (c.failed && !c.n->error[0]) {
-				c.failed = false;   /* (W stays a variable) */
-				c.fail_text.clear();
-			}
+			keep_variable();
 			/* set before the nest to a value not read as affine
 			   (GSL's `INDEX iy = OFFSET(lenY, incY);`, a `?:`):
 			   W's value where the nest starts, a parameter */
@@ -784,16 +789,10 @@ static void stepped_ivs(mp_ctx &c, class loop *l, int lid, tree v, gimple *incr,
 		   (parameters only: no iterator of the nest) */
 		mp_aff st, lneg;
 		mp_aff_const(&st, cw);
-		bool ok = !sx || (c.aff_of(sx, s, &st, 0) && mp_aff_scale(&st, &st, cw) == 0);
-		for (int q = 0; ok && sx && q < st.n; q++)
-			for (int x : { st.t[q].v1, st.t[q].v2 })
-				if (x >= 0 && c.n->var[x].kind == MP_VAR_ITER)
-					ok = false;
-		if (!ok) {
-			if (c.failed && !c.n->error[0]) {
-				c.failed = false;   /* (W stays a variable) */
-				c.fail_text.clear();
-			}
+		int its[2 * MP_MAX_TERMS];
+		if (sx && (!c.aff_of(sx, s, &st, 0) || mp_aff_scale(&st, &st, cw) != 0 ||
+			   mp_aff_iters(c.n, &st, its) != 0)) {
+			keep_variable();
 			continue;
 		}
 		/* W0 + ST*(V - LO) */

@@ -107,18 +107,18 @@ struct mp_ctx {
 
 	std::vector<clang::Stmt *> loops;               /* loop id -> for or while */
 	std::set<const clang::Stmt *> skip;             /* a while loop's init and increment */
-	/* variables stepped beside a for loop's iterator (stepped_ivs in
-	   nest.cc): the loop, the value inside its body */
+	/* variables stepped beside a loop's iterator (stepped_ivs in
+	   nest.cc): the loop (for or while), its body, the value inside it */
 	struct stepped_iv {
-		const clang::ForStmt *f;
+		const clang::Stmt *loop, *body;
 		mp_aff val;
 	};
 	std::map<const clang::VarDecl *, stepped_iv> stepped;
 	bool stepped_at(const clang::VarDecl *d, const clang::Expr *use, mp_aff *r);
-	/* for loops of the nest whose body's last statement steps a variable
+	/* loops of the nest whose body's last statements step a variable
 	   (stepped_last in nest.cc), found before their block is described:
 	   the initial value's statement is loop control */
-	std::map<const clang::ForStmt *, size_t> last_stepped;
+	std::map<const clang::Stmt *, size_t> last_stepped;
 	const clang::Stmt *child_toward(const clang::Stmt *anc, const clang::Stmt *x) const;
 	std::set<const clang::VarDecl *> skip_decl;     /* a while loop's declared iterator */
 	std::vector<clang::VarDecl *> loop_iter;        /* loop id -> iterator */

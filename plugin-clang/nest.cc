@@ -1049,22 +1049,27 @@ struct last_step {
 	const Stmt *wi;
 };
 
-/* The integers W stepped at the end of for loop F's body (OpenBLAS's
- * generic C kernels: `iy = 0; for (i = 0; i < m; i++) { y[iy] += temp *
+/* The integers W stepped at the end of loop F's body (OpenBLAS's generic
+ * C kernels: `iy = 0; for (i = 0; i < m; i++) { y[iy] += temp *
  * a_ptr[i]; iy += inc_y; }`, also with `a_ptr += lda;` after the step, as
- * GCC's glue reads them: the body's end and the loop's step are one block):
+ * GCC's glue reads them: the body's end and the loop's step are one block;
+ * F a for loop or a while loop, its iterator's own step, which its test
+ * reads, not one of them):
  * the step a statement of the body followed only by assignments that
  * neither read nor write W nor call anything, no continue of F skipping
  * it; the last statement before F in its block that sets W is its initial
  * value, and in the nest W is assigned there and by the step only; for
  * the annotated loop (TOP), by the step only, the initial value set before
  * the nest. */
-static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
+static std::vector<last_step> stepped_last(mp_ctx &c, Stmt *f, bool top)
 {
 	std::vector<last_step> out;
-	CompoundStmt *b = dyn_cast_or_null<CompoundStmt>(f->getBody());
-	if (!b || own_continue(b))
+	loop_parts lp = parts_of(f);
+	CompoundStmt *b = dyn_cast_or_null<CompoundStmt>(lp.body);
+	if (!b || own_continue(b) || !lp.cond)
 		return out;
+	std::set<const VarDecl *> tested;   /* the iterator (`while (i < M)`) */
+	vars_read(lp.cond, tested);
 	ArrayRef<Stmt *> all(b->body_begin(), b->size());
 	for (size_t q = all.size(); q-- > 0;) {
 		/* (what follows a step: plain assignments only) */
@@ -1076,7 +1081,7 @@ static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
 					   (xu && xu->isIncrementDecrementOp())))
 			break;
 		const VarDecl *w = assigned_var(e);
-		if (!w)
+		if (!w || tested.count(w))
 			continue;
 		last_step ls;
 		ls.w = w;
@@ -1120,7 +1125,7 @@ static std::vector<last_step> stepped_last(mp_ctx &c, ForStmt *f, bool top)
  * from W0: its value in the body, W0 + CW*(V - LO), registered for the
  * reads in F's body.  False (failed) when W0 is not affine or reads the
  * loop's iterator. */
-static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts,
+static bool step_beside(mp_ctx &c, Stmt *f, int lid, const mp_aff *lo, bool counts,
 			const VarDecl *w, int64_t cw, const Expr *sx, const Expr *w0,
 			const Expr *e, bool entry)
 {
@@ -1186,21 +1191,23 @@ static bool step_beside(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 		       "affine", wn.c_str(), decl_name(c.loop_iter[lid]));
 		return false;
 	}
-	c.stepped[w] = { f, a };
+	c.stepped[w] = { f, parts_of(f).body, a };
 	c.skip.insert(e);
 	return true;
 }
 
-/* Registers F's stepped variables (stepped_var, stepped_last) with their
- * values in F's body (loop LID, its iterator from LO, step 1: COUNTS), and
- * skips their increments; their initial values must be affine. */
-static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool counts)
+/* Registers loop F's stepped variables (stepped_var, stepped_last) with
+ * their values in F's body (loop LID, its iterator from LO, step 1:
+ * COUNTS), and skips their increments; their initial values must be
+ * affine. */
+static bool stepped_ivs(mp_ctx &c, Stmt *f, int lid, const mp_aff *lo, bool counts)
 {
-	for (Expr *e : parts_of(f).inc_extra) {
+	loop_parts lp = parts_of(f);
+	for (Expr *e : lp.inc_extra) {
 		int64_t cw;
 		const Expr *w0, *sx;
 		const Stmt *wi;
-		const VarDecl *w = stepped_var(c, f, e, &cw, &sx, &w0, &wi);
+		const VarDecl *w = stepped_var(c, cast<ForStmt>(f), e, &cw, &sx, &w0, &wi);
 		if (w && !step_beside(c, f, lid, lo, counts, w, cw, sx, w0, e, false))
 			return false;
 	}
@@ -1208,7 +1215,7 @@ static bool stepped_ivs(mp_ctx &c, ForStmt *f, int lid, const mp_aff *lo, bool c
 	auto pre = c.last_stepped.find(f);
 	if (pre != c.last_stepped.end() && pre->second != ls.size()) {
 		/* (its initial value was taken as loop control) */
-		c.fail(f->getForLoc(), "a variable stepped beside loop '%s' changed its form",
+		c.fail(lp.kw, "a variable stepped beside loop '%s' changed its form",
 		       decl_name(c.loop_iter[lid]));
 		return false;
 	}
@@ -1226,10 +1233,10 @@ static void skip_last_step_inits(mp_ctx &c, CompoundStmt *cs)
 	for (Stmt *k : cs->body()) {
 		while (AttributedStmt *as = dyn_cast<AttributedStmt>(k))
 			k = as->getSubStmt();
-		ForStmt *f = dyn_cast<ForStmt>(k);
-		if (!f)
+		if (!isa<ForStmt>(k) && !isa<WhileStmt>(k))
 			continue;
-		for (const last_step &x : stepped_last(c, f, false)) {
+		for (const last_step &x : stepped_last(c, k, false)) {
+			const Stmt *f = k;
 			c.last_stepped[f]++;
 			if (isa<DeclStmt>(x.wi))
 				c.skip_decl.insert(x.w);
@@ -1465,10 +1472,9 @@ static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *o
 		c.n->loop[lid].hi2 = hi2;
 	c.loops.push_back(l);
 	c.loop_iter.push_back(vd);
-	if (ForStmt *fs = dyn_cast<ForStmt>(l))
-		if (!stepped_ivs(c, fs, lid, &lo, step == 1 && !f.cond_step && after < 0 &&
-				 f.step_var < 0 && !clip))
-			return false;
+	if (!stepped_ivs(c, l, lid, &lo, step == 1 && !f.cond_step && after < 0 &&
+			 f.step_var < 0 && !clip))
+		return false;
 	int kpos = 0;
 	bool cont = false;
 	/* the body's guards are its own (the loop's own condition, if any,

@@ -618,13 +618,13 @@ const Stmt *mp_ctx::child_toward(const Stmt *anc, const Stmt *x) const
 	}
 }
 
-/* The value of D at USE when D steps beside a for loop's iterator
+/* The value of D at USE when D steps beside a loop's iterator
  * (stepped_ivs): USE inside the loop's body.  False elsewhere (its test,
  * its increment, after it). */
 bool mp_ctx::stepped_at(const VarDecl *d, const Expr *use, mp_aff *r)
 {
 	auto it = stepped.find(d);
-	if (it == stepped.end() || child_toward(it->second.f, use) != it->second.f->getBody())
+	if (it == stepped.end() || child_toward(it->second.loop, use) != it->second.body)
 		return false;
 	*r = it->second.val;
 	return true;

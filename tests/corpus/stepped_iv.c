@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 11
+// MIXPREC-TRANSFORMED: 12
 /* stepped_iv.c -- a second variable stepped beside a loop's iterator in
  * the for header: onnx2c's convolutions (`for (int32_t o0 = 0, i0 = -1;
  * o0 < H; o0++, i0 += 1)`, the window's input row `ii0 = i0 + k0`, padding
@@ -236,6 +236,34 @@ __attribute__((noinline)) int sv_gemv_t(sv_blaslong m, sv_blaslong n, int32_t al
 	return 0;
 }
 
+/* the same in the while idiom of OpenBLAS's other generic C kernels
+ * (kernel/arm/dot.c, swap.c: `while(i < n) { ...; ix += inc_x; iy +=
+ * inc_y; i++; }`), both loops (clang refused it where GCC took it) */
+__attribute__((noinline)) int sv_while_gemv_t(sv_blaslong m, sv_blaslong n, int32_t alpha,
+					      const int8_t *a, sv_blaslong lda, const int8_t *x,
+					      sv_blaslong inc_x, int32_t *y, sv_blaslong inc_y)
+{
+	sv_blaslong i, ix, iy = 0, j = 0;
+	const int8_t *a_ptr = a;
+	int32_t temp;
+#pragma mixprec(int8, acc=int32)
+	while (j < n) {
+		temp = 0;
+		ix = 0;
+		i = 0;
+		while (i < m) {
+			temp += a_ptr[i] * x[ix];
+			ix += inc_x;
+			i++;
+		}
+		y[iy] += alpha * temp;
+		iy += inc_y;
+		a_ptr += lda;
+		j++;
+	}
+	return 0;
+}
+
 /* the same with int steps declared in the loops, by constants */
 __attribute__((noinline)) void sv_gemv_decl(int m, int n, const int8_t *a, int lda,
 					    const int8_t *x, int32_t *y)
@@ -407,6 +435,9 @@ void corpus_main(void)
 			sv_gemv_t(M, N, alpha, a, M, xv + mx, incx, yv + mx, incy);
 			harness_out_array(harness_name("gemv_t %dx%d %ld %ld", M, N, (long)incx,
 						       (long)incy), yv, 2 * mx + 1);
+			sv_while_gemv_t(M, N, alpha, a, M, xv + mx, incx, yv + mx, incy);
+			harness_out_array(harness_name("while_gemv_t %dx%d %ld %ld", M, N,
+						       (long)incx, (long)incy), yv, 2 * mx + 1);
 			if (M >= 1) {
 				sv_gemv_decl((M - 1) / 2, N, a, M, xv, yv);
 				harness_out_array(harness_name("gemv_decl %dx%d", M, N), yv,

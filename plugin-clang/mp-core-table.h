@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-#define MP_CORE_TABLE_VERSION 16   /* 16: nest_add_aff_expr */
+#define MP_CORE_TABLE_VERSION 17   /* 16: nest_add_aff_expr; 17: mp_loop.zguard_src */
 #define MP_CORE_TABLE_SYMBOL "mp_core_entry"
 
 typedef struct mp_core_table {

@@ -8,6 +8,7 @@
 #include "mp-clang.h"
 #include <clang/AST/DeclOpenMP.h>
 #include <clang/Basic/TargetInfo.h>
+#include <clang/Lex/Lexer.h>
 
 using namespace clang;
 
@@ -260,14 +261,69 @@ static bool is_empty(const Stmt *s)
 /* Whether S is `v = e;` of a local scalar V, E without side effects
  * (f2c's `i__3 = *m;` before the loop in the guard; an assignment to the
  * guard's own variable is refused by the core, as under GCC). */
-static bool plain_assign(mp_ctx &c, Stmt *s)
+static bool plain_assign(mp_ctx &c, Stmt *s, const VarDecl **var = nullptr,
+			 const Expr **val = nullptr)
 {
-	BinaryOperator *bo = dyn_cast<BinaryOperator>(s);
-	if (!bo || bo->getOpcode() != BO_Assign || bo->getRHS()->HasSideEffects(c.C))
+	const VarDecl *v = nullptr;
+	const Expr *rhs = nullptr;
+	if (BinaryOperator *bo = dyn_cast<BinaryOperator>(s)) {
+		if (bo->getOpcode() != BO_Assign)
+			return false;
+		v = mp_var_of_ref(bo->getLHS()->IgnoreParens());
+		rhs = bo->getRHS();
+	} else if (DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
+		/* `int t = x[j];` (as GCC's glue sees an assignment) */
+		v = ds->isSingleDecl() ? dyn_cast<VarDecl>(ds->getSingleDecl()) : nullptr;
+		rhs = v && !v->isStaticLocal() ? v->getInit() : nullptr;
+	}
+	if (!v || !rhs || rhs->HasSideEffects(c.C))
 		return false;
-	const VarDecl *v = mp_var_of_ref(bo->getLHS()->IgnoreParens());
-	return v && v->hasLocalStorage() && v->getType()->isScalarType() &&
+	if (var)
+		*var = v, *val = rhs;
+	return v->hasLocalStorage() && v->getType()->isScalarType() &&
 	       !v->getType().isVolatileQualified();
+}
+
+/* `E != 0` (`E == 0`: *NZ false), E an operand element: an array
+ * subscript or a dereference without side effects, not volatile; else
+ * null. */
+static const Expr *elem_zero_test(mp_ctx &c, const Expr *ce, bool *nz)
+{
+	const BinaryOperator *b = dyn_cast<BinaryOperator>(ce->IgnoreParenImpCasts());
+	if (!b || (b->getOpcode() != BO_NE && b->getOpcode() != BO_EQ))
+		return nullptr;
+	*nz = b->getOpcode() == BO_NE;
+	auto zero = [&](const Expr *e) {
+		Expr::EvalResult er;
+		if (e->HasSideEffects(c.C) || !e->EvaluateAsRValue(er, c.C))
+			return false;
+		return (er.Val.isInt() && er.Val.getInt() == 0) ||
+		       (er.Val.isFloat() && er.Val.getFloat().isZero());
+	};
+	const Expr *l = b->getLHS()->IgnoreParenImpCasts(), *r = b->getRHS()->IgnoreParenImpCasts();
+	const Expr *e = zero(r) ? l : zero(l) ? r : nullptr;
+	const UnaryOperator *u = e ? dyn_cast<UnaryOperator>(e) : nullptr;
+	if (!e || !(isa<ArraySubscriptExpr>(e) || (u && u->getOpcode() == UO_Deref)) ||
+	    e->HasSideEffects(c.C) || e->getType().isVolatileQualified() ||
+	    !(e->getType()->isIntegerType() || e->getType()->isRealFloatingType()))
+		return nullptr;
+	return e;
+}
+
+/* Whether X is E (the same expression), a conversion of it or a product
+ * with it as a factor: zero where E is. */
+static bool elem_factor(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
+{
+	x = x->IgnoreParenCasts();
+	llvm::FoldingSetNodeID a, b;
+	x->Profile(a, c.C, true);
+	e->IgnoreParenCasts()->Profile(b, c.C, true);
+	if (a == b)
+		return true;
+	const BinaryOperator *m = dyn_cast<BinaryOperator>(x);
+	return m && m->getOpcode() == BO_Mul && depth < 8 &&
+	       (elem_factor(c, m->getLHS(), e, depth + 1) ||
+		elem_factor(c, m->getRHS(), e, depth + 1));
 }
 
 /* The loop a zero-skip guard `if` runs where its variable is nonzero:
@@ -276,15 +332,23 @@ static bool plain_assign(mp_ctx &c, Stmt *s)
  * (GLPK's form).  Its variable in *zv; else null.  With PREFIX, the
  * branch may assign scalars before the loop (`if (temp != 0.f) { i__3 =
  * *m; for ... }`, f2c's form, as the GCC glue reads it): those
- * assignments in *PREFIX. */
+ * assignments in *PREFIX.  With PREFIX, the guard may test an operand
+ * element (netlib's f2c BLAS: `if (b[l + j * b_dim1] != 0.f) { temp =
+ * *alpha * b[l + j * b_dim1]; ... for ... }`): the variable is then the
+ * local one of those assignments sets to a product with the element as a
+ * factor, no assignment before it changing what the element reads, and
+ * the element as written in *ZSRC. */
 static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *zv,
-			     std::vector<Stmt *> *prefix = nullptr)
+			     std::vector<Stmt *> *prefix = nullptr, std::string *zsrc = nullptr,
+			     std::set<const Stmt *> *zdef = nullptr)
 {
 	bool nz;
 	if (is->getInit() || is->getConditionVariable() || is->getCond()->HasSideEffects(c.C))
 		return nullptr;
 	int v = zero_test(c, is->getCond(), &nz);
-	if (v < 0)
+	const Expr *elem = v < 0 && prefix && zsrc && zdef ? elem_zero_test(c, is->getCond(), &nz)
+							   : nullptr;
+	if (v < 0 && !elem)
 		return nullptr;
 	Stmt *th = single(is->getThen()), *el = single(is->getElse());
 	Stmt *run = nullptr;
@@ -312,10 +376,41 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 				return nullptr;
 			else if (!is_empty(b[q]))
 				pre.push_back(b[q]);
+		if (f && elem) {
+			/* the local set from the element: the first one the
+			   block assigns (as the GCC glue finds it), assigned
+			   once */
+			const VarDecl *w = nullptr;
+			for (Stmt *q : pre) {
+				const VarDecl *d;
+				const Expr *rhs;
+				plain_assign(c, q, &d, &rhs);
+				if (w == d)
+					return nullptr;
+				if (w)
+					continue;
+				if (!elem_factor(c, rhs, elem) ||
+				    !(d->getType()->isIntegerType() || d->getType()->isRealFloatingType()))
+					return nullptr;
+				w = d;
+				zdef->insert(q);
+			}
+			if (!w)
+				return nullptr;
+			*zv = c.var_for(const_cast<VarDecl *>(w), MP_VAR_LOCAL);
+			if (*zv < 0)
+				return nullptr;
+			*zsrc = Lexer::getSourceText(CharSourceRange::getTokenRange(elem->getSourceRange()),
+						     c.C.getSourceManager(), c.C.getLangOpts()).str();
+			if (zsrc->empty())   /* (in a macro, say: as the GCC glue) */
+				*zsrc = "an element";
+		}
 		if (f)
 			prefix->insert(prefix->end(), pre.begin(), pre.end());
 		return f;
 	}
+	if (elem)
+		return nullptr;
 	return dyn_cast_or_null<ForStmt>(single(run));
 }
 
@@ -1913,20 +2008,29 @@ static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, b
 		/* not a condition read as affine (`if (inside)`, inside = ih >= 0
 		   && ih < H: padding, TFLite's depthwise reference) */
 		std::vector<Stmt *> zpre;
+		std::string zsrc;
+		std::set<const Stmt *> zdef;
 		ForStmt *zf = then_ok || else_ok ? nullptr
-						 : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv, &zpre);
+						 : zero_guarded(c, is, ArrayRef<Stmt *>(), &zv, &zpre,
+								&zsrc, &zdef);
 		if (zf) {
 			/* the assignments before the loop: under the guard's
 			   condition, which is not read */
 			sg = c.g_conds, sk = c.g_known;
 			c.g_known = false;
+			/* (the local set from an element under its guard:
+			   unguarded, as the core drops the guard or refuses) */
 			for (Stmt *q : zpre)
-				describe_body(c, q, lid, true, pos, cont);
+				describe_body(c, q, lid, zsrc.empty() || !zdef.count(q) ? true : guarded,
+					      pos, cont);
 			c.g_conds = sg, c.g_known = sk;
 			int id = c.n->nloops;
 			describe_body(c, zf, lid, guarded, pos, cont);
-			if (id < c.n->nloops)
+			if (id < c.n->nloops) {
 				c.n->loop[id].zguard = zv;
+				snprintf(c.n->loop[id].zguard_src, sizeof c.n->loop[id].zguard_src,
+					 "%s", zsrc.c_str());
+			}
 			return;
 		}
 		/* the branches' own continues (BASE holds those before the if:

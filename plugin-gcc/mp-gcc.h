@@ -31,6 +31,10 @@ struct mp_ctx {
 	/* remainder loops mp_reroll folded into the loop before them: they run
 	   only when the nest falls back (mp_absorb_loops) */
 	std::vector<class loop *> absorbed;
+	/* the assignments of the locals set from an operand element under
+	   its zero-skip guard (zero_guard): unguarded in the description, as
+	   the core drops the guard or refuses the nest */
+	std::vector<gimple *> zguard_defs;
 	std::map<tree, int> iter_var;             /* iterator decl -> var id */
 	std::map<tree, int> var_of;
 	std::vector<tree> var_tree;               /* var id -> decl / SSA name */

@@ -495,9 +495,159 @@ static bool escapes(class loop *l, basic_block from, basic_block avoid)
 	return false;
 }
 
+/* Whether A and B, values in one iteration with no store between their
+ * evaluations, are the same computation: compiler temporaries followed
+ * to their definitions, a load's reference compared operand by operand,
+ * declarations by identity (what reads them was checked unassigned
+ * between). */
+static bool same_value(tree a, tree b, int depth = 0)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || depth > 24 || TREE_CODE(a) != TREE_CODE(b))
+		return false;
+	if (CONSTANT_CLASS_P(a))
+		return operand_equal_p(a, b, 0);
+	if (TREE_CODE(a) == SSA_NAME) {
+		if (SSA_NAME_VAR(a) || SSA_NAME_VAR(b))
+			return false;
+		gassign *da = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(a));
+		gassign *db = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(b));
+		if (!da || !db || gimple_assign_rhs_code(da) != gimple_assign_rhs_code(db) ||
+		    gimple_num_ops(da) != gimple_num_ops(db) ||
+		    !types_compatible_p(TREE_TYPE(a), TREE_TYPE(b)))
+			return false;
+		for (unsigned q = 1; q < gimple_num_ops(da); q++)
+			if (!same_value(gimple_op(da, q), gimple_op(db, q), depth + 1))
+				return false;
+		return true;
+	}
+	if (DECL_P(a) || TREE_THIS_VOLATILE(a) || TREE_THIS_VOLATILE(b) ||
+	    (!EXPR_P(a) && !REFERENCE_CLASS_P(a)) ||
+	    !types_compatible_p(TREE_TYPE(a), TREE_TYPE(b)))
+		return false;
+	int na = TREE_OPERAND_LENGTH(a);
+	if (na != TREE_OPERAND_LENGTH(b))
+		return false;
+	for (int q = 0; q < na; q++)
+		if (!same_value(TREE_OPERAND(a, q), TREE_OPERAND(b, q), depth + 1))
+			return false;
+	return true;
+}
+
+/* Whether value X is ELEM, a conversion of it or a product with it as a
+ * factor (zero where ELEM is). */
+static bool elem_factor(tree x, tree elem, int depth = 0)
+{
+	if (same_value(x, elem))
+		return true;
+	gassign *d = x && TREE_CODE(x) == SSA_NAME && !SSA_NAME_VAR(x) && depth < 8
+		     ? dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x)) : NULL;
+	if (!d)
+		return false;
+	enum tree_code k = gimple_assign_rhs_code(d);
+	if (k == MULT_EXPR)
+		return elem_factor(gimple_assign_rhs1(d), elem, depth + 1) ||
+		       elem_factor(gimple_assign_rhs2(d), elem, depth + 1);
+	if (CONVERT_EXPR_CODE_P(k) || k == FLOAT_EXPR || k == FIX_TRUNC_EXPR)
+		return elem_factor(gimple_assign_rhs1(d), elem, depth + 1);
+	return false;
+}
+
+/* The guard `if (E != 0)` on an operand element E (a compiler temporary
+ * A loaded from memory, or a conversion of one), left by edge E toward the
+ * guarded loop's header HDR, as netlib's f2c BLAS writes it: `if (b[l + j
+ * * b_dim1] != 0.f) { temp = *alpha * b[l + j * b_dim1]; ... for ...}`.
+ * The local the blocks from E's destination to HDR (one way, no store, no
+ * call, no other variable assigned before it) set to a product with the
+ * element as a factor: where the element is 0, it is 0.  NULL_TREE if
+ * none. */
+static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, location_t *eloc)
+{
+	tree x = a;
+	for (int q = 0; q < 4 && x && TREE_CODE(x) == SSA_NAME && !SSA_NAME_VAR(x); q++) {
+		gassign *d = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x));
+		if (!d)
+			return NULL_TREE;
+		if (gimple_assign_single_p(d) && gimple_assign_load_p(d)) {
+			tree r = gimple_assign_rhs1(d);
+			if (TREE_THIS_VOLATILE(r) || !(INTEGRAL_TYPE_P(TREE_TYPE(r)) ||
+						       SCALAR_FLOAT_TYPE_P(TREE_TYPE(r))))
+				return NULL_TREE;
+			x = NULL_TREE;
+			*eloc = gimple_location(d);
+			break;
+		}
+		if (!CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(d)))
+			return NULL_TREE;
+		x = gimple_assign_rhs1(d);
+	}
+	if (x)
+		return NULL_TREE;   /* not a load */
+	/* one way from the guard to the loop */
+	int nb = 0;
+	for (basic_block b = e->dest; b != hdr; b = single_succ(b))
+		if (++nb > 8 || !single_succ_p(b) || !single_pred_p(b) ||
+		    b->loop_father != loop_outer(hdr->loop_father))
+			return NULL_TREE;
+	basic_block b = e->dest;
+	for (int nb = 0; b != hdr && nb < 8; nb++) {
+		for (gimple_stmt_iterator g = gsi_start_bb(b); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_debug(s) || gimple_code(s) == GIMPLE_LABEL)
+				continue;
+			gassign *as = dyn_cast<gassign *>(s);
+			if (!as || gimple_has_volatile_ops(as) || gimple_store_p(as))
+				return NULL_TREE;
+			tree l = gimple_assign_lhs(as);
+			if (TREE_CODE(l) == SSA_NAME && !SSA_NAME_VAR(l))
+				continue;
+			if (!VAR_P(l) || !is_gimple_reg(l) || DECL_ARTIFICIAL(l) ||
+			    !(INTEGRAL_TYPE_P(TREE_TYPE(l)) || SCALAR_FLOAT_TYPE_P(TREE_TYPE(l))))
+				return NULL_TREE;
+			/* the first variable assigned: the element's */
+			bool f = false;
+			if (gimple_assign_rhs_code(as) == MULT_EXPR)
+				f = elem_factor(gimple_assign_rhs1(as), a) ||
+				    elem_factor(gimple_assign_rhs2(as), a);
+			else if (gimple_assign_single_p(as) ||
+				 CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(as)) ||
+				 gimple_assign_rhs_code(as) == FLOAT_EXPR ||
+				 gimple_assign_rhs_code(as) == FIX_TRUNC_EXPR)
+				f = elem_factor(gimple_assign_rhs1(as), a);
+			*def = as;
+			return f ? l : NULL_TREE;
+		}
+		if (!single_succ_p(b))
+			return NULL_TREE;
+		b = single_succ(b);
+	}
+	return NULL_TREE;
+}
+
+/* The text of the expression at LOC as written (the element of an
+ * element's guard: its load's location), or "" when not on one line. */
+static std::string loc_text(location_t loc)
+{
+	if (loc == UNKNOWN_LOCATION || from_macro_expansion_at(loc))
+		return "";
+	source_range r = get_range_from_loc(line_table, loc);
+	expanded_location st = expand_location(r.m_start), fi = expand_location(r.m_finish);
+	if (!st.file || !fi.file || st.line != fi.line || strcmp(st.file, fi.file) ||
+	    st.column < 1 || fi.column < st.column)
+		return "";
+	char_span line = location_get_source_line(st.file, st.line);
+	if (!line || (size_t)fi.column > line.length())
+		return "";
+	return std::string(line.get_buffer() + st.column - 1, fi.column - st.column + 1);
+}
+
 /* Branch G, left by edge E, is a zero-skip guard (guard_of's ZV) and ZV
- * has none yet: *ZV gets its variable's var id. */
-static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv)
+ * has none yet: *ZV gets its variable's var id.  Also the guard of an
+ * operand element before the loop of header HDR (elem_guard_var): *ZV the
+ * local set from it, *ZSRC the element's text. */
+static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv, basic_block hdr,
+		       std::string *zsrc)
 {
 	if (!zv || *zv >= 0)
 		return false;
@@ -505,8 +655,22 @@ static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv)
 	tree a = gimple_cond_lhs(g), b = gimple_cond_rhs(g);
 	bool on_true = (e->flags & EDGE_TRUE_VALUE) != 0;
 	if (!((code == NE_EXPR && on_true) || (code == EQ_EXPR && !on_true)) ||
-	    !(integer_zerop(b) || real_zerop(b)) ||
-	    !(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
+	    !(integer_zerop(b) || real_zerop(b)))
+		return false;
+	if (zsrc && TREE_CODE(a) == SSA_NAME && !SSA_NAME_VAR(a)) {
+		gimple *def = NULL;
+		location_t eloc = UNKNOWN_LOCATION;
+		tree w = elem_guard_var(a, e, hdr, &def, &eloc);
+		if (!w)
+			return false;
+		c.zguard_defs.push_back(def);
+		*zsrc = loc_text(eloc);
+		if (zsrc->empty())
+			*zsrc = "an element";
+		*zv = c.var_for(w, MP_VAR_LOCAL);
+		return *zv >= 0;
+	}
+	if (!(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
 	    TREE_THIS_VOLATILE(a))
 		return false;
 	/* the loops are described before the statements: the variable's
@@ -527,7 +691,8 @@ static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv)
  * zero-skip guard `V != 0` (or `V == 0` left by its false edge), V a local
  * or parameter (a register), as netlib's and GSL's C BLAS guard an update
  * loop with `if (temp != 0)`: *ZV gets V's var id (-1: none). */
-static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set, int *zv = NULL)
+static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set, int *zv = NULL,
+		     std::string *zsrc = NULL)
 {
 	*set = 0;
 	if (zv)
@@ -550,7 +715,7 @@ static bool guard_of(mp_ctx &c, basic_block bb, class loop *l, unsigned *set, in
 				unsigned before = *set;
 				if (!edge_conds(c, g, e, set)) {
 					*set = before;   /* what the failed reading added */
-					if (!zero_guard(c, g, e, zv))
+					if (!zero_guard(c, g, e, zv, bb, zsrc))
 						return false;
 				}
 				if (e->dest != x && escapes(l, e->dest, x))
@@ -881,12 +1046,13 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	   its condition */
 	unsigned lconds = 0;
 	int zv = -1;   /* `if (t != 0)` around the loop (guard_of) */
+	std::string zsrc;   /* `if (b[...] != 0)`: the element */
 	if (parent >= 0 && (!c.loops[parent]->latch ||
 			    !dominated_by_p(CDI_DOMINATORS, c.loops[parent]->latch, l->header))) {
 		/* a window loop after `if (...) continue;`, or under an `if`:
 		   its condition, for the core to take as padding */
 		/* or a zero-skip guard alone (zv, for the core to check) */
-		if (!guard_of(c, l->header, c.loops[parent], &lconds, &zv) ||
+		if (!guard_of(c, l->header, c.loops[parent], &lconds, &zv, &zsrc) ||
 		    (zv >= 0 ? lconds != 0 : !lconds)) {
 			c.fail(lloc, "a loop of the nest runs under a condition");
 			return false;
@@ -1173,6 +1339,7 @@ static bool describe_loop(mp_ctx &c, class loop *l, int parent)
 	c.n->loop[lid].ne_exit = ne;
 	c.n->loop[lid].conds = lconds;
 	c.n->loop[lid].zguard = zv;
+	snprintf(c.n->loop[lid].zguard_src, sizeof c.n->loop[lid].zguard_src, "%s", zsrc.c_str());
 	c.n->loop[lid].step_var = step_var;
 	c.n->loop[lid].clip = clip;
 	if (clip & 1)
@@ -1539,7 +1706,11 @@ bool mp_build_nest(mp_ctx &c)
 			conds = 0;
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 			int before = c.n->nstmts;
-			describe_stmt(c, gsi_stmt(g), lid, guarded);
+			/* (the local set from an element under its zero-skip
+			   guard: zero_guard) */
+			describe_stmt(c, gsi_stmt(g), lid,
+				      guarded && !std::count(c.zguard_defs.begin(), c.zguard_defs.end(),
+							     gsi_stmt(g)));
 			if (c.failed)
 				return false;
 			for (int s = before; s < c.n->nstmts; s++)

@@ -344,6 +344,17 @@ typedef struct mp_loop {
 	                          what the guard skips adds t * b = 0 (for
 	                          floats a zero, the non-finite b the runtime
 	                          falls back on aside).  -1 otherwise */
+	char zguard_src[MP_NAME_LEN]; /* "" where the guard tests zguard
+	                          itself; else the guard tests an operand
+	                          element, as written here (netlib's f2c
+	                          BLAS: `if (b[l + j * b_dim1] != 0.f) { temp
+	                          = *alpha * b[l + j * b_dim1]; for ...}`) and
+	                          zguard is the local assigned under the
+	                          guard with that element as a factor (the
+	                          glue checks it): where the element is 0,
+	                          zguard is 0.  zguard must then not be used
+	                          after the nest (the guard kept its old
+	                          value) */
 } mp_loop;
 
 /* ----------------------------------------------------------- conditions */

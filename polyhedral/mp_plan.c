@@ -3633,7 +3633,8 @@ static void fill_remarks(az *z)
 			size_t len = strlen(plan->layout);
 			snprintf(plan->layout + len, sizeof(plan->layout) - len,
 				 ", the guard 'if (%s != 0)' of loop '%s' dropped (what it skips "
-				 "adds 0)", vn(n, n->loop[l].zguard), ln(n, l));
+				 "adds 0)", n->loop[l].zguard_src[0] ? n->loop[l].zguard_src :
+				 vn(n, n->loop[l].zguard), ln(n, l));
 		}
 }
 
@@ -3741,9 +3742,33 @@ static int check_zguards(az *z)
 
 	for (l = 0; l < n->nloops; l++) {
 		int v = n->loop[l].zguard, ok = 1;
+		const char *gs;
 
 		if (v < 0)
 			continue;
+		gs = n->loop[l].zguard_src[0] ? n->loop[l].zguard_src : vn(n, v);
+		/* an element's guard, v assigned under it: v after the nest
+		   is its value where the element was last nonzero */
+		if (n->loop[l].zguard_src[0] && n->var[v].used_after)
+			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)' and "
+				      "'%s', assigned under that guard, is used after the nest; "
+				      "mixprec drops the guard only where it is not", ln(n, l), gs,
+				      vn(n, v));
+		/* ... nor read by what runs outside the guarded loop: there
+		   the guard kept its old value */
+		for (s = 0; s < n->nstmts && n->loop[l].zguard_src[0]; s++) {
+			const mp_stmt *st = &n->stmt[s];
+			int q = st->loop;
+
+			while (q >= 0 && q != l)
+				q = n->loop[q].parent;
+			if (q == l || st->lhs_var == v || st->rhs < 0 ||
+			    !expr_reads_var(n, st->rhs, v, 0))
+				continue;
+			return refuse(z, st->loc, "'%s', assigned under the guard 'if (%s != 0)' "
+				      "of loop '%s', is read outside that loop; mixprec drops the "
+				      "guard only where it is not", vn(n, v), gs, ln(n, l));
+		}
 		for (s = 0; s < n->nstmts && ok; s++) {
 			int q = n->stmt[s].loop;
 
@@ -3758,7 +3783,7 @@ static int check_zguards(az *z)
 				return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)' "
 					      "and steps a variable ('%s'), which the guard skips "
 					      "too; mixprec drops that guard only where the loop "
-					      "holds the contraction alone", ln(n, l), vn(n, v),
+					      "holds the contraction alone", ln(n, l), gs,
 					      n->stmt[s].lhs_var >= 0 ? vn(n, n->stmt[s].lhs_var) : "?");
 			ok = s == z->c.stmt;
 		}
@@ -3767,7 +3792,7 @@ static int check_zguards(az *z)
 			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)'; "
 				      "mixprec drops that guard only where the loop holds the "
 				      "contraction alone, '%s' a factor of its product",
-				      ln(n, l), vn(n, v), vn(n, v));
+				      ln(n, l), gs, gs);
 		/* what the guard skipped also leaves the loops' iterators as
 		   they were: where every t was 0, `i` after the nest keeps
 		   its value from before it (fuzz seed 1202593) */
@@ -3777,7 +3802,7 @@ static int check_zguards(az *z)
 			return refuse(z, loop_loc(n, l), "loop '%s' runs under 'if (%s != 0)' and "
 				      "the iterator '%s' is %s; mixprec drops that guard only "
 				      "where the iterators of the loops under it are not read "
-				      "outside them", ln(n, l), vn(n, v), ln(n, q),
+				      "outside them", ln(n, l), gs, ln(n, q),
 				      n->var[n->loop[q].iter].used_after ? "used after the nest"
 				      : "read after its loop");
 		}

@@ -1,4 +1,4 @@
-// MIXPREC-TRANSFORMED: 13
+// MIXPREC-TRANSFORMED: 16
 /* zero_guard.c -- an update loop under a zero-skip guard, as the C BLAS of
  * GSL (gsl/cblas/source_gemm_r.h) and C translations of netlib's reference
  * BLAS write GEMM: `temp = alpha * A[i][k]; if (temp != 0.0) for (j ...)
@@ -337,6 +337,172 @@ __attribute__((noinline)) void zg_two_assign(int M, int N, int K, const int8_t *
 		}
 }
 
+/* the guard on the operand element itself, as netlib's f2c-translated
+ * BLAS (CLAPACK's BLAS/SRC/sgemm.c, NoTrans x NoTrans) writes it: `if
+ * (b[l + j * b_dim1] != 0.f) { temp = *alpha * b[l + j * b_dim1]; ... }`;
+ * what the guard skips adds temp * a with temp = alpha * 0 */
+__attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_integer *k,
+					   int32_t *alpha, const int8_t *a, zg_integer *lda,
+					   const int8_t *b, zg_integer *ldb, int32_t *c__,
+					   zg_integer *ldc)
+{
+	zg_integer a_dim1, a_offset, b_dim1, b_offset, c_dim1, c_offset, i__1, i__2, i__3;
+	zg_integer i__, j, l;
+	int32_t temp;
+
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	b_dim1 = *ldb;
+	b_offset = 1 + b_dim1;
+	b -= b_offset;
+	c_dim1 = *ldc;
+	c_offset = 1 + c_dim1;
+	c__ -= c_offset;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		i__2 = *k;
+		for (l = 1; l <= i__2; ++l) {
+			if (b[l + j * b_dim1] != 0) {
+				temp = *alpha * b[l + j * b_dim1];
+				i__3 = *m;
+				for (i__ = 1; i__ <= i__3; ++i__) {
+					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
+/* L70: */
+				}
+			}
+/* L80: */
+		}
+/* L90: */
+	}
+	return 0;
+}
+
+/* CLAPACK's sgemv.c, y := alpha*A*x + y with incy == 1: the guard on x's
+ * element, x walked by *incx (kx its first element) */
+__attribute__((noinline)) int zg_elem_gemv(zg_integer *m, zg_integer *n, int32_t *alpha,
+					   const int8_t *a, zg_integer *lda, const int8_t *x,
+					   zg_integer *incx, int32_t *y)
+{
+	zg_integer a_dim1, a_offset, i__1, i__2, i__, j, jx, kx;
+	int32_t temp;
+
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	--x;
+	--y;
+	if (*incx > 0)
+		kx = 1;
+	else
+		kx = 1 - (*n - 1) * *incx;
+	jx = kx;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		if (x[jx] != 0) {
+			temp = *alpha * x[jx];
+			i__2 = *m;
+			for (i__ = 1; i__ <= i__2; ++i__) {
+				y[i__] += temp * a[i__ + j * a_dim1];
+/* L50: */
+			}
+		}
+		jx += *incx;
+/* L60: */
+	}
+	return 0;
+}
+
+/* the element's copy declared under its guard */
+__attribute__((noinline)) void zg_elem_decl(int M, int N, const int8_t *a, const int8_t *x,
+					    int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++)
+		if (x[j] != 0) {
+			int t = x[j];
+			for (int i = 0; i < M; i++)
+				y[i] += t * a[i + j * M];
+		}
+}
+
+/* near misses: the element's copy read after the nest (where the last
+   elements are 0 it keeps an older value; the product does not read it
+   through then) ... */
+__attribute__((noinline)) int zg_elem_live(int M, int N, const int8_t *a, const int8_t *x,
+					   int32_t *y)
+{
+	int t = -1;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) // expected-warning {{no contraction found in the nest: expected}}
+		if (x[j] != 0) {
+			t = 2 * x[j];
+			for (int i = 0; i < M; i++)
+				y[i] += t * a[i + j * M];
+		}
+	return t;
+}
+
+/* ... a factor that is another element than the guard's ... */
+__attribute__((noinline)) void zg_elem_other(int M, int N, const int8_t *a, const int8_t *x,
+					     int32_t *y)
+{
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) // expected-warning {{runs under a condition}}
+		if (x[j + 1] != 0) {
+			int t = x[j];
+			for (int i = 0; i < M; i++)
+				y[i] += t * a[i + j * M];
+		}
+}
+
+/* ... the element's copy not the first assignment under the guard, or
+   a product reading the copy's old value (the guard kept it) ... */
+__attribute__((noinline)) void zg_elem_second(int M, int N, const int8_t *a, const int8_t *x,
+					      int32_t *y)
+{
+	int n2, t;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) // expected-warning {{runs under a condition}}
+		if (x[j] != 0) {
+			n2 = M;
+			t = x[j];
+			for (int i = 0; i < n2; i++)
+				y[i] += t * a[i + j * M];
+		}
+}
+
+__attribute__((noinline)) void zg_elem_prod(int M, int N, const int8_t *a, const int8_t *x,
+					    int32_t *y)
+{
+	int t = 1;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) // expected-warning {{no contraction found in the nest}}
+		if (x[j] != 0) {
+			t = x[j] * t;
+			for (int i = 0; i < M; i++)
+				y[i] += t * a[i + j * M];
+		}
+}
+
+/* ... and the copy read after the guarded loop, in the same iteration */
+__attribute__((noinline)) void zg_elem_after(int M, int N, const int8_t *a, const int8_t *x,
+					     int32_t *y, int32_t *last)
+{
+	int t = 0;
+#pragma mixprec(int8, acc=int32)
+	for (int j = 0; j < N; j++) { // expected-warning {{reads local 't', which a store to 'last' reads too}}
+		if (x[j] != 0) {
+			t = x[j];
+			for (int i = 0; i < M; i++)
+				y[i] += t * a[i + j * M];
+		}
+		last[j] = t;
+	}
+}
+
 void corpus_main(void)
 {
 	for (int sh = 0; sh < harness_nshapes(); sh++) {
@@ -356,6 +522,8 @@ void corpus_main(void)
 			U[q] = (uint8_t)(q & 8 ? 0 : 7);
 		for (int q = 0; q < K; q += 2)
 			msk[q] = 0;
+		for (size_t q = 1; q < kn; q += 5)
+			B[q] = 0;
 		zg_gsl_nn(M, N, K, A, K, B, N, C, N);
 		harness_out_array(harness_name("gsl_nn %dx%dx%d", M, N, K), C, mn);
 		zg_netlib(M, N, K, A, M, U, K, C, M);
@@ -403,6 +571,45 @@ void corpus_main(void)
 			harness_out_long(harness_name("f2c live zeros %dx%dx%d", M, N, K),
 					 zg_f2c_live(M, N, K, A, Z, C));
 			harness_free(Z);
+		}
+		{
+			zg_integer m = M, n = N, k = K, lda = M, ldb = K, ldc = M;
+			int32_t alpha = sh % 5 - 2;
+			zg_elem_gemm(&m, &n, &k, &alpha, A, &lda, B, &ldb, C, &ldc);
+			harness_out_array(harness_name("elem_gemm %dx%dx%d", M, N, K), C, mn);
+			/* x: B's first K*N, strided by -2..2 (0 too) */
+			zg_integer inc = sh % 5 - 2, nn = N / 2 + 1, lda2 = M;
+			if (inc != 0 && (nn - 1) * (inc < 0 ? -inc : inc) >= (zg_integer)kn)
+				nn = 1;
+			if (M >= 1 && (zg_integer)mk >= nn * M) {
+				zg_elem_gemv(&m, &nn, &alpha, A, &lda2, B, &inc, y);
+				harness_out_array(harness_name("elem_gemv %dx%ld %ld", M, (long)nn,
+							       (long)inc), y, (size_t)M);
+			}
+			if (mk >= (size_t)M * (size_t)(N < K ? N : K)) {
+				int n2 = N < K ? N : K;
+				zg_elem_decl(M, n2, A, B, y);
+				harness_out_array(harness_name("elem_decl %dx%d", M, n2), y, (size_t)M);
+				harness_out_long(harness_name("elem_live %dx%d", M, n2),
+						 zg_elem_live(M, n2, A, B, y));
+				harness_out_array(harness_name("elem_live y %dx%d", M, n2), y,
+						  (size_t)M);
+				zg_elem_second(M, n2, A, B, y);
+				harness_out_array(harness_name("elem_second %dx%d", M, n2), y, (size_t)M);
+				zg_elem_prod(M, n2, A, B, y);
+				harness_out_array(harness_name("elem_prod %dx%d", M, n2), y, (size_t)M);
+				if (n2 < K) {
+					zg_elem_other(M, n2, A, B, y);
+					harness_out_array(harness_name("elem_other %dx%d", M, n2), y,
+							  (size_t)M);
+				}
+				int32_t *last = harness_alloc(((size_t)n2 + 1) * sizeof *last);
+				zg_elem_after(M, n2, A, B, y, last);
+				harness_out_array(harness_name("elem_after %dx%d", M, n2), y, (size_t)M);
+				harness_out_array(harness_name("elem_after last %dx%d", M, n2), last,
+						  (size_t)n2);
+				harness_free(last);
+			}
 		}
 		zg_two_assign(M, N, K, A, B, C);
 		harness_out_array(harness_name("two_assign %dx%dx%d", M, N, K), C, mn);

@@ -287,6 +287,26 @@ __attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
 K_GSL(gsl_lp, _Pragma("mixprec(bf16)"))
 K_GSL(gsl_ref, NOPRAGMA)
 
+/* (j3b) netlib's f2c-translated BLAS (CLAPACK's dgemm.c, NoTrans x
+ * NoTrans, column-major): the guard on the operand element itself, `if
+ * (b[l + j * b_dim1] != 0.) { temp = alpha * b[l + j * b_dim1]; ...}` */
+#define K_ELEM(NAME, PRAGMA) \
+__attribute__((noinline)) static void NAME(int M, int N, int K, double alpha, \
+		const double *A, const double *B, double *C) \
+{ \
+	double temp; \
+	PRAGMA \
+	for (int j = 0; j < N; j++) \
+		for (int l = 0; l < K; l++) \
+			if (B[l + j * K] != 0.) { \
+				temp = alpha * B[l + j * K]; \
+				for (int i = 0; i < M; i++) \
+					C[i + j * M] += temp * A[i + l * M]; \
+			} \
+}
+K_ELEM(elem_lp, _Pragma("mixprec(bf16)"))
+K_ELEM(elem_ref, NOPRAGMA)
+
 /* (j4) the same skip written as GLPK writes it, `if (temp == 0.0)
  * continue;` before the update loop, in kij order */
 #define K_SKIP(NAME, PRAGMA) \
@@ -1299,6 +1319,22 @@ static void run_kij(int M, int N, int K)
 			for (int j = 0; j < N; j++)
 				expect("gsl guarded bf16", Cd[i * N + j], Rd[i * N + j],
 				       bnd_tol(&qd, i, j, Cd0[i * N + j], 1), i, j);
+		/* the element's guard: zeros in B (A's zeros as B) */
+		memcpy(Cd, Cd0, mn * 8);
+		memcpy(Rd, Cd0, mn * 8);
+		for (size_t t = 1; t < kn; t += 4)
+			Bd[t] = 0;
+		before = fast_count();
+		elem_lp(M, N, K, 1.5, Ad, Bd, Cd);
+		check_fast("f2c element guard bf16", before);
+		elem_ref(M, N, K, 1.5, Ad, Bd, Rd);
+		bnd qe;
+		bnd_init(&qe, MP_LP_BF16, 1, M, N, K, Ad, 1, M, Bd, 1, K, NULL, 1.5, 3);
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++)
+				expect("f2c element guard bf16", Cd[i + j * M], Rd[i + j * M],
+				       bnd_tol(&qe, i, j, Cd0[i + j * M], 1), i, j);
+		bnd_free(&qe);
 		memcpy(Cd, Cd0, mn * 8);
 		memcpy(Rd, Cd0, mn * 8);
 		before = fast_count();

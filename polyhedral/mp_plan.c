@@ -951,6 +951,40 @@ static int shared_local(const mp_nest *n, int x, int *var)
 	return -1;
 }
 
+/* The local read as a factor of the product of update X (`s += t * b`)
+ * that the nest assigns and that is used after the nest (fwd_def does not
+ * read such a local's value into the product), or -1. */
+static int live_factor(const mp_nest *n, int x)
+{
+	const mp_stmt *st = &n->stmt[x];
+	const mp_expr *add = st->rhs >= 0 ? &n->expr[st->rhs] : NULL, *mul;
+
+	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add ||
+	    (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		int m = peel_casts(n, side ? add->b : add->a);
+
+		mul = m >= 0 && m < n->nexprs ? &n->expr[m] : NULL;
+		if (!mul || mul->kind != MP_X_MUL)
+			continue;
+		for (int f = 0; f < 2; f++) {
+			int e = peel_casts(n, f ? mul->b : mul->a), t;
+
+			if (e < 0 || e >= n->nexprs || n->expr[e].kind != MP_X_VAR)
+				continue;
+			t = n->expr[e].var;
+			if (t < 0 || t >= n->nvars || n->var[t].kind != MP_VAR_LOCAL ||
+			    !n->var[t].used_after)
+				continue;
+			for (int o = 0; o < n->nstmts; o++)
+				if (n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t)
+					return t;
+		}
+	}
+	return -1;
+}
+
 static int reduction_product(const mp_nest *n, int s, int e, int depth)
 {
 	const mp_expr *x;
@@ -1021,6 +1055,17 @@ static int find_candidate(az *z)
 					      "(read the value again there, or move that "
 					      "statement out of the nest)", n->var[v].name, what);
 			}
+		/* ... or that the code after the nest reads */
+		for (x = 0; x < n->nstmts; x++)
+			if ((v = live_factor(n, x)) >= 0)
+				return refuse(z, n->stmt[x].loc,
+					      "no contraction found in the nest: the product "
+					      "of the update reads local '%s', which the nest "
+					      "assigns and the code after the nest reads; mixprec "
+					      "reads a local's value into the product only where "
+					      "it is not used after the nest (read the value "
+					      "again in the product, or keep what is needed "
+					      "after the nest in another variable)", n->var[v].name);
 		/* no product of two values that vary (loads, locals): not
 		   even a near miss (an init loop, `C[i][j] *= beta`) */
 		z->plan->no_contraction = 1;

@@ -436,7 +436,7 @@ __attribute__((noinline)) int zg_elem_live(int M, int N, const int8_t *a, const 
 {
 	int t = -1;
 #pragma mixprec(int8, acc=int32)
-	for (int j = 0; j < N; j++) // expected-warning {{no contraction found in the nest: expected}}
+	for (int j = 0; j < N; j++) // expected-warning {{reads local 't', which the nest assigns and the code after the nest reads}}
 		if (x[j] != 0) {
 			t = 2 * x[j];
 			for (int i = 0; i < M; i++)

@@ -1423,7 +1423,54 @@ def gen_xfunc(r, f):
     # the window's first input row and column stepped beside oh and ow in
     # the for headers (onnx2c's `for (o0 = 0, i0 = -1; ...; o0++, i0 += 1)`)
     xf["cstep"] = random.Random(repr(r.getstate()[1][:8]) + "cstep%d" % f).random() < 0.3
+    gen_stepiv(random.Random(repr(r.getstate()[1][:8]) + "stepiv%d" % f), fn)
     return fn
+
+
+# stepiv: BLAS-2 with strided vectors, an integer index stepped at the end
+# of a loop's body (OpenBLAS's generic C gemv_n / gemv_t, GSL's OFFSET
+# initial values, f2c's `jx += *incx`), for or while loops, constant or
+# run-time strides (0 and negative too: the vectors sit in the middle of
+# their buffers), and near misses: a `continue` before the step, a stride
+# the nest changes, the index read after the nest, the index assigned
+# elsewhere too, the stride read through a pointer into y.  Its draws come
+# from a Random of its own (the other forms' draws stay each seed's); an
+# xform function of a seed takes this form now and then (SV_RATE) or
+# whenever FZ_XFORM=stepiv.
+SV_RATE = 0.06
+SV_STRIDES = [-2, -1, 0, 1, 2, 3]
+
+
+def gen_stepiv(rs, fn):
+    xf = fn["xf"]
+    if os.environ.get("FZ_XFORM") is None and rs.random() < SV_RATE:
+        xf["form"] = "stepiv"
+    if xf["form"] != "stepiv":
+        return
+    sv = {}
+    sv["kind"] = rs.choice(["n", "t"])                 # gemv_n / gemv_t
+    sv["it"] = rs.choice(["int", "long"])              # the indices' type
+    sv["loops"] = wchoice(rs, [("for", 40), ("while", 25), ("wfor", 15), ("fwhile", 20)])
+    sv["itdecl"] = rs.random() < 0.3                   # for (IT j = 0; ...)
+    sv["decl"] = rs.choice(["top", "loop"])            # the inner-stepped index
+    sv["oinit"] = rs.choice(["assign", "declinit"])    # the outer-stepped index
+    sv["stride"] = wchoice(rs, [("param", 45), ("const", 30), ("ptr", 25)])
+    sv["cx"], sv["cy"] = rs.choice([1, 2, -1]), rs.choice([1, 2, -1])
+    sv["init"] = wchoice(rs, [("zero", 55), ("offset", 45)])
+    sv["style"] = wchoice(rs, [("pluseq", 60), ("assign", 20), ("incdec", 20)])
+    sv["aptr"] = rs.random() < 0.6                     # a_ptr += lda, else A[j * lda + i]
+    sv["late"] = rs.random() < 0.5                     # a_ptr's step after the index's
+    sv["alpha"] = rs.random() < 0.7
+    sv["near"] = wchoice(rs, [("none", 55), ("cont", 9), ("chg", 9), ("live", 9),
+                              ("other", 9), ("alias", 9)])
+    if sv["near"] == "alias":   # only gemv_n's y: the stride read through a pointer
+        sv["kind"] = "n"
+        sv["alias_on"] = rs.random() < 0.6
+    xf["sv"] = sv
+    for cl in fn["calls"]:
+        cl["sx"], cl["sy"] = rs.choice(SV_STRIDES), rs.choice(SV_STRIDES)
+        cl["ldpad"] = rs.choice([0, 0, 1, 3])
+        cl["alpha"] = rs.randint(-3, 3)
 
 
 def cont_guards(var, lim, ind, split, style="seq"):
@@ -1576,6 +1623,205 @@ def conv_body(xf, pragma, zA):
     return L
 
 
+SV_MAXD = 40     # m and n at most (m * n terms on one element with stride 0)
+
+
+def sv_dims(cl):
+    return min(cl["M"], SV_MAXD), min(cl["N"], SV_MAXD)
+
+
+def sv_emit(fn):
+    """C text of a stepiv function (see gen_stepiv) and its driver."""
+    f = fn["id"]
+    xf, sv = fn["xf"], fn["xf"]["sv"]
+    ta, tb = xf["ta"], xf["tb"]
+    prec = "int8" if is_signed(ta) else "uint8"
+    pragma = X_PRAGMAS[xf["ptext"]].format(p=prec)
+    IT = sv["it"]
+    near = sv["near"]
+    gn = sv["kind"] == "n"
+    # gemv_n: x stepped by the column loop j (outer), y by the row loop i
+    # (inner); gemv_t: x by i (inner), y by j (outer)
+    inner_v, outer_v = ("iy", "ix") if gn else ("ix", "iy")
+    inner_len, outer_len = "m", "n"
+    inner_s, outer_s = ("y", "x") if gn else ("x", "y")
+
+    def stride(which):   # which: "x" / "y"
+        if near == "chg" and which == inner_s:
+            return "s%s" % which
+        if near == "alias" and which == "y":
+            return "*inc_y"
+        st = sv["stride"]
+        if st == "const":
+            return str(sv["c" + which])
+        if st == "ptr":
+            return "*inc_%s" % which
+        return "inc_%s" % which
+
+    def init(which, length):
+        if sv["init"] == "offset":
+            return "FZ_OFFSET(%s, %s)" % (length, stride(which) if not (
+                near == "chg" and which == inner_s) else "inc0")
+        return "0"
+
+    def step(var, which):
+        s = stride(which)
+        if sv["style"] == "incdec" and s in ("1", "-1"):
+            return "%s%s;" % (var, "++" if s == "1" else "--")
+        if sv["style"] == "assign":
+            return "%s = %s + %s;" % (var, var, s)
+        return "%s += %s;" % (var, s)
+
+    live = near == "live"
+    inner_top = sv["decl"] == "top" or live
+    live_v = inner_v if inner_top and sv["decl"] == "top" else outer_v
+    wo = sv["loops"] in ("while", "wfor")      # the outer loop a while
+    wi = sv["loops"] in ("while", "fwhile")    # the inner loop a while
+    itd = sv["itdecl"] and not wo and not wi
+
+    def aread():
+        return "a_ptr[i]" if sv["aptr"] else "A[j * lda + i]"
+
+    if near == "alias":
+        sty = "const int32_t *inc_y"
+    elif sv["stride"] == "ptr":
+        sty = "const %s *inc_y" % IT
+    else:
+        sty = "%s inc_y" % IT
+    stx = ("const %s *inc_x" % IT) if sv["stride"] == "ptr" else ("%s inc_x" % IT)
+    sig = ("(%s m, %s n, int32_t alpha, const %s *A, %s lda, const %s *x, %s, int32_t *y, %s)"
+           % (IT, IT, ta, IT, tb, stx, sty))
+    L = ["#ifndef FZ_OFFSET",
+         "#define FZ_OFFSET(N, inc) ((inc) > 0 ? 0 : ((N) - 1) * (-(inc)))",
+         "#endif",
+         "__attribute__((noinline)) long fz_f%d%s" % (f, sig), "{"]
+    tops = [] if itd else ["i", "j"]
+    if inner_top:
+        tops.append(inner_v)
+    if sv["oinit"] == "assign":
+        tops.append(outer_v)
+    L.append("\t%s %s;" % (IT, ", ".join(tops)))
+    if sv["oinit"] == "declinit":
+        L.append("\t%s %s = %s;" % (IT, outer_v, init(outer_s, outer_len)))
+    if sv["aptr"]:
+        L.append("\tconst %s *a_ptr = A;" % ta)
+    L.append("\tint32_t temp;")
+    if near == "chg":
+        ie = "*inc_%s" % inner_s if sv["stride"] == "ptr" else (
+            "inc_%s" % inner_s if sv["stride"] == "param" else str(sv["c" + inner_s]))
+        L.append("\t%s inc0 = %s, s%s = inc0;" % (IT, ie, inner_s))
+    if sv["oinit"] == "assign":
+        L.append("\t%s = %s;" % (outer_v, init(outer_s, outer_len)))
+    if wo:
+        L.append("\tj = 0;")
+    L.append(pragma)
+    if wo:
+        L.append("\twhile (j < n) {")
+    else:
+        L.append("\tfor (%sj = 0; j < n; j++) {" % ((IT + " ") if itd else ""))
+    B = []   # the outer body
+    al = "alpha * " if sv["alpha"] else ""
+    if gn:
+        B.append("temp = %sx[%s];" % (al, outer_v))
+    else:
+        B.append("temp = 0;")
+    ii = init(inner_s, inner_len)
+    B.append(("%s = %s;" % (inner_v, ii)) if inner_top else ("%s %s = %s;" % (IT, inner_v, ii)))
+    if wi:
+        B.append("i = 0;")
+        B.append("while (i < m) {")
+    else:
+        B.append("for (%si = 0; i < m; i++) {" % ((IT + " ") if itd else ""))
+    I = []   # the inner body
+    if near == "cont":
+        I += ["if ((i & 3) == 1)%s" % (" {" if wi else "")]
+        I += (["\ti++;", "\tcontinue;", "}"] if wi else ["\tcontinue;"])
+    if near == "other":
+        I += ["if (i == 2)", "\t%s = %s;" % (inner_v, ii)]
+    if gn:
+        I.append("y[%s] += temp * %s;" % (inner_v, aread()))
+    else:
+        I.append("temp += %s * x[%s];" % (aread(), inner_v))
+    I.append(step(inner_v, inner_s))
+    if wi:
+        I.append("i++;")
+    B += ["\t" + x for x in I]
+    B.append("}")
+    if not gn:
+        B.append("y[%s] += %stemp;" % (outer_v, al))
+    tail = [step(outer_v, outer_s)]
+    if sv["aptr"]:
+        tail = tail + ["a_ptr += lda;"] if sv["late"] else ["a_ptr += lda;"] + tail
+    B += tail
+    if near == "chg":
+        B.append("s%s = (j & 1) ? inc0 : -inc0;" % inner_s)
+    if wo:
+        B.append("j++;")
+    L += ["\t\t" + x for x in B]
+    L.append("\t}")
+    L.append("\t(void)alpha; (void)lda; (void)inc_x; (void)inc_y; (void)A;")
+    L.append("\treturn %s;" % ("(long)" + live_v if live else "0"))
+    L.append("}")
+    L.append("")
+    # the driver
+    L.append("static void run_f%d(void)" % f)
+    L.append("{")
+    for c, cl in enumerate(fn["calls"]):
+        m, n = sv_dims(cl)
+        alias = near == "alias"
+        if alias:
+            m = min(max(m, 2), 3)
+        sx = sv["cx"] if sv["stride"] == "const" else cl["sx"]
+        sy = sv["cy"] if sv["stride"] == "const" else cl["sy"]
+        if alias:
+            sy = 1 if sv.get("alias_on") else cl["sy"]
+        lda = m + cl["ldpad"]
+        lx, ly = (n, m) if gn else (m, n)
+        mx = 2 * (lx + 1) * max(abs(sx), 1) + 8
+        my = 2 * (ly + 1) * max(abs(sy), 1) + 8
+        if alias:   # y[1] grows by at most 1 per column: iy <= (m - 1) * (n + 1)
+            my = max(my, (m - 1) * (n + 2) + 8)
+        na = lda * n + SLACK
+        L += ["\t{\t/* call %d */" % c,
+              FORGET,
+              "\t\t%s m = %d, n = %d, lda = %d;" % (IT, m, n, lda),
+              "\t\t%s sxv = %d, syv = %d;" % (IT, sx, sy),
+              "\t\t%s *A = fz_alloc(%d);" % (ta, na),
+              "\t\t%s *xb = fz_alloc(%d);" % (tb, 2 * mx + 1),
+              "\t\tint32_t *yb = fz_alloc(%d * sizeof(int32_t));" % (2 * my + 1),
+              "\t\tint32_t *ys = fz_alloc(4 * sizeof(int32_t));"]
+        if alias:
+            # operands of 0 and 1, alpha 1: the stride y[1] (or a word
+            # outside y) grows by at most one per column
+            L += ["\t\tfor (int q = 0; q < %d; q++) A[q] = (%s)(fz_rand() & 1);" % (na, ta),
+                  "\t\tfor (int q = 0; q < %d; q++) xb[q] = (%s)(fz_rand() & 1);" % (2 * mx + 1, tb),
+                  "\t\tfz_fill_s32(yb, %d, 0, 3);" % (2 * my + 1),
+                  "\t\tyb[%d] = 1;" % (my + 1),
+                  "\t\tys[0] = syv;"]
+        else:
+            L += ["\t\t%s(%sA, %d, %d);" % (fill_fn(ta), cast8(ta), na, cl["fa"]),
+                  "\t\t%s(%sxb, %d, %d);" % (fill_fn(tb), cast8(tb), 2 * mx + 1, cl["fb"]),
+                  "\t\tfz_fill_s32(yb, %d, -100000, 100000);" % (2 * my + 1)]
+        if alias:
+            yarg = "&yb[%d]" % (my + 1) if sv.get("alias_on") else "&ys[0]"
+        elif sv["stride"] == "ptr":
+            yarg = "&syv"
+        else:
+            yarg = "syv"
+        xarg = "&sxv" if sv["stride"] == "ptr" else "sxv"
+        al = 1 if alias else cl["alpha"]
+        L += ["\t\tlong r = fz_f%d(m, n, %d, A, lda, xb + %d, %s, yb + %d, %s);"
+              % (f, al, mx, xarg, my, yarg),
+              '\t\tfz_hash("f%d.c%d.y", yb, %d * sizeof(int32_t));' % (f, c, 2 * my + 1),
+              '\t\tfz_live("f%d.c%d.r", r);' % (f, c),
+              "\t\t(void)sxv; (void)syv;",
+              "\t\tfree(A); free(xb); free(yb); free(ys);",
+              "\t}"]
+    L.append("}")
+    L.append("")
+    return "\n".join(L) + "\n"
+
+
 def xproblems(fn):
     return [] if fn["calls"] else ["empty function"]
 
@@ -1585,6 +1831,8 @@ def x_emit(fn):
     f = fn["id"]
     xf = fn["xf"]
     form = xf["form"]
+    if form == "stepiv":
+        return sv_emit(fn)
     ta, tb = xf["ta"], xf["tb"]
     prec = "int8" if is_signed(ta) else "uint8"
     pragma = X_PRAGMAS[xf["ptext"]].format(p=prec)
@@ -3245,6 +3493,12 @@ SIMPLE = {
 }
 
 
+SV_SIMPLE = (("near", "none"), ("loops", "for"), ("stride", "const"), ("init", "zero"),
+             ("style", "pluseq"), ("aptr", False), ("alpha", False), ("decl", "top"),
+             ("oinit", "assign"), ("itdecl", False), ("late", False), ("cx", 1), ("cy", 1),
+             ("it", "int"))
+
+
 def simplify(prog):
     """Candidate simplifications of prog, simplest-first: (what, new prog).
     Every candidate is a valid program (program_problems is empty)."""
@@ -3290,6 +3544,18 @@ def simplify(prog):
                     p = copy.deepcopy(prog)
                     p["funcs"][fi]["xf"][key] = val
                     add("f%d: %s=%s" % (fn["id"], key, val), p)
+            if fn["xf"]["form"] == "stepiv":   # every near miss, loop, stride form back to the plainest
+                for key, val in SV_SIMPLE:
+                    if fn["xf"]["sv"].get(key, val) != val:
+                        p = copy.deepcopy(prog)
+                        p["funcs"][fi]["xf"]["sv"][key] = val
+                        add("f%d: sv %s=%s" % (fn["id"], key, val), p)
+                for ci, c in enumerate(fn["calls"]):
+                    for key, val in (("sx", 1), ("sy", 1), ("ldpad", 0), ("alpha", 1)):
+                        if c.get(key, val) != val:
+                            p = copy.deepcopy(prog)
+                            p["funcs"][fi]["calls"][ci][key] = val
+                            add("f%d c%d: %s=%d" % (fn["id"], ci, key, val), p)
             reg = fn["xf"]["region"]
             if fn["xf"]["form"] == "region" and len(reg) > 1:
                 for i in range(len(reg)):

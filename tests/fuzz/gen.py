@@ -1700,7 +1700,11 @@ def sv_emit(fn):
         tops.append(inner_v)
     if sv["oinit"] == "assign":
         tops.append(outer_v)
-    L.append("\t%s %s;" % (IT, ", ".join(tops)))
+    if live and live_v in tops:   # (read after the nest: set even where no loop runs)
+        tops.remove(live_v)
+        L.append("\t%s %s = 0;" % (IT, live_v))
+    if tops:
+        L.append("\t%s %s;" % (IT, ", ".join(tops)))
     if sv["oinit"] == "declinit":
         L.append("\t%s %s = %s;" % (IT, outer_v, init(outer_s, outer_len)))
     if sv["aptr"]:

@@ -326,6 +326,35 @@ static bool elem_factor(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
 		elem_factor(c, m->getRHS(), e, depth + 1));
 }
 
+/* Whether X reads memory other than the element E (a global, a local
+ * whose address is taken, a dereference, a subscript, a field through a
+ * pointer, a call). */
+static bool reads_memory_besides(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
+{
+	if (!x)
+		return false;
+	x = x->IgnoreParenImpCasts();
+	llvm::FoldingSetNodeID a, b;
+	x->Profile(a, c.C, true);
+	e->IgnoreParenImpCasts()->Profile(b, c.C, true);
+	if (a == b)
+		return false;
+	if (depth > 32 || isa<ArraySubscriptExpr>(x) || isa<CallExpr>(x) ||
+	    (isa<MemberExpr>(x) && cast<MemberExpr>(x)->isArrow()))
+		return true;
+	if (const UnaryOperator *u = dyn_cast<UnaryOperator>(x))
+		if (u->getOpcode() == UO_Deref)
+			return true;
+	if (const DeclRefExpr *r = dyn_cast<DeclRefExpr>(x))
+		if (const VarDecl *d = dyn_cast<VarDecl>(r->getDecl()))
+			return c.mem_decl(d) || d->getType().isVolatileQualified();
+	for (const Stmt *k : x->children())
+		if (const Expr *ke = dyn_cast_or_null<Expr>(k))
+			if (reads_memory_besides(c, ke, e, depth + 1))
+				return true;
+	return false;
+}
+
 /* The loop a zero-skip guard `if` runs where its variable is nonzero:
  * `if (t != 0) for ...`, `if (t == 0) {} else for ...`, or, where NEXT is
  * the rest of a loop body after the `if`, `if (t == 0) continue; for ...`
@@ -392,6 +421,21 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 				if (!elem_factor(c, rhs, elem) ||
 				    !(d->getType()->isIntegerType() || d->getType()->isRealFloatingType()))
 					return nullptr;
+				/* `temp = *alpha * b[...]`: *alpha, which the loop
+				   reads only where the element is nonzero, would be
+				   read on every call (alpha may be null where every
+				   element is 0: a review helper's crash) */
+				if (reads_memory_besides(c, rhs, elem)) {
+					std::string t = Lexer::getSourceText(
+						CharSourceRange::getTokenRange(elem->getSourceRange()),
+						c.C.getSourceManager(), c.C.getLangOpts()).str();
+					c.fail(is->getIfLoc(), "a loop of the nest runs under 'if (%s != 0)' "
+					       "and the value set from that element reads memory the loop "
+					       "as written reads only where the element is not 0; copy "
+					       "that value to a local variable before the nest",
+					       t.empty() ? "an element" : t.c_str());
+					return nullptr;
+				}
 				w = d;
 				zdef->insert(q);
 			}

@@ -554,6 +554,34 @@ static bool elem_factor(tree x, tree elem, int depth = 0)
 	return false;
 }
 
+/* Whether value X reads memory other than the element ELEM (a load, a
+ * global or address-taken variable, a call). */
+static bool reads_memory_besides(tree x, tree elem, int depth = 0)
+{
+	if (!x || same_value(x, elem))
+		return false;
+	if (depth > 32)
+		return true;
+	if (TREE_CODE(x) == SSA_NAME) {
+		if (SSA_NAME_VAR(x))
+			return false;
+		gassign *d = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x));
+		if (!d)
+			return !gimple_nop_p(SSA_NAME_DEF_STMT(x));
+		if (gimple_assign_load_p(d) || gimple_has_volatile_ops(d))
+			return true;
+		for (unsigned q = 1; q < gimple_num_ops(d); q++)
+			if (reads_memory_besides(gimple_op(d, q), elem, depth + 1))
+				return true;
+		return false;
+	}
+	if (VAR_P(x) || TREE_CODE(x) == PARM_DECL)
+		return !is_gimple_reg(x) || TREE_THIS_VOLATILE(x);
+	if (CONSTANT_CLASS_P(x))
+		return false;
+	return true;
+}
+
 /* The guard `if (E != 0)` on an operand element E (a compiler temporary
  * A loaded from memory, or a conversion of one), left by edge E toward the
  * guarded loop's header HDR, as netlib's f2c BLAS writes it: `if (b[l + j
@@ -562,7 +590,8 @@ static bool elem_factor(tree x, tree elem, int depth = 0)
  * call, no other variable assigned before it) set to a product with the
  * element as a factor: where the element is 0, it is 0.  NULL_TREE if
  * none. */
-static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, location_t *eloc)
+static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, location_t *eloc,
+			   bool *mem)
 {
 	tree x = a;
 	for (int q = 0; q < 4 && x && TREE_CODE(x) == SSA_NAME && !SSA_NAME_VAR(x); q++) {
@@ -616,6 +645,14 @@ static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, locati
 				 gimple_assign_rhs_code(as) == FIX_TRUNC_EXPR)
 				f = elem_factor(gimple_assign_rhs1(as), a);
 			*def = as;
+			/* `temp = *alpha * b[...]`: *alpha, which the loop
+			   reads only where the element is nonzero, would be
+			   read on every call (alpha may be null where every
+			   element is 0: a review helper's crash) */
+			if (f)
+				for (unsigned q = 1; q < gimple_num_ops(as); q++)
+					if (reads_memory_besides(gimple_op(as, q), a))
+						*mem = true;
 			return f ? l : NULL_TREE;
 		}
 		if (!single_succ_p(b))
@@ -660,9 +697,19 @@ static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv, basic_block hdr,
 	if (zsrc && TREE_CODE(a) == SSA_NAME && !SSA_NAME_VAR(a)) {
 		gimple *def = NULL;
 		location_t eloc = UNKNOWN_LOCATION;
-		tree w = elem_guard_var(a, e, hdr, &def, &eloc);
+		bool mem = false;
+		tree w = elem_guard_var(a, e, hdr, &def, &eloc, &mem);
 		if (!w)
 			return false;
+		if (mem) {
+			std::string t = loc_text(eloc);
+			c.fail(gimple_location(g), "a loop of the nest runs under 'if (%s != 0)' "
+			       "and the value set from that element reads memory the loop as "
+			       "written reads only where the element is not 0; copy that value "
+			       "to a local variable before the nest",
+			       t.empty() ? "an element" : t.c_str());
+			return false;
+		}
 		c.zguard_defs.push_back(def);
 		*zsrc = loc_text(eloc);
 		if (zsrc->empty())

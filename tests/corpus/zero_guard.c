@@ -340,7 +340,10 @@ __attribute__((noinline)) void zg_two_assign(int M, int N, int K, const int8_t *
 /* the guard on the operand element itself, as netlib's f2c-translated
  * BLAS (CLAPACK's BLAS/SRC/sgemm.c, NoTrans x NoTrans) writes it: `if
  * (b[l + j * b_dim1] != 0.f) { temp = *alpha * b[l + j * b_dim1]; ... }`;
- * what the guard skips adds temp * a with temp = alpha * 0 */
+ * what the guard skips adds temp * a with temp = alpha * 0.  As written,
+ * refused: the loop reads *alpha only where an element is nonzero (alpha
+ * may be null where all are 0), mixprec would read it on every call (a
+ * review helper's crash) */
 __attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_integer *k,
 					   int32_t *alpha, const int8_t *a, zg_integer *lda,
 					   const int8_t *b, zg_integer *ldb, int32_t *c__,
@@ -361,7 +364,7 @@ __attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_inte
 	c__ -= c_offset;
 	i__1 = *n;
 #pragma mixprec(int8, acc=int32)
-	for (j = 1; j <= i__1; ++j) {
+	for (j = 1; j <= i__1; ++j) { // expected-warning {{reads memory the loop as written reads only where the element is not 0}}
 		i__2 = *k;
 		for (l = 1; l <= i__2; ++l) {
 			if (b[l + j * b_dim1] != 0) {
@@ -379,14 +382,54 @@ __attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_inte
 	return 0;
 }
 
+/* ... *alpha copied to a local before the nest, as the message says */
+__attribute__((noinline)) int zg_elem_gemm_local(zg_integer *m, zg_integer *n, zg_integer *k,
+						 int32_t *alpha, const int8_t *a, zg_integer *lda,
+					   const int8_t *b, zg_integer *ldb, int32_t *c__,
+					   zg_integer *ldc)
+{
+	zg_integer a_dim1, a_offset, b_dim1, b_offset, c_dim1, c_offset, i__1, i__2, i__3;
+	zg_integer i__, j, l;
+	int32_t temp, alpha_ = *alpha;
+
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	b_dim1 = *ldb;
+	b_offset = 1 + b_dim1;
+	b -= b_offset;
+	c_dim1 = *ldc;
+	c_offset = 1 + c_dim1;
+	c__ -= c_offset;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		i__2 = *k;
+		for (l = 1; l <= i__2; ++l) {
+			if (b[l + j * b_dim1] != 0) {
+				temp = alpha_ * b[l + j * b_dim1];
+				i__3 = *m;
+				for (i__ = 1; i__ <= i__3; ++i__) {
+					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
+/* L70: */
+				}
+			}
+/* L80: */
+		}
+/* L90: */
+	}
+	return 0;
+}
+
 /* CLAPACK's sgemv.c, y := alpha*A*x + y with incy == 1: the guard on x's
- * element, x walked by *incx (kx its first element) */
+ * element, x walked by *incx (kx its first element); *alpha copied to a
+ * local before the nest (zg_elem_gemm) */
 __attribute__((noinline)) int zg_elem_gemv(zg_integer *m, zg_integer *n, int32_t *alpha,
 					   const int8_t *a, zg_integer *lda, const int8_t *x,
 					   zg_integer *incx, int32_t *y)
 {
 	zg_integer a_dim1, a_offset, i__1, i__2, i__, j, jx, kx;
-	int32_t temp;
+	int32_t temp, alpha_ = *alpha;
 
 	a_dim1 = *lda;
 	a_offset = 1 + a_dim1;
@@ -402,7 +445,7 @@ __attribute__((noinline)) int zg_elem_gemv(zg_integer *m, zg_integer *n, int32_t
 #pragma mixprec(int8, acc=int32)
 	for (j = 1; j <= i__1; ++j) {
 		if (x[jx] != 0) {
-			temp = *alpha * x[jx];
+			temp = alpha_ * x[jx];
 			i__2 = *m;
 			for (i__ = 1; i__ <= i__2; ++i__) {
 				y[i__] += temp * a[i__ + j * a_dim1];
@@ -577,6 +620,18 @@ void corpus_main(void)
 			int32_t alpha = sh % 5 - 2;
 			zg_elem_gemm(&m, &n, &k, &alpha, A, &lda, B, &ldb, C, &ldc);
 			harness_out_array(harness_name("elem_gemm %dx%dx%d", M, N, K), C, mn);
+			zg_elem_gemm_local(&m, &n, &k, &alpha, A, &lda, B, &ldb, C, &ldc);
+			harness_out_array(harness_name("elem_gemm_local %dx%dx%d", M, N, K), C, mn);
+			{
+				/* every element 0 and alpha null: the loop as written
+				   never reads *alpha */
+				int8_t *Z = harness_alloc(kn + 1);
+				memset(Z, 0, kn + 1);
+				zg_elem_gemm(&m, &n, &k, NULL, A, &lda, Z, &ldb, C, &ldc);
+				harness_out_array(harness_name("elem_gemm null alpha %dx%dx%d", M, N, K),
+						  C, mn);
+				harness_free(Z);
+			}
 			/* x: B's first K*N, strided by -2..2 (0 too) */
 			zg_integer inc = sh % 5 - 2, nn = N / 2 + 1, lda2 = M;
 			if (inc != 0 && (nn - 1) * (inc < 0 ? -inc : inc) >= (zg_integer)kn)

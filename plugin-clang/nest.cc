@@ -329,16 +329,28 @@ static bool elem_factor(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
 /* Whether X reads memory other than the element E (a global, a local
  * whose address is taken, a dereference, a subscript, a field through a
  * pointer, a call). */
-static bool reads_memory_besides(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
+static bool reads_memory_besides(mp_ctx &c, const Stmt *s, const Expr *e, int depth = 0)
 {
+	if (!s)
+		return false;
+	if (const DeclStmt *ds = dyn_cast<DeclStmt>(s)) {
+		for (const Decl *d : ds->decls())
+			if (const VarDecl *vd = dyn_cast<VarDecl>(d))
+				if (reads_memory_besides(c, vd->getInit(), e, depth + 1))
+					return true;
+		return false;
+	}
+	const Expr *x = dyn_cast<Expr>(s);
 	if (!x)
-		return false;
+		return true;
 	x = x->IgnoreParenImpCasts();
-	llvm::FoldingSetNodeID a, b;
-	x->Profile(a, c.C, true);
-	e->IgnoreParenImpCasts()->Profile(b, c.C, true);
-	if (a == b)
-		return false;
+	if (e) {
+		llvm::FoldingSetNodeID a, b;
+		x->Profile(a, c.C, true);
+		e->IgnoreParenImpCasts()->Profile(b, c.C, true);
+		if (a == b)
+			return false;
+	}
 	if (depth > 32 || isa<ArraySubscriptExpr>(x) || isa<CallExpr>(x) ||
 	    (isa<MemberExpr>(x) && cast<MemberExpr>(x)->isArrow()))
 		return true;
@@ -349,10 +361,30 @@ static bool reads_memory_besides(mp_ctx &c, const Expr *x, const Expr *e, int de
 		if (const VarDecl *d = dyn_cast<VarDecl>(r->getDecl()))
 			return c.mem_decl(d) || d->getType().isVolatileQualified();
 	for (const Stmt *k : x->children())
-		if (const Expr *ke = dyn_cast_or_null<Expr>(k))
-			if (reads_memory_besides(c, ke, e, depth + 1))
-				return true;
+		if (k && reads_memory_besides(c, k, e, depth + 1))
+			return true;
 	return false;
+}
+
+/* Whether the assignments PRE under a zero-skip guard `if` IS, or the test
+ * of the loop F it guards, read memory other than the guard's element
+ * ELEM: the nest as written reads it only where the guard passes, the
+ * rewrite on every call (CLAPACK's `i__3 = *m;` and `temp = *alpha *
+ * b[...]` with m or alpha null where every guard fails: a review helper's
+ * crash); then fails, naming the guard's value NAME. */
+static bool guard_reads_memory(mp_ctx &c, IfStmt *is, ForStmt *f, ArrayRef<Stmt *> pre,
+			       const Expr *elem, const char *name)
+{
+	bool mem = reads_memory_besides(c, f->getInit(), elem) ||
+		   reads_memory_besides(c, f->getCond(), elem);
+	for (Stmt *q : pre)
+		mem |= reads_memory_besides(c, q, elem);
+	if (mem)
+		c.fail(is->getIfLoc(), "a loop of the nest runs under 'if (%s != 0)' and reads "
+		       "memory under that guard (before the loop or in its bounds) that the nest "
+		       "as written reads only where that value is not 0 (mixprec would read it "
+		       "on every call); copy the value to a local variable before the nest", name);
+	return mem;
 }
 
 /* The loop a zero-skip guard `if` runs where its variable is nonzero:
@@ -421,21 +453,6 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 				if (!elem_factor(c, rhs, elem) ||
 				    !(d->getType()->isIntegerType() || d->getType()->isRealFloatingType()))
 					return nullptr;
-				/* `temp = *alpha * b[...]`: *alpha, which the loop
-				   reads only where the element is nonzero, would be
-				   read on every call (alpha may be null where every
-				   element is 0: a review helper's crash) */
-				if (reads_memory_besides(c, rhs, elem)) {
-					std::string t = Lexer::getSourceText(
-						CharSourceRange::getTokenRange(elem->getSourceRange()),
-						c.C.getSourceManager(), c.C.getLangOpts()).str();
-					c.fail(is->getIfLoc(), "a loop of the nest runs under 'if (%s != 0)' "
-					       "and the value set from that element reads memory the loop "
-					       "as written reads only where the element is not 0; copy "
-					       "that value to a local variable before the nest",
-					       t.empty() ? "an element" : t.c_str());
-					return nullptr;
-				}
 				w = d;
 				zdef->insert(q);
 			}
@@ -449,13 +466,19 @@ static ForStmt *zero_guarded(mp_ctx &c, IfStmt *is, ArrayRef<Stmt *> next, int *
 			if (zsrc->empty())   /* (in a macro, say: as the GCC glue) */
 				*zsrc = "an element";
 		}
+		if (f && guard_reads_memory(c, is, f, pre, elem,
+					    elem ? zsrc->c_str() : c.n->var[v].name))
+			return nullptr;
 		if (f)
 			prefix->insert(prefix->end(), pre.begin(), pre.end());
 		return f;
 	}
 	if (elem)
 		return nullptr;
-	return dyn_cast_or_null<ForStmt>(single(run));
+	ForStmt *f = dyn_cast_or_null<ForStmt>(single(run));
+	if (f && guard_reads_memory(c, is, f, ArrayRef<Stmt *>(), nullptr, c.n->var[v].name))
+		return nullptr;
+	return f;
 }
 
 static void describe_body(mp_ctx &c, Stmt *s, int lid, bool guarded, int *pos, bool *cont);

@@ -495,6 +495,21 @@ static bool escapes(class loop *l, basic_block from, basic_block avoid)
 	return false;
 }
 
+/* Whether S reads memory into a register: a single assignment from a
+ * memory reference or from a variable that is not a register (global,
+ * address taken); not a copy of a register variable, which
+ * gimple_assign_load_p also counts before SSA. */
+static bool mem_load_p(gimple *s)
+{
+	if (!is_gimple_assign(s) || !gimple_assign_single_p(s))
+		return false;
+	tree r = gimple_assign_rhs1(s);
+	if (DECL_P(r))
+		return !is_gimple_reg(r);
+	return TREE_CODE(r) == MEM_REF || TREE_CODE(r) == TARGET_MEM_REF ||
+	       handled_component_p(r);
+}
+
 /* Whether A and B, values in one iteration with no store between their
  * evaluations, are the same computation: compiler temporaries followed
  * to their definitions, a load's reference compared operand by operand,
@@ -554,33 +569,69 @@ static bool elem_factor(tree x, tree elem, int depth = 0)
 	return false;
 }
 
-/* Whether value X reads memory other than the element ELEM (a load, a
- * global or address-taken variable, a call). */
-static bool reads_memory_besides(tree x, tree elem, int depth = 0)
+/* Whether what runs under a zero-skip guard left by edge E before the
+ * loop of header HDR, or that loop's test, reads memory (a load or a
+ * call) other than ALOAD (the guard's element: a load of the same
+ * reference): the nest as written reads it only where the guard passes,
+ * the rewrite on every call (CLAPACK's `i__3 = *m;` and `temp = *alpha *
+ * b[...]` with m or alpha null where every guard fails: a review helper's
+ * crash). */
+static bool value_reads_memory(tree x, int depth = 0)
 {
-	if (!x || same_value(x, elem))
+	if (!x || CONSTANT_CLASS_P(x))
 		return false;
-	if (depth > 32)
+	if (depth > 24)
 		return true;
 	if (TREE_CODE(x) == SSA_NAME) {
-		if (SSA_NAME_VAR(x))
-			return false;
 		gassign *d = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x));
-		if (!d)
-			return !gimple_nop_p(SSA_NAME_DEF_STMT(x));
-		if (gimple_assign_load_p(d) || gimple_has_volatile_ops(d))
+		if (SSA_NAME_VAR(x) || !d)
+			return !SSA_NAME_VAR(x) && !gimple_nop_p(SSA_NAME_DEF_STMT(x));
+		if (mem_load_p(d) || gimple_has_volatile_ops(d))
 			return true;
 		for (unsigned q = 1; q < gimple_num_ops(d); q++)
-			if (reads_memory_besides(gimple_op(d, q), elem, depth + 1))
+			if (value_reads_memory(gimple_op(d, q), depth + 1))
 				return true;
 		return false;
 	}
 	if (VAR_P(x) || TREE_CODE(x) == PARM_DECL)
 		return !is_gimple_reg(x) || TREE_THIS_VOLATILE(x);
-	if (CONSTANT_CLASS_P(x))
-		return false;
 	return true;
 }
+
+/* (the loop's exit tests, for the header may be its body's first block;
+   then the blocks from E's destination up to HDR, exclusive) */
+static bool guard_reads_memory(edge e, basic_block hdr, tree aload)
+{
+	for (edge x : get_loop_exit_edges(hdr->loop_father))
+		if (gcond *t = safe_dyn_cast<gcond *>(last_stmt(x->src)))
+			if (value_reads_memory(gimple_cond_lhs(t)) ||
+			    value_reads_memory(gimple_cond_rhs(t)))
+				return true;
+	if (hdr == e->dest)
+		return false;
+	for (basic_block b = get_immediate_dominator(CDI_DOMINATORS, hdr);;
+	     b = get_immediate_dominator(CDI_DOMINATORS, b)) {
+		if (!b)
+			return true;
+		for (gimple_stmt_iterator g = gsi_start_bb(b); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_debug(s))
+				continue;
+			if (is_gimple_call(s))
+				return true;
+			if (mem_load_p(s) && !(aload && same_value(gimple_assign_lhs(s), aload)))
+				return true;
+		}
+		if (b == e->dest)
+			return false;
+	}
+}
+
+#define MP_GUARD_MEMORY \
+	"a loop of the nest runs under 'if (%s != 0)' and reads memory under that guard " \
+	"(before the loop or in its bounds) that the nest as written reads only where " \
+	"that value is not 0 (mixprec would read it on every call); copy the value to a " \
+	"local variable before the nest"
 
 /* The guard `if (E != 0)` on an operand element E (a compiler temporary
  * A loaded from memory, or a conversion of one), left by edge E toward the
@@ -591,18 +642,19 @@ static bool reads_memory_besides(tree x, tree elem, int depth = 0)
  * element as a factor: where the element is 0, it is 0.  NULL_TREE if
  * none. */
 static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, location_t *eloc,
-			   bool *mem)
+			   tree *aload)
 {
 	tree x = a;
 	for (int q = 0; q < 4 && x && TREE_CODE(x) == SSA_NAME && !SSA_NAME_VAR(x); q++) {
 		gassign *d = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(x));
 		if (!d)
 			return NULL_TREE;
-		if (gimple_assign_single_p(d) && gimple_assign_load_p(d)) {
+		if (mem_load_p(d)) {
 			tree r = gimple_assign_rhs1(d);
 			if (TREE_THIS_VOLATILE(r) || !(INTEGRAL_TYPE_P(TREE_TYPE(r)) ||
 						       SCALAR_FLOAT_TYPE_P(TREE_TYPE(r))))
 				return NULL_TREE;
+			*aload = x;
 			x = NULL_TREE;
 			*eloc = gimple_location(d);
 			break;
@@ -645,14 +697,6 @@ static tree elem_guard_var(tree a, edge e, basic_block hdr, gimple **def, locati
 				 gimple_assign_rhs_code(as) == FIX_TRUNC_EXPR)
 				f = elem_factor(gimple_assign_rhs1(as), a);
 			*def = as;
-			/* `temp = *alpha * b[...]`: *alpha, which the loop
-			   reads only where the element is nonzero, would be
-			   read on every call (alpha may be null where every
-			   element is 0: a review helper's crash) */
-			if (f)
-				for (unsigned q = 1; q < gimple_num_ops(as); q++)
-					if (reads_memory_besides(gimple_op(as, q), a))
-						*mem = true;
 			return f ? l : NULL_TREE;
 		}
 		if (!single_succ_p(b))
@@ -697,17 +741,13 @@ static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv, basic_block hdr,
 	if (zsrc && TREE_CODE(a) == SSA_NAME && !SSA_NAME_VAR(a)) {
 		gimple *def = NULL;
 		location_t eloc = UNKNOWN_LOCATION;
-		bool mem = false;
-		tree w = elem_guard_var(a, e, hdr, &def, &eloc, &mem);
+		tree aload = NULL_TREE;
+		tree w = elem_guard_var(a, e, hdr, &def, &eloc, &aload);
 		if (!w)
 			return false;
-		if (mem) {
+		if (guard_reads_memory(e, hdr, aload)) {
 			std::string t = loc_text(eloc);
-			c.fail(gimple_location(g), "a loop of the nest runs under 'if (%s != 0)' "
-			       "and the value set from that element reads memory the loop as "
-			       "written reads only where the element is not 0; copy that value "
-			       "to a local variable before the nest",
-			       t.empty() ? "an element" : t.c_str());
+			c.fail(gimple_location(g), MP_GUARD_MEMORY, t.empty() ? "an element" : t.c_str());
 			return false;
 		}
 		c.zguard_defs.push_back(def);
@@ -720,6 +760,10 @@ static bool zero_guard(mp_ctx &c, gcond *g, edge e, int *zv, basic_block hdr,
 	if (!(VAR_P(a) || TREE_CODE(a) == PARM_DECL) || !is_gimple_reg(a) ||
 	    TREE_THIS_VOLATILE(a))
 		return false;
+	if (hdr && guard_reads_memory(e, hdr, NULL_TREE)) {
+		c.fail(gimple_location(g), MP_GUARD_MEMORY, decl_name(a));
+		return false;
+	}
 	/* the loops are described before the statements: the variable's
 	   first mention may be this one */
 	*zv = c.var_for(a, c.defs.count(a) ? MP_VAR_LOCAL : MP_VAR_PARAM);

@@ -263,7 +263,9 @@ __attribute__((noinline)) void zg_factor3(int M, int N, int K, const int8_t *A,
 
 /* f2c's translation of netlib's SGEMM (CLAPACK), int8: 1-based, the
    pointers shifted, and the loop's bound set inside the guard (`i__3 =
-   *m;`; clang refused it, GCC transformed it: a helper on CLAPACK) */
+   *m;`).  Refused: the loop as written reads *m only where a guard
+   passes, the rewrite on every call (m may be null where every temp is
+   0: crashed, found by a review helper); zg_f2c_local reads it first */
 typedef long int zg_integer;
 __attribute__((noinline)) void zg_f2c(zg_integer *m, zg_integer *n, zg_integer *k,
 				      const int8_t *a, zg_integer *lda, const int8_t *b,
@@ -283,12 +285,48 @@ __attribute__((noinline)) void zg_f2c(zg_integer *m, zg_integer *n, zg_integer *
 	c__ -= c_offset;
 	i__1 = *n;
 #pragma mixprec(int8, acc=int32)
-	for (j = 1; j <= i__1; ++j) {
+	for (j = 1; j <= i__1; ++j) { // expected-warning {{runs under 'if (temp != 0)' and reads memory under that guard}}
 		i__2 = *k;
 		for (l = 1; l <= i__2; ++l) {
 			temp = *alpha * b[l + j * b_dim1];
 			if (temp != 0) {
 				i__3 = *m;
+				for (i__ = 1; i__ <= i__3; ++i__) {
+					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
+				}
+			}
+		}
+	}
+}
+
+/* ... with *m read into a local before the nest, as the message says:
+   transformed */
+__attribute__((noinline)) void zg_f2c_local(zg_integer *m, zg_integer *n, zg_integer *k,
+					    const int8_t *a, zg_integer *lda, const int8_t *b,
+					    zg_integer *ldb, int32_t *c__, zg_integer *ldc,
+					    int32_t *alpha)
+{
+	zg_integer a_dim1, a_offset, b_dim1, b_offset, c_dim1, c_offset, i__1, i__2, i__3;
+	zg_integer i__, j, l;
+	int32_t temp;
+	zg_integer m_ = *m;
+	a_dim1 = *lda;
+	a_offset = 1 + a_dim1;
+	a -= a_offset;
+	b_dim1 = *ldb;
+	b_offset = 1 + b_dim1;
+	b -= b_offset;
+	c_dim1 = *ldc;
+	c_offset = 1 + c_dim1;
+	c__ -= c_offset;
+	i__1 = *n;
+#pragma mixprec(int8, acc=int32)
+	for (j = 1; j <= i__1; ++j) {
+		i__2 = *k;
+		for (l = 1; l <= i__2; ++l) {
+			temp = *alpha * b[l + j * b_dim1];
+			if (temp != 0) {
+				i__3 = m_;
 				for (i__ = 1; i__ <= i__3; ++i__) {
 					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
 				}
@@ -364,7 +402,7 @@ __attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_inte
 	c__ -= c_offset;
 	i__1 = *n;
 #pragma mixprec(int8, acc=int32)
-	for (j = 1; j <= i__1; ++j) { // expected-warning {{reads memory the loop as written reads only where the element is not 0}}
+	for (j = 1; j <= i__1; ++j) { // expected-warning {{runs under 'if (b[l + j * b_dim1] != 0)' and reads memory under that guard}}
 		i__2 = *k;
 		for (l = 1; l <= i__2; ++l) {
 			if (b[l + j * b_dim1] != 0) {
@@ -382,7 +420,8 @@ __attribute__((noinline)) int zg_elem_gemm(zg_integer *m, zg_integer *n, zg_inte
 	return 0;
 }
 
-/* ... *alpha copied to a local before the nest, as the message says */
+/* ... *alpha and *m copied to locals before the nest, as the message
+   says */
 __attribute__((noinline)) int zg_elem_gemm_local(zg_integer *m, zg_integer *n, zg_integer *k,
 						 int32_t *alpha, const int8_t *a, zg_integer *lda,
 					   const int8_t *b, zg_integer *ldb, int32_t *c__,
@@ -391,6 +430,7 @@ __attribute__((noinline)) int zg_elem_gemm_local(zg_integer *m, zg_integer *n, z
 	zg_integer a_dim1, a_offset, b_dim1, b_offset, c_dim1, c_offset, i__1, i__2, i__3;
 	zg_integer i__, j, l;
 	int32_t temp, alpha_ = *alpha;
+	zg_integer m_ = *m;
 
 	a_dim1 = *lda;
 	a_offset = 1 + a_dim1;
@@ -408,7 +448,7 @@ __attribute__((noinline)) int zg_elem_gemm_local(zg_integer *m, zg_integer *n, z
 		for (l = 1; l <= i__2; ++l) {
 			if (b[l + j * b_dim1] != 0) {
 				temp = alpha_ * b[l + j * b_dim1];
-				i__3 = *m;
+				i__3 = m_;
 				for (i__ = 1; i__ <= i__3; ++i__) {
 					c__[i__ + j * c_dim1] += temp * a[i__ + l * a_dim1];
 /* L70: */
@@ -422,14 +462,15 @@ __attribute__((noinline)) int zg_elem_gemm_local(zg_integer *m, zg_integer *n, z
 }
 
 /* CLAPACK's sgemv.c, y := alpha*A*x + y with incy == 1: the guard on x's
- * element, x walked by *incx (kx its first element); *alpha copied to a
- * local before the nest (zg_elem_gemm) */
+ * element, x walked by *incx (kx its first element); *alpha and *m
+ * copied to locals before the nest (zg_elem_gemm) */
 __attribute__((noinline)) int zg_elem_gemv(zg_integer *m, zg_integer *n, int32_t *alpha,
 					   const int8_t *a, zg_integer *lda, const int8_t *x,
 					   zg_integer *incx, int32_t *y)
 {
 	zg_integer a_dim1, a_offset, i__1, i__2, i__, j, jx, kx;
 	int32_t temp, alpha_ = *alpha;
+	zg_integer m_ = *m;
 
 	a_dim1 = *lda;
 	a_offset = 1 + a_dim1;
@@ -446,7 +487,7 @@ __attribute__((noinline)) int zg_elem_gemv(zg_integer *m, zg_integer *n, int32_t
 	for (j = 1; j <= i__1; ++j) {
 		if (x[jx] != 0) {
 			temp = alpha_ * x[jx];
-			i__2 = *m;
+			i__2 = m_;
 			for (i__ = 1; i__ <= i__2; ++i__) {
 				y[i__] += temp * a[i__ + j * a_dim1];
 /* L50: */
@@ -605,6 +646,8 @@ void corpus_main(void)
 			zg_integer m = M, n = N, k = K, lda = M, ldb = K, ldc = M;
 			int32_t alpha = sh % 3 - 1;
 			zg_f2c(&m, &n, &k, A, &lda, B, &ldb, C, &ldc, &alpha);
+			harness_out_array(harness_name("f2c as published %dx%dx%d", M, N, K), C, mn);
+			zg_f2c_local(&m, &n, &k, A, &lda, B, &ldb, C, &ldc, &alpha);
 			harness_out_array(harness_name("f2c %dx%dx%d", M, N, K), C, mn);
 			harness_out_long(harness_name("f2c live %dx%dx%d", M, N, K),
 					 zg_f2c_live(M, N, K, A, B, C));
@@ -630,6 +673,9 @@ void corpus_main(void)
 				zg_elem_gemm(&m, &n, &k, NULL, A, &lda, Z, &ldb, C, &ldc);
 				harness_out_array(harness_name("elem_gemm null alpha %dx%dx%d", M, N, K),
 						  C, mn);
+				/* the same for m: every temp 0 */
+				zg_f2c(NULL, &n, &k, A, &lda, Z, &ldb, C, &ldc, &alpha);
+				harness_out_array(harness_name("f2c null m %dx%dx%d", M, N, K), C, mn);
 				harness_free(Z);
 			}
 			/* x: B's first K*N, strided by -2..2 (0 too) */

@@ -195,6 +195,17 @@ static const Stmt *find_exit(const Stmt *s, int loop_depth)
 /* ------------------------------------------------------ loop control */
 
 static bool describe_loop(mp_ctx &c, Stmt *l, int parent, int pos, const Stmt *outer_init);
+
+/* Whether E is a constant 0 (integer or floating, +-0). */
+static bool zero_constant(mp_ctx &c, const Expr *e)
+{
+	Expr::EvalResult er;
+	if (e->HasSideEffects(c.C) || !e->EvaluateAsRValue(er, c.C))
+		return false;
+	return (er.Val.isInt() && er.Val.getInt() == 0) ||
+	       (er.Val.isFloat() && er.Val.getFloat().isZero());
+}
+
 /* The variable V of a zero test: `V != 0`, `0 != V` or `V` (*nz set:
  * true where V is nonzero), `V == 0`, `0 == V` (*nz clear), each perhaps
  * under `!`; V a local or parameter of the nest, not in memory.  Else -1.
@@ -216,14 +227,7 @@ static int zero_test(mp_ctx &c, const Expr *ce, bool *nz)
 			return -1;
 		*nz = b->getOpcode() == BO_NE;
 		const Expr *l = b->getLHS()->IgnoreParenImpCasts(), *r = b->getRHS()->IgnoreParenImpCasts();
-		auto zero = [&](const Expr *e) {
-			Expr::EvalResult er;
-			if (e->HasSideEffects(c.C) || !e->EvaluateAsRValue(er, c.C))
-				return false;
-			return (er.Val.isInt() && er.Val.getInt() == 0) ||
-			       (er.Val.isFloat() && er.Val.getFloat().isZero());
-		};
-		v = zero(r) ? l : zero(l) ? r : nullptr;
+		v = zero_constant(c, r) ? l : zero_constant(c, l) ? r : nullptr;
 	}
 	const DeclRefExpr *dr = v ? dyn_cast<DeclRefExpr>(v) : nullptr;
 	const VarDecl *d = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
@@ -293,15 +297,8 @@ static const Expr *elem_zero_test(mp_ctx &c, const Expr *ce, bool *nz)
 	if (!b || (b->getOpcode() != BO_NE && b->getOpcode() != BO_EQ))
 		return nullptr;
 	*nz = b->getOpcode() == BO_NE;
-	auto zero = [&](const Expr *e) {
-		Expr::EvalResult er;
-		if (e->HasSideEffects(c.C) || !e->EvaluateAsRValue(er, c.C))
-			return false;
-		return (er.Val.isInt() && er.Val.getInt() == 0) ||
-		       (er.Val.isFloat() && er.Val.getFloat().isZero());
-	};
 	const Expr *l = b->getLHS()->IgnoreParenImpCasts(), *r = b->getRHS()->IgnoreParenImpCasts();
-	const Expr *e = zero(r) ? l : zero(l) ? r : nullptr;
+	const Expr *e = zero_constant(c, r) ? l : zero_constant(c, l) ? r : nullptr;
 	const UnaryOperator *u = e ? dyn_cast<UnaryOperator>(e) : nullptr;
 	if (!e || !(isa<ArraySubscriptExpr>(e) || (u && u->getOpcode() == UO_Deref)) ||
 	    e->HasSideEffects(c.C) || e->getType().isVolatileQualified() ||
@@ -310,15 +307,22 @@ static const Expr *elem_zero_test(mp_ctx &c, const Expr *ce, bool *nz)
 	return e;
 }
 
+/* Whether A and B are the same expression (the same operations on the
+ * same declarations). */
+static bool same_expr(mp_ctx &c, const Expr *a, const Expr *b)
+{
+	llvm::FoldingSetNodeID pa, pb;
+	a->Profile(pa, c.C, true);
+	b->Profile(pb, c.C, true);
+	return pa == pb;
+}
+
 /* Whether X is E (the same expression), a conversion of it or a product
  * with it as a factor: zero where E is. */
 static bool elem_factor(mp_ctx &c, const Expr *x, const Expr *e, int depth = 0)
 {
 	x = x->IgnoreParenCasts();
-	llvm::FoldingSetNodeID a, b;
-	x->Profile(a, c.C, true);
-	e->IgnoreParenCasts()->Profile(b, c.C, true);
-	if (a == b)
+	if (same_expr(c, x, e->IgnoreParenCasts()))
 		return true;
 	const BinaryOperator *m = dyn_cast<BinaryOperator>(x);
 	return m && m->getOpcode() == BO_Mul && depth < 8 &&
@@ -344,13 +348,8 @@ static bool reads_memory_besides(mp_ctx &c, const Stmt *s, const Expr *e, int de
 	if (!x)
 		return true;
 	x = x->IgnoreParenImpCasts();
-	if (e) {
-		llvm::FoldingSetNodeID a, b;
-		x->Profile(a, c.C, true);
-		e->IgnoreParenImpCasts()->Profile(b, c.C, true);
-		if (a == b)
-			return false;
-	}
+	if (e && same_expr(c, x, e->IgnoreParenImpCasts()))
+		return false;
 	if (depth > 32 || isa<ArraySubscriptExpr>(x) || isa<CallExpr>(x) ||
 	    (isa<MemberExpr>(x) && cast<MemberExpr>(x)->isArrow()))
 		return true;

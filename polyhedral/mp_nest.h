@@ -348,7 +348,7 @@ typedef struct mp_loop {
 	                          itself; else the guard tests an operand
 	                          element, as written here (netlib's f2c
 	                          BLAS: `if (b[l + j * b_dim1] != 0.f) { temp
-	                          = *alpha * b[l + j * b_dim1]; for ...}`) and
+	                          = alpha * b[l + j * b_dim1]; for ...}`) and
 	                          zguard is the local assigned under the
 	                          guard with that element as a factor (the
 	                          glue checks it): where the element is 0,

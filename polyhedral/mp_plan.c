@@ -905,19 +905,18 @@ static unsigned expr_loops(const mp_nest *n, int e, int depth, int *other)
 static void describe_stmt(const mp_nest *n, int s, char *buf, size_t len);
 static int reduction_product(const mp_nest *n, int s, int e, int depth);
 
-/* Near miss: statement X is an update `acc = acc + a*b` (or `-`) whose
- * factor is a local assigned in the nest that another statement reads
- * too, other than another update of a product (llm.c's matmul_backward:
- * `float d = dout_bt[o]; if (dbias) dbias[o] += d; for (i...) dwrow[i] +=
- * inp_bt[i] * d;`): that statement, or -1; *var the local. */
-static int shared_local(const mp_nest *n, int x, int *var)
+/* The locals the nest assigns that update X (`s += t * b`, `C[..] -= t *
+ * b`) reads as factors of its product: up to 4 var ids in OUT, their
+ * count returned. */
+static int factor_locals(const mp_nest *n, int x, int out[4])
 {
 	const mp_stmt *st = &n->stmt[x];
 	const mp_expr *add = st->rhs >= 0 ? &n->expr[st->rhs] : NULL, *mul;
+	int k = 0;
 
 	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add ||
 	    (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
-		return -1;
+		return 0;
 	for (int side = 0; side < 2; side++) {
 		int m = peel_casts(n, side ? add->b : add->a);
 
@@ -934,20 +933,33 @@ static int shared_local(const mp_nest *n, int x, int *var)
 				continue;
 			for (o = 0; o < n->nstmts; o++)
 				def |= n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t;
-			if (!def)
-				continue;
-			for (o = 0; o < n->nstmts; o++)
-				if (o != x && n->stmt[o].rhs >= 0 &&
-				    !(n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t) &&
-				    expr_reads_var(n, n->stmt[o].rhs, t, 0) &&
-				    /* another update (rows sharing the local): the
-				       reason lies elsewhere */
-				    !reduction_product(n, o, n->stmt[o].rhs, 0)) {
-					*var = t;
-					return o;
-				}
+			if (def)
+				out[k++] = t;
 		}
 	}
+	return k;
+}
+
+/* Near miss: statement X is an update `acc = acc + a*b` (or `-`) whose
+ * factor is a local assigned in the nest that another statement reads
+ * too, other than another update of a product (llm.c's matmul_backward:
+ * `float d = dout_bt[o]; if (dbias) dbias[o] += d; for (i...) dwrow[i] +=
+ * inp_bt[i] * d;`): that statement, or -1; *var the local. */
+static int shared_local(const mp_nest *n, int x, int *var)
+{
+	int t[4], k = factor_locals(n, x, t);
+
+	for (int q = 0; q < k; q++)
+		for (int o = 0; o < n->nstmts; o++)
+			if (o != x && n->stmt[o].rhs >= 0 &&
+			    !(n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t[q]) &&
+			    expr_reads_var(n, n->stmt[o].rhs, t[q], 0) &&
+			    /* another update (rows sharing the local): the
+			       reason lies elsewhere */
+			    !reduction_product(n, o, n->stmt[o].rhs, 0)) {
+				*var = t[q];
+				return o;
+			}
 	return -1;
 }
 
@@ -956,32 +968,11 @@ static int shared_local(const mp_nest *n, int x, int *var)
  * read such a local's value into the product), or -1. */
 static int live_factor(const mp_nest *n, int x)
 {
-	const mp_stmt *st = &n->stmt[x];
-	const mp_expr *add = st->rhs >= 0 ? &n->expr[st->rhs] : NULL, *mul;
+	int t[4], k = factor_locals(n, x, t);
 
-	if ((st->kind != MP_S_ASSIGN && st->kind != MP_S_STORE) || !add ||
-	    (add->kind != MP_X_ADD && add->kind != MP_X_SUB))
-		return -1;
-	for (int side = 0; side < 2; side++) {
-		int m = peel_casts(n, side ? add->b : add->a);
-
-		mul = m >= 0 && m < n->nexprs ? &n->expr[m] : NULL;
-		if (!mul || mul->kind != MP_X_MUL)
-			continue;
-		for (int f = 0; f < 2; f++) {
-			int e = peel_casts(n, f ? mul->b : mul->a), t;
-
-			if (e < 0 || e >= n->nexprs || n->expr[e].kind != MP_X_VAR)
-				continue;
-			t = n->expr[e].var;
-			if (t < 0 || t >= n->nvars || n->var[t].kind != MP_VAR_LOCAL ||
-			    !n->var[t].used_after)
-				continue;
-			for (int o = 0; o < n->nstmts; o++)
-				if (n->stmt[o].kind == MP_S_ASSIGN && n->stmt[o].lhs_var == t)
-					return t;
-		}
-	}
+	for (int q = 0; q < k; q++)
+		if (n->var[t[q]].used_after)
+			return t[q];
 	return -1;
 }
 
@@ -3803,11 +3794,8 @@ static int check_zguards(az *z)
 		   the guard kept its old value */
 		for (s = 0; s < n->nstmts && n->loop[l].zguard_src[0]; s++) {
 			const mp_stmt *st = &n->stmt[s];
-			int q = st->loop;
 
-			while (q >= 0 && q != l)
-				q = n->loop[q].parent;
-			if (q == l || st->lhs_var == v || st->rhs < 0 ||
+			if (within(n, st->loop, l) || st->lhs_var == v || st->rhs < 0 ||
 			    !expr_reads_var(n, st->rhs, v, 0))
 				continue;
 			return refuse(z, st->loc, "'%s', assigned under the guard 'if (%s != 0)' "
